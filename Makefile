@@ -1,0 +1,245 @@
+# hwsched top-level Makefile.
+#
+#   make run     the main job: a lockstep session of the engine (model vs Verilated RTL)
+#   make test    every test: generated files, RTL lint (Verilator, Icarus, Yosys), an iCE40
+#                synthesis smoke test, GoogleTest (directed, lockstep 1e6, sweeps), CLI
+#   make bench   figures into build/bench/engine.json
+#   make deps    check (and, as root, install) the Debian packages the build needs
+#   make gen     regenerate rtl/hws_regs.vh, driver/hws_regs.h, docs/regmap.md
+#   make clean   remove build/
+#
+# Build products go under build/ only.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+BUILD := build
+JOBS ?= 2
+
+# ---- Debian packages -------------------------------------------------------------------
+# Everything make run / make test need on a fresh Debian 12 machine.
+DEB_PACKAGES := build-essential verilator yosys iverilog libsystemc-dev libgtest-dev \
+	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: deps
+deps: $(DEPS_STAMP)
+
+$(DEPS_STAMP): Makefile
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "deps: installing$$missing"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing \
+				|| { echo "deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
+		else \
+			echo "deps: missing Debian packages:$$missing" >&2; \
+			echo "deps: run as root: apt-get update && apt-get install -y$$missing" >&2; \
+			exit 1; \
+		fi; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+# ---- Generated register map ------------------------------------------------------------
+GEN_FILES := rtl/hws_regs.vh driver/hws_regs.h docs/regmap.md
+
+$(BUILD)/regmap_gen: tools/regmap_gen.c | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	$(CC) $(CWARN) -O2 -o $@ $<
+
+.PHONY: gen gen-check
+gen: $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+
+$(GEN_FILES) &: docs/regmap.def $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+
+# The committed generated files must be what the generator makes of the definition.
+gen-check: $(BUILD)/regmap_gen
+	@mkdir -p $(BUILD)/gen-check
+	@$(BUILD)/regmap_gen docs/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
+	@for f in $(GEN_FILES); do \
+		cmp -s $$f $(BUILD)/gen-check/$$(basename $$f) \
+			|| { echo "gen-check: $$f is stale: run make gen" >&2; exit 1; }; \
+	done; echo "gen-check: generated files are current"
+
+# ---- C and C++ flags -------------------------------------------------------------------
+CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CFLAGS_HWS := $(CWARN) -O2 -g -D_POSIX_C_SOURCE=200809L
+CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra
+
+VL_ROOT := /usr/share/verilator/include
+# Verilated code: the runtime's own defines, as verilated.mk sets them.
+VL_DEFS := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+VL_INC := -I$(VL_ROOT) -I$(VL_ROOT)/vltstd
+VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
+
+# ---- RTL sources -----------------------------------------------------------------------
+RTL_SRCS := $(sort $(wildcard rtl/*.v))
+RTL_INC := rtl/hws_regs.vh
+
+# ---- Verilated variants ----------------------------------------------------------------
+# Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model.
+# Default first; the others serve the parameter sweeps of the tests.
+RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 8x16x16 64x256x16 64x4096x16
+
+# Verilator flags, one per line:
+VL_FLAGS := --cc
+VL_FLAGS += -Wall                 # every warning is an error here
+VL_FLAGS += -O3                   # Verilator's own optimisations
+VL_FLAGS += --assert              # run the RTL's simulation assertions
+VL_FLAGS += --trace-fst           # allow --wave (only dumps when a file is given)
+VL_FLAGS += --top-module hws_top
+VL_FLAGS += -Irtl
+VL_FLAGS += --x-assign fast --x-initial fast
+
+vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))
+
+define VARIANT_RULES
+$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/vl
+	verilator $(VL_FLAGS) --prefix Vhws_$(call vl_name,$(1)) \
+		-GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
+		-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
+		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
+		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
+
+$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h \
+		sim/hws_vsim.h $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
+	@mkdir -p $(BUILD)/obj
+	$(CXX) $(VL_CXXFLAGS) -Isim -I$(BUILD)/vl/$(call vl_name,$(1)) \
+		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
+		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' \
+		-DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
+		-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) \
+		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -c -o $$@ $$<
+endef
+$(foreach v,$(RTL_VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
+
+VARIANT_OBJS := $(foreach v,$(RTL_VARIANTS),$(BUILD)/obj/variant_$(call vl_name,$(v)).o)
+VARIANT_LIBS := $(foreach v,$(RTL_VARIANTS),$(BUILD)/vl/$(call vl_name,$(v))/Vhws_$(call vl_name,$(v))__ALL.a)
+
+# The Verilator runtime, once for all variants.
+VL_RT_SRCS := verilated verilated_fst_c verilated_threads
+VL_RT_OBJS := $(addprefix $(BUILD)/obj/vlrt_,$(addsuffix .o,$(VL_RT_SRCS)))
+$(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/obj
+	$(CXX) $(VL_CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/obj
+	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
+
+# ---- C libraries -----------------------------------------------------------------------
+C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c
+C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h)
+C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
+
+$(BUILD)/obj/%.o: %.c $(C_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HWS) -c -o $@ $<
+
+# Sanitizer build of the same C code (ASan + UBSan) for the test run.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+C_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(C_SRCS))
+$(BUILD)/san/%.o: %.c $(C_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HWS) $(SAN) -c -o $@ $<
+
+SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(VARIANT_OBJS) $(VL_RT_OBJS)
+LINK_LIBS := $(VARIANT_LIBS) -lz -pthread
+
+# ---- The executable ------------------------------------------------------------------
+HWSCHED := $(BUILD)/hwsched
+$(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+
+.PHONY: all
+all: $(HWSCHED)
+
+# ---- make run: the main job -------------------------------------------------------------
+RUN_SEED ?= 1
+RUN_COMMANDS ?= 100000
+.PHONY: run
+run: $(HWSCHED)
+	$(HWSCHED) lockstep --seed $(RUN_SEED) --commands $(RUN_COMMANDS)
+
+# ---- RTL checks ----------------------------------------------------------------------
+.PHONY: lint lint-verilator lint-iverilog lint-yosys synth-smoke
+lint: lint-verilator lint-iverilog lint-yosys
+
+# Verilator -Wall over the default and the extreme parameter sets.
+lint-verilator: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@for g in "" "-GNR_CPUS=1 -GNR_TASKS=16" "-GNR_CPUS=64 -GNR_TASKS=4096" \
+		  "-GNR_CPUS=2 -GNR_TASKS=16 -GCMD_DEPTH=4 -GRES_DEPTH=4"; do \
+		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
+			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
+	done; echo "lint-verilator: clean"
+	@for f in $(RTL_SRCS); do \
+		verilator --lint-only -Wall -Irtl $$f \
+			|| { echo "lint-verilator: $$f alone is not clean" >&2; exit 1; }; \
+	done; echo "lint-verilator: every file clean on its own"
+
+lint-iverilog: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/iverilog
+	iverilog -g2012 -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top.vvp $(RTL_SRCS)
+	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top_syn.vvp $(RTL_SRCS)
+	@echo "lint-iverilog: compiles"
+
+lint-yosys: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/yosys
+	yosys -q -l $(BUILD)/yosys/read.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -check -top hws_top' 
+	@echo "lint-yosys: reads"
+
+# synth_ice40 on the default configuration: no latches, no multiple drivers, lists in
+# block RAM (SB_RAM40_4K), not in logic.
+synth-smoke: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/yosys
+	yosys -l $(BUILD)/yosys/synth_ice40.log -p 'read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRCS); synth_ice40 -top hws_top; check -assert; tee -o $(BUILD)/yosys/ice40_stat.txt stat' >/dev/null
+	@! grep -qi 'latch' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: latches inferred" >&2; exit 1; }
+	@grep -q 'SB_RAM40_4K' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: no block RAM inferred" >&2; exit 1; }
+	@echo "synth-smoke: iCE40 synthesis ok:"; grep -E 'SB_LUT4|SB_DFF|SB_RAM40_4K|SB_CARRY' $(BUILD)/yosys/ice40_stat.txt | sort | uniq | sed 's/^/  /'
+
+# ---- Tests ---------------------------------------------------------------------------
+GTEST_LIBS := -lgtest -lgtest_main -pthread
+TEST_SRCS := $(sort $(wildcard tests/*_test.cc))
+TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
+TEST_BIN := $(BUILD)/tests/hws_tests
+SAN_TEST_BIN := $(BUILD)/tests/hws_model_san_tests
+
+$(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_HWS) -Idriver -Imodels -Isim -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
+
+$(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
+
+# The model-only tests again, with the C code under ASan + UBSan.
+$(SAN_TEST_BIN): $(BUILD)/obj/tests/model_test.o $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) -o $@ $(BUILD)/obj/tests/model_test.o $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
+
+.PHONY: test unit-test san-test
+test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
+	$(SAN_TEST_BIN) --gtest_brief=1
+	$(TEST_BIN) --gtest_brief=1
+
+# ---- Benchmarks ----------------------------------------------------------------------
+BENCH_BIN := $(BUILD)/hws_bench
+$(BENCH_BIN): $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+
+.PHONY: bench
+bench: $(BENCH_BIN)
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_BIN) --json $(BUILD)/bench/engine.json
+
+.PHONY: clean
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,530 @@
+/*
+ * hws.c - the hwsched driver; see hws.h.
+ */
+#include "hws.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../models/hws_model.h"
+#include "../sim/hws_vsim.h"
+
+#define RESP_TIMEOUT 3u
+
+struct hws_dev {
+	struct hws_config cfg;
+	struct hws_model *model;	/* model, lockstep */
+	struct hws_vsim *rtl;		/* rtl, lockstep */
+	struct hws_bus_stats stats;
+	uint32_t last_cmd;		/* the last word written to CMD */
+	int broken;			/* a lockstep mismatch stopped the device */
+	char msg[512];
+};
+
+static const char *const op_names[16] = {
+#define X(name, code, lat, res) [code] = #name,
+	HWS_FOR_EACH_OP(X)
+#undef X
+};
+
+static const char *const err_names[16] = {
+#define X(name, code, eno) [code] = #name,
+	HWS_FOR_EACH_ERR(X)
+#undef X
+};
+
+static const int err_errnos[16] = {
+#define X(name, code, eno) [code] = eno,
+	HWS_FOR_EACH_ERR(X)
+#undef X
+};
+
+static const char *const reg_names[64] = {
+#define X(name, off, acc) [(off) / 4] = #name,
+	HWS_FOR_EACH_REG(X)
+#undef X
+};
+
+const char *hws_op_name(unsigned op)
+{
+	return op < 16 && op_names[op] ? op_names[op] : "?";
+}
+
+const char *hws_err_name(unsigned code)
+{
+	return code < 16 && err_names[code] ? err_names[code] : "?";
+}
+
+int hws_err_errno(unsigned code)
+{
+	return code < 16 && err_names[code] ? -err_errnos[code] : -EIO;
+}
+
+static const char *reg_name(uint32_t off)
+{
+	return off < 256 && !(off & 3) && reg_names[off / 4] ? reg_names[off / 4] : "unmapped";
+}
+
+uint32_t hws_cmd(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned array,
+		 unsigned head)
+{
+	return ((uint32_t)op << HWS_CMD_OP_LSB & HWS_CMD_OP_MASK) |
+	       ((uint32_t)task << HWS_CMD_TASK_LSB & HWS_CMD_TASK_MASK) |
+	       ((uint32_t)prio << HWS_CMD_PRIO_LSB & HWS_CMD_PRIO_MASK) |
+	       ((uint32_t)cpu << HWS_CMD_CPU_LSB & HWS_CMD_CPU_MASK) |
+	       ((uint32_t)array << HWS_CMD_ARRAY_LSB & HWS_CMD_ARRAY_MASK) |
+	       ((uint32_t)head << HWS_CMD_HEAD_LSB & HWS_CMD_HEAD_MASK);
+}
+
+char *hws_cmd_format(uint32_t c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s task=%u prio=%u cpu=%u array=%u head=%u (0x%08x)",
+		 hws_op_name(c >> HWS_CMD_OP_LSB & 0xf),
+		 (unsigned)((c & HWS_CMD_TASK_MASK) >> HWS_CMD_TASK_LSB),
+		 (unsigned)((c & HWS_CMD_PRIO_MASK) >> HWS_CMD_PRIO_LSB),
+		 (unsigned)((c & HWS_CMD_CPU_MASK) >> HWS_CMD_CPU_LSB),
+		 (unsigned)((c & HWS_CMD_ARRAY_MASK) >> HWS_CMD_ARRAY_LSB),
+		 (unsigned)((c & HWS_CMD_HEAD_MASK) >> HWS_CMD_HEAD_LSB), c);
+	return buf;
+}
+
+static void set_msg(struct hws_dev *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+}
+
+const char *hws_errmsg(const struct hws_dev *d)
+{
+	return d->msg;
+}
+
+void hws_config_default(struct hws_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->backend = HWS_BACKEND_MODEL;
+	c->nr_cpus = 8;
+	c->nr_tasks = 256;
+	c->cmd_depth = 16;
+	c->res_depth = 16;
+}
+
+int hws_backend_parse(const char *name, enum hws_backend *out)
+{
+	if (!strcmp(name, "model"))
+		*out = HWS_BACKEND_MODEL;
+	else if (!strcmp(name, "rtl"))
+		*out = HWS_BACKEND_RTL;
+	else if (!strcmp(name, "lockstep"))
+		*out = HWS_BACKEND_LOCKSTEP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *hws_backend_name(enum hws_backend b)
+{
+	switch (b) {
+	case HWS_BACKEND_MODEL:
+		return "model";
+	case HWS_BACKEND_RTL:
+		return "rtl";
+	case HWS_BACKEND_LOCKSTEP:
+		return "lockstep";
+	}
+	return "?";
+}
+
+/* ---- Transport: one transaction on each backend, compared in lockstep ---- */
+
+static int resp_errno(struct hws_dev *d, uint32_t resp, int write, uint32_t off)
+{
+	if (resp == 0)
+		return 0;
+	if (resp == RESP_TIMEOUT) {
+		set_msg(d, "%s of %s (0x%02x): the engine never answered", write ? "write" : "read",
+			reg_name(off), off);
+		return -ETIMEDOUT;
+	}
+	set_msg(d, "%s of %s (0x%02x) refused with SLVERR", write ? "write" : "read",
+		reg_name(off), off);
+	return -EFAULT;
+}
+
+static int mismatch(struct hws_dev *d, const char *what, uint32_t off, uint32_t mv, uint32_t mr,
+		    unsigned me, uint32_t rv, uint32_t rr, unsigned re)
+{
+	char cbuf[96];
+
+	d->broken = 1;
+	set_msg(d, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
+		   "model data 0x%08x resp %u edges %u, rtl data 0x%08x resp %u edges %u",
+		(unsigned long long)(d->stats.commands ? d->stats.commands - 1 : 0),
+		d->stats.commands ? hws_cmd_format(d->last_cmd, cbuf, sizeof(cbuf)) : "none",
+		what, reg_name(off), off, mv, mr, me, rv, rr, re);
+	return -EIO;
+}
+
+int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val)
+{
+	uint32_t mv = 0, mr = 0, rv = 0, rr = 0;
+	unsigned me = 0, re = 0;
+
+	if (d->broken)
+		return -EIO;
+	if (d->model)
+		me = hws_model_read(d->model, off, &mv, &mr);
+	if (d->rtl)
+		re = hws_vsim_read(d->rtl, off, &rv, &rr);
+	d->stats.reads++;
+	if (d->model && d->rtl && (mv != rv || mr != rr || me != re))
+		return mismatch(d, "read", off, mv, mr, me, rv, rr, re);
+	d->stats.edges += d->model ? me : re;
+	*val = d->model ? mv : rv;
+	return resp_errno(d, d->model ? mr : rr, 0, off);
+}
+
+int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t strb)
+{
+	uint32_t mr = 0, rr = 0;
+	unsigned me = 0, re = 0;
+
+	if (d->broken)
+		return -EIO;
+	if (off == HWS_REG_CMD) {
+		d->last_cmd = val;
+		d->stats.commands++;
+	}
+	if (d->model)
+		me = hws_model_write(d->model, off, val, strb, &mr);
+	if (d->rtl)
+		re = hws_vsim_write(d->rtl, off, val, strb, &rr);
+	d->stats.writes++;
+	if (d->model && d->rtl && (mr != rr || me != re))
+		return mismatch(d, "write", off, val, mr, me, val, rr, re);
+	d->stats.edges += d->model ? me : re;
+	return resp_errno(d, d->model ? mr : rr, 1, off);
+}
+
+int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val)
+{
+	return hws_reg_write_strb(d, off, val, 0xfu);
+}
+
+int hws_idle(struct hws_dev *d, unsigned edges)
+{
+	if (d->broken)
+		return -EIO;
+	if (d->model)
+		hws_model_idle(d->model, edges);
+	if (d->rtl)
+		hws_vsim_idle(d->rtl, edges);
+	d->stats.edges += edges;
+	return 0;
+}
+
+int hws_soft_reset(struct hws_dev *d)
+{
+	return hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK);
+}
+
+/* ---- Open / close ---- */
+
+static int check_id(struct hws_dev *d)
+{
+	const struct hws_config *c = &d->cfg;
+	uint32_t id, cpus, tasks, depths;
+	int ret;
+
+	ret = hws_reg_read(d, HWS_REG_ID, &id);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_NR_CPUS, &cpus);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_NR_TASKS, &tasks);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_DEPTHS, &depths);
+	if (ret)
+		return ret;
+	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
+	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
+		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
+		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x; "
+			   "expected %u CPUs, %u tasks", id, cpus, tasks, depths, c->nr_cpus,
+			c->nr_tasks);
+		return -EIO;
+	}
+	return 0;
+}
+
+int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len)
+{
+	struct hws_model_params mp = {
+		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
+	};
+	struct hws_vsim_opts vo = {
+		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->wave,
+		cfg->deep_check,
+	};
+	struct hws_dev *d;
+	int ret;
+
+	ret = hws_model_params_check(&mp, msg, len);
+	if (ret)
+		return ret;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	d->cfg = *cfg;
+	if (cfg->backend != HWS_BACKEND_RTL) {
+		ret = hws_model_create(&d->model, &mp);
+		if (ret) {
+			snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
+			goto err_free;
+		}
+	}
+	if (cfg->backend != HWS_BACKEND_MODEL) {
+		ret = hws_vsim_create(&d->rtl, &vo, msg, len);
+		if (ret)
+			goto err_free;
+	}
+	/* The RTL came out of reset with its harness; the model starts in reset state. */
+	ret = check_id(d);
+	if (ret) {
+		snprintf(msg, len, "%s", d->msg);
+		goto err_free;
+	}
+	*out = d;
+	return 0;
+
+err_free:
+	hws_vsim_destroy(d->rtl);
+	hws_model_destroy(d->model);
+	free(d);
+	return ret;
+}
+
+void hws_close(struct hws_dev *d)
+{
+	if (!d)
+		return;
+	hws_vsim_destroy(d->rtl);
+	hws_model_destroy(d->model);
+	free(d);
+}
+
+void hws_get_bus_stats(const struct hws_dev *d, struct hws_bus_stats *s)
+{
+	*s = d->stats;
+}
+
+const struct hws_config *hws_config_of(const struct hws_dev *d)
+{
+	return &d->cfg;
+}
+
+int hws_check(struct hws_dev *d)
+{
+	int ret;
+
+	if (!d->model) {
+		set_msg(d, "the rtl backend checks its invariants itself (deep_check)");
+		return -ENOTSUP;
+	}
+	ret = hws_model_check(d->model, d->msg, sizeof(d->msg));
+	return ret;
+}
+
+int hws_inject_model_fault(struct hws_dev *d, unsigned cpu)
+{
+	return d->model ? hws_model_inject_fault(d->model, cpu) : -ENOTSUP;
+}
+
+/* ---- Commands ---- */
+
+int hws_submit(struct hws_dev *d, uint32_t cmd)
+{
+	return hws_reg_write(d, HWS_REG_CMD, cmd);
+}
+
+/* Turn the error registers into an errno and a message naming the command. */
+static int last_error(struct hws_dev *d)
+{
+	uint32_t code, cmd, seq;
+	char cbuf[96];
+	int ret;
+
+	ret = hws_reg_read(d, HWS_REG_ERR_LAST, &code);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_ERR_CMD, &cmd);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_ERR_SEQ, &seq);
+	if (ret)
+		return ret;
+	if (code == HWS_ERR_ADDR)
+		set_msg(d, "bus access to 0x%02x refused (ADDR)", cmd);
+	else if (code == HWS_ERR_UNDERFLOW)
+		set_msg(d, "RESULT read with no result to come (UNDERFLOW)");
+	else if (code == HWS_ERR_OVERFLOW)
+		set_msg(d, "command FIFO full, %s dropped (OVERFLOW)",
+			hws_cmd_format(cmd, cbuf, sizeof(cbuf)));
+	else
+		set_msg(d, "%s failed after %u commands: %s", hws_cmd_format(cmd, cbuf, sizeof(cbuf)),
+			seq, hws_err_name(code));
+	return hws_err_errno(code);
+}
+
+int hws_sync(struct hws_dev *d, uint32_t *status)
+{
+	uint32_t st;
+	int ret;
+
+	ret = hws_reg_read(d, HWS_REG_SYNC, &st);
+	if (ret)
+		return ret;
+	if (status)
+		*status = st;
+	if (st & HWS_STATUS_ERR_MASK)
+		return last_error(d);
+	return 0;
+}
+
+int hws_result(struct hws_dev *d, uint32_t *word)
+{
+	return hws_reg_read(d, HWS_REG_RESULT, word);
+}
+
+/* A mutating command: write it, wait, report its error. */
+static int do_cmd(struct hws_dev *d, uint32_t cmd)
+{
+	int ret = hws_submit(d, cmd);
+
+	return ret ? ret : hws_sync(d, NULL);
+}
+
+/* A query: write it, read its result word; an error word is turned into an errno. */
+static int do_query(struct hws_dev *d, uint32_t cmd, uint32_t *word)
+{
+	char cbuf[96];
+	uint32_t st, code;
+	int ret;
+
+	ret = hws_submit(d, cmd);
+	if (!ret)
+		ret = hws_result(d, word);
+	if (ret)
+		return ret;
+	if (!(*word & HWS_ERR_FLAG))
+		return 0;
+	code = *word & HWS_RES_CODE_MASK;
+	/* Read STATUS so the sticky ERR bit does not blame the next command. */
+	ret = hws_reg_read(d, HWS_REG_STATUS, &st);
+	if (ret)
+		return ret;
+	set_msg(d, "%s failed: %s", hws_cmd_format(cmd, cbuf, sizeof(cbuf)), hws_err_name(code));
+	return hws_err_errno(code);
+}
+
+int hws_nop(struct hws_dev *d)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0));
+}
+
+int hws_enqueue(struct hws_dev *d, unsigned task, unsigned cpu, unsigned prio,
+		unsigned array, int at_head)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_ENQUEUE, task, prio, cpu, array, !!at_head));
+}
+
+int hws_dequeue(struct hws_dev *d, unsigned task)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_DEQUEUE, task, 0, 0, 0, 0));
+}
+
+int hws_requeue(struct hws_dev *d, unsigned task)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_REQUEUE, task, 0, 0, 0, 0));
+}
+
+int hws_set_prio(struct hws_dev *d, unsigned task, unsigned prio)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_SET_PRIO, task, prio, 0, 0, 0));
+}
+
+int hws_migrate(struct hws_dev *d, unsigned task, unsigned cpu)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_MIGRATE, task, 0, cpu, 0, 0));
+}
+
+static int pick(struct hws_dev *d, unsigned op, unsigned cpu, struct hws_pick *p)
+{
+	uint32_t w;
+	int ret = do_query(d, hws_cmd(op, 0, 0, cpu, 0, 0), &w);
+
+	if (ret)
+		return ret;
+	p->found = !(w & HWS_NONE_FLAG);
+	p->swapped = !!(w & HWS_SWAP_FLAG);
+	p->task = (w & HWS_RES_TASK_MASK) >> HWS_RES_TASK_LSB;
+	p->prio = (w & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
+	return 0;
+}
+
+int hws_pick_next(struct hws_dev *d, unsigned cpu, struct hws_pick *p)
+{
+	return pick(d, HWS_OP_PICK_NEXT, cpu, p);
+}
+
+int hws_peek(struct hws_dev *d, unsigned cpu, struct hws_pick *p)
+{
+	return pick(d, HWS_OP_PEEK, cpu, p);
+}
+
+int hws_cpu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, uint32_t *val)
+{
+	return do_query(d, hws_cmd(HWS_OP_CPU_STAT, 0, sel, cpu, 0, 0), val);
+}
+
+int hws_task_stat(struct hws_dev *d, unsigned task, unsigned sel, uint32_t *val)
+{
+	return do_query(d, hws_cmd(HWS_OP_TASK_STAT, task, sel, 0, 0, 0), val);
+}
+
+int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c)
+{
+	int ret;
+
+	ret = hws_cpu_stat(d, cpu, HWS_SEL_CPU_STAT_NR_RUNNING, &c->nr_running);
+	if (!ret)
+		ret = hws_cpu_stat(d, cpu, HWS_SEL_CPU_STAT_NR_ACTIVE, &c->nr_active);
+	if (!ret)
+		ret = hws_cpu_stat(d, cpu, HWS_SEL_CPU_STAT_NR_EXPIRED, &c->nr_expired);
+	if (!ret)
+		ret = hws_cpu_stat(d, cpu, HWS_SEL_CPU_STAT_LOAD, &c->load);
+	return ret;
+}
+
+int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s)
+{
+	uint32_t info, w;
+	int ret;
+
+	ret = hws_task_stat(d, task, HWS_SEL_TASK_STAT_INFO, &info);
+	if (!ret)
+		ret = hws_task_stat(d, task, HWS_SEL_TASK_STAT_WEIGHT, &w);
+	if (ret)
+		return ret;
+	s->queued = !!(info & HWS_TINFO_QUEUED_MASK);
+	s->array = (info & HWS_TINFO_ARRAY_MASK) >> HWS_TINFO_ARRAY_LSB;
+	s->cpu = (info & HWS_TINFO_CPU_MASK) >> HWS_TINFO_CPU_LSB;
+	s->prio = (info & HWS_TINFO_PRIO_MASK) >> HWS_TINFO_PRIO_LSB;
+	s->weight = w;
+	return 0;
+}

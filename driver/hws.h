@@ -1,0 +1,173 @@
+/*
+ * hws - the driver of the hwsched engine: one API over an MMIO transport.
+ *
+ *   firmware / CLI / tests
+ *          |  hws_enqueue() ... hws_pick_next() ... hws_read_cpu_counters()
+ *        [hws_dev] -- register reads/writes (docs/regmap.md) --+
+ *          |                  |                    |            |
+ *       model            rtl (Verilated)      lockstep: both, every answer compared
+ *
+ * Commands come in two forms. The synchronous calls (hws_enqueue() etc.) write CMD and then
+ * read SYNC (mutating commands) or RESULT (queries), so each returns its own outcome. The
+ * asynchronous pair hws_submit() / hws_sync() lets a caller keep the command FIFO full and
+ * collect the outcome of a batch at once; RESULT words of a batch are read with
+ * hws_result(). Do not mix: a synchronous call expects the result FIFO to be empty.
+ *
+ * Errors are negative errno values; hws_errmsg() then names the command and the reason.
+ * The library never prints.
+ */
+#ifndef HWS_H
+#define HWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hws_regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hws_backend {
+	HWS_BACKEND_MODEL,	/* the C model (models/) */
+	HWS_BACKEND_RTL,	/* the Verilated RTL (sim/hws_vsim) */
+	HWS_BACKEND_LOCKSTEP,	/* both; every answer compared */
+};
+
+struct hws_config {
+	enum hws_backend backend;
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
+	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
+};
+
+struct hws_dev;
+
+/* Counters of bus traffic since hws_open(). */
+struct hws_bus_stats {
+	uint64_t reads, writes;	/* MMIO transactions */
+	uint64_t edges;		/* clock edges they and hws_idle() took */
+	uint64_t commands;	/* words written to CMD */
+};
+
+/* What PICK_NEXT and PEEK return. */
+struct hws_pick {
+	int found;		/* 0: both arrays empty (NONE) */
+	unsigned task, prio;
+	int swapped;		/* taken from the expired array */
+};
+
+struct hws_cpu_counters {
+	uint32_t nr_running, nr_active, nr_expired, load;
+};
+
+struct hws_task_state {
+	int queued;
+	unsigned array, cpu, prio;	/* valid when queued */
+	uint32_t weight;		/* 0 when not queued */
+};
+
+/* hws_config_default - 8 CPUs, 256 tasks, FIFOs of 16, model backend. */
+void hws_config_default(struct hws_config *c);
+
+/* hws_backend_parse - "model", "rtl" or "lockstep"; -EINVAL otherwise. */
+int hws_backend_parse(const char *name, enum hws_backend *out);
+const char *hws_backend_name(enum hws_backend b);
+
+/**
+ * hws_open - open an engine instance and check it answers
+ * @out: receives the device
+ * @cfg: backend and parameters
+ * @msg: receives the reason on failure
+ * @len: size of @msg
+ *
+ * Reads ID, NR_CPUS, NR_TASKS and DEPTHS and checks them against @cfg.
+ * Return: 0; -EINVAL (bad parameters), -ENOTSUP (no RTL variant for them), -ENOMEM, -EIO.
+ */
+int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len);
+void hws_close(struct hws_dev *d);
+
+/* The message of the last failed call. */
+const char *hws_errmsg(const struct hws_dev *d);
+
+/* hws_cmd - encode a command word (fields are masked to their width). */
+uint32_t hws_cmd(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned array,
+		 unsigned head);
+
+/* Names for messages: "ENQUEUE", "QUEUED" (NULL-safe: "?" for unknown codes). */
+const char *hws_op_name(unsigned op);
+const char *hws_err_name(unsigned code);
+/* hws_err_errno - the negative errno a hardware error code maps to. */
+int hws_err_errno(unsigned code);
+/* hws_cmd_format - "ENQUEUE task=3 cpu=1 prio=120 array=0 head=0" into @buf. */
+char *hws_cmd_format(uint32_t cmd, char *buf, size_t len);
+
+/* ---- Register access ---- */
+
+/* Return 0, -EFAULT on SLVERR, -ETIMEDOUT on a hung bus, -EIO on a lockstep mismatch. */
+int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val);
+int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val);
+int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t strb);
+/* Let @edges clock edges pass. */
+int hws_idle(struct hws_dev *d, unsigned edges);
+/* Soft reset through CTRL: every queue empty, every counter 0. */
+int hws_soft_reset(struct hws_dev *d);
+
+/* ---- Asynchronous commands ---- */
+
+/* hws_submit - write one command word to CMD without waiting. */
+int hws_submit(struct hws_dev *d, uint32_t cmd);
+/**
+ * hws_sync - wait until the engine has no work it can do, and report errors
+ * @d: the device
+ * @status: receives the STATUS word (may be NULL)
+ *
+ * Return: 0 when no error was recorded since the last STATUS/SYNC read, else the errno of
+ * the most recent one (ERR_LAST), with hws_errmsg() naming it.
+ */
+int hws_sync(struct hws_dev *d, uint32_t *status);
+/* hws_result - read one RESULT word (waits while the engine has work). */
+int hws_result(struct hws_dev *d, uint32_t *word);
+
+/* ---- Synchronous commands (docs/accelerator.md section 3) ---- */
+
+int hws_nop(struct hws_dev *d);
+int hws_enqueue(struct hws_dev *d, unsigned task, unsigned cpu, unsigned prio,
+		unsigned array, int at_head);
+int hws_dequeue(struct hws_dev *d, unsigned task);
+int hws_pick_next(struct hws_dev *d, unsigned cpu, struct hws_pick *p);
+int hws_peek(struct hws_dev *d, unsigned cpu, struct hws_pick *p);
+int hws_requeue(struct hws_dev *d, unsigned task);
+int hws_set_prio(struct hws_dev *d, unsigned task, unsigned prio);
+int hws_migrate(struct hws_dev *d, unsigned task, unsigned cpu);
+int hws_cpu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, uint32_t *val);
+int hws_task_stat(struct hws_dev *d, unsigned task, unsigned sel, uint32_t *val);
+/* Several STAT commands: all counters of a CPU, all of a task's state. */
+int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c);
+int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s);
+
+/* ---- Introspection ---- */
+
+void hws_get_bus_stats(const struct hws_dev *d, struct hws_bus_stats *s);
+const struct hws_config *hws_config_of(const struct hws_dev *d);
+/**
+ * hws_check - check the model's invariants (model and lockstep backends)
+ *
+ * Return: 0, -EPROTO with hws_errmsg() naming the violation, or -ENOTSUP on the rtl
+ * backend (whose own assertions check it: hws_config.deep_check).
+ */
+int hws_check(struct hws_dev *d);
+
+/**
+ * hws_inject_model_fault - corrupt the model's load counter of @cpu (tests only)
+ *
+ * Lets a test prove that lockstep catches a disagreement. Return: 0, -ENOTSUP on the rtl
+ * backend, -EINVAL for a bad CPU.
+ */
+int hws_inject_model_fault(struct hws_dev *d, unsigned cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_H */

@@ -1,0 +1,822 @@
+/*
+ * hws_model.c - reference model of the hwsched engine; see hws_model.h and
+ * docs/accelerator.md. Every rule below cites the section of the spec it follows.
+ */
+#include "hws_model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../driver/hws_regs.h"
+
+#define NPRIO HWS_NR_PRIO
+#define FIFO_MAX 32
+#define BM_WORDS 5		/* 140 bits in 32-bit words */
+#define RESP_OKAY 0u
+#define RESP_SLVERR 2u
+#define HWS_MODEL_MAX_WAIT 100000u	/* the harness's kMaxWaitEdges */
+
+/* Linux kernel/sched.c prio_to_weight[], nice -20..19. */
+static const uint32_t prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+
+static const uint8_t op_lat[16] = {
+#define X(name, code, lat, res) [code] = lat,
+	HWS_FOR_EACH_OP(X)
+#undef X
+};
+
+static const uint8_t op_has_result[16] = {
+#define X(name, code, lat, res) [code] = res,
+	HWS_FOR_EACH_OP(X)
+#undef X
+};
+
+static const uint8_t op_defined[16] = {
+#define X(name, code, lat, res) [code] = 1,
+	HWS_FOR_EACH_OP(X)
+#undef X
+};
+
+struct fifo {
+	uint32_t w[FIFO_MAX];
+	unsigned head;		/* index of the oldest word */
+	unsigned n;		/* words held */
+};
+
+struct hws_model {
+	struct hws_model_params p;
+
+	/* Queue state (section 2). q = (cpu * 2 + physical array) * NPRIO + prio. */
+	uint8_t *queued;	/* per task */
+	uint8_t *t_cpu;		/* per task, valid while queued */
+	uint8_t *t_prio;
+	uint8_t *t_arr;		/* physical array */
+	uint16_t *next, *prev;	/* per task */
+	uint16_t *head, *tail;	/* per list */
+	uint32_t (*bm)[BM_WORDS];	/* per (cpu, physical array) */
+	uint32_t *nr;		/* per (cpu, physical array) */
+	uint32_t *load;		/* per cpu */
+	uint8_t *swap;		/* per cpu: physical index of the active array */
+
+	struct fifo cmdf, resf;
+
+	/* Engine (section 4.1). */
+	int busy;
+	unsigned step;		/* 1..lat while busy */
+	unsigned lat;		/* latency of the executing command */
+	uint32_t cmd;
+
+	/* Registers. */
+	uint32_t cmd_done, cycles;
+	uint32_t err_last, err_cmd, err_seq, err_total, err_cnt[16];
+	int err_sticky;
+
+	/* Bus: a read that waits (section 4.2). */
+	int rpend;
+	uint32_t raddr;
+};
+
+uint32_t hws_model_weight(unsigned prio)
+{
+	if (prio >= NPRIO)
+		return 0;
+	if (prio < HWS_MAX_RT_PRIO)
+		return HWS_RT_WEIGHT;
+	return prio_to_weight[prio - HWS_MAX_RT_PRIO];
+}
+
+void hws_model_default_params(struct hws_model_params *p)
+{
+	p->nr_cpus = 8;
+	p->nr_tasks = 256;
+	p->cmd_depth = 16;
+	p->res_depth = 16;
+}
+
+int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len)
+{
+	const char *bad = NULL;
+
+	if (p->nr_cpus < 1 || p->nr_cpus > 64)
+		bad = "NR_CPUS must be 1..64";
+	else if (p->nr_tasks < 1 || p->nr_tasks > 4096)
+		bad = "NR_TASKS must be 1..4096";
+	else if (p->cmd_depth < 2 || p->cmd_depth > FIFO_MAX)
+		bad = "CMD_DEPTH must be 2..32";
+	else if (p->res_depth < 2 || p->res_depth > FIFO_MAX)
+		bad = "RES_DEPTH must be 2..32";
+	if (!bad)
+		return 0;
+	if (msg && len)
+		snprintf(msg, len, "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u)", bad,
+			 p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth);
+	return -EINVAL;
+}
+
+static void fifo_push(struct fifo *f, uint32_t w)
+{
+	f->w[(f->head + f->n) % FIFO_MAX] = w;
+	f->n++;
+}
+
+static uint32_t fifo_pop(struct fifo *f)
+{
+	uint32_t w = f->w[f->head];
+
+	f->head = (f->head + 1) % FIFO_MAX;
+	f->n--;
+	return w;
+}
+
+static unsigned qidx(unsigned cpu, unsigned parr, unsigned prio)
+{
+	return (cpu * 2 + parr) * NPRIO + prio;
+}
+
+static int bm_test(const uint32_t *bm, unsigned prio)
+{
+	return (bm[prio / 32] >> (prio % 32)) & 1;
+}
+
+static void bm_set(uint32_t *bm, unsigned prio, int v)
+{
+	if (v)
+		bm[prio / 32] |= 1u << (prio % 32);
+	else
+		bm[prio / 32] &= ~(1u << (prio % 32));
+}
+
+/* First set bit (lowest priority number), or NPRIO when empty. */
+static unsigned bm_ffs(const uint32_t *bm)
+{
+	unsigned w;
+
+	for (w = 0; w < BM_WORDS; w++)
+		if (bm[w])
+			return w * 32 + (unsigned)__builtin_ctz(bm[w]);
+	return NPRIO;
+}
+
+void hws_model_reset(struct hws_model *m)
+{
+	const struct hws_model_params *p = &m->p;
+
+	memset(m->queued, 0, p->nr_tasks);
+	memset(m->bm, 0, sizeof(*m->bm) * p->nr_cpus * 2);
+	memset(m->nr, 0, sizeof(*m->nr) * p->nr_cpus * 2);
+	memset(m->load, 0, sizeof(*m->load) * p->nr_cpus);
+	memset(m->swap, 0, p->nr_cpus);
+	memset(&m->cmdf, 0, sizeof(m->cmdf));
+	memset(&m->resf, 0, sizeof(m->resf));
+	m->busy = 0;
+	m->step = 0;
+	m->lat = 0;
+	m->cmd = 0;
+	m->cmd_done = 0;
+	m->cycles = 0;
+	m->err_last = 0;
+	m->err_cmd = 0;
+	m->err_seq = 0;
+	m->err_total = 0;
+	memset(m->err_cnt, 0, sizeof(m->err_cnt));
+	m->err_sticky = 0;
+	m->rpend = 0;
+	m->raddr = 0;
+}
+
+int hws_model_create(struct hws_model **out, const struct hws_model_params *p)
+{
+	struct hws_model *m;
+	size_t nq;
+	int ret;
+
+	ret = hws_model_params_check(p, NULL, 0);
+	if (ret)
+		return ret;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->p = *p;
+	nq = (size_t)p->nr_cpus * 2 * NPRIO;
+	m->queued = calloc(p->nr_tasks, 1);
+	m->t_cpu = calloc(p->nr_tasks, 1);
+	m->t_prio = calloc(p->nr_tasks, 1);
+	m->t_arr = calloc(p->nr_tasks, 1);
+	m->next = calloc(p->nr_tasks, sizeof(*m->next));
+	m->prev = calloc(p->nr_tasks, sizeof(*m->prev));
+	m->head = calloc(nq, sizeof(*m->head));
+	m->tail = calloc(nq, sizeof(*m->tail));
+	m->bm = calloc((size_t)p->nr_cpus * 2, sizeof(*m->bm));
+	m->nr = calloc((size_t)p->nr_cpus * 2, sizeof(*m->nr));
+	m->load = calloc(p->nr_cpus, sizeof(*m->load));
+	m->swap = calloc(p->nr_cpus, 1);
+	if (!m->queued || !m->t_cpu || !m->t_prio || !m->t_arr || !m->next || !m->prev ||
+	    !m->head || !m->tail || !m->bm || !m->nr || !m->load || !m->swap) {
+		hws_model_destroy(m);
+		return -ENOMEM;
+	}
+	hws_model_reset(m);
+	*out = m;
+	return 0;
+}
+
+void hws_model_destroy(struct hws_model *m)
+{
+	if (!m)
+		return;
+	free(m->queued);
+	free(m->t_cpu);
+	free(m->t_prio);
+	free(m->t_arr);
+	free(m->next);
+	free(m->prev);
+	free(m->head);
+	free(m->tail);
+	free(m->bm);
+	free(m->nr);
+	free(m->load);
+	free(m->swap);
+	free(m);
+}
+
+/* ---- Commands (section 3) ---- */
+
+static unsigned f_op(uint32_t c)
+{
+	return (c & HWS_CMD_OP_MASK) >> HWS_CMD_OP_LSB;
+}
+
+static unsigned f_task(uint32_t c)
+{
+	return (c & HWS_CMD_TASK_MASK) >> HWS_CMD_TASK_LSB;
+}
+
+static unsigned f_prio(uint32_t c)
+{
+	return (c & HWS_CMD_PRIO_MASK) >> HWS_CMD_PRIO_LSB;
+}
+
+static unsigned f_cpu(uint32_t c)
+{
+	return (c & HWS_CMD_CPU_MASK) >> HWS_CMD_CPU_LSB;
+}
+
+/* The checks of each command, in the order of the table in section 3. */
+static unsigned check_cmd(const struct hws_model *m, uint32_t c)
+{
+	unsigned op = f_op(c), t = f_task(c), cpu = f_cpu(c), prio = f_prio(c);
+	int bad_t = t >= m->p.nr_tasks, bad_c = cpu >= m->p.nr_cpus;
+
+	if (!op_defined[op])
+		return HWS_ERR_OPCODE;
+	switch (op) {
+	case HWS_OP_NOP:
+		return 0;
+	case HWS_OP_ENQUEUE:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		if (bad_c)
+			return HWS_ERR_CPU;
+		if (prio >= NPRIO)
+			return HWS_ERR_PRIO;
+		return m->queued[t] ? HWS_ERR_QUEUED : 0;
+	case HWS_OP_DEQUEUE:
+	case HWS_OP_REQUEUE:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		return m->queued[t] ? 0 : HWS_ERR_NOTQUEUED;
+	case HWS_OP_SET_PRIO:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		if (prio >= NPRIO)
+			return HWS_ERR_PRIO;
+		return m->queued[t] ? 0 : HWS_ERR_NOTQUEUED;
+	case HWS_OP_MIGRATE:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		if (bad_c)
+			return HWS_ERR_CPU;
+		return m->queued[t] ? 0 : HWS_ERR_NOTQUEUED;
+	case HWS_OP_PICK_NEXT:
+	case HWS_OP_PEEK:
+		return bad_c ? HWS_ERR_CPU : 0;
+	case HWS_OP_CPU_STAT:
+		if (bad_c)
+			return HWS_ERR_CPU;
+		return prio >= HWS_SEL_CPU_STAT_COUNT ? HWS_ERR_PRIO : 0;
+	case HWS_OP_TASK_STAT:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		return prio >= HWS_SEL_TASK_STAT_COUNT ? HWS_ERR_PRIO : 0;
+	}
+	return HWS_ERR_OPCODE;
+}
+
+static void link_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned parr,
+		      unsigned prio, int at_head)
+{
+	unsigned q = qidx(cpu, parr, prio);
+	uint32_t *bm = m->bm[cpu * 2 + parr];
+
+	if (!bm_test(bm, prio)) {
+		m->head[q] = (uint16_t)t;
+		m->tail[q] = (uint16_t)t;
+		bm_set(bm, prio, 1);
+	} else if (at_head) {
+		m->next[t] = m->head[q];
+		m->prev[m->head[q]] = (uint16_t)t;
+		m->head[q] = (uint16_t)t;
+	} else {
+		m->prev[t] = m->tail[q];
+		m->next[m->tail[q]] = (uint16_t)t;
+		m->tail[q] = (uint16_t)t;
+	}
+	m->queued[t] = 1;
+	m->t_cpu[t] = (uint8_t)cpu;
+	m->t_prio[t] = (uint8_t)prio;
+	m->t_arr[t] = (uint8_t)parr;
+	m->nr[cpu * 2 + parr]++;
+	m->load[cpu] += hws_model_weight(prio);
+}
+
+static void unlink_task(struct hws_model *m, unsigned t)
+{
+	unsigned cpu = m->t_cpu[t], parr = m->t_arr[t], prio = m->t_prio[t];
+	unsigned q = qidx(cpu, parr, prio);
+	int is_head = m->head[q] == t, is_tail = m->tail[q] == t;
+
+	if (is_head && is_tail)
+		bm_set(m->bm[cpu * 2 + parr], prio, 0);
+	else if (is_head)
+		m->head[q] = m->next[t];
+	else if (is_tail)
+		m->tail[q] = m->prev[t];
+	else {
+		m->next[m->prev[t]] = m->next[t];
+		m->prev[m->next[t]] = m->prev[t];
+	}
+	m->queued[t] = 0;
+	m->nr[cpu * 2 + parr]--;
+	m->load[cpu] -= hws_model_weight(prio);
+}
+
+/* The word PICK_NEXT/PEEK return, and the physical array and prio they take from. */
+static uint32_t pick_word(const struct hws_model *m, unsigned cpu, int *swapped,
+			  unsigned *parr, unsigned *prio)
+{
+	unsigned act = m->swap[cpu], p;
+
+	*swapped = 0;
+	p = bm_ffs(m->bm[cpu * 2 + act]);
+	if (p == NPRIO) {
+		act ^= 1;
+		p = bm_ffs(m->bm[cpu * 2 + act]);
+		if (p == NPRIO)
+			return HWS_NONE_FLAG;
+		*swapped = 1;
+	}
+	*parr = act;
+	*prio = p;
+	return (*swapped ? HWS_SWAP_FLAG : 0) |
+	       ((uint32_t)m->head[qidx(cpu, act, p)] << HWS_RES_TASK_LSB) |
+	       ((uint32_t)p << HWS_RES_PRIO_LSB);
+}
+
+static uint32_t cpu_stat(const struct hws_model *m, unsigned cpu, unsigned sel)
+{
+	unsigned act = m->swap[cpu];
+	const uint32_t *bm;
+	unsigned k;
+
+	switch (sel) {
+	case HWS_SEL_CPU_STAT_NR_RUNNING:
+		return m->nr[cpu * 2] + m->nr[cpu * 2 + 1];
+	case HWS_SEL_CPU_STAT_NR_ACTIVE:
+		return m->nr[cpu * 2 + act];
+	case HWS_SEL_CPU_STAT_NR_EXPIRED:
+		return m->nr[cpu * 2 + (act ^ 1)];
+	case HWS_SEL_CPU_STAT_LOAD:
+		return m->load[cpu];
+	case HWS_SEL_CPU_STAT_SWAP:
+		return act;
+	}
+	if (sel >= HWS_SEL_CPU_STAT_EXP_BM0) {
+		bm = m->bm[cpu * 2 + (act ^ 1)];
+		k = sel - HWS_SEL_CPU_STAT_EXP_BM0;
+	} else {
+		bm = m->bm[cpu * 2 + act];
+		k = sel - HWS_SEL_CPU_STAT_ACT_BM0;
+	}
+	return (bm[k / 2] >> (16 * (k % 2))) & 0xffffu;
+}
+
+static uint32_t task_stat(const struct hws_model *m, unsigned t, unsigned sel)
+{
+	if (!m->queued[t])
+		return 0;
+	if (sel == HWS_SEL_TASK_STAT_WEIGHT)
+		return hws_model_weight(m->t_prio[t]);
+	return 1u << HWS_TINFO_QUEUED_LSB |
+	       (uint32_t)(m->t_arr[t] ^ m->swap[m->t_cpu[t]]) << HWS_TINFO_ARRAY_LSB |
+	       (uint32_t)m->t_cpu[t] << HWS_TINFO_CPU_LSB |
+	       (uint32_t)m->t_prio[t] << HWS_TINFO_PRIO_LSB;
+}
+
+/*
+ * Apply command @c at its completion edge. Returns its error code; *res receives the
+ * result word and *has_res whether one is pushed.
+ */
+static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has_res)
+{
+	unsigned op = f_op(c), t = f_task(c), cpu = f_cpu(c), prio = f_prio(c);
+	unsigned err = check_cmd(m, c), parr, p, lg;
+	int swapped;
+
+	*has_res = op_defined[op] && op_has_result[op];
+	*res = 0;
+	if (err) {
+		*res = HWS_ERR_FLAG | err;
+		return err;
+	}
+	switch (op) {
+	case HWS_OP_ENQUEUE:
+		link_task(m, t, cpu, ((c >> HWS_CMD_ARRAY_LSB) & 1) ^ m->swap[cpu], prio,
+			  (c >> HWS_CMD_HEAD_LSB) & 1);
+		break;
+	case HWS_OP_DEQUEUE:
+		unlink_task(m, t);
+		break;
+	case HWS_OP_PICK_NEXT:
+	case HWS_OP_PEEK:
+		*res = pick_word(m, cpu, &swapped, &parr, &p);
+		if (op == HWS_OP_PICK_NEXT && !(*res & HWS_NONE_FLAG)) {
+			if (swapped)
+				m->swap[cpu] ^= 1;
+			unlink_task(m, m->head[qidx(cpu, parr, p)]);
+		}
+		break;
+	case HWS_OP_REQUEUE:
+		p = m->t_prio[t];
+		cpu = m->t_cpu[t];
+		parr = m->t_arr[t];
+		unlink_task(m, t);
+		link_task(m, t, cpu, parr, p, 0);
+		break;
+	case HWS_OP_SET_PRIO:
+		cpu = m->t_cpu[t];
+		parr = m->t_arr[t];
+		unlink_task(m, t);
+		link_task(m, t, cpu, parr, prio, 0);
+		break;
+	case HWS_OP_MIGRATE:
+		p = m->t_prio[t];
+		lg = m->t_arr[t] ^ m->swap[m->t_cpu[t]];
+		unlink_task(m, t);
+		link_task(m, t, cpu, lg ^ m->swap[cpu], p, 0);
+		break;
+	case HWS_OP_CPU_STAT:
+		*res = cpu_stat(m, cpu, prio);
+		break;
+	case HWS_OP_TASK_STAT:
+		*res = task_stat(m, t, prio);
+		break;
+	}
+	return 0;
+}
+
+/* ---- Bus and clock (section 4) ---- */
+
+enum reg_access { ACC_NONE, ACC_RO, ACC_WO };
+
+static enum reg_access reg_access(uint32_t addr)
+{
+	if (addr & 3u || addr > 0xffu)
+		return ACC_NONE;
+	switch (addr) {
+#define X(name, off, acc) case off: return ACC_##acc;
+	HWS_FOR_EACH_REG(X)
+#undef X
+	}
+	return ACC_NONE;
+}
+
+static uint32_t status_word(const struct hws_model *m)
+{
+	return m->cmdf.n << HWS_STATUS_CMD_LEVEL_LSB | m->resf.n << HWS_STATUS_RES_LEVEL_LSB |
+	       (uint32_t)m->busy << HWS_STATUS_BUSY_LSB |
+	       (uint32_t)m->err_sticky << HWS_STATUS_ERR_LSB |
+	       (uint32_t)(m->cmdf.n == m->p.cmd_depth) << HWS_STATUS_CMD_FULL_LSB |
+	       (uint32_t)(m->resf.n == m->p.res_depth) << HWS_STATUS_RES_FULL_LSB;
+}
+
+/* Does a read of @addr wait, given the state before this edge? */
+static int read_waits(const struct hws_model *m, uint32_t addr)
+{
+	if (addr == HWS_REG_RESULT)
+		return m->resf.n == 0 && (m->busy || m->cmdf.n != 0);
+	if (addr == HWS_REG_SYNC)
+		return m->busy || (m->cmdf.n != 0 && m->resf.n + 2 <= m->p.res_depth);
+	return 0;
+}
+
+/* The value a (mapped, readable) register shows before this edge. */
+static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
+{
+	switch (addr) {
+	case HWS_REG_ID:
+		return HWS_ID_VALUE;
+	case HWS_REG_NR_CPUS:
+		return m->p.nr_cpus;
+	case HWS_REG_NR_TASKS:
+		return m->p.nr_tasks;
+	case HWS_REG_DEPTHS:
+		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
+		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
+	case HWS_REG_STATUS:
+	case HWS_REG_SYNC:
+		return status_word(m);
+	case HWS_REG_RESULT:
+		return m->resf.n ? m->resf.w[m->resf.head] : (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW);
+	case HWS_REG_CMD_DONE:
+		return m->cmd_done;
+	case HWS_REG_CYCLES:
+		return m->cycles;
+	case HWS_REG_ERR_LAST:
+		return m->err_last;
+	case HWS_REG_ERR_CMD:
+		return m->err_cmd;
+	case HWS_REG_ERR_SEQ:
+		return m->err_seq;
+	case HWS_REG_ERR_TOTAL:
+		return m->err_total;
+	}
+	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT9)
+		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
+	return 0;
+}
+
+/* What the bus does at one edge. */
+struct bus_in {
+	int write;		/* a write is taken at this edge */
+	int read;		/* a read address is taken at this edge */
+	uint32_t addr, data, strb;
+};
+
+struct bus_out {
+	int rlatched;		/* RDATA latched at this edge */
+	uint32_t rdata, resp;
+};
+
+static void record_err(struct hws_model *m, unsigned code, uint32_t info, uint32_t seq)
+{
+	m->err_last = code;
+	m->err_cmd = info;
+	m->err_seq = seq;
+	m->err_total++;
+	m->err_cnt[code]++;
+	m->err_sticky = 1;
+}
+
+static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *out)
+{
+	/* The state just before the edge, which every decision uses (section 4.3). */
+	const unsigned cmdf_n = m->cmdf.n, resf_n = m->resf.n;
+	const uint32_t done_before = m->cmd_done;
+	const int done = m->busy && m->step == m->lat;
+	const int pop = cmdf_n > 0 && (!m->busy || done) && resf_n + 2 <= m->p.res_depth;
+	unsigned bus_err = 0, eng_err = 0;
+	uint32_t bus_info = 0, res = 0, popped = 0;
+	int has_res = 0, latch = 0, status_read = 0, err_clear = 0;
+	enum reg_access acc;
+
+	out->rlatched = 0;
+
+	/* Writes: decode; a soft reset wins over everything at this edge. */
+	if (in->write) {
+		acc = reg_access(in->addr);
+		out->resp = RESP_OKAY;
+		if (acc != ACC_WO || in->strb != 0xfu) {
+			out->resp = RESP_SLVERR;
+			bus_err = HWS_ERR_ADDR;
+			bus_info = in->addr;
+		} else if (in->addr == HWS_REG_CTRL) {
+			if (in->data & HWS_CTRL_SOFT_RESET_MASK) {
+				hws_model_reset(m);
+				return;
+			}
+			err_clear = !!(in->data & HWS_CTRL_ERR_CLEAR_MASK);
+		} else if (cmdf_n == m->p.cmd_depth) {
+			bus_err = HWS_ERR_OVERFLOW;
+			bus_info = in->data;
+		}
+	}
+
+	/* Reads: a new address, or a pending one whose wait has ended. */
+	if (in->read) {
+		acc = reg_access(in->addr);
+		if (acc != ACC_RO) {
+			out->rlatched = 1;
+			out->rdata = 0;
+			out->resp = RESP_SLVERR;
+			bus_err = HWS_ERR_ADDR;
+			bus_info = in->addr;
+		} else if (read_waits(m, in->addr)) {
+			m->rpend = 1;
+			m->raddr = in->addr;
+		} else {
+			latch = 1;
+			m->raddr = in->addr;
+		}
+	} else if (m->rpend && !read_waits(m, m->raddr)) {
+		latch = 1;
+		m->rpend = 0;
+	}
+	if (latch) {
+		out->rlatched = 1;
+		out->rdata = reg_value(m, m->raddr);
+		out->resp = RESP_OKAY;
+		if (m->raddr == HWS_REG_RESULT && resf_n == 0) {
+			bus_err = HWS_ERR_UNDERFLOW;
+			bus_info = 0;
+		}
+		status_read = m->raddr == HWS_REG_STATUS || m->raddr == HWS_REG_SYNC;
+	}
+
+	/* The engine's completion: the whole command at once (section 4.1). */
+	if (done) {
+		eng_err = execute(m, m->cmd, &res, &has_res);
+		m->cmd_done++;
+	}
+
+	/* FIFOs: pops see the words present before the edge, pushes append. */
+	if (latch && m->raddr == HWS_REG_RESULT && resf_n > 0)
+		fifo_pop(&m->resf);
+	if (has_res)
+		fifo_push(&m->resf, res);
+	if (pop)
+		popped = fifo_pop(&m->cmdf);
+	if (in->write && !bus_err && in->addr == HWS_REG_CMD)
+		fifo_push(&m->cmdf, in->data);
+
+	/* Errors: clear first, then the engine's, then the bus's (which ERR_LAST shows). */
+	if (err_clear) {
+		m->err_last = 0;
+		m->err_cmd = 0;
+		m->err_seq = 0;
+		m->err_total = 0;
+		memset(m->err_cnt, 0, sizeof(m->err_cnt));
+		m->err_sticky = 0;
+	}
+	if (status_read)
+		m->err_sticky = 0;
+	if (eng_err)
+		record_err(m, eng_err, m->cmd, done_before);
+	if (bus_err)
+		record_err(m, bus_err, bus_info, done_before);
+
+	m->cycles++;
+
+	/* Sequencing: the next command starts, its latency judged on the new state. */
+	if (done || !m->busy) {
+		if (pop) {
+			m->cmd = popped;
+			m->busy = 1;
+			m->step = 1;
+			m->lat = check_cmd(m, popped) ? 1 : op_lat[f_op(popped)];
+		} else {
+			m->busy = 0;
+		}
+	} else {
+		m->step++;
+	}
+}
+
+unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint32_t strb,
+			 uint32_t *resp)
+{
+	struct bus_in in = { .write = 1, .addr = addr, .data = data, .strb = strb };
+	struct bus_in idle = { 0 };
+	struct bus_out out;
+
+	edge(m, &in, &out);	/* AW and W taken, BVALID rises */
+	*resp = out.resp;
+	edge(m, &idle, &out);	/* B handshake */
+	return 2;
+}
+
+unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	struct bus_in in = { .read = 1, .addr = addr };
+	struct bus_in idle = { 0 };
+	struct bus_out out;
+	unsigned edges = 1;
+
+	edge(m, &in, &out);	/* AR taken */
+	while (!out.rlatched) {
+		if (edges >= HWS_MODEL_MAX_WAIT) {	/* cannot happen by 4.2; as the harness */
+			*data = 0;
+			*resp = 3;
+			return edges;
+		}
+		edge(m, &idle, &out);
+		edges++;
+	}
+	*data = out.rdata;
+	*resp = out.resp;
+	edge(m, &idle, &out);	/* R handshake */
+	return edges + 1;
+}
+
+void hws_model_idle(struct hws_model *m, unsigned edges)
+{
+	struct bus_in idle = { 0 };
+	struct bus_out out;
+
+	while (edges--)
+		edge(m, &idle, &out);
+}
+
+int hws_model_inject_fault(struct hws_model *m, unsigned cpu)
+{
+	if (cpu >= m->p.nr_cpus)
+		return -EINVAL;
+	m->load[cpu]++;
+	return 0;
+}
+
+/* ---- Invariants (section 6) ---- */
+
+#define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); return -EPROTO; } while (0)
+
+int hws_model_check(const struct hws_model *m, char *msg, size_t len)
+{
+	const struct hws_model_params *p = &m->p;
+	unsigned cpu, a, prio, t, steps;
+	unsigned char *seen;
+	uint32_t load, nr;
+
+	seen = calloc(p->nr_tasks, 1);
+	if (!seen) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+		load = 0;
+		for (a = 0; a < 2; a++) {
+			nr = 0;
+			for (prio = 0; prio < NPRIO; prio++) {
+				unsigned q = qidx(cpu, a, prio), prev_t = 0;
+
+				if (!bm_test(m->bm[cpu * 2 + a], prio))
+					continue;
+				t = m->head[q];
+				for (steps = 0;; steps++) {
+					if (t >= p->nr_tasks || steps > p->nr_tasks || seen[t] ||
+					    !m->queued[t] || m->t_cpu[t] != cpu ||
+					    m->t_arr[t] != a || m->t_prio[t] != prio ||
+					    (steps && m->prev[t] != prev_t)) {
+						free(seen);
+						FAIL("list cpu %u array %u prio %u broken at task %u "
+						     "(step %u)", cpu, a, prio, t, steps);
+					}
+					seen[t] = 1;
+					nr++;
+					load += hws_model_weight(prio);
+					if (t == m->tail[q])
+						break;
+					prev_t = t;
+					t = m->next[t];
+				}
+			}
+			for (prio = NPRIO; prio < BM_WORDS * 32; prio++)
+				if (bm_test(m->bm[cpu * 2 + a], prio)) {
+					free(seen);
+					FAIL("cpu %u array %u: bitmap bit %u set", cpu, a, prio);
+				}
+			if (nr != m->nr[cpu * 2 + a]) {
+				free(seen);
+				FAIL("cpu %u array %u: counter %u, lists hold %u", cpu, a,
+				     m->nr[cpu * 2 + a], nr);
+			}
+		}
+		if (load != m->load[cpu]) {
+			free(seen);
+			FAIL("cpu %u: load %u, lists weigh %u", cpu, m->load[cpu], load);
+		}
+	}
+	for (t = 0; t < p->nr_tasks; t++) {
+		if (m->queued[t] && !seen[t]) {
+			free(seen);
+			FAIL("task %u queued but in no list", t);
+		}
+	}
+	free(seen);
+	return 0;
+}

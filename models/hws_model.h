@@ -1,0 +1,113 @@
+/*
+ * hws_model - the bit-exact, cycle-exact C reference model of the hwsched engine.
+ *
+ * The model reproduces rtl/hws_top.v as seen from its AXI4-Lite pins when driven by the
+ * reference bus master (sim/hws_vsim: VALIDs held until taken, BREADY = RREADY = 1, one
+ * transaction at a time): the data and response of every read, the response of every
+ * write, and the number of clock edges each transaction takes. Inside, each command is
+ * applied atomically at the edge where the RTL completes it (docs/accelerator.md, 4.1).
+ *
+ *   bus ops --> [ edge(): AXI slave | CMD FIFO | engine (latency L) | RESULT FIFO | errors ]
+ *
+ * The model never prints; errors are negative errno values.
+ */
+#ifndef HWS_MODEL_H
+#define HWS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hws_model;
+
+/* Parameters of one engine instance; see docs/accelerator.md section 1. */
+struct hws_model_params {
+	unsigned nr_cpus;	/* 1..64 */
+	unsigned nr_tasks;	/* 1..4096 */
+	unsigned cmd_depth;	/* 2..32 */
+	unsigned res_depth;	/* 2..32 */
+};
+
+/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16. */
+void hws_model_default_params(struct hws_model_params *p);
+
+/**
+ * hws_model_params_check - validate a parameter set
+ * @p: the parameters
+ * @msg: receives a sentence naming the bad parameter (may be NULL)
+ * @len: size of @msg
+ *
+ * Return: 0, or -EINVAL when a parameter is outside its legal range.
+ */
+int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len);
+
+/**
+ * hws_model_create - allocate a model in its reset state
+ * @out: receives the model
+ * @p: parameters, checked with hws_model_params_check()
+ *
+ * Return: 0, -EINVAL for illegal parameters, -ENOMEM.
+ */
+int hws_model_create(struct hws_model **out, const struct hws_model_params *p);
+void hws_model_destroy(struct hws_model *m);
+
+/* hws_model_reset - the state after rst_ni: every queue empty, counters 0. */
+void hws_model_reset(struct hws_model *m);
+
+/**
+ * hws_model_write - one AXI4-Lite write transaction
+ * @m: the model
+ * @addr: byte address (8 bits are decoded; higher bits make the access unmapped)
+ * @data: write data
+ * @strb: write strobes (anything but 0xF is refused with SLVERR)
+ * @resp: receives BRESP (0 OKAY, 2 SLVERR)
+ *
+ * Return: the number of clock edges the transaction took (2 with the reference master).
+ */
+unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint32_t strb,
+			 uint32_t *resp);
+
+/**
+ * hws_model_read - one AXI4-Lite read transaction
+ * @m: the model
+ * @addr: byte address
+ * @data: receives RDATA
+ * @resp: receives RRESP
+ *
+ * Return: clock edges taken (2, plus the edges a RESULT or SYNC read waited).
+ */
+unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp);
+
+/* hws_model_idle - let @edges clock edges pass with the bus idle. */
+void hws_model_idle(struct hws_model *m, unsigned edges);
+
+/**
+ * hws_model_check - check the invariants of docs/accelerator.md section 6
+ * @m: the model
+ * @msg: receives the first violation found
+ * @len: size of @msg
+ *
+ * Walks every list. Return: 0, or -EPROTO with @msg set.
+ */
+int hws_model_check(const struct hws_model *m, char *msg, size_t len);
+
+/**
+ * hws_model_inject_fault - corrupt the model on purpose (tests of the lockstep checker)
+ * @m: the model
+ * @cpu: whose load counter gains 1
+ *
+ * Return: 0, or -EINVAL for a CPU out of range.
+ */
+int hws_model_inject_fault(struct hws_model *m, unsigned cpu);
+
+/* hws_model_weight - load weight of a priority 0..139 (0 for larger values). */
+uint32_t hws_model_weight(unsigned prio);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_MODEL_H */

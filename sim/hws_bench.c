@@ -1,0 +1,304 @@
+/*
+ * hws_bench - engine figures for `make bench`: cycles per command by opcode and
+ * occupancy (from the engine's own CYCLES register), lockstep-checked commands per
+ * second, Verilator simulated cycles per second, model commands per second.
+ *
+ * Prints a table and writes the same figures as JSON (--json FILE).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../driver/hws.h"
+#include "hws_randcmd.h"
+
+#define CHECK(x)                                                                         \
+	do {                                                                             \
+		int ret_ = (x);                                                          \
+		if (ret_) {                                                              \
+			fprintf(stderr, "hws_bench: %s failed: %d %s\n", #x, ret_,       \
+				hws_errmsg(d));                                          \
+			exit(1);                                                         \
+		}                                                                        \
+	} while (0)
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint32_t cycles(struct hws_dev *d)
+{
+	uint32_t v;
+
+	CHECK(hws_reg_read(d, HWS_REG_CYCLES, &v));
+	return v;
+}
+
+/*
+ * Marginal engine cycles per command: a batch of 2K minus a batch of K, over K. The bus
+ * overhead of starting and ending a batch cancels; what is left is the issue interval
+ * when software keeps the command FIFO fed (bounded below by the 2-edge bus write).
+ */
+static double interval_of(struct hws_dev *d, uint32_t (*mk)(unsigned i, void *), void *arg)
+{
+	const unsigned k = 6;
+	uint32_t c[2];
+	unsigned b, i, n;
+
+	for (b = 0; b < 2; b++) {
+		n = k * (b + 1);
+		uint32_t c0 = cycles(d);
+		for (i = 0; i < n; i++)
+			CHECK(hws_submit(d, mk(i, arg)));
+		(void)hws_sync(d, NULL);
+		c[b] = cycles(d) - c0;
+	}
+	return (double)(c[1] - c[0]) / k;
+}
+
+/* Latency: cycles from CMD write to SYNC, minus the same for a NOP, plus NOP's 1. */
+static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
+{
+	uint32_t c0, c1, c2, c3;
+
+	c0 = cycles(d);
+	CHECK(hws_submit(d, cmd));
+	(void)hws_sync(d, NULL);
+	c1 = cycles(d);
+	CHECK(hws_nop(d));
+	c2 = cycles(d);
+	CHECK(hws_nop(d));
+	c3 = cycles(d);
+	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+}
+
+struct mkarg {
+	unsigned op, base, n;
+};
+
+static uint32_t mk_move(unsigned i, void *a)
+{
+	struct mkarg *m = a;
+
+	return hws_cmd(m->op, (m->base + i) % m->n, 120, 0, 0, 0);
+}
+
+static uint32_t mk_cpu(unsigned i, void *a)
+{
+	struct mkarg *m = a;
+
+	(void)i;
+	return hws_cmd(m->op, 0, 0, 0, 0, 0);
+}
+
+static struct hws_dev *open_backend(enum hws_backend b)
+{
+	struct hws_config c;
+	struct hws_dev *d;
+	char msg[512];
+
+	hws_config_default(&c);
+	c.backend = b;
+	if (hws_open(&d, &c, msg, sizeof(msg))) {
+		fprintf(stderr, "hws_bench: cannot open %s: %s\n", hws_backend_name(b), msg);
+		exit(1);
+	}
+	return d;
+}
+
+struct rate {
+	double cmds_per_s, edges_per_s, secs;
+	uint64_t commands, edges;
+};
+
+static struct rate random_rate(enum hws_backend b, uint64_t n)
+{
+	struct hws_randcmd_opts o = { .seed = 42, .commands = n, .check_every = 0 };
+	struct hws_randcmd_report *r = calloc(1, sizeof(*r));
+	struct hws_dev *d = open_backend(b);
+	struct rate out;
+	double t0;
+
+	if (!r)
+		exit(1);
+	t0 = now_s();
+	if (hws_randcmd_run(d, &o, r)) {
+		fprintf(stderr, "hws_bench: random run on %s failed: %s\n", hws_backend_name(b),
+			r->msg);
+		exit(1);
+	}
+	out.secs = now_s() - t0;
+	out.commands = r->commands;
+	out.edges = r->edges;
+	out.cmds_per_s = (double)r->commands / out.secs;
+	out.edges_per_s = (double)r->edges / out.secs;
+	free(r);
+	hws_close(d);
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		unsigned op;
+	} ops[] = {
+		{ "REQUEUE", HWS_OP_REQUEUE }, { "SET_PRIO", HWS_OP_SET_PRIO },
+		{ "MIGRATE", HWS_OP_MIGRATE }, { "PEEK", HWS_OP_PEEK },
+		{ "CPU_STAT", HWS_OP_CPU_STAT }, { "NOP", HWS_OP_NOP },
+	};
+	const unsigned occs[] = { 1, 16, 255 };
+	const char *json = NULL;
+	unsigned lat[3][10], enq_lat[3], deq_lat[3], pick_lat[3], queued = 0, i, k, o;
+	double ivl[3][10];
+	struct rate lock, rtl, model;
+	struct hws_dev *d;
+	double t0, idle_rate;
+	FILE *f;
+
+	for (i = 1; i < (unsigned)argc; i++) {
+		if (!strcmp(argv[i], "--json") && i + 1 < (unsigned)argc) {
+			json = argv[++i];
+		} else if (!strcmp(argv[i], "--help")) {
+			printf("usage: hws_bench [--json FILE]\n"
+			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
+			       "issue interval per opcode at occupancy 1, 16 and 255 tasks on one\n"
+			       "list, then lockstep, RTL and model throughput on random streams.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "hws_bench: unknown argument '%s' (try --help)\n", argv[i]);
+			return 2;
+		}
+	}
+
+	/* ---- Cycles per command, by occupancy (all tasks on CPU 0, prio 120) ---- */
+	d = open_backend(HWS_BACKEND_RTL);
+	for (o = 0; o < 3; o++) {
+		for (; queued < occs[o]; queued++)
+			CHECK(hws_enqueue(d, queued, 0, 120, 0, 0));
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+			struct mkarg a = { ops[k].op, queued / 2, queued };
+
+			lat[o][k] = latency_of(d, mk_move(0, &a));
+			if (ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT) {
+				/* Queries: the latency test left a word in the FIFO; and the
+				 * batch needs its results read. Measure with RESULT reads. */
+				uint32_t w;
+
+				(void)hws_result(d, &w);
+				ivl[o][k] = 0;
+				{
+					uint32_t c0 = cycles(d), c1;
+					unsigned n;
+
+					for (n = 0; n < 12; n++)
+						CHECK(hws_submit(d, mk_cpu(n, &a)));
+					for (n = 0; n < 12; n++)
+						CHECK(hws_result(d, &w));
+					c1 = cycles(d);
+					ivl[o][k] = (double)(c1 - c0) / 12;
+				}
+			} else {
+				ivl[o][k] = interval_of(d, ops[k].op == HWS_OP_NOP ? mk_cpu : mk_move,
+							&a);
+			}
+		}
+		enq_lat[o] = latency_of(d, hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0));
+		deq_lat[o] = latency_of(d, hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0));
+		{
+			uint32_t c0 = cycles(d), c1, c2, c3, w;
+
+			CHECK(hws_submit(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0)));
+			CHECK(hws_result(d, &w));
+			c1 = cycles(d);
+			CHECK(hws_nop(d));
+			c2 = cycles(d);
+			CHECK(hws_nop(d));
+			c3 = cycles(d);
+			pick_lat[o] = (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+		}
+	}
+	t0 = now_s();
+	CHECK(hws_idle(d, 2000000));
+	idle_rate = 2e6 / (now_s() - t0);
+	hws_close(d);
+
+	printf("engine latency (cycles) / marginal issue interval (cycles per command, bus "
+	       "included), RTL, by occupancy of one list:\n");
+	printf("  %-10s", "op");
+	for (o = 0; o < 3; o++)
+		printf("   occ %-3u lat/ivl", occs[o]);
+	printf("\n");
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		printf("  %-10s", ops[k].name);
+		for (o = 0; o < 3; o++)
+			printf("   %7u / %-6.2f", lat[o][k], ivl[o][k]);
+		printf("\n");
+	}
+	printf("  %-10s", "ENQUEUE");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", enq_lat[o]);
+	printf("\n  %-10s", "DEQUEUE");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", deq_lat[o]);
+	printf("\n  %-10s", "PICK(NONE)");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", pick_lat[o]);
+	printf("\n");
+
+	/* ---- Throughput of random streams ---- */
+	lock = random_rate(HWS_BACKEND_LOCKSTEP, 300000);
+	rtl = random_rate(HWS_BACKEND_RTL, 300000);
+	model = random_rate(HWS_BACKEND_MODEL, 1000000);
+	printf("random streams (seed 42):\n");
+	printf("  lockstep: %.0f checked commands/s (%" PRIu64 " in %.2f s), %.2f M edges/s\n",
+	       lock.cmds_per_s, lock.commands, lock.secs, lock.edges_per_s / 1e6);
+	printf("  rtl:      %.0f commands/s, %.2f M simulated cycles/s\n", rtl.cmds_per_s,
+	       rtl.edges_per_s / 1e6);
+	printf("  model:    %.0f commands/s, %.2f M cycles/s\n", model.cmds_per_s,
+	       model.edges_per_s / 1e6);
+	printf("  verilator idle clocking: %.2f M cycles/s\n", idle_rate / 1e6);
+
+	if (!json)
+		return 0;
+	f = fopen(json, "w");
+	if (!f) {
+		fprintf(stderr, "hws_bench: cannot write %s: %s\n", json, strerror(errno));
+		return 1;
+	}
+	fprintf(f, "{\n  \"config\": {\"nr_cpus\": 8, \"nr_tasks\": 256, \"fifo_depth\": 16},\n");
+	fprintf(f, "  \"occupancy\": [1, 16, 255],\n  \"latency_cycles\": {\n");
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		fprintf(f, "    \"%s\": [%u, %u, %u],\n", ops[k].name, lat[0][k], lat[1][k],
+			lat[2][k]);
+	fprintf(f, "    \"ENQUEUE\": [%u, %u, %u],\n", enq_lat[0], enq_lat[1], enq_lat[2]);
+	fprintf(f, "    \"DEQUEUE\": [%u, %u, %u],\n", deq_lat[0], deq_lat[1], deq_lat[2]);
+	fprintf(f, "    \"PICK_NEXT_NONE\": [%u, %u, %u]\n  },\n", pick_lat[0], pick_lat[1],
+		pick_lat[2]);
+	fprintf(f, "  \"issue_interval_cycles\": {\n");
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		fprintf(f, "    \"%s\": [%.3f, %.3f, %.3f]%s\n", ops[k].name, ivl[0][k], ivl[1][k],
+			ivl[2][k], k + 1 < sizeof(ops) / sizeof(ops[0]) ? "," : "");
+	fprintf(f, "  },\n");
+	fprintf(f, "  \"lockstep_commands_per_s\": %.0f,\n", lock.cmds_per_s);
+	fprintf(f, "  \"lockstep_edges_per_s\": %.0f,\n", lock.edges_per_s);
+	fprintf(f, "  \"rtl_commands_per_s\": %.0f,\n", rtl.cmds_per_s);
+	fprintf(f, "  \"rtl_sim_cycles_per_s\": %.0f,\n", rtl.edges_per_s);
+	fprintf(f, "  \"rtl_idle_cycles_per_s\": %.0f,\n", idle_rate);
+	fprintf(f, "  \"model_commands_per_s\": %.0f,\n", model.cmds_per_s);
+	fprintf(f, "  \"model_cycles_per_s\": %.0f\n}\n", model.edges_per_s);
+	if (fclose(f)) {
+		fprintf(stderr, "hws_bench: error writing %s\n", json);
+		return 1;
+	}
+	printf("wrote %s\n", json);
+	return 0;
+}

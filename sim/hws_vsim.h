@@ -1,0 +1,68 @@
+/*
+ * hws_vsim - the Verilated engine (rtl/hws_top.v) behind a small C ABI.
+ *
+ * The reusable Verilator harness: clock, reset, N idle cycles, an optional FST waveform,
+ * and the reference AXI4-Lite bus master (VALIDs held until taken, BREADY = RREADY = 1,
+ * one transaction at a time) whose timing docs/accelerator.md section 4.2 fixes. Its
+ * functions have the same shape as hws_model_*, so the driver treats both alike.
+ *
+ * Verilator fixes parameters at build time, so each parameter set is its own Verilated
+ * class (a "variant"); the Makefile's RTL_VARIANTS lists the ones linked in.
+ */
+#ifndef HWS_VSIM_H
+#define HWS_VSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hws_vsim;
+
+/* Harness options. */
+struct hws_vsim_opts {
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	const char *wave;	/* FST file to write, or NULL */
+	unsigned deep_check;	/* 0: off; N: RTL walks every list every N idle cycles */
+};
+
+/**
+ * hws_vsim_create - build an engine instance and reset it
+ * @out: receives the instance
+ * @o: parameters and options
+ * @msg: receives the reason on failure
+ * @len: size of @msg
+ *
+ * Return: 0; -ENOTSUP when no variant with these parameters is linked in (@msg lists the
+ * variants); -EIO when the waveform cannot be opened.
+ */
+int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts *o, char *msg,
+		    size_t len);
+void hws_vsim_destroy(struct hws_vsim *s);
+
+/* hws_vsim_reset - hold rst_ni low for two edges, then release it. */
+void hws_vsim_reset(struct hws_vsim *s);
+
+/* One write transaction; returns the edges it took, *resp gets BRESP. */
+unsigned hws_vsim_write(struct hws_vsim *s, uint32_t addr, uint32_t data, uint32_t strb,
+			uint32_t *resp);
+
+/* One read transaction; returns the edges it took. */
+unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data, uint32_t *resp);
+
+/* Let @edges edges pass with the bus idle. */
+void hws_vsim_idle(struct hws_vsim *s, unsigned edges);
+
+/* Clock edges simulated since creation (including reset). */
+uint64_t hws_vsim_edges(const struct hws_vsim *s);
+
+/* The linked-in variants, e.g. "8x256/16/16 1x16/16/16". */
+const char *hws_vsim_variants(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_VSIM_H */

@@ -1,0 +1,205 @@
+// hws_vsim_impl.h - the harness, written once as a template over the Verilated class.
+//
+// Each variant's translation unit (sim/hws_vsim_variant.cpp, compiled once per parameter
+// set) instantiates VsimImpl<Vhws_xxx> and registers a factory; sim/hws_vsim.cpp keeps
+// the registry and exports the C ABI of hws_vsim.h.
+#ifndef HWS_VSIM_IMPL_H
+#define HWS_VSIM_IMPL_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "hws_vsim.h"
+
+namespace hws {
+
+// What the C ABI needs from one engine instance.
+class Vsim {
+public:
+	virtual ~Vsim() = default;
+	virtual void reset() = 0;
+	virtual unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) = 0;
+	virtual unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) = 0;
+	virtual void idle(unsigned edges) = 0;
+	virtual uint64_t edges() const = 0;
+};
+
+// A factory registered by each variant at static-initialisation time.
+struct VsimVariant {
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	Vsim *(*create)(const hws_vsim_opts *o, std::string *err);
+	VsimVariant *next;
+};
+void register_variant(VsimVariant *v);
+
+// A hung bus (a slave that never answers) is a harness bug: stop after this many edges.
+constexpr unsigned kMaxWaitEdges = 100000;
+
+template <class T> class VsimImpl final : public Vsim {
+public:
+	explicit VsimImpl(const hws_vsim_opts *o)
+	{
+		ctx_ = std::make_unique<VerilatedContext>();
+		// The RTL asks for +hws_deep_check=N: the arguments must exist even when empty.
+		std::string arg = "+hws_deep_check=" + std::to_string(o->deep_check);
+		const char *argv[] = { "hwsched", arg.c_str() };
+		ctx_->commandArgs(o->deep_check ? 2 : 1, argv);
+		if (o->wave)
+			ctx_->traceEverOn(true);
+		top_ = std::make_unique<T>(ctx_.get(), "hws");
+		if (o->wave) {
+			tfp_ = std::make_unique<VerilatedFstC>();
+			top_->trace(tfp_.get(), 99);
+			tfp_->open(o->wave);
+		}
+		top_->clk_i = 0;
+		idle_inputs();
+		top_->eval();
+		reset();
+	}
+
+	~VsimImpl() override
+	{
+		if (tfp_)
+			tfp_->close();
+		top_->final();
+	}
+
+	bool wave_ok() const { return !tfp_ || tfp_->isOpen(); }
+
+	void reset() override
+	{
+		top_->rst_ni = 0;
+		tick();
+		tick();
+		top_->rst_ni = 1;
+		top_->eval();
+	}
+
+	unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) override
+	{
+		unsigned n = 0;
+		bool taken;
+
+		top_->s_axi_awvalid_i = 1;
+		top_->s_axi_wvalid_i = 1;
+		top_->s_axi_awaddr_i = addr & 0xffu;
+		top_->s_axi_wdata_i = data;
+		top_->s_axi_wstrb_i = strb & 0xfu;
+		do {
+			top_->eval();
+			taken = top_->s_axi_awready_o && top_->s_axi_wready_o;
+			tick();
+			n++;
+		} while (!taken && n < kMaxWaitEdges);
+		top_->s_axi_awvalid_i = 0;
+		top_->s_axi_wvalid_i = 0;
+		return n + wait_response(&top_->s_axi_bvalid_o, nullptr, resp, true);
+	}
+
+	unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) override
+	{
+		unsigned n = 0;
+		bool taken;
+
+		top_->s_axi_arvalid_i = 1;
+		top_->s_axi_araddr_i = addr & 0xffu;
+		do {
+			top_->eval();
+			taken = top_->s_axi_arready_o;
+			tick();
+			n++;
+		} while (!taken && n < kMaxWaitEdges);
+		top_->s_axi_arvalid_i = 0;
+		return n + wait_response(&top_->s_axi_rvalid_o, data, resp, false);
+	}
+
+	void idle(unsigned edges) override
+	{
+		while (edges--)
+			tick();
+	}
+
+	uint64_t edges() const override { return edges_; }
+
+private:
+	// Wait for BVALID/RVALID (READY is held at 1) and take the response at that edge.
+	unsigned wait_response(const uint8_t *valid, uint32_t *data, uint32_t *resp, bool wr)
+	{
+		unsigned n = 0;
+
+		for (;;) {
+			top_->eval();
+			if (*valid) {
+				*resp = wr ? top_->s_axi_bresp_o : top_->s_axi_rresp_o;
+				if (data)
+					*data = top_->s_axi_rdata_o;
+				tick();
+				return n + 1;
+			}
+			tick();
+			if (++n >= kMaxWaitEdges) {
+				*resp = 3;	// DECERR: the harness gave up
+				return n;
+			}
+		}
+	}
+
+	void idle_inputs()
+	{
+		top_->rst_ni = 1;
+		top_->s_axi_awvalid_i = 0;
+		top_->s_axi_awaddr_i = 0;
+		top_->s_axi_awprot_i = 0;
+		top_->s_axi_wvalid_i = 0;
+		top_->s_axi_wdata_i = 0;
+		top_->s_axi_wstrb_i = 0;
+		top_->s_axi_bready_i = 1;
+		top_->s_axi_arvalid_i = 0;
+		top_->s_axi_araddr_i = 0;
+		top_->s_axi_arprot_i = 0;
+		top_->s_axi_rready_i = 1;
+	}
+
+	// One rising edge: inputs are already set; settle, rise, settle, fall.
+	void tick()
+	{
+		top_->clk_i = 1;
+		top_->eval();
+		if (tfp_)
+			tfp_->dump(time_);
+		time_ += 5;
+		top_->clk_i = 0;
+		top_->eval();
+		if (tfp_)
+			tfp_->dump(time_);
+		time_ += 5;
+		edges_++;
+	}
+
+	std::unique_ptr<VerilatedContext> ctx_;
+	std::unique_ptr<T> top_;
+	std::unique_ptr<VerilatedFstC> tfp_;
+	uint64_t time_ = 0;
+	uint64_t edges_ = 0;
+};
+
+template <class T> Vsim *create_variant(const hws_vsim_opts *o, std::string *err)
+{
+	auto *v = new VsimImpl<T>(o);
+
+	if (!v->wave_ok()) {
+		*err = std::string("cannot open waveform file ") + o->wave;
+		delete v;
+		return nullptr;
+	}
+	return v;
+}
+
+} // namespace hws
+
+#endif // HWS_VSIM_IMPL_H

@@ -1,0 +1,579 @@
+// engine_test.cc - directed tests of every command and every error, on each backend.
+//
+// The same test body runs on the model, on the Verilated RTL, and in lockstep (where every
+// read is also compared between the two). Expected values come from the spec
+// (docs/accelerator.md) and Linux's tables, never from either implementation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "test_util.h"
+
+using hwstest::reg;
+using hwstest::snapshot;
+
+namespace {
+
+// Linux kernel/sched.c prio_to_weight[], nice -20..19.
+const uint32_t kLinuxWeights[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+
+class Engine : public ::testing::TestWithParam<hws_backend> {
+protected:
+	void SetUp() override
+	{
+		d_.reset(hwstest::open_dev(GetParam()));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+	}
+
+	hws_pick pick(unsigned cpu)
+	{
+		hws_pick p{};
+		EXPECT_EQ(hws_pick_next(d, cpu, &p), 0) << hws_errmsg(d);
+		return p;
+	}
+
+	hws_cpu_counters counters(unsigned cpu)
+	{
+		hws_cpu_counters c{};
+		EXPECT_EQ(hws_read_cpu_counters(d, cpu, &c), 0) << hws_errmsg(d);
+		return c;
+	}
+
+	hws_task_state task(unsigned t)
+	{
+		hws_task_state s{};
+		EXPECT_EQ(hws_read_task_state(d, t, &s), 0) << hws_errmsg(d);
+		return s;
+	}
+
+	// Drain @cpu with PICK_NEXT; the tasks in the order they came out.
+	std::vector<unsigned> drain(unsigned cpu)
+	{
+		std::vector<unsigned> out;
+		for (;;) {
+			hws_pick p = pick(cpu);
+			if (!p.found)
+				return out;
+			out.push_back(p.task);
+		}
+	}
+
+	// Cycles from writing @cmd to SYNC returning, minus the same for a NOP (latency 1).
+	unsigned latency_of(uint32_t cmd, int want = 0)
+	{
+		uint32_t c0 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_submit(d, cmd), 0);
+		EXPECT_EQ(hws_sync(d, nullptr), want) << hws_errmsg(d);
+		uint32_t c1 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_nop(d), 0);
+		uint32_t c2 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_nop(d), 0);
+		uint32_t c3 = reg(d, HWS_REG_CYCLES);
+		return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+	}
+
+	// The same for a query: its RESULT word arrives L cycles after it starts.
+	unsigned query_latency_of(uint32_t cmd)
+	{
+		uint32_t w, c0 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_submit(d, cmd), 0);
+		EXPECT_EQ(hws_result(d, &w), 0) << hws_errmsg(d);
+		EXPECT_EQ(w & HWS_ERR_FLAG, 0u);
+		last_word_ = w;
+		uint32_t c1 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_nop(d), 0);
+		uint32_t c2 = reg(d, HWS_REG_CYCLES);
+		EXPECT_EQ(hws_nop(d), 0);
+		uint32_t c3 = reg(d, HWS_REG_CYCLES);
+		return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+	}
+
+	std::unique_ptr<hws_dev, hwstest::DevCloser> d_;
+	hws_dev *d = nullptr;
+	uint32_t last_word_ = 0;
+};
+
+TEST_P(Engine, IdentifiesItselfAndStartsEmpty)
+{
+	EXPECT_EQ(reg(d, HWS_REG_ID), HWS_ID_VALUE);
+	EXPECT_EQ(reg(d, HWS_REG_NR_CPUS), 8u);
+	EXPECT_EQ(reg(d, HWS_REG_NR_TASKS), 256u);
+	EXPECT_EQ(reg(d, HWS_REG_DEPTHS), 16u | 16u << 8);
+	EXPECT_EQ(reg(d, HWS_REG_STATUS), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), 0u);
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		hws_cpu_counters c = counters(cpu);
+		EXPECT_EQ(c.nr_running + c.nr_active + c.nr_expired + c.load, 0u);
+		hws_pick p{};
+		ASSERT_EQ(hws_peek(d, cpu, &p), 0);
+		EXPECT_FALSE(p.found);
+	}
+	EXPECT_FALSE(task(0).queued);
+}
+
+TEST_P(Engine, EnqueueThenPickReturnsTheTaskAndCountsFollow)
+{
+	ASSERT_EQ(hws_enqueue(d, 7, 3, 120, 0, 0), 0) << hws_errmsg(d);
+	hws_cpu_counters c = counters(3);
+	EXPECT_EQ(c.nr_running, 1u);
+	EXPECT_EQ(c.nr_active, 1u);
+	EXPECT_EQ(c.nr_expired, 0u);
+	EXPECT_EQ(c.load, 1024u);
+	hws_task_state s = task(7);
+	EXPECT_TRUE(s.queued);
+	EXPECT_EQ(s.cpu, 3u);
+	EXPECT_EQ(s.prio, 120u);
+	EXPECT_EQ(s.array, 0u);
+	EXPECT_EQ(s.weight, 1024u);
+	uint32_t bm;
+	ASSERT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_ACT_BM0 + 120 / 16, &bm), 0);
+	EXPECT_EQ(bm, 1u << (120 % 16));
+
+	hws_pick pk{};
+	ASSERT_EQ(hws_peek(d, 3, &pk), 0);
+	EXPECT_TRUE(pk.found);
+	EXPECT_EQ(pk.task, 7u);
+	EXPECT_EQ(counters(3).nr_running, 1u) << "PEEK must not remove";
+	hws_pick p = pick(3);
+	EXPECT_TRUE(p.found);
+	EXPECT_EQ(p.task, 7u);
+	EXPECT_EQ(p.prio, 120u);
+	EXPECT_FALSE(p.swapped);
+	c = counters(3);
+	EXPECT_EQ(c.nr_running + c.load, 0u);
+	EXPECT_FALSE(task(7).queued);
+	ASSERT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_ACT_BM0 + 120 / 16, &bm), 0);
+	EXPECT_EQ(bm, 0u);
+	EXPECT_FALSE(pick(3).found);
+}
+
+TEST_P(Engine, FifoWithinAPriorityAndHeadInsert)
+{
+	for (unsigned t : { 10u, 11u, 12u })
+		ASSERT_EQ(hws_enqueue(d, t, 0, 130, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 13, 0, 130, 0, 1), 0);	// at the head
+	EXPECT_EQ(drain(0), (std::vector<unsigned>{ 13, 10, 11, 12 }));
+}
+
+TEST_P(Engine, LowestPriorityNumberFirstRealTimeBeforeNormal)
+{
+	const unsigned prios[] = { 139, 100, 0, 99, 120, 31, 32, 63, 64, 127, 128, 5 };
+	for (unsigned i = 0; i < sizeof(prios) / sizeof(prios[0]); i++)
+		ASSERT_EQ(hws_enqueue(d, i, 1, prios[i], 0, 0), 0);
+	std::vector<unsigned> got;
+	for (;;) {
+		hws_pick p = pick(1);
+		if (!p.found)
+			break;
+		EXPECT_EQ(p.prio, prios[p.task]);
+		got.push_back(p.prio);
+	}
+	std::vector<unsigned> want(std::begin(prios), std::end(prios));
+	std::sort(want.begin(), want.end());
+	EXPECT_EQ(got, want);
+}
+
+TEST_P(Engine, DequeueFromHeadMiddleTailAndOnly)
+{
+	for (unsigned t = 20; t < 25; t++)
+		ASSERT_EQ(hws_enqueue(d, t, 2, 110, 0, 0), 0);
+	ASSERT_EQ(hws_dequeue(d, 22), 0);	// middle
+	ASSERT_EQ(hws_dequeue(d, 20), 0);	// head
+	ASSERT_EQ(hws_dequeue(d, 24), 0);	// tail
+	EXPECT_EQ(counters(2).nr_running, 2u);
+	EXPECT_EQ(counters(2).load, 2u * kLinuxWeights[10]);
+	EXPECT_EQ(drain(2), (std::vector<unsigned>{ 21, 23 }));
+	ASSERT_EQ(hws_enqueue(d, 30, 2, 110, 1, 0), 0);
+	ASSERT_EQ(hws_dequeue(d, 30), 0);	// the only one, in the expired array
+	EXPECT_EQ(counters(2).nr_expired, 0u);
+	EXPECT_FALSE(pick(2).found);
+}
+
+TEST_P(Engine, ExpiredArraySwapsInWhenActiveRunsOut)
+{
+	ASSERT_EQ(hws_enqueue(d, 1, 4, 120, 0, 0), 0);	// active
+	ASSERT_EQ(hws_enqueue(d, 2, 4, 100, 1, 0), 0);	// expired, higher priority
+	ASSERT_EQ(hws_enqueue(d, 3, 4, 125, 1, 0), 0);	// expired
+	hws_cpu_counters c = counters(4);
+	EXPECT_EQ(c.nr_active, 1u);
+	EXPECT_EQ(c.nr_expired, 2u);
+	EXPECT_EQ(task(2).array, 1u);
+
+	hws_pick p = pick(4);	// active first, whatever the expired array holds
+	EXPECT_EQ(p.task, 1u);
+	EXPECT_FALSE(p.swapped);
+	uint32_t swap;
+	ASSERT_EQ(hws_cpu_stat(d, 4, HWS_SEL_CPU_STAT_SWAP, &swap), 0);
+	EXPECT_EQ(swap, 0u);
+
+	hws_pick pk{};
+	ASSERT_EQ(hws_peek(d, 4, &pk), 0);
+	EXPECT_TRUE(pk.swapped);
+	EXPECT_EQ(pk.task, 2u);
+	ASSERT_EQ(hws_cpu_stat(d, 4, HWS_SEL_CPU_STAT_SWAP, &swap), 0);
+	EXPECT_EQ(swap, 0u) << "PEEK must not swap";
+
+	p = pick(4);	// active empty: swap, then take the best of the new active
+	EXPECT_EQ(p.task, 2u);
+	EXPECT_TRUE(p.swapped);
+	ASSERT_EQ(hws_cpu_stat(d, 4, HWS_SEL_CPU_STAT_SWAP, &swap), 0);
+	EXPECT_EQ(swap, 1u);
+	EXPECT_EQ(task(3).array, 0u) << "task 3 is now in the active array";
+	c = counters(4);
+	EXPECT_EQ(c.nr_active, 1u);
+	EXPECT_EQ(c.nr_expired, 0u);
+
+	// An ENQUEUE to logical "expired" now lands in physical array 0.
+	ASSERT_EQ(hws_enqueue(d, 5, 4, 101, 1, 0), 0);
+	EXPECT_EQ(task(5).array, 1u);
+	uint32_t bm;
+	ASSERT_EQ(hws_cpu_stat(d, 4, HWS_SEL_CPU_STAT_EXP_BM0 + 101 / 16, &bm), 0);
+	EXPECT_EQ(bm, 1u << (101 % 16));
+	p = pick(4);
+	EXPECT_EQ(p.task, 3u);
+	EXPECT_FALSE(p.swapped);
+	p = pick(4);
+	EXPECT_EQ(p.task, 5u);
+	EXPECT_TRUE(p.swapped);
+	EXPECT_FALSE(pick(4).found);
+}
+
+TEST_P(Engine, RequeueMovesToTheTailOfItsList)
+{
+	for (unsigned t = 40; t < 43; t++)
+		ASSERT_EQ(hws_enqueue(d, t, 5, 115, 0, 0), 0);
+	ASSERT_EQ(hws_requeue(d, 40), 0);
+	ASSERT_EQ(hws_requeue(d, 42), 0);	// already the tail: stays
+	EXPECT_EQ(counters(5).nr_running, 3u);
+	EXPECT_EQ(drain(5), (std::vector<unsigned>{ 41, 40, 42 }));
+}
+
+TEST_P(Engine, SetPrioMovesListAndReweights)
+{
+	ASSERT_EQ(hws_enqueue(d, 50, 6, 120, 1, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 51, 6, 110, 1, 0), 0);
+	ASSERT_EQ(hws_set_prio(d, 50, 50), 0);	// to real time
+	hws_task_state s = task(50);
+	EXPECT_EQ(s.prio, 50u);
+	EXPECT_EQ(s.array, 1u) << "SET_PRIO keeps the array";
+	EXPECT_EQ(s.weight, HWS_RT_WEIGHT);
+	EXPECT_EQ(counters(6).load, HWS_RT_WEIGHT + kLinuxWeights[10]);
+	hws_pick p = pick(6);
+	EXPECT_EQ(p.task, 50u);
+	EXPECT_EQ(p.prio, 50u);
+}
+
+TEST_P(Engine, MigrateKeepsTheLogicalArrayAcrossSwappedCpus)
+{
+	// Make CPU 1's arrays swapped: one expired task, picked.
+	ASSERT_EQ(hws_enqueue(d, 60, 1, 120, 1, 0), 0);
+	ASSERT_TRUE(pick(1).swapped);
+	ASSERT_EQ(hws_enqueue(d, 61, 0, 105, 1, 0), 0);	// expired on CPU 0 (not swapped)
+	ASSERT_EQ(hws_enqueue(d, 62, 0, 105, 0, 0), 0);	// active on CPU 0
+	ASSERT_EQ(hws_migrate(d, 61, 1), 0);
+	ASSERT_EQ(hws_migrate(d, 62, 1), 0);
+	hws_task_state s = task(61);
+	EXPECT_EQ(s.cpu, 1u);
+	EXPECT_EQ(s.array, 1u);
+	EXPECT_EQ(s.prio, 105u);
+	EXPECT_EQ(task(62).array, 0u);
+	hws_cpu_counters c0 = counters(0), c1 = counters(1);
+	EXPECT_EQ(c0.nr_running + c0.load, 0u);
+	EXPECT_EQ(c1.nr_active, 1u);
+	EXPECT_EQ(c1.nr_expired, 1u);
+	EXPECT_EQ(c1.load, 2u * kLinuxWeights[5]);
+	ASSERT_EQ(hws_migrate(d, 62, 1), 0);	// to its own CPU: acts as REQUEUE
+	EXPECT_EQ(drain(1), (std::vector<unsigned>{ 62, 61 }));
+}
+
+TEST_P(Engine, WeightsFollowLinuxPrioToWeight)
+{
+	uint32_t sum = 0;
+	for (unsigned prio = 0; prio < HWS_NR_PRIO; prio++) {
+		unsigned t = prio;
+		ASSERT_EQ(hws_enqueue(d, t, prio % 8, prio, prio % 2, 0), 0);
+		uint32_t w = prio < 100 ? 177522u : kLinuxWeights[prio - 100];
+		EXPECT_EQ(task(t).weight, w) << "prio " << prio;
+		sum += w;
+	}
+	uint32_t total = 0;
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		total += counters(cpu).load;
+	EXPECT_EQ(total, sum);
+}
+
+// ---- Errors: each one is reported, counted, and changes nothing else ----
+
+struct BadCase {
+	const char *name;
+	uint32_t cmd;
+	unsigned code;
+};
+
+TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
+{
+	ASSERT_EQ(hws_enqueue(d, 3, 1, 120, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 4, 1, 120, 1, 0), 0);
+	const BadCase cases[] = {
+		{ "opcode 10", hws_cmd(10, 3, 0, 0, 0, 0), HWS_ERR_OPCODE },
+		{ "opcode 15", hws_cmd(15, 0, 0, 0, 0, 0), HWS_ERR_OPCODE },
+		{ "enqueue task range", hws_cmd(HWS_OP_ENQUEUE, 256, 120, 0, 0, 0), HWS_ERR_TASK },
+		{ "enqueue cpu range", hws_cmd(HWS_OP_ENQUEUE, 5, 120, 8, 0, 0), HWS_ERR_CPU },
+		{ "enqueue prio range", hws_cmd(HWS_OP_ENQUEUE, 5, 140, 0, 0, 0), HWS_ERR_PRIO },
+		{ "enqueue queued", hws_cmd(HWS_OP_ENQUEUE, 3, 120, 2, 0, 0), HWS_ERR_QUEUED },
+		{ "task checked before cpu", hws_cmd(HWS_OP_ENQUEUE, 4095, 200, 63, 0, 0),
+		  HWS_ERR_TASK },
+		{ "dequeue not queued", hws_cmd(HWS_OP_DEQUEUE, 5, 0, 0, 0, 0), HWS_ERR_NOTQUEUED },
+		{ "dequeue task range", hws_cmd(HWS_OP_DEQUEUE, 300, 0, 0, 0, 0), HWS_ERR_TASK },
+		{ "requeue not queued", hws_cmd(HWS_OP_REQUEUE, 5, 0, 0, 0, 0), HWS_ERR_NOTQUEUED },
+		{ "set_prio not queued", hws_cmd(HWS_OP_SET_PRIO, 5, 100, 0, 0, 0),
+		  HWS_ERR_NOTQUEUED },
+		{ "set_prio range", hws_cmd(HWS_OP_SET_PRIO, 3, 255, 0, 0, 0), HWS_ERR_PRIO },
+		{ "migrate not queued", hws_cmd(HWS_OP_MIGRATE, 5, 0, 1, 0, 0), HWS_ERR_NOTQUEUED },
+		{ "migrate cpu range", hws_cmd(HWS_OP_MIGRATE, 3, 0, 9, 0, 0), HWS_ERR_CPU },
+	};
+	const std::vector<uint32_t> before = snapshot(d);
+	uint32_t total = reg(d, HWS_REG_ERR_TOTAL);
+	for (const BadCase &bc : cases) {
+		uint32_t cnt = reg(d, HWS_REG_ERR_TOTAL + 4 * bc.code);
+		uint32_t done = reg(d, HWS_REG_CMD_DONE);
+		ASSERT_EQ(hws_submit(d, bc.cmd), 0);
+		EXPECT_EQ(hws_sync(d, nullptr), hws_err_errno(bc.code)) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), bc.code) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), bc.cmd) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_SEQ), done) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL + 4 * bc.code), cnt + 1) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), ++total) << bc.name;
+	}
+	// Queries push an error word instead.
+	const BadCase queries[] = {
+		{ "pick cpu range", hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 8, 0, 0), HWS_ERR_CPU },
+		{ "peek cpu range", hws_cmd(HWS_OP_PEEK, 0, 0, 63, 0, 0), HWS_ERR_CPU },
+		{ "cpu_stat selector", hws_cmd(HWS_OP_CPU_STAT, 0, 23, 0, 0, 0), HWS_ERR_PRIO },
+		{ "task_stat selector", hws_cmd(HWS_OP_TASK_STAT, 3, 2, 0, 0, 0), HWS_ERR_PRIO },
+		{ "task_stat range", hws_cmd(HWS_OP_TASK_STAT, 256, 0, 0, 0, 0), HWS_ERR_TASK },
+	};
+	for (const BadCase &bc : queries) {
+		uint32_t w;
+		ASSERT_EQ(hws_submit(d, bc.cmd), 0);
+		ASSERT_EQ(hws_result(d, &w), 0);
+		EXPECT_EQ(w, HWS_ERR_FLAG | bc.code) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), bc.code) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), ++total) << bc.name;
+	}
+	(void)reg(d, HWS_REG_STATUS);
+	EXPECT_EQ(snapshot(d), before) << "a refused command changed state";
+	// And the driver names the problem.
+	EXPECT_EQ(hws_enqueue(d, 3, 0, 120, 0, 0), -EEXIST);
+	EXPECT_NE(std::string(hws_errmsg(d)).find("QUEUED"), std::string::npos) << hws_errmsg(d);
+}
+
+TEST_P(Engine, BadBusAccessesGetSlverrAndAreCounted)
+{
+	const std::vector<uint32_t> before = snapshot(d);
+	const uint32_t done = reg(d, HWS_REG_CMD_DONE);
+	uint32_t v;
+	EXPECT_EQ(hws_reg_read(d, 0x38, &v), -EFAULT);		// unmapped
+	EXPECT_EQ(v, 0u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), 0x38u);
+	EXPECT_EQ(hws_reg_read(d, HWS_REG_CMD, &v), -EFAULT);	// write-only
+	EXPECT_EQ(hws_reg_read(d, 0x15, &v), -EFAULT);		// misaligned
+	EXPECT_EQ(hws_reg_write(d, HWS_REG_STATUS, 1), -EFAULT);	// read-only
+	EXPECT_EQ(hws_reg_write_strb(d, HWS_REG_CMD, hws_cmd(HWS_OP_ENQUEUE, 9, 120, 0, 0, 0),
+				     0x7), -EFAULT);		// partial strobe: not executed
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_ADDR);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT9), 5u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), done) << "the refused CMD write did not execute";
+	EXPECT_FALSE(task(9).queued);
+	(void)reg(d, HWS_REG_STATUS);
+	EXPECT_EQ(snapshot(d), before);
+}
+
+TEST_P(Engine, ResultUnderflowReturnsAnErrorWord)
+{
+	uint32_t w;
+	ASSERT_EQ(hws_result(d, &w), 0);
+	EXPECT_EQ(w, HWS_ERR_FLAG | HWS_ERR_UNDERFLOW);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_UNDERFLOW);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT8), 1u);
+	EXPECT_NE(reg(d, HWS_REG_STATUS) & HWS_STATUS_ERR_MASK, 0u);
+	EXPECT_EQ(reg(d, HWS_REG_STATUS) & HWS_STATUS_ERR_MASK, 0u) << "ERR clears on read";
+}
+
+TEST_P(Engine, CommandFifoOverflowDropsOnlyTheExtraCommands)
+{
+	// Fill two CPUs so that 40 MIGRATEs (5 cycles each) outrun the 2-cycle bus writes.
+	for (unsigned t = 0; t < 40; t++)
+		ASSERT_EQ(hws_enqueue(d, t, 0, 120, 0, 0), 0);
+	uint32_t accepted_before = reg(d, HWS_REG_CMD_DONE);
+	for (unsigned t = 0; t < 40; t++)
+		ASSERT_EQ(hws_submit(d, hws_cmd(HWS_OP_MIGRATE, t, 0, 1, 0, 0)), 0);
+	uint32_t st;
+	EXPECT_EQ(hws_sync(d, &st), -EAGAIN) << hws_errmsg(d);
+	uint32_t dropped = reg(d, HWS_REG_ERR_CNT7);
+	uint32_t done = reg(d, HWS_REG_CMD_DONE) - accepted_before;
+	EXPECT_GT(dropped, 0u);
+	EXPECT_EQ(done + dropped, 40u);
+	// Exactly the executed MIGRATEs moved; nothing lost, nothing doubled.
+	hws_cpu_counters c0 = counters(0), c1 = counters(1);
+	EXPECT_EQ(c1.nr_running, done);
+	EXPECT_EQ(c0.nr_running + c1.nr_running, 40u);
+	std::set<unsigned> seen;
+	for (unsigned cpu : { 0u, 1u })
+		for (unsigned t : drain(cpu))
+			EXPECT_TRUE(seen.insert(t).second) << "task " << t << " twice";
+	EXPECT_EQ(seen.size(), 40u);
+}
+
+TEST_P(Engine, ResultFifoFullStallsTheEngineWithoutLoss)
+{
+	for (unsigned t = 0; t < 20; t++)
+		ASSERT_EQ(hws_enqueue(d, t, 2, 100 + t, 0, 0), 0);
+	// 16 PEEKs and 4 PICKs: more results than RES_DEPTH - 1 before any is read.
+	for (unsigned i = 0; i < 12; i++)
+		ASSERT_EQ(hws_submit(d, hws_cmd(HWS_OP_PEEK, 0, 0, 2, 0, 0)), 0);
+	for (unsigned i = 0; i < 4; i++)
+		ASSERT_EQ(hws_submit(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 2, 0, 0)), 0);
+	uint32_t st;
+	ASSERT_EQ(hws_sync(d, &st), 0);
+	EXPECT_EQ((st & HWS_STATUS_RES_LEVEL_MASK) >> HWS_STATUS_RES_LEVEL_LSB, 15u)
+		<< "the engine stops with RES_DEPTH - 1 words waiting";
+	EXPECT_EQ(st & HWS_STATUS_CMD_LEVEL_MASK, 1u);
+	for (unsigned i = 0; i < 16; i++) {
+		uint32_t w;
+		ASSERT_EQ(hws_result(d, &w), 0);
+		unsigned want = i < 12 ? 0 : i - 12;
+		EXPECT_EQ((w & HWS_RES_TASK_MASK) >> HWS_RES_TASK_LSB, want) << "result " << i;
+	}
+	EXPECT_EQ(counters(2).nr_running, 16u);
+}
+
+TEST_P(Engine, FillingTheTaskTableLosesNothing)
+{
+	const unsigned n = 256;
+	for (unsigned t = 0; t < n; t++)
+		ASSERT_EQ(hws_enqueue(d, t, t % 8, 100 + t % 40, t % 3 == 0, t % 5 == 0), 0)
+			<< hws_errmsg(d);
+	// One more: there is no free task, so it can only name a queued task or none.
+	EXPECT_EQ(hws_enqueue(d, 17, 0, 120, 0, 0), -EEXIST);
+	EXPECT_EQ(hws_enqueue(d, n, 0, 120, 0, 0), -ERANGE);
+	uint32_t total = 0;
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		total += counters(cpu).nr_running;
+	EXPECT_EQ(total, n);
+	std::vector<int> seen(n, 0);
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		for (unsigned t : drain(cpu)) {
+			ASSERT_LT(t, n);
+			EXPECT_EQ(t % 8, cpu);
+			seen[t]++;
+		}
+	for (unsigned t = 0; t < n; t++)
+		EXPECT_EQ(seen[t], 1) << "task " << t;
+}
+
+TEST_P(Engine, LatencyIsConstantWhateverTheOccupancy)
+{
+	struct Op {
+		const char *name;
+		unsigned lat;
+		uint32_t (*cmd)(unsigned t);
+	};
+	const Op ops[] = {
+		{ "REQUEUE", HWS_LAT_REQUEUE,
+		  [](unsigned t) { return hws_cmd(HWS_OP_REQUEUE, t, 0, 0, 0, 0); } },
+		{ "SET_PRIO", HWS_LAT_SET_PRIO,
+		  [](unsigned t) { return hws_cmd(HWS_OP_SET_PRIO, t, 120, 0, 0, 0); } },
+		{ "MIGRATE", HWS_LAT_MIGRATE,
+		  [](unsigned t) { return hws_cmd(HWS_OP_MIGRATE, t, 0, 0, 0, 0); } },
+	};
+	// Occupancy 1, 16 and the whole table, all on CPU 0, prio 120, one long list.
+	unsigned queued = 0;
+	for (unsigned occ : { 1u, 16u, 255u }) {
+		for (; queued < occ; queued++)
+			ASSERT_EQ(hws_enqueue(d, queued, 0, 120, 0, 0), 0);
+		for (const Op &op : ops)
+			EXPECT_EQ(latency_of(op.cmd(queued / 2)), op.lat)
+				<< op.name << " at occupancy " << occ;
+		EXPECT_EQ(latency_of(hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0)), HWS_LAT_ENQUEUE);
+		EXPECT_EQ(latency_of(hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0)), HWS_LAT_DEQUEUE);
+		EXPECT_EQ(latency_of(hws_cmd(HWS_OP_ENQUEUE, 1000, 0, 0, 0, 0), -ERANGE), 1u)
+			<< "a failing command takes one cycle";
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PEEK, 0, 0, 0, 0, 0)), HWS_LAT_PEEK);
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_CPU_STAT, 0, 3, 0, 0, 0)),
+			  HWS_LAT_CPU_STAT);
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_TASK_STAT, 0, 0, 0, 0, 0)),
+			  HWS_LAT_TASK_STAT);
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 0, 0, 0)),
+			  HWS_LAT_PICK_NEXT);
+		ASSERT_EQ(hws_enqueue(d, (last_word_ & HWS_RES_TASK_MASK) >> HWS_RES_TASK_LSB, 0,
+				      120, 0, 1), 0) << "put the picked task back";
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 7, 0, 0)),
+			  HWS_LAT_PICK_NEXT) << "NONE takes as long";
+	}
+}
+
+TEST_P(Engine, SoftResetEmptiesEverything)
+{
+	for (unsigned t = 0; t < 30; t++)
+		ASSERT_EQ(hws_enqueue(d, t, t % 4, 120, t % 2, 0), 0);
+	ASSERT_TRUE(pick(0).found);
+	uint32_t w;
+	ASSERT_EQ(hws_result(d, &w), 0);	// an underflow to leave an error behind
+	ASSERT_EQ(hws_soft_reset(d), 0);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), 0u);
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		hws_cpu_counters c = counters(cpu);
+		EXPECT_EQ(c.nr_running + c.load, 0u);
+		EXPECT_FALSE(pick(cpu).found);
+	}
+	EXPECT_FALSE(task(3).queued);
+	EXPECT_EQ(hws_enqueue(d, 3, 0, 120, 0, 0), 0) << "task 3 is free again";
+}
+
+TEST_P(Engine, ErrClearZeroesTheErrorRegistersOnly)
+{
+	ASSERT_EQ(hws_enqueue(d, 1, 0, 120, 0, 0), 0);
+	EXPECT_EQ(hws_dequeue(d, 2), -ENOENT);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 1u);
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_ERR_CLEAR_MASK), 0);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT6), 0u);
+	EXPECT_TRUE(task(1).queued);
+	EXPECT_GT(reg(d, HWS_REG_CMD_DONE), 0u);
+}
+
+TEST_P(Engine, BusTransactionsTakeTheDocumentedEdges)
+{
+	hws_bus_stats s0, s1;
+	hws_get_bus_stats(d, &s0);
+	(void)reg(d, HWS_REG_ID);
+	hws_get_bus_stats(d, &s1);
+	EXPECT_EQ(s1.edges - s0.edges, 2u) << "a read takes 2 edges";
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, 0), 0);
+	hws_get_bus_stats(d, &s0);
+	EXPECT_EQ(s0.edges - s1.edges, 2u) << "a write takes 2 edges";
+	// CYCLES counts edges: two reads 2 edges apart.
+	uint32_t a = reg(d, HWS_REG_CYCLES), b = reg(d, HWS_REG_CYCLES);
+	EXPECT_EQ(b - a, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Engine,
+			 ::testing::Values(HWS_BACKEND_MODEL, HWS_BACKEND_RTL,
+					   HWS_BACKEND_LOCKSTEP),
+			 [](const ::testing::TestParamInfo<hws_backend> &i) {
+				 return std::string(hws_backend_name(i.param));
+			 });
+
+} // namespace

@@ -1,0 +1,78 @@
+// test_util.h - shared helpers of the GoogleTest suites.
+#ifndef HWS_TEST_UTIL_H
+#define HWS_TEST_UTIL_H
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "hws.h"
+
+namespace hwstest {
+
+// Open a device or fail the test with the driver's message.
+inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
+			 unsigned depth = 16)
+{
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512];
+
+	hws_config_default(&c);
+	c.backend = b;
+	c.nr_cpus = cpus;
+	c.nr_tasks = tasks;
+	c.cmd_depth = depth;
+	c.res_depth = depth;
+	c.deep_check = b == HWS_BACKEND_MODEL ? 0 : 1;
+	int ret = hws_open(&d, &c, msg, sizeof(msg));
+	EXPECT_EQ(ret, 0) << msg;
+	return ret ? nullptr : d;
+}
+
+struct DevCloser {
+	void operator()(hws_dev *d) const { hws_close(d); }
+};
+
+// Every observable per-CPU value and every task's state: a snapshot of the engine.
+inline std::vector<uint32_t> snapshot(hws_dev *d)
+{
+	const hws_config *c = hws_config_of(d);
+	std::vector<uint32_t> v;
+	uint32_t x;
+
+	for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++)
+		for (unsigned sel = 0; sel < HWS_SEL_CPU_STAT_COUNT; sel++) {
+			EXPECT_EQ(hws_cpu_stat(d, cpu, sel, &x), 0) << hws_errmsg(d);
+			v.push_back(x);
+		}
+	for (unsigned t = 0; t < c->nr_tasks; t++)
+		for (unsigned sel = 0; sel < HWS_SEL_TASK_STAT_COUNT; sel++) {
+			EXPECT_EQ(hws_task_stat(d, t, sel, &x), 0) << hws_errmsg(d);
+			v.push_back(x);
+		}
+	return v;
+}
+
+inline uint32_t reg(hws_dev *d, uint32_t off)
+{
+	uint32_t v = 0;
+
+	EXPECT_EQ(hws_reg_read(d, off, &v), 0) << hws_errmsg(d);
+	return v;
+}
+
+// A seed from HWS_SEED in the environment, else @def.
+inline uint64_t seed_from_env(uint64_t def)
+{
+	const char *s = getenv("HWS_SEED");
+
+	return s ? strtoull(s, nullptr, 0) : def;
+}
+
+} // namespace hwstest
+
+#endif // HWS_TEST_UTIL_H
