@@ -227,8 +227,7 @@ $(SAN_TEST_BIN): $(BUILD)/obj/tests/model_test.o $(C_SAN_OBJS) $(SIM_OBJS) $(VAR
 
 .PHONY: test unit-test san-test
 test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
-	$(SAN_TEST_BIN) --gtest_brief=1
-	$(TEST_BIN) --gtest_brief=1
+	tests/run_all.sh $(BUILD)/test-reports $(SAN_TEST_BIN) $(TEST_BIN)
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench

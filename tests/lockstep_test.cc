@@ -20,7 +20,9 @@ struct Shape {
 
 void run_lockstep(const Shape &s, uint64_t seed)
 {
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth);
+	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
+	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
+	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth, deep);
 	ASSERT_NE(d, nullptr);
 	hws_randcmd_opts o{};
 	o.seed = seed;

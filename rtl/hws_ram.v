@@ -1,0 +1,48 @@
+// hws_ram: single-clock RAM with one write port and one synchronous read port.
+//
+// Read data appears one cycle after the address (read-before-write when both ports name
+// the same word at one edge: the old word is returned). No reset and no initial contents:
+// the engine reads a word only after writing it. Infers iCE40 SB_RAM40_4K, ECP5 DP16KD,
+// Xilinx RAMB18/36 block RAM.
+`default_nettype none
+
+module hws_ram #(
+  parameter integer DEPTH = 256,  // number of words, >= 2
+  parameter integer WIDTH = 16,   // bits per word, >= 1
+  parameter integer AW    = 8     // address width, must satisfy 2**AW >= DEPTH
+) (
+  input  wire             clk_i,
+  input  wire             we_i,     // write wdata_i to waddr_i at this edge
+  input  wire [AW-1:0]    waddr_i,
+  input  wire [WIDTH-1:0] wdata_i,
+  input  wire [AW-1:0]    raddr_i,  // read address, its word is on rdata_o after the edge
+  output wire [WIDTH-1:0] rdata_o
+);
+`ifndef __ICARUS__
+  generate
+    if (DEPTH < 2 || WIDTH < 1 || (1 << AW) < DEPTH) begin : g_bad_param
+      $error("hws_ram: DEPTH=%0d WIDTH=%0d AW=%0d (need DEPTH >= 2, WIDTH >= 1, 2**AW >= DEPTH)",
+             DEPTH, WIDTH, AW);
+    end
+  endgenerate
+`endif
+`ifndef SYNTHESIS
+  // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
+  // simulation at time 0 as well.
+  initial if (DEPTH < 2 || WIDTH < 1 || (1 << AW) < DEPTH)
+    $fatal(1, "hws_ram: DEPTH=%0d WIDTH=%0d AW=%0d (need DEPTH >= 2, WIDTH >= 1, 2**AW >= DEPTH)",
+           DEPTH, WIDTH, AW);
+`endif
+
+  reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+  reg [WIDTH-1:0] rdata_q;
+
+  always @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+    rdata_q <= mem_q[raddr_i];
+  end
+
+  assign rdata_o = rdata_q;
+endmodule
+
+`default_nettype wire

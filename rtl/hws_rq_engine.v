@@ -1,0 +1,708 @@
+// hws_rq_engine: the run queues of hwsched and the sequencer that executes one command.
+//
+// State (docs/accelerator.md section 2):
+//   per CPU c:            swap[c], load[c]                     flip-flops
+//   per physical array:   140-bit bitmap, task count nr        flip-flops
+//   per task t:           queued[t]                            flip-flops (reset clears)
+//   task table  tt[t]  = {phys array, prio, cpu}               RAM, indexed by task
+//   next[t], prev[t]                                           RAM, indexed by task
+//   ht[(cpu*2 + phys)*140 + prio] = {head, tail}               RAM, one word per list
+// RAM is never cleared: a list is non-empty iff its bitmap bit is set, its head is the task
+// h with ht.head == h, its tail the one with ht.tail == t; the prev of a head and the next
+// of a tail are never read. Every RAM has one synchronous read port and one write port,
+// and each is written at most once per cycle.
+//
+// A command is latched at its pop edge (start_i) and runs steps 1..L; "step k" is the
+// cycle after the (k-1)-th edge following the pop, and the command completes at the edge
+// ending step L (done_o). Checks are made combinationally in step 1; a failing command
+// completes there with nothing changed. Step schedule (R = RAM read address presented,
+// its data is used in the next step; W = RAM/flop write at the end of the step):
+//
+//   NOP        1: done
+//   ENQUEUE    1: R ht[list]                2: W link at head/tail, tt[t], bitmap, nr, load, queued
+//   DEQUEUE    1: R tt[t], next[t], prev[t] 2: R ht[old list]
+//              3: W unlink, bitmap, nr, load, queued
+//   PICK_NEXT  1: FFS of the active (else expired) bitmap, R ht[that list]
+//              2: R next[head]              3: W unlink head, bitmap, nr, load, queued, swap; result
+//   PEEK       1: as PICK_NEXT              2: result
+//   REQUEUE,   1: R tt[t], next[t], prev[t] 2: R ht[old list]
+//   SET_PRIO,  3: W unlink from the old list, its bitmap, nr, load
+//   MIGRATE    4: R ht[new list] (after the unlink wrote)
+//              5: W link at the tail of the new list, tt[t], its bitmap, nr, load
+//   CPU_STAT   1: result from the flops
+//   TASK_STAT  1: R tt[t]                   2: result
+//
+// Every flop update names one list at a time (the "focus" list f below), so a single
+// adder updates nr and one updates load.
+`default_nettype none
+
+module hws_rq_engine #(
+  parameter integer NR_CPUS  = 8,    // CPUs, 1..64
+  parameter integer NR_TASKS = 256   // entries of the task table, 1..4096
+) (
+  input  wire        clk_i,
+  input  wire        srst_i,      // synchronous reset (rst_ni or CTRL.SOFT_RESET): empties
+                                  // every queue and abandons the executing command
+  input  wire        start_i,     // pop: latch cmd_i and start it at this edge (the caller
+                                  // guarantees !busy_o || done_o)
+  input  wire [31:0] cmd_i,       // command word at the head of the command FIFO
+  output wire        busy_o,      // a command is executing
+  output wire        done_o,      // the executing command completes at the coming edge
+  output wire        res_push_o,  // ... and pushes res_data_o into the result FIFO
+  output wire [31:0] res_data_o,
+  output wire        err_o,       // ... and failed with err_code_o
+  output wire [7:0]  err_code_o,
+  output wire [31:0] cmd_o        // the executing command word (for ERR_CMD)
+);
+  // The generated header defines every constant of the register map; this module uses some.
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+`ifndef SYNTHESIS
+`include "hws_weight_fn.vh"
+`endif
+
+`ifndef __ICARUS__
+  generate
+    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096) begin : g_bad_param
+      $error("hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d (need 1..64 and 1..4096)", NR_CPUS, NR_TASKS);
+    end
+  endgenerate
+`endif
+`ifndef SYNTHESIS
+  // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
+  // simulation at time 0 as well.
+  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096)
+    $fatal(1, "hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d (need 1..64 and 1..4096)", NR_CPUS, NR_TASKS);
+`endif
+
+  // ---------------------------------------------------------------------------------------
+  // Sizes
+  localparam integer NP    = 140;                                   // priority levels
+  localparam integer TW    = (NR_TASKS > 1) ? $clog2(NR_TASKS) : 1; // task pointer width
+  localparam integer CW    = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;   // cpu index width
+  localparam integer AIW   = CW + 1;                                // array index {cpu, phys}
+  localparam integer NARR  = 2 * NR_CPUS;                           // physical arrays
+  localparam integer NRW   = $clog2(NR_TASKS + 1);                  // task count width
+  localparam integer LDW   = $clog2(NR_TASKS * 177522 + 1);         // load width (<= 30)
+  localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
+  localparam integer HTD   = NARR * NP;                             // lists
+  localparam integer HTAW  = $clog2(HTD);                           // ht address width
+  localparam integer TDEP  = 1 << TW;                               // task RAM depth (>= 2)
+  localparam [31:0]  NR_TASKS32 = NR_TASKS;
+  localparam [31:0]  NR_CPUS32  = NR_CPUS;
+  localparam [31:0]  ONE32      = 32'd1;
+
+  // ---------------------------------------------------------------------------------------
+  // Sequencer
+  reg        busy_q;
+  reg [2:0]  step_q;
+  reg [31:0] cmd_q;
+
+  wire [3:0]    op     = cmd_q[HWS_CMD_OP_LSB   +: HWS_CMD_OP_W];
+  wire [11:0]   tfield = cmd_q[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
+  wire [7:0]    pfield = cmd_q[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+  wire [5:0]    cfield = cmd_q[HWS_CMD_CPU_LSB  +: HWS_CMD_CPU_W];
+  wire          afield = cmd_q[HWS_CMD_ARRAY_LSB];
+  wire          hfield = cmd_q[HWS_CMD_HEAD_LSB];
+  wire [TW-1:0] t_w    = tfield[TW-1:0];
+  wire [CW-1:0] c_w    = cfield[CW-1:0];
+
+  wire op_enq  = (op == HWS_OP_ENQUEUE);
+  wire op_deq  = (op == HWS_OP_DEQUEUE);
+  wire op_pick = (op == HWS_OP_PICK_NEXT);
+  wire op_peek = (op == HWS_OP_PEEK);
+  wire op_req  = (op == HWS_OP_REQUEUE);
+  wire op_setp = (op == HWS_OP_SET_PRIO);
+  wire op_migr = (op == HWS_OP_MIGRATE);
+  wire op_cst  = (op == HWS_OP_CPU_STAT);
+  wire op_tst  = (op == HWS_OP_TASK_STAT);
+  wire op_move = op_req || op_setp || op_migr;
+
+  wire s1 = busy_q && (step_q == 3'd1);
+  wire s2 = busy_q && (step_q == 3'd2);
+  wire s3 = busy_q && (step_q == 3'd3);
+  wire s4 = busy_q && (step_q == 3'd4);
+  wire s5 = busy_q && (step_q == 3'd5);
+
+  // ---------------------------------------------------------------------------------------
+  // Flop state (declared here, updated further down)
+  reg  [NR_TASKS-1:0] queued_q;
+  wire [NARR*NP-1:0]  bm_all;     // bitmap of physical array a at [a*NP +: NP], a = cpu*2+phys
+  wire [NARR*NRW-1:0] nr_all;     // task count of physical array a
+  wire [NR_CPUS*LDW-1:0] load_all;
+  wire [NR_CPUS-1:0]  swap_all;
+
+  // ---------------------------------------------------------------------------------------
+  // Checks (step 1), in the order of docs/accelerator.md section 3
+  wire task_bad = ({1'b0, tfield} >= NR_TASKS32[12:0]);
+  wire cpu_bad  = ({1'b0, cfield} >= NR_CPUS32[6:0]);
+  wire prio_bad = (pfield >= 8'd140);
+  wire q_t      = task_bad ? 1'b0 : queued_q[t_w];
+
+  reg [7:0] ecode;
+  always @* begin
+    ecode = HWS_ERR_OK;
+    case (op)
+      HWS_OP_NOP: ecode = HWS_ERR_OK;
+      HWS_OP_ENQUEUE:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (cpu_bad)  ecode = HWS_ERR_CPU;
+        else if (prio_bad) ecode = HWS_ERR_PRIO;
+        else if (q_t)      ecode = HWS_ERR_QUEUED;
+      HWS_OP_DEQUEUE, HWS_OP_REQUEUE:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
+      HWS_OP_PICK_NEXT, HWS_OP_PEEK:
+        if (cpu_bad)       ecode = HWS_ERR_CPU;
+      HWS_OP_SET_PRIO:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (prio_bad) ecode = HWS_ERR_PRIO;
+        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
+      HWS_OP_MIGRATE:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (cpu_bad)  ecode = HWS_ERR_CPU;
+        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
+      HWS_OP_CPU_STAT:
+        if (cpu_bad)       ecode = HWS_ERR_CPU;
+        else if (pfield >= HWS_SEL_CPU_STAT_COUNT) ecode = HWS_ERR_PRIO;
+      HWS_OP_TASK_STAT:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (pfield >= HWS_SEL_TASK_STAT_COUNT) ecode = HWS_ERR_PRIO;
+      default:             ecode = HWS_ERR_OPCODE;
+    endcase
+  end
+
+  reg [2:0] lat;
+  always @* begin
+    case (op)
+      HWS_OP_ENQUEUE:   lat = HWS_LAT_ENQUEUE[2:0];
+      HWS_OP_DEQUEUE:   lat = HWS_LAT_DEQUEUE[2:0];
+      HWS_OP_PICK_NEXT: lat = HWS_LAT_PICK_NEXT[2:0];
+      HWS_OP_PEEK:      lat = HWS_LAT_PEEK[2:0];
+      HWS_OP_REQUEUE:   lat = HWS_LAT_REQUEUE[2:0];
+      HWS_OP_SET_PRIO:  lat = HWS_LAT_SET_PRIO[2:0];
+      HWS_OP_MIGRATE:   lat = HWS_LAT_MIGRATE[2:0];
+      HWS_OP_CPU_STAT:  lat = HWS_LAT_CPU_STAT[2:0];
+      HWS_OP_TASK_STAT: lat = HWS_LAT_TASK_STAT[2:0];
+      default:          lat = HWS_LAT_NOP[2:0];   // NOP; reserved opcodes fail in step 1
+    endcase
+  end
+
+  wire failed = s1 && (ecode != HWS_ERR_OK);
+  wire done   = failed || (busy_q && (step_q == lat));
+
+  // ---------------------------------------------------------------------------------------
+  // RAM read data
+  wire [TTW-1:0]  tt_rd;
+  wire [2*TW-1:0] ht_rd;
+  wire [TW-1:0]   nx_rd, pv_rd;
+
+  wire [CW-1:0] tt_cpu  = tt_rd[CW-1:0];
+  wire [7:0]    tt_prio = tt_rd[CW +: 8];
+  wire          tt_phys = tt_rd[CW + 8];
+  wire [TW-1:0] ht_h    = ht_rd[TW +: TW];
+  wire [TW-1:0] ht_t    = ht_rd[0 +: TW];
+
+  // ---------------------------------------------------------------------------------------
+  // Focus list f = (f_cpu, f_phys, f_prio): the list the current step reads or updates.
+  //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the FFS result
+  //   step 2-3: ENQUEUE its list, PICK/PEEK the latched FFS result, others tt[t] (old list)
+  //   step 4-5: the new list of a move
+  reg [CW-1:0] f_cpu;
+  always @* begin
+    f_cpu = c_w;
+    if (!s1) begin
+      if (op_deq || op_req || op_setp || op_tst) f_cpu = tt_cpu;
+      else if (op_migr) f_cpu = (s4 || s5) ? c_w : tt_cpu;
+    end
+  end
+
+  // Per-CPU views as arrays: an indexed array is a plain mux to Yosys (a variable part-select
+  // of the flat vector became a 12k-LUT shifter) and one load to Verilator.
+  wire [2*NP-1:0]  bm_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} bitmaps of a CPU
+  wire [2*NRW-1:0] nr_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} counts of a CPU
+  wire [LDW-1:0]   load_cpu [0:NR_CPUS-1];
+
+  // Values of the focus CPU
+  wire [2*NP-1:0] bm_f    = bm_cpu[f_cpu];
+  wire [NRW-1:0]  nr_f0   = nr_cpu[f_cpu][0 +: NRW];
+  wire [NRW-1:0]  nr_f1   = nr_cpu[f_cpu][NRW +: NRW];
+  wire [LDW-1:0]  load_f  = load_cpu[f_cpu];
+  wire            swap_f  = swap_all[f_cpu];
+  wire            swap_o  = swap_all[tt_cpu];               // swap of a task's old CPU
+
+  // An array is empty iff its count is 0 (an invariant, asserted below): cheaper than
+  // OR-reducing 140 bits.
+  wire [NRW-1:0] nr_act  = swap_f ? nr_f1 : nr_f0;
+  wire [NRW-1:0] nr_exp  = swap_f ? nr_f0 : nr_f1;
+  wire           act_any = (nr_act != {NRW{1'b0}});
+  wire           exp_any = (nr_exp != {NRW{1'b0}});
+
+  // Step 1 of PICK_NEXT/PEEK: first set bit of the active array, else of the expired one
+  wire       ffs_phys = act_any ? swap_f : ~swap_f;
+  wire       ffs_valid;
+  wire [7:0] ffs_idx;
+  hws_ffs140 u_ffs (
+    .bits_i (ffs_phys ? bm_f[NP +: NP] : bm_f[0 +: NP]),
+    .valid_o(ffs_valid),
+    .idx_o  (ffs_idx)
+  );
+
+  reg       pk_phys_q, pk_swap_q, pk_none_q;
+  reg [7:0] pk_prio_q;
+
+  reg       f_phys;
+  reg [7:0] f_prio;
+  always @* begin
+    f_phys = afield ^ swap_f;        // ENQUEUE (logical array -> physical)
+    f_prio = pfield;
+    if (op_pick || op_peek) begin
+      f_phys = s1 ? ffs_phys : pk_phys_q;
+      f_prio = s1 ? ffs_idx : pk_prio_q;
+    end else if (op_deq || op_req || op_tst) begin
+      f_phys = tt_phys;
+      f_prio = tt_prio;
+    end else if (op_setp) begin
+      f_phys = tt_phys;
+      f_prio = (s4 || s5) ? pfield : tt_prio;
+    end else if (op_migr) begin
+      // MIGRATE keeps the logical array: physical ^ swap[old cpu] ^ swap[new cpu]
+      f_phys = (s4 || s5) ? (tt_phys ^ swap_o ^ swap_f) : tt_phys;
+      f_prio = tt_prio;
+    end
+  end
+
+  wire [AIW-1:0] f_arr = {f_cpu, f_phys};
+  wire [31:0]    f_ht_full = ({{(32-AIW){1'b0}}, f_arr} * 32'd140) + {24'd0, f_prio};
+  wire [HTAW-1:0] f_ht = f_ht_full[HTAW-1:0];
+  wire [NP-1:0]  f_bm = f_phys ? bm_f[NP +: NP] : bm_f[0 +: NP];
+  wire           f_ne = f_bm[f_prio];                       // the focus list is non-empty
+  wire [NRW-1:0] f_nr = f_phys ? nr_f1 : nr_f0;
+
+  wire [17:0] f_weight;
+  hws_weight u_weight (.prio_i(f_prio), .weight_o(f_weight));
+
+  // ---------------------------------------------------------------------------------------
+  // RAM ports
+  // ht: the read address is presented in the steps that read a list and held otherwise, so
+  // the write address of a list is always the held read address (ht_addr_q).
+  wire ht_rd_en = (s1 && (op_enq || op_pick || op_peek)) || (s2 && (op_deq || op_move)) ||
+                  (s4 && op_move);
+  reg  [HTAW-1:0] ht_addr_q;
+  wire [HTAW-1:0] ht_raddr = ht_rd_en ? f_ht : ht_addr_q;
+
+  wire [TW-1:0] nx_raddr = (s2 && op_pick) ? ht_h : t_w;
+
+  // Unlink (step 3 of DEQUEUE, PICK_NEXT with a task, moves) of task u from the old list.
+  wire          unlink = s3 && (op_deq || op_move || (op_pick && !pk_none_q));
+  wire [TW-1:0] u_task = op_pick ? ht_h : t_w;
+  wire          u_is_h = (ht_h == u_task);
+  wire          u_is_t = (ht_t == u_task);
+  // Link (step 2 of ENQUEUE, step 5 of moves) of t into the focus list.
+  wire          link    = (s2 && op_enq) || (s5 && op_move);
+  wire          at_head = op_enq && hfield;
+
+  reg            ht_we, nx_we, pv_we;
+  reg [2*TW-1:0] ht_wd;
+  reg [TW-1:0]   nx_wa, nx_wd, pv_wa, pv_wd;
+  always @* begin
+    ht_we = 1'b0;  ht_wd = {ht_h, ht_t};
+    nx_we = 1'b0;  nx_wa = nx_rd;  nx_wd = t_w;
+    pv_we = 1'b0;  pv_wa = t_w;    pv_wd = ht_t;
+    if (unlink) begin
+      // p = prev[u] (pv_rd), n = next[u] (nx_rd); an emptied list only loses its bitmap bit
+      if (u_is_h && !u_is_t) begin
+        ht_we = 1'b1;  ht_wd = {nx_rd, ht_t};
+      end else if (!u_is_h && u_is_t) begin
+        ht_we = 1'b1;  ht_wd = {ht_h, pv_rd};
+      end else if (!u_is_h && !u_is_t) begin
+        nx_we = 1'b1;  nx_wa = pv_rd;  nx_wd = nx_rd;
+        pv_we = 1'b1;  pv_wa = nx_rd;  pv_wd = pv_rd;
+      end
+    end else if (link) begin
+      ht_we = 1'b1;
+      if (!f_ne) begin
+        ht_wd = {t_w, t_w};
+      end else if (at_head) begin
+        ht_wd = {t_w, ht_t};
+        nx_we = 1'b1;  nx_wa = t_w;   nx_wd = ht_h;
+        pv_we = 1'b1;  pv_wa = ht_h;  pv_wd = t_w;
+      end else begin
+        ht_wd = {ht_h, t_w};
+        nx_we = 1'b1;  nx_wa = ht_t;  nx_wd = t_w;
+        pv_we = 1'b1;  pv_wa = t_w;   pv_wd = ht_t;
+      end
+    end
+  end
+
+  wire tt_we = link;
+
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW), .AW(TW)) u_tt (
+    .clk_i(clk_i), .we_i(tt_we && !srst_i), .waddr_i(t_w), .wdata_i({f_phys, f_prio, f_cpu}),
+    .raddr_i(t_w), .rdata_o(tt_rd)
+  );
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
+    .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
+    .raddr_i(nx_raddr), .rdata_o(nx_rd)
+  );
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
+    .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
+    .raddr_i(t_w), .rdata_o(pv_rd)
+  );
+  hws_ram #(.DEPTH(HTD), .WIDTH(2*TW), .AW(HTAW)) u_ht (
+    .clk_i(clk_i), .we_i(ht_we && !srst_i), .waddr_i(ht_addr_q), .wdata_i(ht_wd),
+    .raddr_i(ht_raddr), .rdata_o(ht_rd)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Flop updates of the focus list: bitmap bit, count, load; queued; swap
+  wire           upd     = unlink || link;
+  wire           bm_we   = link || (unlink && u_is_h && u_is_t);
+  // one-hot of f_prio, decoded in two levels (16 x 16) for a cheap 140-bit decoder
+  wire [15:0]    prio_hi = 16'd1 << f_prio[7:4];
+  wire [15:0]    prio_lo = 16'd1 << f_prio[3:0];
+  wire [NP-1:0]  prio_oh;
+  genvar gp;
+  generate
+    for (gp = 0; gp < NP; gp = gp + 1) begin : g_prio_oh
+      assign prio_oh[gp] = prio_hi[gp / 16] & prio_lo[gp % 16];
+    end
+  endgenerate
+  wire [NRW-1:0] nr_new  = link ? (f_nr + ONE32[NRW-1:0]) : (f_nr - ONE32[NRW-1:0]);
+  wire [31:0]    w32     = {14'd0, f_weight};
+  wire [LDW-1:0] w_ext   = w32[LDW-1:0];
+  wire [LDW-1:0] load_new = link ? (load_f + w_ext) : (load_f - w_ext);
+  wire           swap_flip = unlink && op_pick && pk_swap_q;
+
+  genvar ga, gc;
+  generate
+    for (ga = 0; ga < NARR; ga = ga + 1) begin : g_arr
+      reg [NP-1:0]  bm_q;
+      reg [NRW-1:0] nr_q;
+      localparam [31:0] ARR32 = ga;
+      always @(posedge clk_i) begin
+        if (srst_i) begin
+          bm_q <= {NP{1'b0}};
+          nr_q <= {NRW{1'b0}};
+        end else if (upd && (f_arr == ARR32[AIW-1:0])) begin
+          if (bm_we) bm_q <= (bm_q & ~prio_oh) | ({NP{link}} & prio_oh);
+          nr_q <= nr_new;
+        end
+      end
+      assign bm_all[ga*NP +: NP]   = bm_q;
+      assign nr_all[ga*NRW +: NRW] = nr_q;
+    end
+    for (gc = 0; gc < NR_CPUS; gc = gc + 1) begin : g_cpu
+      reg [LDW-1:0] load_q;
+      reg           swap_q;
+      localparam [31:0] CPU32 = gc;
+      always @(posedge clk_i) begin
+        if (srst_i) begin
+          load_q <= {LDW{1'b0}};
+          swap_q <= 1'b0;
+        end else if (f_cpu == CPU32[CW-1:0]) begin
+          if (upd) load_q <= load_new;
+          if (swap_flip) swap_q <= ~swap_q;
+        end
+      end
+      assign load_all[gc*LDW +: LDW] = load_q;
+      assign swap_all[gc]            = swap_q;
+      assign bm_cpu[gc]   = bm_all[gc*2*NP +: 2*NP];
+      assign nr_cpu[gc]   = nr_all[gc*2*NRW +: 2*NRW];
+      assign load_cpu[gc] = load_q;
+    end
+  endgenerate
+
+  // queued: set by ENQUEUE, cleared by DEQUEUE and PICK_NEXT, kept by moves
+  wire          q_we  = (link && op_enq) || (unlink && (op_deq || op_pick));
+  wire [TW-1:0] q_idx = u_task;   // t, or the picked head
+  always @(posedge clk_i) begin
+    if (srst_i) queued_q <= {NR_TASKS{1'b0}};
+    else if (q_we) queued_q[q_idx] <= link;
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Sequencer registers
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      busy_q <= 1'b0;
+      step_q <= 3'd0;
+    end else if (start_i) begin
+      busy_q <= 1'b1;
+      step_q <= 3'd1;
+    end else if (done) begin
+      busy_q <= 1'b0;
+      step_q <= 3'd0;
+    end else if (busy_q) begin
+      step_q <= step_q + 3'd1;
+    end
+  end
+
+  // Datapath registers without reset
+  always @(posedge clk_i) begin
+    if (start_i) cmd_q <= cmd_i;
+    ht_addr_q <= ht_raddr;
+    if (s1) begin
+      pk_phys_q <= ffs_phys;
+      pk_prio_q <= ffs_idx;
+      pk_swap_q <= !act_any && exp_any;
+      pk_none_q <= !act_any && !exp_any;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Result word
+  wire [NRW:0]  nr_run = {1'b0, nr_f0} + {1'b0, nr_f1};
+  // 16-bit chunks of both physical arrays of the focus CPU: chunk a*9 + k = bits 16k+15:16k
+  wire [15:0]   chunk [0:17];
+  genvar gk;
+  generate
+    for (gk = 0; gk < 18; gk = gk + 1) begin : g_chunk
+      if (gk % 9 == 8) begin : g_last
+        assign chunk[gk] = {4'd0, bm_f[(gk / 9)*NP + 128 +: 12]};
+      end else begin : g_full
+        assign chunk[gk] = bm_f[(gk / 9)*NP + (gk % 9)*16 +: 16];
+      end
+    end
+  endgenerate
+  wire [7:0]    sel_act = pfield - HWS_SEL_CPU_STAT_ACT_BM0;
+  wire [7:0]    sel_exp = pfield - HWS_SEL_CPU_STAT_EXP_BM0;
+  wire          sel_is_exp = (pfield >= HWS_SEL_CPU_STAT_EXP_BM0);
+  wire          chunk_phys = sel_is_exp ^ swap_f;           // logical array -> physical
+  wire [4:0]    chunk_i    = (chunk_phys ? 5'd9 : 5'd0) + (sel_is_exp ? sel_exp[4:0] : sel_act[4:0]);
+  wire [15:0]   chunk_w    = chunk[chunk_i];
+
+  reg [31:0] cst_word;
+  always @* begin
+    cst_word = 32'd0;
+    if (pfield == HWS_SEL_CPU_STAT_NR_RUNNING)      cst_word[NRW:0] = nr_run;
+    else if (pfield == HWS_SEL_CPU_STAT_NR_ACTIVE)  cst_word[NRW-1:0] = nr_act;
+    else if (pfield == HWS_SEL_CPU_STAT_NR_EXPIRED) cst_word[NRW-1:0] = nr_exp;
+    else if (pfield == HWS_SEL_CPU_STAT_LOAD)       cst_word[LDW-1:0] = load_f;
+    else if (pfield == HWS_SEL_CPU_STAT_SWAP)       cst_word[0] = swap_f;
+    else                                            cst_word[15:0] = chunk_w;
+  end
+
+  wire [31:0] h32   = {{(32-TW){1'b0}}, ht_h};
+  wire [11:0] h_ext = h32[11:0];
+  wire [31:0] pick_word = pk_none_q ? HWS_NONE_FLAG :
+                          (({31'd0, pk_swap_q} << HWS_RES_SWAP_LSB) |
+                           ({20'd0, h_ext} << HWS_RES_TASK_LSB) |
+                           ({24'd0, pk_prio_q} << HWS_RES_PRIO_LSB));
+
+  wire [31:0] tinfo_word = ({31'd0, 1'b1} << HWS_TINFO_QUEUED_LSB) |
+                           ({31'd0, tt_phys ^ swap_f} << HWS_TINFO_ARRAY_LSB) |
+                           ({{(32-CW){1'b0}}, tt_cpu} << HWS_TINFO_CPU_LSB) |
+                           ({24'd0, tt_prio} << HWS_TINFO_PRIO_LSB);
+  wire [31:0] tst_word = !q_t ? 32'd0 :
+                         (pfield == HWS_SEL_TASK_STAT_INFO) ? tinfo_word : {14'd0, f_weight};
+
+  reg [31:0] res_word;
+  always @* begin
+    if (failed)                      res_word = HWS_ERR_FLAG | {24'd0, ecode};
+    else if (op_pick || op_peek)     res_word = pick_word;
+    else if (op_cst)                 res_word = cst_word;
+    else                             res_word = tst_word;
+  end
+
+  assign busy_o     = busy_q;
+  assign done_o     = done;
+  assign res_push_o = done && (op_pick || op_peek || op_cst || op_tst);
+  assign res_data_o = res_word;
+  assign err_o      = failed;
+  assign err_code_o = ecode;
+  assign cmd_o      = cmd_q;
+
+  // Bits that some configurations do not need (load_all: only the simulation checks read it).
+  wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
+                            w32, prio_hi[15:9], load_all};
+
+  // ---------------------------------------------------------------------------------------
+  // Simulation-only checks of the invariants of docs/accelerator.md section 6.
+  // They run at every edge where no command is half done (idle, or step 1: every earlier
+  // command has completed and this one has not changed anything yet).
+`ifndef SYNTHESIS
+  wire consistent = !busy_q || (step_q == 3'd1);
+
+  // Cheap, every such edge: for the (at most two) arrays updated since the last such edge,
+  // bitmap == 0 iff count == 0, and their CPU's load == 0 when it has no task. Arrays
+  // change only through these updates, so this covers all of them at a fraction of the cost.
+  reg [AIW-1:0] chk_arr0_q, chk_arr1_q;
+  reg           chk_vld0_q, chk_vld1_q;
+
+  task automatic check_array(input [AIW-1:0] arr);
+    reg [2*NP-1:0]  bm2;
+    reg [2*NRW-1:0] nr2;
+    reg [NP-1:0]    bm;
+    reg [NRW-1:0]   nr;
+    reg [LDW-1:0]   ld;
+    begin
+      bm2 = bm_cpu[arr[AIW-1:1]];
+      nr2 = nr_cpu[arr[AIW-1:1]];
+      ld  = load_cpu[arr[AIW-1:1]];
+      bm  = arr[0] ? bm2[NP +: NP] : bm2[0 +: NP];
+      nr  = arr[0] ? nr2[NRW +: NRW] : nr2[0 +: NRW];
+      if ((bm == {NP{1'b0}}) != (nr == {NRW{1'b0}})) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d phys array %0d: bitmap %0s, count %0d",
+                 $time, arr[AIW-1:1], arr[0], (bm == {NP{1'b0}}) ? "empty" : "non-empty", nr);
+        $fatal(1, "hws_rq_engine: bitmap/count mismatch");
+      end
+      if ((nr2 == {2*NRW{1'b0}}) && (ld != {LDW{1'b0}})) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d has no task but load %0d",
+                 $time, arr[AIW-1:1], ld);
+        $fatal(1, "hws_rq_engine: load of an empty CPU");
+      end
+    end
+  endtask
+
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      chk_vld0_q <= 1'b0;
+      chk_vld1_q <= 1'b0;
+    end else begin
+      if (consistent) begin
+        if (chk_vld0_q) check_array(chk_arr0_q);
+        if (chk_vld1_q) check_array(chk_arr1_q);
+      end
+      if (upd) begin
+        chk_arr0_q <= f_arr;
+        chk_arr1_q <= chk_arr0_q;
+        chk_vld0_q <= 1'b1;
+        chk_vld1_q <= chk_vld0_q;
+      end else if (consistent) begin
+        chk_vld0_q <= 1'b0;
+        chk_vld1_q <= 1'b0;
+      end
+    end
+  end
+
+  // Number of queued tasks == sum of the counts of all arrays.
+  function automatic [31:0] nr_sum(input [NARR*NRW-1:0] all);
+    integer    i;
+    reg [31:0] nr;
+    begin
+      nr_sum = 32'd0;
+      for (i = 0; i < NARR; i = i + 1) begin
+        nr = 32'd0;
+        nr[NRW-1:0] = all[i*NRW +: NRW];
+        nr_sum = nr_sum + nr;
+      end
+    end
+  endfunction
+
+  always @(posedge clk_i) begin
+    if (!srst_i && consistent && (nr_sum(nr_all) != $countones(queued_q))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: %0d tasks queued, the counts sum to %0d",
+               $time, $countones(queued_q), nr_sum(nr_all));
+      $fatal(1, "hws_rq_engine: queued/count mismatch");
+    end
+  end
+
+  // Deep, with +hws_deep_check[=N] (every N-th consistent edge, default 1): walk every
+  // non-empty list through the RAM arrays and check bitmap bits, counts, loads, task
+  // entries, prev links, and that every queued task is in exactly one list.
+  reg     deep_en;
+  integer deep_every, deep_cnt;
+  // Loop bounds of the deep check as variables: Verilator then keeps the loops as loops
+  // instead of unrolling them into the per-cycle code (which slowed every cycle by ~40%).
+  integer dk_ncpu, dk_narr, dk_np;
+  initial begin
+    deep_en    = $test$plusargs("hws_deep_check") != 0;
+    deep_every = 1;
+    if ($value$plusargs("hws_deep_check=%d", deep_every) == 0) deep_every = 1;
+    if (deep_every < 1) deep_every = 1;
+    deep_cnt = 0;
+    dk_ncpu = NR_CPUS;
+    dk_narr = 2;
+    dk_np = NP;
+  end
+
+  task automatic deep_fail(input [8*40-1:0] what, input integer c, input integer a,
+                           input integer p, input integer x);
+    begin
+      $display("hws_rq_engine: DEEP CHECK FAILED at %0t: %0s (cpu %0d phys %0d prio %0d task %0d)",
+               $time, what, c, a, p, x);
+      $fatal(1, "hws_rq_engine: deep check");
+    end
+  endtask
+
+  task automatic deep_check;
+    reg [NR_TASKS-1:0] seen;
+    reg [2*TW-1:0]     ht;
+    reg [TTW-1:0]      tt, tt_exp;
+    reg [TW-1:0]       x, prv;
+    reg [31:0]         load, cnt, nr, ldq, w;
+    reg                first, fin;
+    reg [HTAW-1:0]     li;
+    reg [31:0]         xi;
+    integer            c, a, p;
+    begin
+      seen = {NR_TASKS{1'b0}};
+      li = {HTAW{1'b0}};
+      for (c = 0; c < dk_ncpu; c = c + 1) begin
+        load = 32'd0;
+        for (a = 0; a < dk_narr; a = a + 1) begin
+          cnt = 32'd0;
+          for (p = 0; p < dk_np; p = p + 1) begin
+            if (bm_all[li]) begin
+              ht = u_ht.mem_q[li];
+              x = ht[TW +: TW];
+              prv = x;
+              first = 1'b1;
+              fin = 1'b0;
+              tt_exp = {TTW{1'b0}};
+              tt_exp[CW-1:0] = c[CW-1:0];
+              tt_exp[CW +: 8] = p[7:0];
+              tt_exp[CW + 8] = a[0];
+              while (!fin) begin
+                xi = {{(32-TW){1'b0}}, x};
+                if (xi >= NR_TASKS32) deep_fail("list reaches a task out of range", c, a, p, xi);
+                if (!queued_q[x]) deep_fail("task in a list but not queued", c, a, p, xi);
+                if (seen[x]) deep_fail("task twice in the lists (or a cycle)", c, a, p, xi);
+                seen[x] = 1'b1;
+                tt = u_tt.mem_q[x];
+                if (tt != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
+                if (!first && (u_pv.mem_q[x] != prv)) deep_fail("prev link inconsistent", c, a, p, xi);
+                cnt = cnt + 32'd1;
+                w = {14'd0, hws_weight_fn(p[7:0])};
+                load = load + w;
+                if (x == ht[0 +: TW]) begin
+                  fin = 1'b1;
+                end else begin
+                  prv = x;
+                  first = 1'b0;
+                  x = u_nx.mem_q[x];
+                end
+              end
+            end
+            li = li + {{(HTAW-1){1'b0}}, 1'b1};
+          end
+          nr = 32'd0;
+          nr[NRW-1:0] = nr_all[(c*2 + a)*NRW +: NRW];
+          if (cnt != nr) deep_fail("count differs from the lists", c, a, 0, 0);
+        end
+        ldq = 32'd0;
+        ldq[LDW-1:0] = load_all[c*LDW +: LDW];
+        if (load != ldq) deep_fail("load differs from the lists", c, 0, 0, 0);
+      end
+      if (seen != queued_q) deep_fail("a queued task is in no list", 0, 0, 0, 0);
+    end
+  endtask
+
+  always @(posedge clk_i) begin
+    if (!srst_i && consistent) begin
+      if (deep_en) begin
+        if (deep_cnt + 1 >= deep_every) begin
+          deep_cnt <= 0;
+          deep_check();
+        end else begin
+          deep_cnt <= deep_cnt + 1;
+        end
+      end
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,331 @@
+// hws_top: the hwsched run-queue engine behind an AXI4-Lite slave.
+//
+// Holds the register file (docs/regmap.md), the command and result FIFOs, the error
+// registers and the pop rule of docs/accelerator.md section 4; hws_rq_engine holds the
+// queues and executes one command at a time.
+//
+// Every effect of an edge is computed from the state just before it:
+//   - a command is popped when the command FIFO is not empty, the engine is idle or
+//     completes now, and the result FIFO holds at most RES_DEPTH - 2 words;
+//   - write: AWREADY = WREADY = !BVALID, taken when AWVALID, WVALID and AWREADY; BVALID
+//     rises at the taking edge (with the register side effect) and falls on BREADY;
+//   - read: ARREADY = !RVALID && !pending; RESULT and SYNC may wait (pending) and latch
+//     RDATA at the first edge whose prior state ends the wait; side effects (RESULT pop,
+//     STATUS.ERR clear) at the latching edge;
+//   - errors of one edge are all counted; ERR_LAST/ERR_CMD/ERR_SEQ describe the last one
+//     in the order command, write channel, read channel;
+//   - CTRL.ERR_CLEAR clears the error registers before this edge's errors are recorded,
+//     CTRL.SOFT_RESET resets everything but the bus handshake state and wins over all.
+// The reset is synchronous; the AXI handshake state is reset by rst_ni only.
+`default_nettype none
+
+module hws_top #(
+  parameter integer NR_CPUS   = 8,    // CPUs, each with two priority arrays: 1..64
+  parameter integer NR_TASKS  = 256,  // entries of the task table: 1..4096
+  parameter integer CMD_DEPTH = 16,   // command FIFO depth: 2..32
+  parameter integer RES_DEPTH = 16    // result FIFO depth: 2..32
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,           // synchronous active-low reset
+  // AXI4-Lite slave, write channels
+  input  wire        s_axi_awvalid_i,
+  output wire        s_axi_awready_o,
+  input  wire [7:0]  s_axi_awaddr_i,
+  input  wire [2:0]  s_axi_awprot_i,   // ignored
+  input  wire        s_axi_wvalid_i,
+  output wire        s_axi_wready_o,
+  input  wire [31:0] s_axi_wdata_i,
+  input  wire [3:0]  s_axi_wstrb_i,    // must be 4'hF, else SLVERR (ADDR error)
+  output wire        s_axi_bvalid_o,
+  input  wire        s_axi_bready_i,
+  output wire [1:0]  s_axi_bresp_o,
+  // AXI4-Lite slave, read channels
+  input  wire        s_axi_arvalid_i,
+  output wire        s_axi_arready_o,
+  input  wire [7:0]  s_axi_araddr_i,
+  input  wire [2:0]  s_axi_arprot_i,   // ignored
+  output wire        s_axi_rvalid_o,
+  input  wire        s_axi_rready_i,
+  output wire [31:0] s_axi_rdata_o,
+  output wire [1:0]  s_axi_rresp_o
+);
+  // The generated header defines every constant of the register map; this module uses some.
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+
+`ifndef __ICARUS__
+  generate
+    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
+        CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH);
+    end
+  endgenerate
+`endif
+`ifndef SYNTHESIS
+  // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
+  // simulation at time 0 as well.
+  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
+              CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH);
+`endif
+
+  localparam [31:0] NR_CPUS32   = NR_CPUS;
+  localparam [31:0] NR_TASKS32  = NR_TASKS;
+  localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
+  localparam [31:0] RES_DEPTH32 = RES_DEPTH;
+  localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this
+  localparam [1:0]  RESP_OKAY   = 2'b00;
+  localparam [1:0]  RESP_SLVERR = 2'b10;
+
+  // ---------------------------------------------------------------------------------------
+  // State declared up front
+  reg        bvalid_q;
+  reg [1:0]  bresp_q;
+  reg        rvalid_q, rpend_q;
+  reg [7:0]  raddr_q;
+  reg [31:0] rdata_q;
+  reg [1:0]  rresp_q;
+
+  reg [31:0] cmd_done_q, cycles_q;
+  reg [7:0]  err_last_q;
+  reg [31:0] err_cmd_q, err_seq_q, err_total_q;
+  reg [9*32-1:0] err_cnt_q;       // ERR_CNTn at [(n-1)*32 +: 32], n = 1..9
+  reg        err_sticky_q;        // STATUS.ERR
+
+  wire        cmd_empty, cmd_full, res_empty, res_full;
+  wire [5:0]  cmd_level, res_level;
+  wire [31:0] cmd_head, res_head;
+
+  wire        eng_busy, eng_done, eng_res_push, eng_err;
+  wire [31:0] eng_res, eng_cmd;
+  wire [7:0]  eng_code;
+
+  // ---------------------------------------------------------------------------------------
+  // Write channel
+  wire wr_take    = s_axi_awvalid_i && s_axi_wvalid_i && !bvalid_q;
+  wire wr_is_ctrl = (s_axi_awaddr_i == HWS_REG_CTRL);
+  wire wr_is_cmd  = (s_axi_awaddr_i == HWS_REG_CMD);
+  wire wr_ok      = (wr_is_ctrl || wr_is_cmd) && (s_axi_wstrb_i == 4'hF);
+  wire wr_addr_err = wr_take && !wr_ok;
+  wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
+  wire wr_ctrl    = wr_take && wr_ok && wr_is_ctrl;
+  wire cmd_push   = wr_cmd && !cmd_full;
+  wire wr_ovf     = wr_cmd && cmd_full;
+  wire soft_reset = wr_ctrl && s_axi_wdata_i[HWS_CTRL_SOFT_RESET_LSB];
+  wire err_clear  = wr_ctrl && s_axi_wdata_i[HWS_CTRL_ERR_CLEAR_LSB];
+  wire srst       = !rst_ni || soft_reset;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      bvalid_q <= 1'b0;
+      bresp_q  <= RESP_OKAY;
+    end else if (wr_take) begin
+      bvalid_q <= 1'b1;
+      bresp_q  <= wr_ok ? RESP_OKAY : RESP_SLVERR;
+    end else if (s_axi_bready_i) begin
+      bvalid_q <= 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Pop rule
+  wire res_room  = ({26'd0, res_level} <= RES_ROOM32);
+  wire eng_start = !cmd_empty && (!eng_busy || eng_done) && res_room;
+
+  // ---------------------------------------------------------------------------------------
+  // Read channel
+  wire       rd_take  = s_axi_arvalid_i && !rvalid_q && !rpend_q;
+  wire       rd_act   = rd_take || rpend_q;
+  wire [7:0] rd_addr  = rpend_q ? raddr_q : s_axi_araddr_i;
+
+  wire rd_is_result = (rd_addr == HWS_REG_RESULT);
+  wire rd_is_sync   = (rd_addr == HWS_REG_SYNC);
+  wire rd_is_status = (rd_addr == HWS_REG_STATUS);
+
+  wire rd_wait = (rd_is_result && res_empty && (eng_busy || !cmd_empty)) ||
+                 (rd_is_sync && (eng_busy || (!cmd_empty && res_room)));
+  wire rd_latch = rd_act && !rd_wait;
+
+  wire [31:0] status_word =
+      ({26'd0, cmd_level}   << HWS_STATUS_CMD_LEVEL_LSB) |
+      ({26'd0, res_level}   << HWS_STATUS_RES_LEVEL_LSB) |
+      ({31'd0, eng_busy}    << HWS_STATUS_BUSY_LSB) |
+      ({31'd0, err_sticky_q} << HWS_STATUS_ERR_LSB) |
+      ({31'd0, cmd_full}    << HWS_STATUS_CMD_FULL_LSB) |
+      ({31'd0, res_full}    << HWS_STATUS_RES_FULL_LSB);
+  wire [31:0] depths_word =
+      ({26'd0, CMD_DEPTH32[5:0]} << HWS_DEPTHS_CMD_DEPTH_LSB) |
+      ({26'd0, RES_DEPTH32[5:0]} << HWS_DEPTHS_RES_DEPTH_LSB);
+  wire [31:0] result_word = res_empty ? (HWS_ERR_FLAG | {24'd0, HWS_ERR_UNDERFLOW}) : res_head;
+
+  reg [31:0] rd_word;
+  reg        rd_valid;   // a readable register
+  always @* begin
+    rd_valid = 1'b1;
+    rd_word  = 32'd0;
+    case (rd_addr)
+      HWS_REG_ID:        rd_word = HWS_ID_VALUE;
+      HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
+      HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
+      HWS_REG_DEPTHS:    rd_word = depths_word;
+      HWS_REG_STATUS:    rd_word = status_word;
+      HWS_REG_RESULT:    rd_word = result_word;
+      HWS_REG_SYNC:      rd_word = status_word;
+      HWS_REG_CMD_DONE:  rd_word = cmd_done_q;
+      HWS_REG_CYCLES:    rd_word = cycles_q;
+      HWS_REG_ERR_LAST:  rd_word = {24'd0, err_last_q};
+      HWS_REG_ERR_CMD:   rd_word = err_cmd_q;
+      HWS_REG_ERR_SEQ:   rd_word = err_seq_q;
+      HWS_REG_ERR_TOTAL: rd_word = err_total_q;
+      HWS_REG_ERR_CNT1:  rd_word = err_cnt_q[0*32 +: 32];
+      HWS_REG_ERR_CNT2:  rd_word = err_cnt_q[1*32 +: 32];
+      HWS_REG_ERR_CNT3:  rd_word = err_cnt_q[2*32 +: 32];
+      HWS_REG_ERR_CNT4:  rd_word = err_cnt_q[3*32 +: 32];
+      HWS_REG_ERR_CNT5:  rd_word = err_cnt_q[4*32 +: 32];
+      HWS_REG_ERR_CNT6:  rd_word = err_cnt_q[5*32 +: 32];
+      HWS_REG_ERR_CNT7:  rd_word = err_cnt_q[6*32 +: 32];
+      HWS_REG_ERR_CNT8:  rd_word = err_cnt_q[7*32 +: 32];
+      HWS_REG_ERR_CNT9:  rd_word = err_cnt_q[8*32 +: 32];
+      default:           rd_valid = 1'b0;   // unmapped, misaligned, or write-only
+    endcase
+  end
+
+  wire rd_addr_err  = rd_latch && !rd_valid;
+  wire rd_underflow = rd_latch && rd_is_result && res_empty;
+  wire res_pop      = rd_latch && rd_is_result && !res_empty;
+  wire rd_status    = rd_latch && (rd_is_status || rd_is_sync);
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rvalid_q <= 1'b0;
+      rpend_q  <= 1'b0;
+      raddr_q  <= 8'd0;
+      rdata_q  <= 32'd0;
+      rresp_q  <= RESP_OKAY;
+    end else begin
+      if (rd_take) raddr_q <= s_axi_araddr_i;
+      if (rd_latch) begin
+        rvalid_q <= 1'b1;
+        rpend_q  <= 1'b0;
+        rdata_q  <= rd_valid ? rd_word : 32'd0;
+        rresp_q  <= rd_valid ? RESP_OKAY : RESP_SLVERR;
+      end else begin
+        if (rd_take) rpend_q <= 1'b1;
+        if (rvalid_q && s_axi_rready_i) rvalid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // FIFOs and engine
+  hws_fifo #(.WIDTH(32), .DEPTH(CMD_DEPTH)) u_cmd_fifo (
+    .clk_i(clk_i), .clr_i(srst), .push_i(cmd_push), .wdata_i(s_axi_wdata_i), .pop_i(eng_start),
+    .head_o(cmd_head), .level_o(cmd_level), .empty_o(cmd_empty), .full_o(cmd_full)
+  );
+  hws_fifo #(.WIDTH(32), .DEPTH(RES_DEPTH)) u_res_fifo (
+    .clk_i(clk_i), .clr_i(srst), .push_i(eng_res_push), .wdata_i(eng_res), .pop_i(res_pop),
+    .head_o(res_head), .level_o(res_level), .empty_o(res_empty), .full_o(res_full)
+  );
+
+  hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS)) u_engine (
+    .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head),
+    .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
+    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Error registers: up to three errors per edge (command, write channel, read channel)
+  wire        e_wr      = wr_addr_err || wr_ovf;
+  wire [7:0]  e_wr_code = wr_addr_err ? HWS_ERR_ADDR : HWS_ERR_OVERFLOW;
+  wire [31:0] e_wr_word = wr_addr_err ? {24'd0, s_axi_awaddr_i} : s_axi_wdata_i;
+  wire        e_rd      = rd_addr_err || rd_underflow;
+  wire [7:0]  e_rd_code = rd_addr_err ? HWS_ERR_ADDR : HWS_ERR_UNDERFLOW;
+  wire [31:0] e_rd_word = rd_addr_err ? {24'd0, rd_addr} : 32'd0;
+  wire        any_err   = eng_err || e_wr || e_rd;
+  wire [31:0] n_err     = {31'd0, eng_err} + {31'd0, e_wr} + {31'd0, e_rd};
+
+  reg [9*32-1:0] err_cnt_d;
+  integer        k;
+  always @* begin
+    err_cnt_d = err_clear ? {9*32{1'b0}} : err_cnt_q;
+    for (k = 1; k <= 9; k = k + 1) begin
+      err_cnt_d[(k-1)*32 +: 32] = err_cnt_d[(k-1)*32 +: 32] +
+          {31'd0, eng_err && (eng_code == k[7:0])} +
+          {31'd0, e_wr && (e_wr_code == k[7:0])} +
+          {31'd0, e_rd && (e_rd_code == k[7:0])};
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (srst) begin
+      cmd_done_q   <= 32'd0;
+      cycles_q     <= 32'd0;
+      err_last_q   <= HWS_ERR_OK;
+      err_cmd_q    <= 32'd0;
+      err_seq_q    <= 32'd0;
+      err_total_q  <= 32'd0;
+      err_cnt_q    <= {9*32{1'b0}};
+      err_sticky_q <= 1'b0;
+    end else begin
+      cycles_q <= cycles_q + 32'd1;
+      if (eng_done) cmd_done_q <= cmd_done_q + 32'd1;
+
+      if (err_clear) begin
+        err_last_q  <= HWS_ERR_OK;
+        err_cmd_q   <= 32'd0;
+        err_seq_q   <= 32'd0;
+      end
+      if (any_err) begin
+        err_seq_q <= cmd_done_q;
+        if (e_rd) begin
+          err_last_q <= e_rd_code;
+          err_cmd_q  <= e_rd_word;
+        end else if (e_wr) begin
+          err_last_q <= e_wr_code;
+          err_cmd_q  <= e_wr_word;
+        end else begin
+          err_last_q <= eng_code;
+          err_cmd_q  <= eng_cmd;
+        end
+      end
+      err_total_q <= (err_clear ? 32'd0 : err_total_q) + n_err;
+      err_cnt_q   <= err_cnt_d;
+
+      if (any_err) err_sticky_q <= 1'b1;
+      else if (rd_status || err_clear) err_sticky_q <= 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  assign s_axi_awready_o = !bvalid_q;
+  assign s_axi_wready_o  = !bvalid_q;
+  assign s_axi_bvalid_o  = bvalid_q;
+  assign s_axi_bresp_o   = bresp_q;
+  assign s_axi_arready_o = !rvalid_q && !rpend_q;
+  assign s_axi_rvalid_o  = rvalid_q;
+  assign s_axi_rdata_o   = rdata_q;
+  assign s_axi_rresp_o   = rresp_q;
+
+  wire unused_inputs = &{1'b0, s_axi_awprot_i, s_axi_arprot_i, s_axi_wdata_i[31:2],
+                         RES_DEPTH32, CMD_DEPTH32};
+
+`ifndef SYNTHESIS
+  // The pop rule keeps the result FIFO from overflowing; the engine never pushes while full.
+  always @(posedge clk_i) begin
+    if (rst_ni && eng_res_push && res_full && !soft_reset) begin
+      $display("hws_top: ASSERTION FAILED at %0t: result pushed into a full FIFO", $time);
+      $fatal(1, "hws_top: result FIFO overflow");
+    end
+    if (rst_ni && eng_start && cmd_empty) begin
+      $display("hws_top: ASSERTION FAILED at %0t: pop of an empty command FIFO", $time);
+      $fatal(1, "hws_top: command FIFO underflow");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire
