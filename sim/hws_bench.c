@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
 			struct mkarg a = { ops[k].op, queued / 2, queued };
 
-			lat[o][k] = latency_of(d, mk_move(0, &a));
+			lat[o][k] = latency_of(d, (ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT) ? mk_cpu(0, &a) : mk_move(0, &a));
 			if (ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT) {
 				/* Queries: the latency test left a word in the FIFO; and the
 				 * batch needs its results read. Measure with RESULT reads. */

@@ -43,6 +43,7 @@ template <class T> class VsimImpl final : public Vsim {
 public:
 	explicit VsimImpl(const hws_vsim_opts *o)
 	{
+		wave_ = o->wave != nullptr;
 		ctx_ = std::make_unique<VerilatedContext>();
 		// The RTL asks for +hws_deep_check=N: the arguments must exist even when empty.
 		std::string arg = "+hws_deep_check=" + std::to_string(o->deep_check);
@@ -51,11 +52,13 @@ public:
 		if (o->wave)
 			ctx_->traceEverOn(true);
 		top_ = std::make_unique<T>(ctx_.get(), "hws");
+#if VM_TRACE
 		if (o->wave) {
 			tfp_ = std::make_unique<VerilatedFstC>();
 			top_->trace(tfp_.get(), 99);
 			tfp_->open(o->wave);
 		}
+#endif
 		top_->clk_i = 0;
 		idle_inputs();
 		top_->eval();
@@ -69,7 +72,9 @@ public:
 		top_->final();
 	}
 
-	bool wave_ok() const { return !tfp_ || tfp_->isOpen(); }
+	// False when a waveform was asked for and could not be opened (or this variant was
+	// Verilated without --trace-fst).
+	bool wave_ok() const { return !wave_ || (tfp_ && tfp_->isOpen()); }
 
 	void reset() override
 	{
@@ -91,7 +96,6 @@ public:
 		top_->s_axi_wdata_i = data;
 		top_->s_axi_wstrb_i = strb & 0xfu;
 		do {
-			top_->eval();
 			taken = top_->s_axi_awready_o && top_->s_axi_wready_o;
 			tick();
 			n++;
@@ -109,7 +113,6 @@ public:
 		top_->s_axi_arvalid_i = 1;
 		top_->s_axi_araddr_i = addr & 0xffu;
 		do {
-			top_->eval();
 			taken = top_->s_axi_arready_o;
 			tick();
 			n++;
@@ -128,12 +131,14 @@ public:
 
 private:
 	// Wait for BVALID/RVALID (READY is held at 1) and take the response at that edge.
+	// The slave's outputs are registers (docs/accelerator.md 4.2: READY and VALID are
+	// functions of its state only), so they are sampled as the last edge left them,
+	// without another eval() after the master changes its inputs.
 	unsigned wait_response(const uint8_t *valid, uint32_t *data, uint32_t *resp, bool wr)
 	{
 		unsigned n = 0;
 
 		for (;;) {
-			top_->eval();
 			if (*valid) {
 				*resp = wr ? top_->s_axi_bresp_o : top_->s_axi_rresp_o;
 				if (data)
@@ -186,6 +191,7 @@ private:
 	std::unique_ptr<VerilatedFstC> tfp_;
 	uint64_t time_ = 0;
 	uint64_t edges_ = 0;
+	bool wave_ = false;
 };
 
 template <class T> Vsim *create_variant(const hws_vsim_opts *o, std::string *err)
