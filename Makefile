@@ -18,7 +18,7 @@ JOBS ?= 2
 # ---- Debian packages -------------------------------------------------------------------
 # Everything make run / make test need on a fresh Debian 12 machine.
 DEB_PACKAGES := build-essential verilator yosys iverilog libsystemc-dev libgtest-dev \
-	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm
+	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm valgrind
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
@@ -87,6 +87,8 @@ RTL_INC := rtl/hws_regs.vh
 # Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model.
 # Default first; the others serve the parameter sweeps of the tests.
 RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 8x16x16 64x256x16 64x4096x16
+# Task groups of the load-comparison unit, the same in every variant.
+RTL_GROUPS := 16
 
 # Verilator flags, one per line:
 VL_FLAGS := --cc
@@ -106,7 +108,7 @@ $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $
 	verilator $(VL_FLAGS) --prefix Vhws_$(call vl_name,$(1)) \
 		-GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
 		-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
+		-GNR_GROUPS=$(RTL_GROUPS) --Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
 $(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h \
@@ -117,7 +119,8 @@ $(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vs
 		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' \
 		-DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
 		-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -c -o $$@ $$<
+		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_GROUPS=$(RTL_GROUPS) \
+		-c -o $$@ $$<
 endef
 $(foreach v,$(RTL_VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
@@ -136,8 +139,8 @@ $(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $
 	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
-C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c
-C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h)
+C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c firmware/hws_balance.c
+C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h firmware/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
 $(BUILD)/obj/%.o: %.c $(C_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
@@ -175,7 +178,8 @@ lint: lint-verilator lint-iverilog lint-yosys
 
 # Verilator -Wall over the default and the extreme parameter sets.
 lint-verilator: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
-	@for g in "" "-GNR_CPUS=1 -GNR_TASKS=16" "-GNR_CPUS=64 -GNR_TASKS=4096" \
+	@for g in "" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1" \
+		  "-GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
 		  "-GNR_CPUS=2 -GNR_TASKS=16 -GCMD_DEPTH=4 -GRES_DEPTH=4"; do \
 		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
 			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
@@ -214,16 +218,17 @@ SAN_TEST_BIN := $(BUILD)/tests/hws_model_san_tests
 
 $(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_HWS) -Idriver -Imodels -Isim -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
+	$(CXX) $(CXXFLAGS_HWS) -Idriver -Imodels -Isim -Ifirmware -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
-# The model-only tests again, with the C code under ASan + UBSan.
-$(SAN_TEST_BIN): $(BUILD)/obj/tests/model_test.o $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+# The model and balance tests again, with the C code under ASan + UBSan.
+SAN_TEST_OBJS := $(BUILD)/obj/tests/model_test.o $(BUILD)/obj/tests/balance_test.o
+$(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(SAN) -o $@ $(BUILD)/obj/tests/model_test.o $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
+	$(CXX) $(SAN) -o $@ $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
 .PHONY: test unit-test san-test
 test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
@@ -234,10 +239,31 @@ BENCH_BIN := $(BUILD)/hws_bench
 $(BENCH_BIN): $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	$(CXX) -o $@ $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
-.PHONY: bench
-bench: $(BENCH_BIN)
+.PHONY: bench bench-balance
+bench: $(BENCH_BIN) bench-balance
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/engine.json
+
+# Instructions of one software BALANCE (find_busiest_group + find_busiest_queue), counted
+# by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.
+BALANCE_BENCH := $(BUILD)/hws_balance_bench
+BALANCE_CALLS := 1000
+$(BALANCE_BENCH): $(BUILD)/obj/sim/hws_balance_bench.o $(BUILD)/obj/firmware/hws_balance.o
+	$(CC) -o $@ $^
+
+bench-balance: $(BALANCE_BENCH)
+	@mkdir -p $(BUILD)/bench
+	@echo "software BALANCE, instructions per call (callgrind):"
+	@sep=""; json="{"; for n in 4 16 64; do \
+		valgrind --tool=callgrind --toggle-collect=hws_find_busiest \
+			--callgrind-out-file=$(BUILD)/bench/callgrind.balance.$$n \
+			$(BALANCE_BENCH) $$n $(BALANCE_CALLS) >/dev/null 2>&1 \
+			|| { echo "bench-balance: callgrind failed" >&2; exit 1; }; \
+		ir=$$(grep -E '^(summary|totals):' $(BUILD)/bench/callgrind.balance.$$n | head -1 | awk '{print $$2}'); \
+		per=$$((ir / $(BALANCE_CALLS))); \
+		echo "  $$n CPUs: $$per instructions"; \
+		json="$$json$$sep\"$$n\": $$per"; sep=", "; \
+	done; echo "$$json}" > $(BUILD)/bench/balance_sw.json; echo "wrote $(BUILD)/bench/balance_sw.json"
 
 .PHONY: clean
 clean:

@@ -113,6 +113,7 @@ void hws_config_default(struct hws_config *c)
 	c->nr_tasks = 256;
 	c->cmd_depth = 16;
 	c->res_depth = 16;
+	c->nr_groups = 16;
 }
 
 int hws_backend_parse(const char *name, enum hws_backend *out)
@@ -160,7 +161,7 @@ static int resp_errno(struct hws_dev *d, uint32_t resp, int write, uint32_t off)
 static int mismatch(struct hws_dev *d, const char *what, uint32_t off, uint32_t mv, uint32_t mr,
 		    unsigned me, uint32_t rv, uint32_t rr, unsigned re)
 {
-	char cbuf[96];
+	char cbuf[112];
 
 	d->broken = 1;
 	set_msg(d, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
@@ -239,7 +240,7 @@ int hws_soft_reset(struct hws_dev *d)
 static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
-	uint32_t id, cpus, tasks, depths;
+	uint32_t id, cpus, tasks, depths, groups;
 	int ret;
 
 	ret = hws_reg_read(d, HWS_REG_ID, &id);
@@ -249,14 +250,17 @@ static int check_id(struct hws_dev *d)
 		ret = hws_reg_read(d, HWS_REG_NR_TASKS, &tasks);
 	if (!ret)
 		ret = hws_reg_read(d, HWS_REG_DEPTHS, &depths);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_NR_GROUPS, &groups);
 	if (ret)
 		return ret;
 	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
+	    groups != c->nr_groups ||
 	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
-		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x; "
-			   "expected %u CPUs, %u tasks", id, cpus, tasks, depths, c->nr_cpus,
-			c->nr_tasks);
+		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
+			   "groups; expected %u CPUs, %u tasks, %u groups", id, cpus, tasks, depths,
+			groups, c->nr_cpus, c->nr_tasks, c->nr_groups);
 		return -EIO;
 	}
 	return 0;
@@ -265,11 +269,11 @@ static int check_id(struct hws_dev *d)
 int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len)
 {
 	struct hws_model_params mp = {
-		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
+		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
 	};
 	struct hws_vsim_opts vo = {
-		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->wave,
-		cfg->deep_check,
+		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
+		cfg->wave, cfg->deep_check,
 	};
 	struct hws_dev *d;
 	int ret;
@@ -497,6 +501,27 @@ int hws_task_stat(struct hws_dev *d, unsigned task, unsigned sel, uint32_t *val)
 	return do_query(d, hws_cmd(HWS_OP_TASK_STAT, task, sel, 0, 0, 0), val);
 }
 
+int hws_load_tick(struct hws_dev *d, unsigned cpu)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_LOAD_TICK, 0, 0, cpu, 0, 0));
+}
+
+int hws_set_group(struct hws_dev *d, unsigned task, unsigned group)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_SET_GROUP, task, group, 0, 0, 0));
+}
+
+int hws_set_idle(struct hws_dev *d, unsigned cpu, int idle)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_SET_IDLE, 0, 0, cpu, !!idle, 0));
+}
+
+int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
+		 uint32_t *val)
+{
+	return do_query(d, hws_cmd(HWS_OP_LCU_STAT, group, sel, cpu, 0, 0), val);
+}
+
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c)
 {
 	int ret;
@@ -513,14 +538,17 @@ int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counte
 
 int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s)
 {
-	uint32_t info, w;
+	uint32_t info, w, g;
 	int ret;
 
 	ret = hws_task_stat(d, task, HWS_SEL_TASK_STAT_INFO, &info);
 	if (!ret)
 		ret = hws_task_stat(d, task, HWS_SEL_TASK_STAT_WEIGHT, &w);
+	if (!ret)
+		ret = hws_task_stat(d, task, HWS_SEL_TASK_STAT_GROUP, &g);
 	if (ret)
 		return ret;
+	s->group = g;
 	s->queued = !!(info & HWS_TINFO_QUEUED_MASK);
 	s->array = (info & HWS_TINFO_ARRAY_MASK) >> HWS_TINFO_ARRAY_LSB;
 	s->cpu = (info & HWS_TINFO_CPU_MASK) >> HWS_TINFO_CPU_LSB;

@@ -37,6 +37,7 @@ enum hws_backend {
 struct hws_config {
 	enum hws_backend backend;
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	unsigned nr_groups;	/* task groups of the load-comparison unit */
 	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
 	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
 };
@@ -65,9 +66,10 @@ struct hws_task_state {
 	int queued;
 	unsigned array, cpu, prio;	/* valid when queued */
 	uint32_t weight;		/* 0 when not queued */
+	unsigned group;			/* kept while not queued */
 };
 
-/* hws_config_default - 8 CPUs, 256 tasks, FIFOs of 16, model backend. */
+/* hws_config_default - 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, model backend. */
 void hws_config_default(struct hws_config *c);
 
 /* hws_backend_parse - "model", "rtl" or "lockstep"; -EINVAL otherwise. */
@@ -142,6 +144,14 @@ int hws_set_prio(struct hws_dev *d, unsigned task, unsigned prio);
 int hws_migrate(struct hws_dev *d, unsigned task, unsigned cpu);
 int hws_cpu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, uint32_t *val);
 int hws_task_stat(struct hws_dev *d, unsigned task, unsigned sel, uint32_t *val);
+/* Load-comparison unit, first part (docs/accelerator.md section 8). */
+int hws_load_tick(struct hws_dev *d, unsigned cpu);
+int hws_set_group(struct hws_dev *d, unsigned task, unsigned group);
+int hws_set_idle(struct hws_dev *d, unsigned cpu, int idle);
+/* @group is used by the GROUP_LOAD and GROUP_TOTAL selectors only. */
+int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
+		 uint32_t *val);
+
 /* Several STAT commands: all counters of a CPU, all of a task's state. */
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c);
 int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s);

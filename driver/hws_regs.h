@@ -8,6 +8,7 @@
 #define HWS_RT_WEIGHT 177522u /* load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight() */
 #define HWS_ERR_FLAG 2147483648u /* bit 31 of a result word: the command failed, bits 7:0 hold the code */
 #define HWS_NONE_FLAG 1073741824u /* bit 30 of a PICK_NEXT/PEEK result: both arrays empty */
+#define HWS_ERR_CODES 11u /* error codes 0..10; ERR_CNTn exists for n = 1..ERR_CODES-1 */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
@@ -33,6 +34,8 @@
 #define HWS_REG_ERR_CNT7 0x5cu /* RO errors with code 7 (OVERFLOW) */
 #define HWS_REG_ERR_CNT8 0x60u /* RO errors with code 8 (UNDERFLOW) */
 #define HWS_REG_ERR_CNT9 0x64u /* RO errors with code 9 (ADDR) */
+#define HWS_REG_ERR_CNT10 0x68u /* RO errors with code 10 (GROUP) */
+#define HWS_REG_NR_GROUPS 0x38u /* RO parameter NR_GROUPS (1..64) */
 #define HWS_DEPTHS_CMD_DEPTH_LSB 0 /* depth of the command FIFO (parameter CMD_DEPTH, 2..32) */
 #define HWS_DEPTHS_CMD_DEPTH_W 6
 #define HWS_DEPTHS_CMD_DEPTH_MASK 0x0000003fu
@@ -141,6 +144,18 @@
 #define HWS_OP_TASK_STAT 9 /* TASK_STAT(task, sel): return one field of a task's state */
 #define HWS_LAT_TASK_STAT 2
 #define HWS_RESULT_TASK_STAT 1
+#define HWS_OP_LOAD_TICK 10 /* LOAD_TICK(cpu): decay the CPU's load history: hist = (hist + load) / 2 */
+#define HWS_LAT_LOAD_TICK 1
+#define HWS_RESULT_LOAD_TICK 0
+#define HWS_OP_SET_GROUP 11 /* SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group */
+#define HWS_LAT_SET_GROUP 2
+#define HWS_RESULT_SET_GROUP 0
+#define HWS_OP_LCU_STAT 12 /* LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit */
+#define HWS_LAT_LCU_STAT 1
+#define HWS_RESULT_LCU_STAT 1
+#define HWS_OP_SET_IDLE 13 /* SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0) */
+#define HWS_LAT_SET_IDLE 1
+#define HWS_RESULT_SET_IDLE 0
 #define HWS_ERR_OK 0 /* no error */
 #define HWS_ERR_OPCODE 1 /* unknown opcode */
 #define HWS_ERR_TASK 2 /* task index >= NR_TASKS */
@@ -151,6 +166,7 @@
 #define HWS_ERR_OVERFLOW 7 /* write to CMD while the command FIFO is full: the command is dropped */
 #define HWS_ERR_UNDERFLOW 8 /* read of RESULT with no result to come: returns ERR_FLAG|8 */
 #define HWS_ERR_ADDR 9 /* access to an unmapped, misaligned or wrong-direction register, or a write with WSTRB != 0xF: SLVERR */
+#define HWS_ERR_GROUP 10 /* group index >= NR_GROUPS */
 #define HWS_SEL_CPU_STAT_NR_RUNNING 0 /* tasks queued on the CPU */
 #define HWS_SEL_CPU_STAT_NR_ACTIVE 1 /* tasks in its active array */
 #define HWS_SEL_CPU_STAT_NR_EXPIRED 2 /* tasks in its expired array */
@@ -161,7 +177,15 @@
 #define HWS_SEL_CPU_STAT_COUNT 23 /* number of CPU_STAT selectors; larger ones fail with PRIO */
 #define HWS_SEL_TASK_STAT_INFO 0 /* QUEUED, ARRAY, CPU, PRIO (the TINFO fields) */
 #define HWS_SEL_TASK_STAT_WEIGHT 1 /* load weight of the task's priority; 0 when not queued */
-#define HWS_SEL_TASK_STAT_COUNT 2 /* number of TASK_STAT selectors; larger ones fail with PRIO */
+#define HWS_SEL_TASK_STAT_GROUP 2 /* the task's group (kept while it is not queued; 0 after reset) */
+#define HWS_SEL_TASK_STAT_COUNT 3 /* number of TASK_STAT selectors; larger ones fail with PRIO */
+#define HWS_SEL_LCU_STAT_HIST 0 /* the CPU's load history (cpu_load), updated by LOAD_TICK */
+#define HWS_SEL_LCU_STAT_SOURCE_LOAD 1 /* min(history, load): the CPU's load as a source of migration */
+#define HWS_SEL_LCU_STAT_TARGET_LOAD 2 /* max(history, load): the CPU's load as a target of migration */
+#define HWS_SEL_LCU_STAT_GROUP_LOAD 3 /* weighted load of the group's tasks queued on the CPU (group = TASK field) */
+#define HWS_SEL_LCU_STAT_GROUP_TOTAL 4 /* weighted load of the group's tasks queued on all CPUs (group = TASK field) */
+#define HWS_SEL_LCU_STAT_IDLE0 5 /* idle flags in 16-bit chunks: IDLE0+k gives CPUs 16k+15..16k (bit n = CPU 16k+n), k = 0..3 */
+#define HWS_SEL_LCU_STAT_COUNT 9 /* number of LCU_STAT selectors; larger ones fail with PRIO */
 
 /* X-macros: X(name, code, latency, has_result) and X(name, code, errno) */
 #define HWS_FOR_EACH_OP(X) \
@@ -175,6 +199,10 @@
 	X(MIGRATE, 7, 5, 0) \
 	X(CPU_STAT, 8, 1, 1) \
 	X(TASK_STAT, 9, 2, 1) \
+	X(LOAD_TICK, 10, 1, 0) \
+	X(SET_GROUP, 11, 2, 0) \
+	X(LCU_STAT, 12, 1, 1) \
+	X(SET_IDLE, 13, 1, 0) \
 	/* end */
 #define HWS_FOR_EACH_ERR(X) \
 	X(OK, 0, 0) \
@@ -187,6 +215,7 @@
 	X(OVERFLOW, 7, EAGAIN) \
 	X(UNDERFLOW, 8, ENODATA) \
 	X(ADDR, 9, EFAULT) \
+	X(GROUP, 10, ERANGE) \
 	/* end */
 #define HWS_FOR_EACH_REG(X) \
 	X(ID, 0x00u, RO) \
@@ -213,6 +242,8 @@
 	X(ERR_CNT7, 0x5cu, RO) \
 	X(ERR_CNT8, 0x60u, RO) \
 	X(ERR_CNT9, 0x64u, RO) \
+	X(ERR_CNT10, 0x68u, RO) \
+	X(NR_GROUPS, 0x38u, RO) \
 	/* end */
 
 #endif /* HWS_REGS_H */

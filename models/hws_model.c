@@ -65,6 +65,13 @@ struct hws_model {
 	uint32_t *load;		/* per cpu */
 	uint8_t *swap;		/* per cpu: physical index of the active array */
 
+	/* Load-comparison unit (section 8). */
+	uint32_t *hist;		/* per cpu: decayed load history */
+	uint8_t *grp;		/* per task: its group */
+	uint32_t *gload;	/* per (cpu, group): cpu * nr_groups + group */
+	uint32_t *gtotal;	/* per group */
+	uint8_t *idle;		/* per cpu */
+
 	struct fifo cmdf, resf;
 
 	/* Engine (section 4.1). */
@@ -98,6 +105,7 @@ void hws_model_default_params(struct hws_model_params *p)
 	p->nr_tasks = 256;
 	p->cmd_depth = 16;
 	p->res_depth = 16;
+	p->nr_groups = 16;
 }
 
 int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len)
@@ -112,11 +120,13 @@ int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t l
 		bad = "CMD_DEPTH must be 2..32";
 	else if (p->res_depth < 2 || p->res_depth > FIFO_MAX)
 		bad = "RES_DEPTH must be 2..32";
+	else if (p->nr_groups < 1 || p->nr_groups > 64)
+		bad = "NR_GROUPS must be 1..64";
 	if (!bad)
 		return 0;
 	if (msg && len)
-		snprintf(msg, len, "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u)", bad,
-			 p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth);
+		snprintf(msg, len, "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u)",
+			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups);
 	return -EINVAL;
 }
 
@@ -173,6 +183,11 @@ void hws_model_reset(struct hws_model *m)
 	memset(m->nr, 0, sizeof(*m->nr) * p->nr_cpus * 2);
 	memset(m->load, 0, sizeof(*m->load) * p->nr_cpus);
 	memset(m->swap, 0, p->nr_cpus);
+	memset(m->hist, 0, sizeof(*m->hist) * p->nr_cpus);
+	memset(m->grp, 0, p->nr_tasks);
+	memset(m->gload, 0, sizeof(*m->gload) * p->nr_cpus * p->nr_groups);
+	memset(m->gtotal, 0, sizeof(*m->gtotal) * p->nr_groups);
+	memset(m->idle, 0, p->nr_cpus);
 	memset(&m->cmdf, 0, sizeof(m->cmdf));
 	memset(&m->resf, 0, sizeof(m->resf));
 	m->busy = 0;
@@ -217,8 +232,14 @@ int hws_model_create(struct hws_model **out, const struct hws_model_params *p)
 	m->nr = calloc((size_t)p->nr_cpus * 2, sizeof(*m->nr));
 	m->load = calloc(p->nr_cpus, sizeof(*m->load));
 	m->swap = calloc(p->nr_cpus, 1);
+	m->hist = calloc(p->nr_cpus, sizeof(*m->hist));
+	m->grp = calloc(p->nr_tasks, 1);
+	m->gload = calloc((size_t)p->nr_cpus * p->nr_groups, sizeof(*m->gload));
+	m->gtotal = calloc(p->nr_groups, sizeof(*m->gtotal));
+	m->idle = calloc(p->nr_cpus, 1);
 	if (!m->queued || !m->t_cpu || !m->t_prio || !m->t_arr || !m->next || !m->prev ||
-	    !m->head || !m->tail || !m->bm || !m->nr || !m->load || !m->swap) {
+	    !m->head || !m->tail || !m->bm || !m->nr || !m->load || !m->swap || !m->hist ||
+	    !m->grp || !m->gload || !m->gtotal || !m->idle) {
 		hws_model_destroy(m);
 		return -ENOMEM;
 	}
@@ -243,6 +264,11 @@ void hws_model_destroy(struct hws_model *m)
 	free(m->nr);
 	free(m->load);
 	free(m->swap);
+	free(m->hist);
+	free(m->grp);
+	free(m->gload);
+	free(m->gtotal);
+	free(m->idle);
 	free(m);
 }
 
@@ -315,6 +341,22 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 		if (bad_t)
 			return HWS_ERR_TASK;
 		return prio >= HWS_SEL_TASK_STAT_COUNT ? HWS_ERR_PRIO : 0;
+	case HWS_OP_LOAD_TICK:
+	case HWS_OP_SET_IDLE:
+		return bad_c ? HWS_ERR_CPU : 0;
+	case HWS_OP_SET_GROUP:
+		if (bad_t)
+			return HWS_ERR_TASK;
+		return prio >= m->p.nr_groups ? HWS_ERR_GROUP : 0;
+	case HWS_OP_LCU_STAT:
+		if (bad_c)
+			return HWS_ERR_CPU;
+		if (prio >= HWS_SEL_LCU_STAT_COUNT)
+			return HWS_ERR_PRIO;
+		if ((prio == HWS_SEL_LCU_STAT_GROUP_LOAD || prio == HWS_SEL_LCU_STAT_GROUP_TOTAL) &&
+		    t >= m->p.nr_groups)
+			return HWS_ERR_GROUP;
+		return 0;
 	}
 	return HWS_ERR_OPCODE;
 }
@@ -344,6 +386,8 @@ static void link_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned pa
 	m->t_arr[t] = (uint8_t)parr;
 	m->nr[cpu * 2 + parr]++;
 	m->load[cpu] += hws_model_weight(prio);
+	m->gload[cpu * m->p.nr_groups + m->grp[t]] += hws_model_weight(prio);
+	m->gtotal[m->grp[t]] += hws_model_weight(prio);
 }
 
 static void unlink_task(struct hws_model *m, unsigned t)
@@ -365,6 +409,8 @@ static void unlink_task(struct hws_model *m, unsigned t)
 	m->queued[t] = 0;
 	m->nr[cpu * 2 + parr]--;
 	m->load[cpu] -= hws_model_weight(prio);
+	m->gload[cpu * m->p.nr_groups + m->grp[t]] -= hws_model_weight(prio);
+	m->gtotal[m->grp[t]] -= hws_model_weight(prio);
 }
 
 /* The word PICK_NEXT/PEEK return, and the physical array and prio they take from. */
@@ -419,6 +465,8 @@ static uint32_t cpu_stat(const struct hws_model *m, unsigned cpu, unsigned sel)
 
 static uint32_t task_stat(const struct hws_model *m, unsigned t, unsigned sel)
 {
+	if (sel == HWS_SEL_TASK_STAT_GROUP)
+		return m->grp[t];
 	if (!m->queued[t])
 		return 0;
 	if (sel == HWS_SEL_TASK_STAT_WEIGHT)
@@ -427,6 +475,44 @@ static uint32_t task_stat(const struct hws_model *m, unsigned t, unsigned sel)
 	       (uint32_t)(m->t_arr[t] ^ m->swap[m->t_cpu[t]]) << HWS_TINFO_ARRAY_LSB |
 	       (uint32_t)m->t_cpu[t] << HWS_TINFO_CPU_LSB |
 	       (uint32_t)m->t_prio[t] << HWS_TINFO_PRIO_LSB;
+}
+
+static uint32_t lcu_stat(const struct hws_model *m, unsigned cpu, unsigned sel, unsigned g)
+{
+	uint32_t h = m->hist[cpu], l = m->load[cpu], mask = 0;
+	unsigned c, base;
+
+	switch (sel) {
+	case HWS_SEL_LCU_STAT_HIST:
+		return h;
+	case HWS_SEL_LCU_STAT_SOURCE_LOAD:
+		return h < l ? h : l;
+	case HWS_SEL_LCU_STAT_TARGET_LOAD:
+		return h > l ? h : l;
+	case HWS_SEL_LCU_STAT_GROUP_LOAD:
+		return m->gload[cpu * m->p.nr_groups + g];
+	case HWS_SEL_LCU_STAT_GROUP_TOTAL:
+		return m->gtotal[g];
+	}
+	base = (sel - HWS_SEL_LCU_STAT_IDLE0) * 16;
+	for (c = base; c < base + 16 && c < m->p.nr_cpus; c++)
+		mask |= (uint32_t)m->idle[c] << (c - base);
+	return mask;
+}
+
+/* Move task @t (queued or not) to group @g, carrying its weight if it is queued. */
+static void set_group(struct hws_model *m, unsigned t, unsigned g)
+{
+	unsigned old = m->grp[t], cpu = m->t_cpu[t];
+	uint32_t w = hws_model_weight(m->t_prio[t]);
+
+	if (m->queued[t]) {
+		m->gload[cpu * m->p.nr_groups + old] -= w;
+		m->gtotal[old] -= w;
+		m->gload[cpu * m->p.nr_groups + g] += w;
+		m->gtotal[g] += w;
+	}
+	m->grp[t] = (uint8_t)g;
 }
 
 /*
@@ -487,6 +573,18 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	case HWS_OP_TASK_STAT:
 		*res = task_stat(m, t, prio);
 		break;
+	case HWS_OP_LOAD_TICK:
+		m->hist[cpu] = (uint32_t)(((uint64_t)m->hist[cpu] + m->load[cpu]) >> 1);
+		break;
+	case HWS_OP_SET_GROUP:
+		set_group(m, t, prio);
+		break;
+	case HWS_OP_LCU_STAT:
+		*res = lcu_stat(m, cpu, prio, t);
+		break;
+	case HWS_OP_SET_IDLE:
+		m->idle[cpu] = (c >> HWS_CMD_ARRAY_LSB) & 1;
+		break;
 	}
 	return 0;
 }
@@ -536,6 +634,8 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 		return m->p.nr_cpus;
 	case HWS_REG_NR_TASKS:
 		return m->p.nr_tasks;
+	case HWS_REG_NR_GROUPS:
+		return m->p.nr_groups;
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
@@ -557,7 +657,7 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 	case HWS_REG_ERR_TOTAL:
 		return m->err_total;
 	}
-	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT9)
+	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT10)
 		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
 	return 0;
 }
@@ -755,6 +855,42 @@ int hws_model_inject_fault(struct hws_model *m, unsigned cpu)
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); return -EPROTO; } while (0)
 
+/* Group loads equal the weights of the groups' queued tasks, per CPU and in total. */
+static int check_groups(const struct hws_model *m, char *msg, size_t len)
+{
+	const struct hws_model_params *p = &m->p;
+	uint32_t *sum = calloc((size_t)p->nr_cpus * p->nr_groups, sizeof(*sum));
+	unsigned t, c, g;
+	uint32_t tot;
+
+	if (!sum) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (t = 0; t < p->nr_tasks; t++)
+		if (m->queued[t])
+			sum[m->t_cpu[t] * p->nr_groups + m->grp[t]] += hws_model_weight(m->t_prio[t]);
+	for (g = 0; g < p->nr_groups; g++) {
+		tot = 0;
+		for (c = 0; c < p->nr_cpus; c++) {
+			if (sum[c * p->nr_groups + g] != m->gload[c * p->nr_groups + g]) {
+				snprintf(msg, len, "cpu %u group %u: group load %u, its tasks weigh %u",
+					 c, g, m->gload[c * p->nr_groups + g],
+					 sum[c * p->nr_groups + g]);
+				free(sum);
+				return -EPROTO;
+			}
+			tot += sum[c * p->nr_groups + g];
+		}
+		if (tot != m->gtotal[g]) {
+			free(sum);
+			FAIL("group %u: total %u, its tasks weigh %u", g, m->gtotal[g], tot);
+		}
+	}
+	free(sum);
+	return 0;
+}
+
 int hws_model_check(const struct hws_model *m, char *msg, size_t len)
 {
 	const struct hws_model_params *p = &m->p;
@@ -818,5 +954,5 @@ int hws_model_check(const struct hws_model *m, char *msg, size_t len)
 		}
 	}
 	free(seen);
-	return 0;
+	return check_groups(m, msg, len);
 }

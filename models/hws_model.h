@@ -29,9 +29,10 @@ struct hws_model_params {
 	unsigned nr_tasks;	/* 1..4096 */
 	unsigned cmd_depth;	/* 2..32 */
 	unsigned res_depth;	/* 2..32 */
+	unsigned nr_groups;	/* 1..64: task groups of the load-comparison unit */
 };
 
-/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16. */
+/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups. */
 void hws_model_default_params(struct hws_model_params *p);
 
 /**

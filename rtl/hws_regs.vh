@@ -6,6 +6,7 @@ localparam [31:0] HWS_MAX_RT_PRIO = 32'd100; // first non-real-time priority
 localparam [31:0] HWS_RT_WEIGHT = 32'd177522; // load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight()
 localparam [31:0] HWS_ERR_FLAG = 32'd2147483648; // bit 31 of a result word: the command failed, bits 7:0 hold the code
 localparam [31:0] HWS_NONE_FLAG = 32'd1073741824; // bit 30 of a PICK_NEXT/PEEK result: both arrays empty
+localparam [31:0] HWS_ERR_CODES = 32'd11; // error codes 0..10; ERR_CNTn exists for n = 1..ERR_CODES-1
 localparam [31:0] HWS_SWAP_FLAG = 32'd536870912; // bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays)
 localparam [7:0] HWS_REG_ID = 8'h00; // RO identification word, always ID_VALUE
 localparam [7:0] HWS_REG_NR_CPUS = 8'h04; // RO parameter NR_CPUS (1..64)
@@ -31,6 +32,8 @@ localparam [7:0] HWS_REG_ERR_CNT6 = 8'h58; // RO errors with code 6 (NOTQUEUED)
 localparam [7:0] HWS_REG_ERR_CNT7 = 8'h5c; // RO errors with code 7 (OVERFLOW)
 localparam [7:0] HWS_REG_ERR_CNT8 = 8'h60; // RO errors with code 8 (UNDERFLOW)
 localparam [7:0] HWS_REG_ERR_CNT9 = 8'h64; // RO errors with code 9 (ADDR)
+localparam [7:0] HWS_REG_ERR_CNT10 = 8'h68; // RO errors with code 10 (GROUP)
+localparam [7:0] HWS_REG_NR_GROUPS = 8'h38; // RO parameter NR_GROUPS (1..64)
 localparam integer HWS_DEPTHS_CMD_DEPTH_LSB = 0; // depth of the command FIFO (parameter CMD_DEPTH, 2..32)
 localparam integer HWS_DEPTHS_CMD_DEPTH_W = 6;
 localparam integer HWS_DEPTHS_RES_DEPTH_LSB = 8; // depth of the result FIFO (parameter RES_DEPTH, 2..32)
@@ -103,6 +106,14 @@ localparam [3:0] HWS_OP_CPU_STAT = 4'd8; // CPU_STAT(cpu, sel): return one per-C
 localparam integer HWS_LAT_CPU_STAT = 1;
 localparam [3:0] HWS_OP_TASK_STAT = 4'd9; // TASK_STAT(task, sel): return one field of a task's state
 localparam integer HWS_LAT_TASK_STAT = 2;
+localparam [3:0] HWS_OP_LOAD_TICK = 4'd10; // LOAD_TICK(cpu): decay the CPU's load history: hist = (hist + load) / 2
+localparam integer HWS_LAT_LOAD_TICK = 1;
+localparam [3:0] HWS_OP_SET_GROUP = 4'd11; // SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group
+localparam integer HWS_LAT_SET_GROUP = 2;
+localparam [3:0] HWS_OP_LCU_STAT = 4'd12; // LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit
+localparam integer HWS_LAT_LCU_STAT = 1;
+localparam [3:0] HWS_OP_SET_IDLE = 4'd13; // SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0)
+localparam integer HWS_LAT_SET_IDLE = 1;
 localparam [7:0] HWS_ERR_OK = 8'd0; // no error
 localparam [7:0] HWS_ERR_OPCODE = 8'd1; // unknown opcode
 localparam [7:0] HWS_ERR_TASK = 8'd2; // task index >= NR_TASKS
@@ -113,6 +124,7 @@ localparam [7:0] HWS_ERR_NOTQUEUED = 8'd6; // DEQUEUE, REQUEUE, SET_PRIO or MIGR
 localparam [7:0] HWS_ERR_OVERFLOW = 8'd7; // write to CMD while the command FIFO is full: the command is dropped
 localparam [7:0] HWS_ERR_UNDERFLOW = 8'd8; // read of RESULT with no result to come: returns ERR_FLAG|8
 localparam [7:0] HWS_ERR_ADDR = 8'd9; // access to an unmapped, misaligned or wrong-direction register, or a write with WSTRB != 0xF: SLVERR
+localparam [7:0] HWS_ERR_GROUP = 8'd10; // group index >= NR_GROUPS
 localparam [7:0] HWS_SEL_CPU_STAT_NR_RUNNING = 8'd0; // tasks queued on the CPU
 localparam [7:0] HWS_SEL_CPU_STAT_NR_ACTIVE = 8'd1; // tasks in its active array
 localparam [7:0] HWS_SEL_CPU_STAT_NR_EXPIRED = 8'd2; // tasks in its expired array
@@ -123,4 +135,12 @@ localparam [7:0] HWS_SEL_CPU_STAT_EXP_BM0 = 8'd14; // expired bitmap bits 15:0; 
 localparam [7:0] HWS_SEL_CPU_STAT_COUNT = 8'd23; // number of CPU_STAT selectors; larger ones fail with PRIO
 localparam [7:0] HWS_SEL_TASK_STAT_INFO = 8'd0; // QUEUED, ARRAY, CPU, PRIO (the TINFO fields)
 localparam [7:0] HWS_SEL_TASK_STAT_WEIGHT = 8'd1; // load weight of the task's priority; 0 when not queued
-localparam [7:0] HWS_SEL_TASK_STAT_COUNT = 8'd2; // number of TASK_STAT selectors; larger ones fail with PRIO
+localparam [7:0] HWS_SEL_TASK_STAT_GROUP = 8'd2; // the task's group (kept while it is not queued; 0 after reset)
+localparam [7:0] HWS_SEL_TASK_STAT_COUNT = 8'd3; // number of TASK_STAT selectors; larger ones fail with PRIO
+localparam [7:0] HWS_SEL_LCU_STAT_HIST = 8'd0; // the CPU's load history (cpu_load), updated by LOAD_TICK
+localparam [7:0] HWS_SEL_LCU_STAT_SOURCE_LOAD = 8'd1; // min(history, load): the CPU's load as a source of migration
+localparam [7:0] HWS_SEL_LCU_STAT_TARGET_LOAD = 8'd2; // max(history, load): the CPU's load as a target of migration
+localparam [7:0] HWS_SEL_LCU_STAT_GROUP_LOAD = 8'd3; // weighted load of the group's tasks queued on the CPU (group = TASK field)
+localparam [7:0] HWS_SEL_LCU_STAT_GROUP_TOTAL = 8'd4; // weighted load of the group's tasks queued on all CPUs (group = TASK field)
+localparam [7:0] HWS_SEL_LCU_STAT_IDLE0 = 8'd5; // idle flags in 16-bit chunks: IDLE0+k gives CPUs 16k+15..16k (bit n = CPU 16k+n), k = 0..3
+localparam [7:0] HWS_SEL_LCU_STAT_COUNT = 8'd9; // number of LCU_STAT selectors; larger ones fail with PRIO

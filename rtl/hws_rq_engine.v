@@ -31,14 +31,28 @@
 //              5: W link at the tail of the new list, tt[t], its bitmap, nr, load
 //   CPU_STAT   1: result from the flops
 //   TASK_STAT  1: R tt[t]                   2: result
+//   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
+//   SET_GROUP  1: R tt[t]                   2: W grp[t]; if queued, move its weight between
+//                                              gload[cpu][old/new] and gtotal[old/new]
+//   LCU_STAT   1: result from the flops
+//   SET_IDLE   1: W idle[c]
 //
 // Every flop update names one list at a time (the "focus" list f below), so a single
 // adder updates nr and one updates load.
+//
+// Load-comparison unit, first part (docs/accelerator.md section 8): hist[c], grp[t],
+// gload[c][g], gtotal[g] live in hws_clrmem flop arrays (a clear empties them in one
+// cycle), idle[c] in flops. Group loads follow load[c]: at every edge that adds/subtracts
+// the focus weight w to/from load[f_cpu] (link, unlink), the same w is added/subtracted
+// to/from gload[f_cpu][grp[u]] and gtotal[grp[u]] (port 0 of both arrays), u being the
+// task linked or unlinked. SET_GROUP of a queued task subtracts on port 0 (old group) and
+// adds on port 1 (new group); nothing else uses port 1.
 `default_nettype none
 
 module hws_rq_engine #(
-  parameter integer NR_CPUS  = 8,    // CPUs, 1..64
-  parameter integer NR_TASKS = 256   // entries of the task table, 1..4096
+  parameter integer NR_CPUS   = 8,    // CPUs, 1..64
+  parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
+  parameter integer NR_GROUPS = 16    // task groups whose per-CPU loads are kept, 1..64
 ) (
   input  wire        clk_i,
   input  wire        srst_i,      // synchronous reset (rst_ni or CTRL.SOFT_RESET): empties
@@ -64,16 +78,20 @@ module hws_rq_engine #(
 
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096) begin : g_bad_param
-      $error("hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d (need 1..64 and 1..4096)", NR_CPUS, NR_TASKS);
+    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
+        NR_GROUPS < 1 || NR_GROUPS > 64) begin : g_bad_param
+      $error("hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d NR_GROUPS=%0d (need 1..64, 1..4096, 1..64)",
+             NR_CPUS, NR_TASKS, NR_GROUPS);
     end
   endgenerate
 `endif
 `ifndef SYNTHESIS
   // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
   // simulation at time 0 as well.
-  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096)
-    $fatal(1, "hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d (need 1..64 and 1..4096)", NR_CPUS, NR_TASKS);
+  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
+              NR_GROUPS < 1 || NR_GROUPS > 64)
+    $fatal(1, "hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d NR_GROUPS=%0d (need 1..64, 1..4096, 1..64)",
+           NR_CPUS, NR_TASKS, NR_GROUPS);
 `endif
 
   // ---------------------------------------------------------------------------------------
@@ -89,8 +107,12 @@ module hws_rq_engine #(
   localparam integer HTD   = NARR * NP;                             // lists
   localparam integer HTAW  = $clog2(HTD);                           // ht address width
   localparam integer TDEP  = 1 << TW;                               // task RAM depth (>= 2)
-  localparam [31:0]  NR_TASKS32 = NR_TASKS;
-  localparam [31:0]  NR_CPUS32  = NR_CPUS;
+  localparam integer GW    = (NR_GROUPS > 1) ? $clog2(NR_GROUPS) : 1; // group index width
+  localparam integer GLD   = NR_CPUS * NR_GROUPS;                   // gload words
+  localparam integer GLAW  = (GLD > 1) ? $clog2(GLD) : 1;           // gload address width
+  localparam [31:0]  NR_TASKS32  = NR_TASKS;
+  localparam [31:0]  NR_CPUS32   = NR_CPUS;
+  localparam [31:0]  NR_GROUPS32 = NR_GROUPS;
   localparam [31:0]  ONE32      = 32'd1;
 
   // ---------------------------------------------------------------------------------------
@@ -117,6 +139,10 @@ module hws_rq_engine #(
   wire op_migr = (op == HWS_OP_MIGRATE);
   wire op_cst  = (op == HWS_OP_CPU_STAT);
   wire op_tst  = (op == HWS_OP_TASK_STAT);
+  wire op_tick = (op == HWS_OP_LOAD_TICK);
+  wire op_setg = (op == HWS_OP_SET_GROUP);
+  wire op_lcu  = (op == HWS_OP_LCU_STAT);
+  wire op_idle = (op == HWS_OP_SET_IDLE);
   wire op_move = op_req || op_setp || op_migr;
 
   wire s1 = busy_q && (step_q == 3'd1);
@@ -138,6 +164,9 @@ module hws_rq_engine #(
   wire task_bad = ({1'b0, tfield} >= NR_TASKS32[12:0]);
   wire cpu_bad  = ({1'b0, cfield} >= NR_CPUS32[6:0]);
   wire prio_bad = (pfield >= 8'd140);
+  wire pgrp_bad = ({1'b0, pfield} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
+  wire tgrp_bad = ({1'b0, tfield} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
+  wire lcu_grp  = (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL);
   wire q_t      = task_bad ? 1'b0 : queued_q[t_w];
 
   reg [7:0] ecode;
@@ -169,7 +198,16 @@ module hws_rq_engine #(
       HWS_OP_TASK_STAT:
         if (task_bad)      ecode = HWS_ERR_TASK;
         else if (pfield >= HWS_SEL_TASK_STAT_COUNT) ecode = HWS_ERR_PRIO;
-      default:             ecode = HWS_ERR_OPCODE;
+      HWS_OP_LOAD_TICK, HWS_OP_SET_IDLE:
+        if (cpu_bad)       ecode = HWS_ERR_CPU;
+      HWS_OP_SET_GROUP:
+        if (task_bad)      ecode = HWS_ERR_TASK;
+        else if (pgrp_bad) ecode = HWS_ERR_GROUP;
+      HWS_OP_LCU_STAT:
+        if (cpu_bad)       ecode = HWS_ERR_CPU;
+        else if (pfield >= HWS_SEL_LCU_STAT_COUNT) ecode = HWS_ERR_PRIO;
+        else if (lcu_grp && tgrp_bad) ecode = HWS_ERR_GROUP;
+      default:             ecode = HWS_ERR_OPCODE;   // 14, 15
     endcase
   end
 
@@ -185,6 +223,10 @@ module hws_rq_engine #(
       HWS_OP_MIGRATE:   lat = HWS_LAT_MIGRATE[2:0];
       HWS_OP_CPU_STAT:  lat = HWS_LAT_CPU_STAT[2:0];
       HWS_OP_TASK_STAT: lat = HWS_LAT_TASK_STAT[2:0];
+      HWS_OP_LOAD_TICK: lat = HWS_LAT_LOAD_TICK[2:0];
+      HWS_OP_SET_GROUP: lat = HWS_LAT_SET_GROUP[2:0];
+      HWS_OP_LCU_STAT:  lat = HWS_LAT_LCU_STAT[2:0];
+      HWS_OP_SET_IDLE:  lat = HWS_LAT_SET_IDLE[2:0];
       default:          lat = HWS_LAT_NOP[2:0];   // NOP; reserved opcodes fail in step 1
     endcase
   end
@@ -213,7 +255,7 @@ module hws_rq_engine #(
   always @* begin
     f_cpu = c_w;
     if (!s1) begin
-      if (op_deq || op_req || op_setp || op_tst) f_cpu = tt_cpu;
+      if (op_deq || op_req || op_setp || op_tst || op_setg) f_cpu = tt_cpu;
       else if (op_migr) f_cpu = (s4 || s5) ? c_w : tt_cpu;
     end
   end
@@ -260,7 +302,7 @@ module hws_rq_engine #(
     if (op_pick || op_peek) begin
       f_phys = s1 ? ffs_phys : pk_phys_q;
       f_prio = s1 ? ffs_idx : pk_prio_q;
-    end else if (op_deq || op_req || op_tst) begin
+    end else if (op_deq || op_req || op_tst || op_setg) begin
       f_phys = tt_phys;
       f_prio = tt_prio;
     end else if (op_setp) begin
@@ -423,6 +465,78 @@ module hws_rq_engine #(
   end
 
   // ---------------------------------------------------------------------------------------
+  // Load-comparison unit state (section 8)
+  wire ok1 = s1 && (ecode == HWS_ERR_OK);   // a 1-cycle command that passed its checks
+
+  // grp[t]: read at u (the task linked/unlinked, or t of SET_GROUP/TASK_STAT), written by
+  // SET_GROUP at its completion.
+  wire [GW-1:0] grp_u;
+  wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
+  wire [GW-1:0] g_lcu    = tfield[GW-1:0];              // LCU_STAT: the group asked for
+  wire          setg_we  = s2 && op_setg;
+  // SET_GROUP of a queued task moves its weight from the old group to the new one (step 2:
+  // f is the task's list, f_weight its weight); nothing to do when the group stays.
+  wire          setg_mv  = setg_we && q_t && (grp_u != g_new);
+  wire [GW-1:0] grp_rd1;
+  hws_clrmem #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
+    .clk_i(clk_i), .clr_i(srst_i),
+    .we0_i(setg_we), .wa0_i(t_w), .wd0_i(g_new),
+    .we1_i(1'b0), .wa1_i({TW{1'b0}}), .wd1_i({GW{1'b0}}),
+    .ra0_i(u_task), .rd0_o(grp_u),
+    .ra1_i({TW{1'b0}}), .rd1_o(grp_rd1)
+  );
+
+  // gload[c][g] at word c*NR_GROUPS + g, gtotal[g]. Port 0: group g_a of the focus CPU (the
+  // linked/unlinked task's group, the old group of SET_GROUP, LCU_STAT's group); port 1:
+  // SET_GROUP's new group.
+  wire          g_upd0   = upd || setg_mv;
+  wire [GW-1:0] g_a      = op_lcu ? g_lcu : grp_u;
+  wire [31:0]   gl_a0_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_a};
+  wire [31:0]   gl_a1_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_new};
+  wire [GLAW-1:0] gl_a0  = gl_a0_full[GLAW-1:0];
+  wire [GLAW-1:0] gl_a1  = gl_a1_full[GLAW-1:0];
+  wire [LDW-1:0]  gl_rd0, gl_rd1, gt_rd0, gt_rd1;
+  // link adds w; unlink and the old group of SET_GROUP subtract it
+  wire [LDW-1:0]  gl_wd0 = link ? (gl_rd0 + w_ext) : (gl_rd0 - w_ext);
+  wire [LDW-1:0]  gt_wd0 = link ? (gt_rd0 + w_ext) : (gt_rd0 - w_ext);
+  wire [LDW-1:0]  gl_wd1 = gl_rd1 + w_ext;
+  wire [LDW-1:0]  gt_wd1 = gt_rd1 + w_ext;
+  hws_clrmem #(.DEPTH(GLD), .WIDTH(LDW), .AW(GLAW)) u_gl (
+    .clk_i(clk_i), .clr_i(srst_i),
+    .we0_i(g_upd0), .wa0_i(gl_a0), .wd0_i(gl_wd0),
+    .we1_i(setg_mv), .wa1_i(gl_a1), .wd1_i(gl_wd1),
+    .ra0_i(gl_a0), .rd0_o(gl_rd0),
+    .ra1_i(gl_a1), .rd1_o(gl_rd1)
+  );
+  hws_clrmem #(.DEPTH(NR_GROUPS), .WIDTH(LDW), .AW(GW)) u_gt (
+    .clk_i(clk_i), .clr_i(srst_i),
+    .we0_i(g_upd0), .wa0_i(g_a), .wd0_i(gt_wd0),
+    .we1_i(setg_mv), .wa1_i(g_new), .wd1_i(gt_wd1),
+    .ra0_i(g_a), .rd0_o(gt_rd0),
+    .ra1_i(g_new), .rd1_o(gt_rd1)
+  );
+
+  // hist[c]: the decayed load of the command's CPU (f_cpu = c in step 1). It never exceeds
+  // the largest load, so LDW bits hold it; the sum takes one more bit, so the halving is exact.
+  wire [LDW-1:0] hist_c;
+  wire [LDW-1:0] hist_rd1;
+  wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_f};
+  hws_clrmem #(.DEPTH(NR_CPUS), .WIDTH(LDW), .AW(CW)) u_hist (
+    .clk_i(clk_i), .clr_i(srst_i),
+    .we0_i(ok1 && op_tick), .wa0_i(c_w), .wd0_i(hist_sum[LDW:1]),
+    .we1_i(1'b0), .wa1_i({CW{1'b0}}), .wd1_i({LDW{1'b0}}),
+    .ra0_i(c_w), .rd0_o(hist_c),
+    .ra1_i({CW{1'b0}}), .rd1_o(hist_rd1)
+  );
+
+  // idle[c]
+  reg [NR_CPUS-1:0] idle_q;
+  always @(posedge clk_i) begin
+    if (srst_i) idle_q <= {NR_CPUS{1'b0}};
+    else if (ok1 && op_idle) idle_q[c_w] <= afield;
+  end
+
+  // ---------------------------------------------------------------------------------------
   // Sequencer registers
   always @(posedge clk_i) begin
     if (srst_i) begin
@@ -495,20 +609,50 @@ module hws_rq_engine #(
                            ({31'd0, tt_phys ^ swap_f} << HWS_TINFO_ARRAY_LSB) |
                            ({{(32-CW){1'b0}}, tt_cpu} << HWS_TINFO_CPU_LSB) |
                            ({24'd0, tt_prio} << HWS_TINFO_PRIO_LSB);
-  wire [31:0] tst_word = !q_t ? 32'd0 :
+  wire [31:0] grp32    = {{(32-GW){1'b0}}, grp_u};   // u = t for TASK_STAT
+  wire [31:0] tst_word = (pfield == HWS_SEL_TASK_STAT_GROUP) ? grp32 :
+                         !q_t ? 32'd0 :
                          (pfield == HWS_SEL_TASK_STAT_INFO) ? tinfo_word : {14'd0, f_weight};
+
+  // LCU_STAT (step 1: f_cpu = c, g_a = the TASK field)
+  reg [63:0] idle64;
+  always @* begin
+    idle64 = 64'd0;
+    idle64[NR_CPUS-1:0] = idle_q;
+  end
+  wire hist_lt = (hist_c < load_f);
+  reg [31:0] lcu_word;
+  always @* begin
+    lcu_word = 32'd0;
+    if (pfield == HWS_SEL_LCU_STAT_HIST)             lcu_word[LDW-1:0] = hist_c;
+    else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD) lcu_word[LDW-1:0] = hist_lt ? hist_c : load_f;
+    else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD) lcu_word[LDW-1:0] = hist_lt ? load_f : hist_c;
+    else if (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD)  lcu_word[LDW-1:0] = gl_rd0;
+    else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word[LDW-1:0] = gt_rd0;
+    else begin
+      // IDLE0 + k, k = 0..3 (selectors 5..8): CPUs 16k+15..16k. 16-bit chunks keep bit 31,
+      // the error flag of a result word, clear.
+      case (pfield[1:0])
+        2'b01:   lcu_word[15:0] = idle64[15:0];
+        2'b10:   lcu_word[15:0] = idle64[31:16];
+        2'b11:   lcu_word[15:0] = idle64[47:32];
+        default: lcu_word[15:0] = idle64[63:48];
+      endcase
+    end
+  end
 
   reg [31:0] res_word;
   always @* begin
     if (failed)                      res_word = HWS_ERR_FLAG | {24'd0, ecode};
     else if (op_pick || op_peek)     res_word = pick_word;
     else if (op_cst)                 res_word = cst_word;
+    else if (op_lcu)                 res_word = lcu_word;
     else                             res_word = tst_word;
   end
 
   assign busy_o     = busy_q;
   assign done_o     = done;
-  assign res_push_o = done && (op_pick || op_peek || op_cst || op_tst);
+  assign res_push_o = done && (op_pick || op_peek || op_cst || op_tst || op_lcu);
   assign res_data_o = res_word;
   assign err_o      = failed;
   assign err_code_o = ecode;
@@ -516,7 +660,8 @@ module hws_rq_engine #(
 
   // Bits that some configurations do not need (load_all: only the simulation checks read it).
   wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
-                            w32, prio_hi[15:9], load_all};
+                            w32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
+                            grp_rd1, hist_rd1, hist_sum[0]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
@@ -528,16 +673,52 @@ module hws_rq_engine #(
   // Cheap, every such edge: for the (at most two) arrays updated since the last such edge,
   // bitmap == 0 iff count == 0, and their CPU's load == 0 when it has no task. Arrays
   // change only through these updates, so this covers all of them at a fraction of the cost.
+  // With them, the group word updated with each: gload[c][g] <= load[c] and <= gtotal[g],
+  // and every gload[c][*] == 0 when the CPU has no task.
   reg [AIW-1:0] chk_arr0_q, chk_arr1_q;
+  reg [GW-1:0]  chk_grp0_q, chk_grp1_q;
   reg           chk_vld0_q, chk_vld1_q;
+  integer       ck_ngrp;   // a variable loop bound: Verilator keeps the loop a loop
+  initial ck_ngrp = NR_GROUPS;
 
-  task automatic check_array(input [AIW-1:0] arr);
+  // Group loads and groups as the engine holds them (a cleared word reads 0), for the
+  // checks; an index out of range is a bug of the checks themselves.
+  function automatic [31:0] gl_val(input integer c, input integer g);
+    integer i;
+    begin
+      i = c * NR_GROUPS + g;
+      if (i < 0 || i >= GLD) $fatal(1, "hws_rq_engine: gl_val(%0d, %0d) out of range", c, g);
+      gl_val = 32'd0;
+      if (u_gl.vld_q[i[GLAW-1:0]]) gl_val[LDW-1:0] = u_gl.mem_q[i[GLAW-1:0]];
+    end
+  endfunction
+  function automatic [31:0] gt_val(input integer g);
+    begin
+      if (g < 0 || g >= NR_GROUPS) $fatal(1, "hws_rq_engine: gt_val(%0d) out of range", g);
+      gt_val = 32'd0;
+      if (u_gt.vld_q[g[GW-1:0]]) gt_val[LDW-1:0] = u_gt.mem_q[g[GW-1:0]];
+    end
+  endfunction
+  function automatic integer grp_val(input integer t);
+    begin
+      if (t < 0 || t >= TDEP) $fatal(1, "hws_rq_engine: grp_val(%0d) out of range", t);
+      grp_val = 0;
+      if (u_grp.vld_q[t[TW-1:0]]) grp_val = {{(32-GW){1'b0}}, u_grp.mem_q[t[TW-1:0]]};
+    end
+  endfunction
+
+  task automatic check_array(input [AIW-1:0] arr, input [GW-1:0] grp);
     reg [2*NP-1:0]  bm2;
     reg [2*NRW-1:0] nr2;
     reg [NP-1:0]    bm;
     reg [NRW-1:0]   nr;
     reg [LDW-1:0]   ld;
+    reg [31:0]      gl, gt, ld32;
+    integer         c, g;
     begin
+      c   = {{(32-CW){1'b0}}, arr[AIW-1:1]};
+      gl  = gl_val(c, {{(32-GW){1'b0}}, grp});
+      gt  = gt_val({{(32-GW){1'b0}}, grp});
       bm2 = bm_cpu[arr[AIW-1:1]];
       nr2 = nr_cpu[arr[AIW-1:1]];
       ld  = load_cpu[arr[AIW-1:1]];
@@ -553,6 +734,22 @@ module hws_rq_engine #(
                  $time, arr[AIW-1:1], ld);
         $fatal(1, "hws_rq_engine: load of an empty CPU");
       end
+      ld32 = 32'd0;
+      ld32[LDW-1:0] = ld;
+      if ((gl > ld32) || (gl > gt)) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d group %0d: gload %0d, load %0d, gtotal %0d",
+                 $time, c, grp, gl, ld, gt);
+        $fatal(1, "hws_rq_engine: group load above the CPU load or the group total");
+      end
+      if (nr2 == {2*NRW{1'b0}}) begin
+        for (g = 0; g < ck_ngrp; g = g + 1) begin
+          if (gl_val(c, g) != 32'd0) begin
+            $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d has no task but gload[%0d] %0d",
+                     $time, c, g, gl_val(c, g));
+            $fatal(1, "hws_rq_engine: group load of an empty CPU");
+          end
+        end
+      end
     end
   endtask
 
@@ -562,12 +759,14 @@ module hws_rq_engine #(
       chk_vld1_q <= 1'b0;
     end else begin
       if (consistent) begin
-        if (chk_vld0_q) check_array(chk_arr0_q);
-        if (chk_vld1_q) check_array(chk_arr1_q);
+        if (chk_vld0_q) check_array(chk_arr0_q, chk_grp0_q);
+        if (chk_vld1_q) check_array(chk_arr1_q, chk_grp1_q);
       end
       if (upd) begin
         chk_arr0_q <= f_arr;
         chk_arr1_q <= chk_arr0_q;
+        chk_grp0_q <= g_a;
+        chk_grp1_q <= chk_grp0_q;
         chk_vld0_q <= 1'b1;
         chk_vld1_q <= chk_vld0_q;
       end else if (consistent) begin
@@ -599,14 +798,30 @@ module hws_rq_engine #(
     end
   end
 
+  // No task queued: every group total is 0.
+  integer ck_g;
+  always @(posedge clk_i) begin
+    if (!srst_i && consistent && (queued_q == {NR_TASKS{1'b0}})) begin
+      for (ck_g = 0; ck_g < ck_ngrp; ck_g = ck_g + 1) begin
+        if (gt_val(ck_g) != 32'd0) begin
+          $display("hws_rq_engine: INVARIANT FAILED at %0t: no task queued but gtotal[%0d] %0d",
+                   $time, ck_g, gt_val(ck_g));
+          $fatal(1, "hws_rq_engine: group total with no task");
+        end
+      end
+    end
+  end
+
   // Deep, with +hws_deep_check[=N] (every N-th consistent edge, default 1): walk every
   // non-empty list through the RAM arrays and check bitmap bits, counts, loads, task
-  // entries, prev links, and that every queued task is in exactly one list.
+  // entries, prev links, that every queued task is in exactly one list, that every task's
+  // group is < NR_GROUPS, and that gload[c][g] is the summed weight of group g's tasks in
+  // the lists of c and gtotal[g] that sum over all CPUs.
   reg     deep_en;
   integer deep_every, deep_cnt;
   // Loop bounds of the deep check as variables: Verilator then keeps the loops as loops
   // instead of unrolling them into the per-cycle code (which slowed every cycle by ~40%).
-  integer dk_ncpu, dk_narr, dk_np;
+  integer dk_ncpu, dk_narr, dk_np, dk_ntask;
   initial begin
     deep_en    = $test$plusargs("hws_deep_check") != 0;
     deep_every = 1;
@@ -616,6 +831,7 @@ module hws_rq_engine #(
     dk_ncpu = NR_CPUS;
     dk_narr = 2;
     dk_np = NP;
+    dk_ntask = NR_TASKS;
   end
 
   task automatic deep_fail(input [8*40-1:0] what, input integer c, input integer a,
@@ -636,12 +852,18 @@ module hws_rq_engine #(
     reg                first, fin;
     reg [HTAW-1:0]     li;
     reg [31:0]         xi;
-    integer            c, a, p;
+    reg [NR_GROUPS*32-1:0] gsum, gtot;   // per group: on this CPU, on all CPUs
+    integer            c, a, p, g, gx, ti;
     begin
       seen = {NR_TASKS{1'b0}};
       li = {HTAW{1'b0}};
+      gtot = {NR_GROUPS*32{1'b0}};
+      for (ti = 0; ti < dk_ntask; ti = ti + 1) begin
+        if (grp_val(ti) >= NR_GROUPS) deep_fail("task group out of range", 0, 0, 0, ti);
+      end
       for (c = 0; c < dk_ncpu; c = c + 1) begin
         load = 32'd0;
+        gsum = {NR_GROUPS*32{1'b0}};
         for (a = 0; a < dk_narr; a = a + 1) begin
           cnt = 32'd0;
           for (p = 0; p < dk_np; p = p + 1) begin
@@ -667,6 +889,11 @@ module hws_rq_engine #(
                 cnt = cnt + 32'd1;
                 w = {14'd0, hws_weight_fn(p[7:0])};
                 load = load + w;
+                gx = grp_val(xi);
+                if (gx < NR_GROUPS) begin
+                  gsum[gx*32 +: 32] = gsum[gx*32 +: 32] + w;
+                  gtot[gx*32 +: 32] = gtot[gx*32 +: 32] + w;
+                end
                 if (x == ht[0 +: TW]) begin
                   fin = 1'b1;
                 end else begin
@@ -685,6 +912,12 @@ module hws_rq_engine #(
         ldq = 32'd0;
         ldq[LDW-1:0] = load_all[c*LDW +: LDW];
         if (load != ldq) deep_fail("load differs from the lists", c, 0, 0, 0);
+        for (g = 0; g < ck_ngrp; g = g + 1) begin
+          if (gl_val(c, g) != gsum[g*32 +: 32]) deep_fail("gload differs from the lists", c, 0, g, 0);
+        end
+      end
+      for (g = 0; g < ck_ngrp; g = g + 1) begin
+        if (gt_val(g) != gtot[g*32 +: 32]) deep_fail("gtotal differs from the lists", 0, 0, g, 0);
       end
       if (seen != queued_q) deep_fail("a queued task is in no list", 0, 0, 0, 0);
     end

@@ -23,7 +23,8 @@ module hws_top #(
   parameter integer NR_CPUS   = 8,    // CPUs, each with two priority arrays: 1..64
   parameter integer NR_TASKS  = 256,  // entries of the task table: 1..4096
   parameter integer CMD_DEPTH = 16,   // command FIFO depth: 2..32
-  parameter integer RES_DEPTH = 16    // result FIFO depth: 2..32
+  parameter integer RES_DEPTH = 16,   // result FIFO depth: 2..32
+  parameter integer NR_GROUPS = 16    // task groups of the load-comparison unit: 1..64
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -57,9 +58,10 @@ module hws_top #(
 `ifndef __ICARUS__
   generate
     if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-        CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH);
+        CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
+        NR_GROUPS < 1 || NR_GROUPS > 64) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS);
     end
   endgenerate
 `endif
@@ -67,13 +69,16 @@ module hws_top #(
   // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
   // simulation at time 0 as well.
   initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-              CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH);
+              CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
+              NR_GROUPS < 1 || NR_GROUPS > 64)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS);
 `endif
 
   localparam [31:0] NR_CPUS32   = NR_CPUS;
   localparam [31:0] NR_TASKS32  = NR_TASKS;
+  localparam [31:0] NR_GROUPS32 = NR_GROUPS;
+  localparam integer NCNT       = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this
@@ -92,7 +97,7 @@ module hws_top #(
   reg [31:0] cmd_done_q, cycles_q;
   reg [7:0]  err_last_q;
   reg [31:0] err_cmd_q, err_seq_q, err_total_q;
-  reg [9*32-1:0] err_cnt_q;       // ERR_CNTn at [(n-1)*32 +: 32], n = 1..9
+  reg [NCNT*32-1:0] err_cnt_q;    // ERR_CNTn at [(n-1)*32 +: 32], n = 1..NCNT
   reg        err_sticky_q;        // STATUS.ERR
 
   wire        cmd_empty, cmd_full, res_empty, res_full;
@@ -170,6 +175,7 @@ module hws_top #(
       HWS_REG_ID:        rd_word = HWS_ID_VALUE;
       HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
       HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
+      HWS_REG_NR_GROUPS: rd_word = NR_GROUPS32;
       HWS_REG_DEPTHS:    rd_word = depths_word;
       HWS_REG_STATUS:    rd_word = status_word;
       HWS_REG_RESULT:    rd_word = result_word;
@@ -189,6 +195,7 @@ module hws_top #(
       HWS_REG_ERR_CNT7:  rd_word = err_cnt_q[6*32 +: 32];
       HWS_REG_ERR_CNT8:  rd_word = err_cnt_q[7*32 +: 32];
       HWS_REG_ERR_CNT9:  rd_word = err_cnt_q[8*32 +: 32];
+      HWS_REG_ERR_CNT10: rd_word = err_cnt_q[9*32 +: 32];
       default:           rd_valid = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end
@@ -230,7 +237,7 @@ module hws_top #(
     .head_o(res_head), .level_o(res_level), .empty_o(res_empty), .full_o(res_full)
   );
 
-  hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS)) u_engine (
+  hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd)
@@ -247,11 +254,11 @@ module hws_top #(
   wire        any_err   = eng_err || e_wr || e_rd;
   wire [31:0] n_err     = {31'd0, eng_err} + {31'd0, e_wr} + {31'd0, e_rd};
 
-  reg [9*32-1:0] err_cnt_d;
-  integer        k;
+  reg [NCNT*32-1:0] err_cnt_d;
+  integer           k;
   always @* begin
-    err_cnt_d = err_clear ? {9*32{1'b0}} : err_cnt_q;
-    for (k = 1; k <= 9; k = k + 1) begin
+    err_cnt_d = err_clear ? {NCNT*32{1'b0}} : err_cnt_q;
+    for (k = 1; k <= NCNT; k = k + 1) begin
       err_cnt_d[(k-1)*32 +: 32] = err_cnt_d[(k-1)*32 +: 32] +
           {31'd0, eng_err && (eng_code == k[7:0])} +
           {31'd0, e_wr && (e_wr_code == k[7:0])} +
@@ -267,7 +274,7 @@ module hws_top #(
       err_cmd_q    <= 32'd0;
       err_seq_q    <= 32'd0;
       err_total_q  <= 32'd0;
-      err_cnt_q    <= {9*32{1'b0}};
+      err_cnt_q    <= {NCNT*32{1'b0}};
       err_sticky_q <= 1'b0;
     end else begin
       cycles_q <= cycles_q + 32'd1;

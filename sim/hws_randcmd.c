@@ -96,18 +96,37 @@ static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, u
 	c.op = op;
 	c.expect = expect;
 	c.query = op == HWS_OP_PICK_NEXT || op == HWS_OP_PEEK || op == HWS_OP_CPU_STAT ||
-		  op == HWS_OP_TASK_STAT;
+		  op == HWS_OP_TASK_STAT || op == HWS_OP_LCU_STAT;
 	return c;
 }
 
 /* A command that must fail, and with which code. */
 static struct gcmd gen_illegal(struct gen *g)
 {
-	unsigned cpus = g->c->nr_cpus, tasks = g->c->nr_tasks;
+	unsigned cpus = g->c->nr_cpus, tasks = g->c->nr_tasks, groups = g->c->nr_groups;
 	unsigned cpu = rnd(g, cpus), prio = rand_prio(g);
 	int t;
 
-	switch (rnd(g, 8)) {
+	switch (rnd(g, 12)) {
+	case 8:
+		if (groups < 256)
+			return mk(HWS_OP_SET_GROUP, rnd(g, tasks), groups + rnd(g, 256 - groups), cpu,
+				  0, 0, HWS_ERR_GROUP);
+		break;
+	case 9:
+		if (groups < 4096)
+			return mk(HWS_OP_LCU_STAT, groups + rnd(g, 4096 - groups),
+				  HWS_SEL_LCU_STAT_GROUP_LOAD + rnd(g, 2), cpu, 0, 0, HWS_ERR_GROUP);
+		break;
+	case 10:
+		return mk(HWS_OP_LCU_STAT, rnd(g, 4096),
+			  HWS_SEL_LCU_STAT_COUNT + rnd(g, 256 - HWS_SEL_LCU_STAT_COUNT), cpu, 0, 0,
+			  HWS_ERR_PRIO);
+	case 11:
+		if (cpus < 64)
+			return mk(rnd(g, 2) ? HWS_OP_LOAD_TICK : HWS_OP_SET_IDLE, 0, 0,
+				  cpus + rnd(g, 64 - cpus), 0, 0, HWS_ERR_CPU);
+		break;
 	case 0:
 		if (tasks < 4096)
 			return mk(HWS_OP_ENQUEUE, tasks + rnd(g, 4096 - tasks), prio, cpu, 0, 0,
@@ -156,7 +175,7 @@ static struct gcmd gen_illegal(struct gen *g)
 	{
 		struct gcmd c;
 
-		c.op = 10 + rnd(g, 6);
+		c.op = HWS_OP_SET_IDLE + 1 + rnd(g, 15 - HWS_OP_SET_IDLE);
 		c.word = (uint32_t)c.op << HWS_CMD_OP_LSB | ((uint32_t)rnd64(g) & 0x0fffffffu);
 		c.expect = HWS_ERR_OPCODE;
 		c.query = 0;
@@ -171,14 +190,19 @@ static struct gcmd gen_illegal(struct gen *g)
  */
 static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 {
-	static const unsigned w_fill[] = { 40, 5, 8, 5, 8, 8, 8, 6, 4, 2, 6 };
-	static const unsigned w_drain[] = { 6, 25, 20, 5, 8, 8, 8, 6, 4, 2, 6 };
+	/* Weights of the choices below, by case number; 10 is "illegal". */
+	static const unsigned w_fill[] = { 40, 5, 8, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2 };
+	static const unsigned w_drain[] = { 6, 25, 20, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2 };
+	const unsigned nw = sizeof(w_fill) / sizeof(w_fill[0]);
 	const unsigned *w = g->phase == FILL ? w_fill : w_drain;
-	unsigned cpus = g->c->nr_cpus, tasks = g->c->nr_tasks;
-	unsigned k, x = rnd(g, 100), cpu = rnd(g, cpus);
+	unsigned cpus = g->c->nr_cpus, tasks = g->c->nr_tasks, groups = g->c->nr_groups;
+	unsigned k, x, sum = 0, cpu = rnd(g, cpus);
 	int t;
 
-	for (k = 0; k < 10 && x >= w[k]; k++)
+	for (k = 0; k < nw; k++)
+		sum += w[k];
+	x = rnd(g, sum);
+	for (k = 0; k < nw - 1 && x >= w[k]; k++)
 		x -= w[k];
 	if (neutral && (k == 0 || k == 1 || k == 2))
 		k = 3 + rnd(g, 7);
@@ -219,6 +243,15 @@ static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 			  0);
 	case 9:
 		return mk(HWS_OP_NOP, rnd(g, 4096), rnd(g, 256), rnd(g, 64), 0, 0, 0);
+	case 11:
+		return mk(HWS_OP_LOAD_TICK, rnd(g, 4096), rnd(g, 256), cpu, 0, 0, 0);
+	case 12:
+		return mk(HWS_OP_SET_GROUP, rnd(g, tasks), rnd(g, groups), 0, 0, 0, 0);
+	case 13:
+		return mk(HWS_OP_LCU_STAT, rnd(g, groups), rnd(g, HWS_SEL_LCU_STAT_COUNT), cpu, 0,
+			  0, 0);
+	case 14:
+		return mk(HWS_OP_SET_IDLE, 0, 0, cpu, rnd(g, 2), 0, 0);
 	}
 	/* An illegal command never changes the queued set, so any burst may hold it. */
 	if (k == 10 || rnd(g, 2))
@@ -400,7 +433,7 @@ static int harvest_errors(struct gen *g)
 	unsigned code;
 	int ret;
 
-	for (code = 1; code <= HWS_ERR_ADDR; code++) {
+	for (code = 1; code < HWS_ERR_CODES; code++) {
 		ret = read_reg(g, HWS_REG_ERR_TOTAL + 4 * code, &v);
 		if (ret)
 			return ret;
@@ -431,11 +464,12 @@ static int run_bus(struct gen *g)
 	static const uint32_t readable[] = {
 		HWS_REG_ID, HWS_REG_NR_CPUS, HWS_REG_NR_TASKS, HWS_REG_DEPTHS, HWS_REG_STATUS,
 		HWS_REG_CMD_DONE, HWS_REG_CYCLES, HWS_REG_ERR_LAST, HWS_REG_ERR_CMD,
-		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT9,
+		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT10,
+		HWS_REG_NR_GROUPS,
 	};
-	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x38, 0x3c, 0xfc, 0x15 };
+	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x6c, 0xfc, 0x15 };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
-					      0x68, 0xf0, 0x1a };
+					      HWS_REG_NR_GROUPS, 0x6c, 0xf0, 0x1a };
 	uint32_t v;
 	int ret;
 

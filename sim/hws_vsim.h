@@ -23,7 +23,7 @@ struct hws_vsim;
 
 /* Harness options. */
 struct hws_vsim_opts {
-	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
 	const char *wave;	/* FST file to write, or NULL */
 	unsigned deep_check;	/* 0: off; N: RTL walks every list every N idle cycles */
 };
@@ -58,7 +58,7 @@ void hws_vsim_idle(struct hws_vsim *s, unsigned edges);
 /* Clock edges simulated since creation (including reset). */
 uint64_t hws_vsim_edges(const struct hws_vsim *s);
 
-/* The linked-in variants, e.g. "8x256/16/16 1x16/16/16". */
+/* The linked-in variants, e.g. "8x256/16/16/g16 1x16/16/16/g16". */
 const char *hws_vsim_variants(void);
 
 #ifdef __cplusplus

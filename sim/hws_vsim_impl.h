@@ -30,7 +30,7 @@ public:
 
 // A factory registered by each variant at static-initialisation time.
 struct VsimVariant {
-	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
 	Vsim *(*create)(const hws_vsim_opts *o, std::string *err);
 	VsimVariant *next;
 };

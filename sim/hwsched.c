@@ -262,12 +262,12 @@ static int cmd_lockstep(int argc, char **argv)
 		       "times\n", r->max_occupancy, cfg.nr_tasks, r->fills, r->drains);
 		printf("commands by type:");
 		for (k = 0, reserved = 0; k < 16; k++) {
-			if (k > HWS_OP_TASK_STAT)
+			if (k > HWS_OP_SET_IDLE)
 				reserved += r->by_op[k];
 			else if (r->by_op[k])
 				printf(" %s=%" PRIu64, hws_op_name(k), r->by_op[k]);
 		}
-		printf(" reserved(10..15)=%" PRIu64 "\n", reserved);
+		printf(" reserved(%u..15)=%" PRIu64 "\n", HWS_OP_SET_IDLE + 1, reserved);
 		printf("errors by code:");
 		for (k = 1; k < 16; k++)
 			if (r->errors[k])

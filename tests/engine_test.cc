@@ -326,7 +326,7 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 	ASSERT_EQ(hws_enqueue(d, 3, 1, 120, 0, 0), 0);
 	ASSERT_EQ(hws_enqueue(d, 4, 1, 120, 1, 0), 0);
 	const BadCase cases[] = {
-		{ "opcode 10", hws_cmd(10, 3, 0, 0, 0, 0), HWS_ERR_OPCODE },
+		{ "opcode 14", hws_cmd(14, 3, 0, 0, 0, 0), HWS_ERR_OPCODE },
 		{ "opcode 15", hws_cmd(15, 0, 0, 0, 0, 0), HWS_ERR_OPCODE },
 		{ "enqueue task range", hws_cmd(HWS_OP_ENQUEUE, 256, 120, 0, 0, 0), HWS_ERR_TASK },
 		{ "enqueue cpu range", hws_cmd(HWS_OP_ENQUEUE, 5, 120, 8, 0, 0), HWS_ERR_CPU },
@@ -342,6 +342,11 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 		{ "set_prio range", hws_cmd(HWS_OP_SET_PRIO, 3, 255, 0, 0, 0), HWS_ERR_PRIO },
 		{ "migrate not queued", hws_cmd(HWS_OP_MIGRATE, 5, 0, 1, 0, 0), HWS_ERR_NOTQUEUED },
 		{ "migrate cpu range", hws_cmd(HWS_OP_MIGRATE, 3, 0, 9, 0, 0), HWS_ERR_CPU },
+		{ "set_group range", hws_cmd(HWS_OP_SET_GROUP, 3, 16, 0, 0, 0), HWS_ERR_GROUP },
+		{ "set_group task range", hws_cmd(HWS_OP_SET_GROUP, 256, 99, 0, 0, 0),
+		  HWS_ERR_TASK },
+		{ "load_tick cpu range", hws_cmd(HWS_OP_LOAD_TICK, 0, 0, 8, 0, 0), HWS_ERR_CPU },
+		{ "set_idle cpu range", hws_cmd(HWS_OP_SET_IDLE, 0, 0, 40, 1, 0), HWS_ERR_CPU },
 	};
 	const std::vector<uint32_t> before = snapshot(d);
 	uint32_t total = reg(d, HWS_REG_ERR_TOTAL);
@@ -361,7 +366,10 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 		{ "pick cpu range", hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 8, 0, 0), HWS_ERR_CPU },
 		{ "peek cpu range", hws_cmd(HWS_OP_PEEK, 0, 0, 63, 0, 0), HWS_ERR_CPU },
 		{ "cpu_stat selector", hws_cmd(HWS_OP_CPU_STAT, 0, 23, 0, 0, 0), HWS_ERR_PRIO },
-		{ "task_stat selector", hws_cmd(HWS_OP_TASK_STAT, 3, 2, 0, 0, 0), HWS_ERR_PRIO },
+		{ "task_stat selector", hws_cmd(HWS_OP_TASK_STAT, 3, 3, 0, 0, 0), HWS_ERR_PRIO },
+		{ "lcu_stat selector", hws_cmd(HWS_OP_LCU_STAT, 0, 9, 0, 0, 0), HWS_ERR_PRIO },
+		{ "lcu_stat group", hws_cmd(HWS_OP_LCU_STAT, 16, 3, 0, 0, 0), HWS_ERR_GROUP },
+		{ "lcu_stat cpu first", hws_cmd(HWS_OP_LCU_STAT, 16, 9, 8, 0, 0), HWS_ERR_CPU },
 		{ "task_stat range", hws_cmd(HWS_OP_TASK_STAT, 256, 0, 0, 0, 0), HWS_ERR_TASK },
 	};
 	for (const BadCase &bc : queries) {
@@ -384,9 +392,9 @@ TEST_P(Engine, BadBusAccessesGetSlverrAndAreCounted)
 	const std::vector<uint32_t> before = snapshot(d);
 	const uint32_t done = reg(d, HWS_REG_CMD_DONE);
 	uint32_t v;
-	EXPECT_EQ(hws_reg_read(d, 0x38, &v), -EFAULT);		// unmapped
+	EXPECT_EQ(hws_reg_read(d, 0x3c, &v), -EFAULT);		// unmapped
 	EXPECT_EQ(v, 0u);
-	EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), 0x38u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), 0x3cu);
 	EXPECT_EQ(hws_reg_read(d, HWS_REG_CMD, &v), -EFAULT);	// write-only
 	EXPECT_EQ(hws_reg_read(d, 0x15, &v), -EFAULT);		// misaligned
 	EXPECT_EQ(hws_reg_write(d, HWS_REG_STATUS, 1), -EFAULT);	// read-only
@@ -571,6 +579,106 @@ TEST_P(Engine, BusTransactionsTakeTheDocumentedEdges)
 	// CYCLES counts edges: two reads 2 edges apart.
 	uint32_t a = reg(d, HWS_REG_CYCLES), b = reg(d, HWS_REG_CYCLES);
 	EXPECT_EQ(b - a, 2u);
+}
+
+// ---- Load-comparison unit, first part (docs/accelerator.md section 8) ----
+
+TEST_P(Engine, LoadTickDecaysTheHistoryAndBoundsSourceAndTarget)
+{
+	auto lcu = [&](unsigned cpu, unsigned sel) {
+		uint32_t v = 0;
+		EXPECT_EQ(hws_lcu_stat(d, cpu, sel, 0, &v), 0) << hws_errmsg(d);
+		return v;
+	};
+	ASSERT_EQ(hws_enqueue(d, 1, 2, 120, 0, 0), 0);	// load 1024
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_HIST), 0u);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_SOURCE_LOAD), 0u);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_TARGET_LOAD), 1024u);
+	ASSERT_EQ(hws_load_tick(d, 2), 0);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_HIST), 512u);
+	ASSERT_EQ(hws_load_tick(d, 2), 0);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_HIST), 768u);
+	ASSERT_EQ(hws_dequeue(d, 1), 0);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_SOURCE_LOAD), 0u);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_TARGET_LOAD), 768u);
+	ASSERT_EQ(hws_load_tick(d, 2), 0);
+	EXPECT_EQ(lcu(2, HWS_SEL_LCU_STAT_HIST), 384u);
+	EXPECT_EQ(lcu(3, HWS_SEL_LCU_STAT_HIST), 0u) << "a tick touches its own CPU only";
+	// The fixed point of the decay under a constant load.
+	for (unsigned t = 0; t < 200; t++)
+		ASSERT_EQ(hws_enqueue(d, t, 5, t % 100, 0, 0), 0);	// real time: 177522 each
+	for (unsigned i = 0; i < 40; i++)
+		ASSERT_EQ(hws_load_tick(d, 5), 0);
+	EXPECT_EQ(lcu(5, HWS_SEL_LCU_STAT_HIST), 200u * 177522u - 1u)
+		<< "(h + L) >> 1 from 0 reaches L - 1 and stays there";
+}
+
+TEST_P(Engine, GroupLoadsFollowEveryQueueCommand)
+{
+	auto gl = [&](unsigned cpu, unsigned g) {
+		uint32_t v = 0;
+		EXPECT_EQ(hws_lcu_stat(d, cpu, HWS_SEL_LCU_STAT_GROUP_LOAD, g, &v), 0);
+		return v;
+	};
+	auto gt = [&](unsigned g) {
+		uint32_t v = 0;
+		EXPECT_EQ(hws_lcu_stat(d, 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, g, &v), 0);
+		return v;
+	};
+	ASSERT_EQ(hws_set_group(d, 1, 3), 0);	// before it is queued
+	ASSERT_EQ(hws_set_group(d, 2, 3), 0);
+	ASSERT_EQ(hws_set_group(d, 3, 15), 0);
+	EXPECT_EQ(task(1).group, 3u);
+	EXPECT_EQ(gt(3), 0u);
+	ASSERT_EQ(hws_enqueue(d, 1, 0, 120, 0, 0), 0);	// 1024
+	ASSERT_EQ(hws_enqueue(d, 2, 1, 110, 1, 0), 0);	// 9548
+	ASSERT_EQ(hws_enqueue(d, 3, 0, 130, 0, 0), 0);	// 110
+	ASSERT_EQ(hws_enqueue(d, 4, 0, 139, 0, 0), 0);	// 15, group 0
+	EXPECT_EQ(gl(0, 3), 1024u);
+	EXPECT_EQ(gl(1, 3), 9548u);
+	EXPECT_EQ(gt(3), 1024u + 9548u);
+	EXPECT_EQ(gl(0, 15), 110u);
+	EXPECT_EQ(gl(0, 0), 15u);
+	ASSERT_EQ(hws_migrate(d, 2, 0), 0);
+	EXPECT_EQ(gl(1, 3), 0u);
+	EXPECT_EQ(gl(0, 3), 1024u + 9548u);
+	ASSERT_EQ(hws_set_prio(d, 1, 100), 0);	// 88761
+	EXPECT_EQ(gl(0, 3), 88761u + 9548u);
+	EXPECT_EQ(gt(3), 88761u + 9548u);
+	ASSERT_EQ(hws_set_group(d, 1, 15), 0);	// while queued: its weight moves
+	EXPECT_EQ(gl(0, 3), 9548u);
+	EXPECT_EQ(gl(0, 15), 88761u + 110u);
+	EXPECT_EQ(gt(15), 88761u + 110u);
+	ASSERT_EQ(hws_requeue(d, 3), 0);
+	EXPECT_EQ(gl(0, 15), 88761u + 110u);
+	hws_pick p = pick(0);	// task 1, prio 100
+	EXPECT_EQ(p.task, 1u);
+	EXPECT_EQ(gl(0, 15), 110u);
+	EXPECT_EQ(task(1).group, 15u) << "the group stays with a task that is not queued";
+	ASSERT_EQ(hws_dequeue(d, 2), 0);
+	ASSERT_EQ(hws_dequeue(d, 3), 0);
+	ASSERT_EQ(hws_dequeue(d, 4), 0);
+	for (unsigned g : { 0u, 3u, 15u }) {
+		EXPECT_EQ(gt(g), 0u) << "group " << g;
+		EXPECT_EQ(gl(0, g), 0u) << "group " << g;
+	}
+	ASSERT_EQ(hws_soft_reset(d), 0);
+	EXPECT_EQ(task(1).group, 0u) << "reset puts every task back in group 0";
+}
+
+TEST_P(Engine, IdleFlags)
+{
+	uint32_t v;
+	ASSERT_EQ(hws_set_idle(d, 1, 1), 0);
+	ASSERT_EQ(hws_set_idle(d, 3, 1), 0);
+	ASSERT_EQ(hws_set_idle(d, 7, 1), 0);
+	ASSERT_EQ(hws_set_idle(d, 1, 0), 0);
+	ASSERT_EQ(hws_lcu_stat(d, 0, HWS_SEL_LCU_STAT_IDLE0, 0, &v), 0);
+	EXPECT_EQ(v, (1u << 3) | (1u << 7));
+	for (unsigned k = 1; k < 4; k++) {
+		ASSERT_EQ(hws_lcu_stat(d, 0, HWS_SEL_LCU_STAT_IDLE0 + k, 0, &v), 0);
+		EXPECT_EQ(v, 0u) << "chunk " << k;
+	}
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,

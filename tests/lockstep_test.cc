@@ -59,7 +59,7 @@ TEST_P(LockstepSweep, RandomCommandsAgree)
 INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 			 ::testing::Values(Shape{ 1, 16, 16, 60000 }, Shape{ 2, 16, 4, 60000 },
 					   Shape{ 8, 16, 16, 60000 }, Shape{ 64, 256, 16, 100000 },
-					   Shape{ 64, 4096, 16, 60000 }),
+					   Shape{ 64, 4096, 16, 120000 }),
 			 [](const ::testing::TestParamInfo<Shape> &i) {
 				 return "c" + std::to_string(i.param.cpus) + "_t" +
 					std::to_string(i.param.tasks) + "_d" +

@@ -19,7 +19,7 @@ using ModelPtr = std::unique_ptr<hws_model, ModelDeleter>;
 
 ModelPtr make_model(unsigned cpus = 8, unsigned tasks = 256, unsigned depth = 16)
 {
-	hws_model_params p = { cpus, tasks, depth, depth };
+	hws_model_params p = { cpus, tasks, depth, depth, 16 };
 	hws_model *m = nullptr;
 	EXPECT_EQ(hws_model_create(&m, &p), 0);
 	return ModelPtr(m);
@@ -46,8 +46,9 @@ unsigned wr(hws_model *m, uint32_t off, uint32_t v)
 TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 {
 	const hws_model_params bad[] = {
-		{ 0, 256, 16, 16 }, { 65, 256, 16, 16 }, { 8, 0, 16, 16 },
-		{ 8, 4097, 16, 16 }, { 8, 256, 1, 16 }, { 8, 256, 16, 33 },
+		{ 0, 256, 16, 16, 16 }, { 65, 256, 16, 16, 16 }, { 8, 0, 16, 16, 16 },
+		{ 8, 4097, 16, 16, 16 }, { 8, 256, 1, 16, 16 }, { 8, 256, 16, 33, 16 },
+		{ 8, 256, 16, 16, 0 }, { 8, 256, 16, 16, 65 },
 	};
 	for (const hws_model_params &p : bad) {
 		char msg[200] = "";
@@ -57,7 +58,7 @@ TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 		EXPECT_EQ(hws_model_create(&m, &p), -EINVAL);
 		EXPECT_EQ(m, nullptr);
 	}
-	hws_model_params ok = { 64, 4096, 32, 2 };
+	hws_model_params ok = { 64, 4096, 32, 2, 64 };
 	EXPECT_EQ(hws_model_params_check(&ok, nullptr, 0), 0);
 }
 
@@ -197,9 +198,9 @@ TEST(ModelRandom, EveryErrorCodeAndOpcodeIsExercised)
 	o.check_every = 5000;
 	hws_randcmd_report r{};
 	ASSERT_EQ(hws_randcmd_run(d, &o, &r), 0) << "seed " << seed << ": " << r.msg;
-	for (unsigned op = 0; op <= HWS_OP_TASK_STAT; op++)
+	for (unsigned op = 0; op <= HWS_OP_SET_IDLE; op++)
 		EXPECT_GT(r.by_op[op], 0u) << "opcode " << op << " never generated, seed " << seed;
-	for (unsigned code = 1; code <= HWS_ERR_ADDR; code++)
+	for (unsigned code = 1; code < HWS_ERR_CODES; code++)
 		EXPECT_GT(r.errors[code], 0u) << hws_err_name(code) << " never seen, seed " << seed;
 	EXPECT_EQ(r.max_occupancy, 256u) << "seed " << seed;
 	hws_close(d);
