@@ -413,6 +413,18 @@ static void unlink_task(struct hws_model *m, unsigned t)
 	m->gtotal[m->grp[t]] -= hws_model_weight(prio);
 }
 
+/*
+ * The moves (REQUEUE, SET_PRIO, MIGRATE): unlink @t, then link it at the tail of list
+ * @prio of @cpu in the same logical array.
+ */
+static void move_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned prio)
+{
+	unsigned logical = m->t_arr[t] ^ m->swap[m->t_cpu[t]];
+
+	unlink_task(m, t);
+	link_task(m, t, cpu, logical ^ m->swap[cpu], prio, 0);
+}
+
 /* The word PICK_NEXT/PEEK return, and the physical array and prio they take from. */
 static uint32_t pick_word(const struct hws_model *m, unsigned cpu, int *swapped,
 			  unsigned *parr, unsigned *prio)
@@ -522,7 +534,7 @@ static void set_group(struct hws_model *m, unsigned t, unsigned g)
 static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has_res)
 {
 	unsigned op = f_op(c), t = f_task(c), cpu = f_cpu(c), prio = f_prio(c);
-	unsigned err = check_cmd(m, c), parr, p, lg;
+	unsigned err = check_cmd(m, c), parr, p;
 	int swapped;
 
 	*has_res = op_defined[op] && op_has_result[op];
@@ -549,23 +561,13 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 		}
 		break;
 	case HWS_OP_REQUEUE:
-		p = m->t_prio[t];
-		cpu = m->t_cpu[t];
-		parr = m->t_arr[t];
-		unlink_task(m, t);
-		link_task(m, t, cpu, parr, p, 0);
+		move_task(m, t, m->t_cpu[t], m->t_prio[t]);
 		break;
 	case HWS_OP_SET_PRIO:
-		cpu = m->t_cpu[t];
-		parr = m->t_arr[t];
-		unlink_task(m, t);
-		link_task(m, t, cpu, parr, prio, 0);
+		move_task(m, t, m->t_cpu[t], prio);
 		break;
 	case HWS_OP_MIGRATE:
-		p = m->t_prio[t];
-		lg = m->t_arr[t] ^ m->swap[m->t_cpu[t]];
-		unlink_task(m, t);
-		link_task(m, t, cpu, lg ^ m->swap[cpu], p, 0);
+		move_task(m, t, cpu, m->t_prio[t]);
 		break;
 	case HWS_OP_CPU_STAT:
 		*res = cpu_stat(m, cpu, prio);

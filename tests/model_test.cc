@@ -165,17 +165,24 @@ TEST(ModelTiming, SoftResetClearsCyclesAndQueues)
 	EXPECT_EQ(rd(m.get(), HWS_REG_RESULT), 0u);
 }
 
+// A random stream on a model-backend device; the seed is printed with any failure.
+void random_run(hws_dev *d, uint64_t seed, uint64_t commands, unsigned check_every,
+		hws_randcmd_report *r)
+{
+	hws_randcmd_opts o{};
+	o.seed = seed;
+	o.commands = commands;
+	o.check_every = check_every;
+	EXPECT_EQ(hws_randcmd_run(d, &o, r), 0) << "seed " << seed << ": " << r->msg;
+}
+
 TEST(ModelCheck, InvariantsHoldUnderARandomStreamAndACorruptionIsFound)
 {
 	const uint64_t seed = hwstest::seed_from_env(7);
 	hws_dev *d = hwstest::open_dev(HWS_BACKEND_MODEL, 4, 64);
 	ASSERT_NE(d, nullptr);
-	hws_randcmd_opts o{};
-	o.seed = seed;
-	o.commands = 50000;
-	o.check_every = 50;
 	hws_randcmd_report r{};
-	EXPECT_EQ(hws_randcmd_run(d, &o, &r), 0) << "seed " << seed << ": " << r.msg;
+	random_run(d, seed, 50000, 50, &r);
 	EXPECT_GT(r.fills, 0u) << "seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "seed " << seed;
 	EXPECT_EQ(hws_check(d), 0) << hws_errmsg(d);
@@ -192,12 +199,9 @@ TEST(ModelRandom, EveryErrorCodeAndOpcodeIsExercised)
 	const uint64_t seed = hwstest::seed_from_env(11);
 	hws_dev *d = hwstest::open_dev(HWS_BACKEND_MODEL, 8, 256);
 	ASSERT_NE(d, nullptr);
-	hws_randcmd_opts o{};
-	o.seed = seed;
-	o.commands = 200000;
-	o.check_every = 5000;
 	hws_randcmd_report r{};
-	ASSERT_EQ(hws_randcmd_run(d, &o, &r), 0) << "seed " << seed << ": " << r.msg;
+	random_run(d, seed, 200000, 5000, &r);
+	ASSERT_FALSE(r.failed);
 	for (unsigned op = 0; op <= HWS_OP_SET_IDLE; op++)
 		EXPECT_GT(r.by_op[op], 0u) << "opcode " << op << " never generated, seed " << seed;
 	for (unsigned code = 1; code < HWS_ERR_CODES; code++)
