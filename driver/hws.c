@@ -522,6 +522,34 @@ int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
 	return do_query(d, hws_cmd(HWS_OP_LCU_STAT, group, sel, cpu, 0, 0), val);
 }
 
+int hws_dom_set(struct hws_dev *d, unsigned cpu, unsigned k, unsigned leader)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, leader, k, cpu, 0, 0));
+}
+
+int hws_idlest(struct hws_dev *d, unsigned cpu, unsigned level, unsigned *found)
+{
+	uint32_t w;
+	int ret = do_query(d, hws_cmd(HWS_OP_QUERY, 0, level, cpu, 0, 0), &w);
+
+	if (!ret)
+		*found = w & HWS_QRES_CPU_MASK;
+	return ret;
+}
+
+int hws_idle_core(struct hws_dev *d, unsigned cpu, unsigned level, int *found,
+		  int *whole_core)
+{
+	uint32_t w;
+	int ret = do_query(d, hws_cmd(HWS_OP_QUERY, 0, level, cpu, 0, 1), &w);
+
+	if (ret)
+		return ret;
+	*found = (w & HWS_QRES_NONE_MASK) ? -1 : (int)(w & HWS_QRES_CPU_MASK);
+	*whole_core = !!(w & HWS_QRES_WHOLE_CORE_MASK);
+	return 0;
+}
+
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c)
 {
 	int ret;

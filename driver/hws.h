@@ -152,6 +152,20 @@ int hws_set_idle(struct hws_dev *d, unsigned cpu, int idle);
 int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
 		 uint32_t *val);
 
+/* Domain table and placement queries (docs/accelerator.md section 8.1). */
+/* hws_dom_set - the first CPU of @cpu's block in partition @k (1 cores, 2 packages, 3 nodes) */
+int hws_dom_set(struct hws_dev *d, unsigned cpu, unsigned k, unsigned leader);
+/* hws_idlest - the least-loaded CPU of @cpu's domain at @level (0..3) into *@found */
+int hws_idlest(struct hws_dev *d, unsigned cpu, unsigned level, unsigned *found);
+/**
+ * hws_idle_core - select_idle_sibling's scan of @cpu's domain at @level
+ * @found: the CPU, or -1 when no CPU of the domain is idle
+ * @whole_core: 1 when every CPU of its core is idle
+ * Return: 0, or -EINVAL (DOMAIN: inconsistent table), -ERANGE.
+ */
+int hws_idle_core(struct hws_dev *d, unsigned cpu, unsigned level, int *found,
+		  int *whole_core);
+
 /* Several STAT commands: all counters of a CPU, all of a task's state. */
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c);
 int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s);

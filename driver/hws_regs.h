@@ -8,7 +8,8 @@
 #define HWS_RT_WEIGHT 177522u /* load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight() */
 #define HWS_ERR_FLAG 2147483648u /* bit 31 of a result word: the command failed, bits 7:0 hold the code */
 #define HWS_NONE_FLAG 1073741824u /* bit 30 of a PICK_NEXT/PEEK result: both arrays empty */
-#define HWS_ERR_CODES 11u /* error codes 0..10; ERR_CNTn exists for n = 1..ERR_CODES-1 */
+#define HWS_ERR_CODES 12u /* error codes 0..11; ERR_CNTn exists for n = 1..ERR_CODES-1 */
+#define HWS_NR_LEVELS 4u /* domain levels: 0 SMT, 1 MC, 2 package, 3 NUMA/top */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
@@ -36,6 +37,7 @@
 #define HWS_REG_ERR_CNT9 0x64u /* RO errors with code 9 (ADDR) */
 #define HWS_REG_ERR_CNT10 0x68u /* RO errors with code 10 (GROUP) */
 #define HWS_REG_NR_GROUPS 0x38u /* RO parameter NR_GROUPS (1..64) */
+#define HWS_REG_ERR_CNT11 0x6cu /* RO errors with code 11 (DOMAIN) */
 #define HWS_DEPTHS_CMD_DEPTH_LSB 0 /* depth of the command FIFO (parameter CMD_DEPTH, 2..32) */
 #define HWS_DEPTHS_CMD_DEPTH_W 6
 #define HWS_DEPTHS_CMD_DEPTH_MASK 0x0000003fu
@@ -102,6 +104,15 @@
 #define HWS_RES_PRIO_LSB 8 /* PICK_NEXT/PEEK: its priority */
 #define HWS_RES_PRIO_W 8
 #define HWS_RES_PRIO_MASK 0x0000ff00u
+#define HWS_QRES_CPU_LSB 0 /* QUERY: the CPU found */
+#define HWS_QRES_CPU_W 6
+#define HWS_QRES_CPU_MASK 0x0000003fu
+#define HWS_QRES_NONE_LSB 8 /* QUERY IDLE_CORE: no idle CPU in the domain */
+#define HWS_QRES_NONE_W 1
+#define HWS_QRES_NONE_MASK 0x00000100u
+#define HWS_QRES_WHOLE_CORE_LSB 9 /* QUERY IDLE_CORE: every CPU of the found CPU's core (in the domain) is idle */
+#define HWS_QRES_WHOLE_CORE_W 1
+#define HWS_QRES_WHOLE_CORE_MASK 0x00000200u
 #define HWS_TINFO_QUEUED_LSB 0 /* TASK_STAT sel INFO: the task is queued */
 #define HWS_TINFO_QUEUED_W 1
 #define HWS_TINFO_QUEUED_MASK 0x00000001u
@@ -156,6 +167,12 @@
 #define HWS_OP_SET_IDLE 13 /* SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0) */
 #define HWS_LAT_SET_IDLE 1
 #define HWS_RESULT_SET_IDLE 0
+#define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO, leader in TASK): the first CPU of cpu's block in partition k (1 cores, 2 packages, 3 nodes) */
+#define HWS_LAT_DOM_SET 1
+#define HWS_RESULT_DOM_SET 0
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE (2, 3 reserved: OPCODE) */
+#define HWS_LAT_QUERY 2
+#define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */
 #define HWS_ERR_OPCODE 1 /* unknown opcode */
 #define HWS_ERR_TASK 2 /* task index >= NR_TASKS */
@@ -167,6 +184,7 @@
 #define HWS_ERR_UNDERFLOW 8 /* read of RESULT with no result to come: returns ERR_FLAG|8 */
 #define HWS_ERR_ADDR 9 /* access to an unmapped, misaligned or wrong-direction register, or a write with WSTRB != 0xF: SLVERR */
 #define HWS_ERR_GROUP 10 /* group index >= NR_GROUPS */
+#define HWS_ERR_DOMAIN 11 /* the domain table is inconsistent where a query looks */
 #define HWS_SEL_CPU_STAT_NR_RUNNING 0 /* tasks queued on the CPU */
 #define HWS_SEL_CPU_STAT_NR_ACTIVE 1 /* tasks in its active array */
 #define HWS_SEL_CPU_STAT_NR_EXPIRED 2 /* tasks in its expired array */
@@ -203,6 +221,8 @@
 	X(SET_GROUP, 11, 2, 0) \
 	X(LCU_STAT, 12, 1, 1) \
 	X(SET_IDLE, 13, 1, 0) \
+	X(DOM_SET, 14, 1, 0) \
+	X(QUERY, 15, 2, 1) \
 	/* end */
 #define HWS_FOR_EACH_ERR(X) \
 	X(OK, 0, 0) \
@@ -216,6 +236,7 @@
 	X(UNDERFLOW, 8, ENODATA) \
 	X(ADDR, 9, EFAULT) \
 	X(GROUP, 10, ERANGE) \
+	X(DOMAIN, 11, EINVAL) \
 	/* end */
 #define HWS_FOR_EACH_REG(X) \
 	X(ID, 0x00u, RO) \
@@ -244,6 +265,7 @@
 	X(ERR_CNT9, 0x64u, RO) \
 	X(ERR_CNT10, 0x68u, RO) \
 	X(NR_GROUPS, 0x38u, RO) \
+	X(ERR_CNT11, 0x6cu, RO) \
 	/* end */
 
 #endif /* HWS_REGS_H */

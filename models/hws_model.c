@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../driver/hws_regs.h"
+#include "../firmware/hws_balance.h"
 
 #define NPRIO HWS_NR_PRIO
 #define FIFO_MAX 32
@@ -71,6 +72,7 @@ struct hws_model {
 	uint32_t *gload;	/* per (cpu, group): cpu * nr_groups + group */
 	uint32_t *gtotal;	/* per group */
 	uint8_t *idle;		/* per cpu */
+	uint8_t lead[3][64];	/* partitions P1..P3: first CPU of each CPU's block */
 
 	struct fifo cmdf, resf;
 
@@ -188,6 +190,9 @@ void hws_model_reset(struct hws_model *m)
 	memset(m->gload, 0, sizeof(*m->gload) * p->nr_cpus * p->nr_groups);
 	memset(m->gtotal, 0, sizeof(*m->gtotal) * p->nr_groups);
 	memset(m->idle, 0, p->nr_cpus);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned c = 0; c < 64; c++)
+			m->lead[k][c] = (uint8_t)c;
 	memset(&m->cmdf, 0, sizeof(m->cmdf));
 	memset(&m->resf, 0, sizeof(m->resf));
 	m->busy = 0;
@@ -294,6 +299,87 @@ static unsigned f_cpu(uint32_t c)
 	return (c & HWS_CMD_CPU_MASK) >> HWS_CMD_CPU_LSB;
 }
 
+/* ---- Domain table (section 8.1) ---- */
+
+/* The block of CPU @x in partition Pk, k = 0..4 (P0 and P4 are implicit). */
+static unsigned block(const struct hws_model *m, unsigned k, unsigned x)
+{
+	if (k == 0)
+		return x;
+	if (k == 4)
+		return 0;
+	return m->lead[k - 1][x];
+}
+
+/* Is stored partition Pk (k = 1..3) named by first CPUs, as section 8.1 requires? */
+static int partition_ok(const struct hws_model *m, unsigned k)
+{
+	unsigned x, l;
+
+	if (k < 1 || k > 3)
+		return 1;
+	for (x = 0; x < m->p.nr_cpus; x++) {
+		l = m->lead[k - 1][x];
+		if (l > x || m->lead[k - 1][l] != l)
+			return 0;
+	}
+	return 1;
+}
+
+/* The consistency a QUERY at @level checks (@idle_core: also P1). */
+static int domain_ok(const struct hws_model *m, unsigned level, int idle_core)
+{
+	unsigned x;
+
+	if (!partition_ok(m, level) || !partition_ok(m, level + 1) ||
+	    (idle_core && !partition_ok(m, 1)))
+		return 0;
+	if (level >= 1 && level + 1 <= 3)
+		for (x = 0; x < m->p.nr_cpus; x++)
+			if (m->lead[level][x] != m->lead[level][m->lead[level - 1][x]])
+				return 0;
+	return 1;
+}
+
+/* The CPUs of @cpu's domain at @level. */
+static uint64_t domain_span(const struct hws_model *m, unsigned level, unsigned cpu)
+{
+	uint64_t span = 0;
+	unsigned x;
+
+	for (x = 0; x < m->p.nr_cpus; x++)
+		if (block(m, level + 1, x) == block(m, level + 1, cpu))
+			span |= 1ull << x;
+	return span;
+}
+
+/* QUERY: IDLEST or IDLE_CORE, with the rules of firmware/hws_balance.c. */
+static uint32_t query(const struct hws_model *m, unsigned cpu, unsigned level, int idle_core)
+{
+	struct hws_cpu_load loads[HWS_MAX_CPUS] = { { 0, 0 } };
+	uint64_t core_of[HWS_MAX_CPUS] = { 0 };
+	uint64_t span = domain_span(m, level, cpu), idle = 0;
+	unsigned x, y;
+	int found;
+
+	if (!idle_core) {
+		for (x = 0; x < m->p.nr_cpus; x++)
+			loads[x].now = m->load[x];
+		return (uint32_t)hws_find_idlest(span, loads, (int)cpu);
+	}
+	for (x = 0; x < m->p.nr_cpus; x++) {
+		idle |= (uint64_t)m->idle[x] << x;
+		for (y = 0; y < m->p.nr_cpus; y++)
+			if (block(m, 1, y) == block(m, 1, x))
+				core_of[x] |= 1ull << y;
+	}
+	found = hws_find_idle_core(span, core_of, idle, cpu);
+	if (found < 0)
+		return HWS_QRES_NONE_MASK;
+	return (uint32_t)found |
+	       ((core_of[found] & span & ~idle) ? 0 : HWS_QRES_WHOLE_CORE_MASK);
+}
+
 /* The checks of each command, in the order of the table in section 3. */
 static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 {
@@ -348,6 +434,20 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 		if (bad_t)
 			return HWS_ERR_TASK;
 		return prio >= m->p.nr_groups ? HWS_ERR_GROUP : 0;
+	case HWS_OP_DOM_SET:
+		if (bad_c)
+			return HWS_ERR_CPU;
+		if (prio < 1 || prio > 3)
+			return HWS_ERR_PRIO;
+		return t >= m->p.nr_cpus ? HWS_ERR_CPU : 0;
+	case HWS_OP_QUERY:
+		if ((c & (HWS_CMD_ARRAY_MASK | HWS_CMD_HEAD_MASK)) > 1)
+			return HWS_ERR_OPCODE;
+		if (bad_c)
+			return HWS_ERR_CPU;
+		if (prio >= HWS_NR_LEVELS)
+			return HWS_ERR_PRIO;
+		return domain_ok(m, prio, c & HWS_CMD_HEAD_MASK) ? 0 : HWS_ERR_DOMAIN;
 	case HWS_OP_LCU_STAT:
 		if (bad_c)
 			return HWS_ERR_CPU;
@@ -587,6 +687,12 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	case HWS_OP_SET_IDLE:
 		m->idle[cpu] = (c >> HWS_CMD_ARRAY_LSB) & 1;
 		break;
+	case HWS_OP_DOM_SET:
+		m->lead[prio - 1][cpu] = (uint8_t)t;
+		break;
+	case HWS_OP_QUERY:
+		*res = query(m, cpu, prio, c & HWS_CMD_HEAD_MASK);
+		break;
 	}
 	return 0;
 }
@@ -659,7 +765,7 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 	case HWS_REG_ERR_TOTAL:
 		return m->err_total;
 	}
-	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT10)
+	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT11)
 		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
 	return 0;
 }

@@ -9,7 +9,9 @@
  *
  *   bus ops --> [ edge(): AXI slave | CMD FIFO | engine (latency L) | RESULT FIFO | errors ]
  *
- * The model never prints; errors are negative errno values.
+ * The placement queries (IDLEST, IDLE_CORE) use the rules of firmware/hws_balance.c, the
+ * software reference the RTL must match. The model never prints; errors are negative
+ * errno values.
  */
 #ifndef HWS_MODEL_H
 #define HWS_MODEL_H

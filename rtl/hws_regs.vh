@@ -6,7 +6,8 @@ localparam [31:0] HWS_MAX_RT_PRIO = 32'd100; // first non-real-time priority
 localparam [31:0] HWS_RT_WEIGHT = 32'd177522; // load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight()
 localparam [31:0] HWS_ERR_FLAG = 32'd2147483648; // bit 31 of a result word: the command failed, bits 7:0 hold the code
 localparam [31:0] HWS_NONE_FLAG = 32'd1073741824; // bit 30 of a PICK_NEXT/PEEK result: both arrays empty
-localparam [31:0] HWS_ERR_CODES = 32'd11; // error codes 0..10; ERR_CNTn exists for n = 1..ERR_CODES-1
+localparam [31:0] HWS_ERR_CODES = 32'd12; // error codes 0..11; ERR_CNTn exists for n = 1..ERR_CODES-1
+localparam [31:0] HWS_NR_LEVELS = 32'd4; // domain levels: 0 SMT, 1 MC, 2 package, 3 NUMA/top
 localparam [31:0] HWS_SWAP_FLAG = 32'd536870912; // bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays)
 localparam [7:0] HWS_REG_ID = 8'h00; // RO identification word, always ID_VALUE
 localparam [7:0] HWS_REG_NR_CPUS = 8'h04; // RO parameter NR_CPUS (1..64)
@@ -34,6 +35,7 @@ localparam [7:0] HWS_REG_ERR_CNT8 = 8'h60; // RO errors with code 8 (UNDERFLOW)
 localparam [7:0] HWS_REG_ERR_CNT9 = 8'h64; // RO errors with code 9 (ADDR)
 localparam [7:0] HWS_REG_ERR_CNT10 = 8'h68; // RO errors with code 10 (GROUP)
 localparam [7:0] HWS_REG_NR_GROUPS = 8'h38; // RO parameter NR_GROUPS (1..64)
+localparam [7:0] HWS_REG_ERR_CNT11 = 8'h6c; // RO errors with code 11 (DOMAIN)
 localparam integer HWS_DEPTHS_CMD_DEPTH_LSB = 0; // depth of the command FIFO (parameter CMD_DEPTH, 2..32)
 localparam integer HWS_DEPTHS_CMD_DEPTH_W = 6;
 localparam integer HWS_DEPTHS_RES_DEPTH_LSB = 8; // depth of the result FIFO (parameter RES_DEPTH, 2..32)
@@ -78,6 +80,12 @@ localparam integer HWS_RES_TASK_LSB = 16; // PICK_NEXT/PEEK: the task
 localparam integer HWS_RES_TASK_W = 12;
 localparam integer HWS_RES_PRIO_LSB = 8; // PICK_NEXT/PEEK: its priority
 localparam integer HWS_RES_PRIO_W = 8;
+localparam integer HWS_QRES_CPU_LSB = 0; // QUERY: the CPU found
+localparam integer HWS_QRES_CPU_W = 6;
+localparam integer HWS_QRES_NONE_LSB = 8; // QUERY IDLE_CORE: no idle CPU in the domain
+localparam integer HWS_QRES_NONE_W = 1;
+localparam integer HWS_QRES_WHOLE_CORE_LSB = 9; // QUERY IDLE_CORE: every CPU of the found CPU's core (in the domain) is idle
+localparam integer HWS_QRES_WHOLE_CORE_W = 1;
 localparam integer HWS_TINFO_QUEUED_LSB = 0; // TASK_STAT sel INFO: the task is queued
 localparam integer HWS_TINFO_QUEUED_W = 1;
 localparam integer HWS_TINFO_ARRAY_LSB = 1; // its array (0 active, 1 expired); 0 when not queued
@@ -114,6 +122,10 @@ localparam [3:0] HWS_OP_LCU_STAT = 4'd12; // LCU_STAT(cpu, sel in PRIO, group in
 localparam integer HWS_LAT_LCU_STAT = 1;
 localparam [3:0] HWS_OP_SET_IDLE = 4'd13; // SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0)
 localparam integer HWS_LAT_SET_IDLE = 1;
+localparam [3:0] HWS_OP_DOM_SET = 4'd14; // DOM_SET(cpu, k in PRIO, leader in TASK): the first CPU of cpu's block in partition k (1 cores, 2 packages, 3 nodes)
+localparam integer HWS_LAT_DOM_SET = 1;
+localparam [3:0] HWS_OP_QUERY = 4'd15; // QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE (2, 3 reserved: OPCODE)
+localparam integer HWS_LAT_QUERY = 2;
 localparam [7:0] HWS_ERR_OK = 8'd0; // no error
 localparam [7:0] HWS_ERR_OPCODE = 8'd1; // unknown opcode
 localparam [7:0] HWS_ERR_TASK = 8'd2; // task index >= NR_TASKS
@@ -125,6 +137,7 @@ localparam [7:0] HWS_ERR_OVERFLOW = 8'd7; // write to CMD while the command FIFO
 localparam [7:0] HWS_ERR_UNDERFLOW = 8'd8; // read of RESULT with no result to come: returns ERR_FLAG|8
 localparam [7:0] HWS_ERR_ADDR = 8'd9; // access to an unmapped, misaligned or wrong-direction register, or a write with WSTRB != 0xF: SLVERR
 localparam [7:0] HWS_ERR_GROUP = 8'd10; // group index >= NR_GROUPS
+localparam [7:0] HWS_ERR_DOMAIN = 8'd11; // the domain table is inconsistent where a query looks
 localparam [7:0] HWS_SEL_CPU_STAT_NR_RUNNING = 8'd0; // tasks queued on the CPU
 localparam [7:0] HWS_SEL_CPU_STAT_NR_ACTIVE = 8'd1; // tasks in its active array
 localparam [7:0] HWS_SEL_CPU_STAT_NR_EXPIRED = 8'd2; // tasks in its expired array

@@ -36,6 +36,9 @@
 //                                              gload[cpu][old/new] and gtotal[old/new]
 //   LCU_STAT   1: result from the flops
 //   SET_IDLE   1: W idle[c]
+//   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags)
+//   QUERY      1: DOMAIN check from the registered flags; hws_domain computes the answer
+//                 from lead[][], load[], idle[] and latches it     2: result
 //
 // Every flop update names one list at a time (the "focus" list f below), so a single
 // adder updates nr and one updates load.
@@ -143,6 +146,8 @@ module hws_rq_engine #(
   wire op_setg = (op == HWS_OP_SET_GROUP);
   wire op_lcu  = (op == HWS_OP_LCU_STAT);
   wire op_idle = (op == HWS_OP_SET_IDLE);
+  wire op_dset = (op == HWS_OP_DOM_SET);
+  wire op_qry  = (op == HWS_OP_QUERY);
   wire op_move = op_req || op_setp || op_migr;
 
   wire s1 = busy_q && (step_q == 3'd1);
@@ -168,6 +173,8 @@ module hws_rq_engine #(
   wire tgrp_bad = ({1'b0, tfield} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
   wire lcu_grp  = (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL);
   wire q_t      = task_bad ? 1'b0 : queued_q[t_w];
+  wire lead_bad = ({1'b0, tfield} >= NR_CPUS32[12:0]);     // DOM_SET: leader in TASK
+  wire dom_bad;                                            // QUERY: DOMAIN (hws_domain)
 
   reg [7:0] ecode;
   always @* begin
@@ -207,7 +214,16 @@ module hws_rq_engine #(
         if (cpu_bad)       ecode = HWS_ERR_CPU;
         else if (pfield >= HWS_SEL_LCU_STAT_COUNT) ecode = HWS_ERR_PRIO;
         else if (lcu_grp && tgrp_bad) ecode = HWS_ERR_GROUP;
-      default:             ecode = HWS_ERR_OPCODE;   // 14, 15
+      HWS_OP_DOM_SET:
+        if (cpu_bad)       ecode = HWS_ERR_CPU;
+        else if ((pfield == 8'd0) || (pfield > 8'd3)) ecode = HWS_ERR_PRIO;
+        else if (lead_bad) ecode = HWS_ERR_CPU;
+      HWS_OP_QUERY:
+        if (afield)        ecode = HWS_ERR_OPCODE;   // kind 2, 3 reserved
+        else if (cpu_bad)  ecode = HWS_ERR_CPU;
+        else if (pfield >= HWS_NR_LEVELS[7:0]) ecode = HWS_ERR_PRIO;
+        else if (dom_bad)  ecode = HWS_ERR_DOMAIN;
+      default:             ecode = HWS_ERR_OPCODE;
     endcase
   end
 
@@ -227,7 +243,9 @@ module hws_rq_engine #(
       HWS_OP_SET_GROUP: lat = HWS_LAT_SET_GROUP[2:0];
       HWS_OP_LCU_STAT:  lat = HWS_LAT_LCU_STAT[2:0];
       HWS_OP_SET_IDLE:  lat = HWS_LAT_SET_IDLE[2:0];
-      default:          lat = HWS_LAT_NOP[2:0];   // NOP; reserved opcodes fail in step 1
+      HWS_OP_DOM_SET:   lat = HWS_LAT_DOM_SET[2:0];
+      HWS_OP_QUERY:     lat = HWS_LAT_QUERY[2:0];
+      default:          lat = HWS_LAT_NOP[2:0];   // NOP
     endcase
   end
 
@@ -537,6 +555,16 @@ module hws_rq_engine #(
   end
 
   // ---------------------------------------------------------------------------------------
+  // Domain table and placement queries (section 8.1)
+  wire [31:0] qry_word;
+  hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW)) u_dom (
+    .clk_i(clk_i), .srst_i(srst_i),
+    .set_i(ok1 && op_dset), .set_k_i(pfield[1:0]), .set_cpu_i(cfield), .set_lead_i(tfield[5:0]),
+    .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i(hfield), .q_bad_o(dom_bad),
+    .q_go_i(ok1 && op_qry), .load_i(load_all), .idle_i(idle_q), .q_res_o(qry_word)
+  );
+
+  // ---------------------------------------------------------------------------------------
   // Sequencer registers
   always @(posedge clk_i) begin
     if (srst_i) begin
@@ -647,18 +675,19 @@ module hws_rq_engine #(
     else if (op_pick || op_peek)     res_word = pick_word;
     else if (op_cst)                 res_word = cst_word;
     else if (op_lcu)                 res_word = lcu_word;
+    else if (op_qry)                 res_word = qry_word;
     else                             res_word = tst_word;
   end
 
   assign busy_o     = busy_q;
   assign done_o     = done;
-  assign res_push_o = done && (op_pick || op_peek || op_cst || op_tst || op_lcu);
+  assign res_push_o = done && (op_pick || op_peek || op_cst || op_tst || op_lcu || op_qry);
   assign res_data_o = res_word;
   assign err_o      = failed;
   assign err_code_o = ecode;
   assign cmd_o      = cmd_q;
 
-  // Bits that some configurations do not need (load_all: only the simulation checks read it).
+  // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
                             w32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
                             grp_rd1, hist_rd1, hist_sum[0]};

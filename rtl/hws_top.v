@@ -196,6 +196,7 @@ module hws_top #(
       HWS_REG_ERR_CNT8:  rd_word = err_cnt_q[7*32 +: 32];
       HWS_REG_ERR_CNT9:  rd_word = err_cnt_q[8*32 +: 32];
       HWS_REG_ERR_CNT10: rd_word = err_cnt_q[9*32 +: 32];
+      HWS_REG_ERR_CNT11: rd_word = err_cnt_q[10*32 +: 32];
       default:           rd_valid = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end

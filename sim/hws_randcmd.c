@@ -26,6 +26,7 @@ struct gen {
 	uint8_t *queued;	/* shadow: tasks queued */
 	uint32_t nq;		/* shadow: how many */
 	enum phase phase;
+	uint8_t dom_bad[5];	/* shadow: partition Pk was corrupted on purpose */
 };
 
 /* A generated command with the outcome the shadow predicts. */
@@ -96,8 +97,20 @@ static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, u
 	c.op = op;
 	c.expect = expect;
 	c.query = op == HWS_OP_PICK_NEXT || op == HWS_OP_PEEK || op == HWS_OP_CPU_STAT ||
-		  op == HWS_OP_TASK_STAT || op == HWS_OP_LCU_STAT;
+		  op == HWS_OP_TASK_STAT || op == HWS_OP_LCU_STAT || op == HWS_OP_QUERY;
 	return c;
+}
+
+/* The outcome the shadow predicts for a QUERY at @level of @kind (section 8.1). */
+static unsigned query_expect(const struct gen *g, unsigned level, unsigned kind)
+{
+	if (kind > 1)
+		return HWS_ERR_OPCODE;
+	if (level >= HWS_NR_LEVELS)
+		return HWS_ERR_PRIO;
+	if (g->dom_bad[level] || g->dom_bad[level + 1] || (kind == 1 && g->dom_bad[1]))
+		return HWS_ERR_DOMAIN;
+	return 0;
 }
 
 /* A command that must fail, and with which code. */
@@ -107,7 +120,7 @@ static struct gcmd gen_illegal(struct gen *g)
 	unsigned cpu = rnd(g, cpus), prio = rand_prio(g);
 	int t;
 
-	switch (rnd(g, 12)) {
+	switch (rnd(g, 14)) {
 	case 8:
 		if (groups < 256)
 			return mk(HWS_OP_SET_GROUP, rnd(g, tasks), groups + rnd(g, 256 - groups), cpu,
@@ -127,6 +140,19 @@ static struct gcmd gen_illegal(struct gen *g)
 			return mk(rnd(g, 2) ? HWS_OP_LOAD_TICK : HWS_OP_SET_IDLE, 0, 0,
 				  cpus + rnd(g, 64 - cpus), 0, 0, HWS_ERR_CPU);
 		break;
+	case 12:
+		if (rnd(g, 2))
+			return mk(HWS_OP_DOM_SET, 0, rnd(g, 2) ? 0 : 4 + rnd(g, 252), cpu, 0, 0,
+				  HWS_ERR_PRIO);
+		if (cpus < 64)
+			return mk(HWS_OP_DOM_SET, cpus + rnd(g, 64 - cpus), 1 + rnd(g, 3), cpu, 0, 0,
+				  HWS_ERR_CPU);
+		break;
+	case 13: {
+		unsigned kind = rnd(g, 2), level = HWS_NR_LEVELS + rnd(g, 256 - HWS_NR_LEVELS);
+
+		return mk(HWS_OP_QUERY, 0, level, cpu, kind >> 1, kind & 1, HWS_ERR_PRIO);
+	}
 	case 0:
 		if (tasks < 4096)
 			return mk(HWS_OP_ENQUEUE, tasks + rnd(g, 4096 - tasks), prio, cpu, 0, 0,
@@ -171,15 +197,12 @@ static struct gcmd gen_illegal(struct gen *g)
 				  HWS_ERR_PRIO);
 		break;
 	}
-	/* Unknown opcode, any other bits. */
+	/* A reserved QUERY kind (every opcode is defined; kinds 2 and 3 are not). */
 	{
-		struct gcmd c;
+		unsigned kind = 2 + rnd(g, 2);
 
-		c.op = HWS_OP_SET_IDLE + 1 + rnd(g, 15 - HWS_OP_SET_IDLE);
-		c.word = (uint32_t)c.op << HWS_CMD_OP_LSB | ((uint32_t)rnd64(g) & 0x0fffffffu);
-		c.expect = HWS_ERR_OPCODE;
-		c.query = 0;
-		return c;
+		return mk(HWS_OP_QUERY, rnd(g, 4096), rnd(g, 256), cpu, kind >> 1, kind & 1,
+			  HWS_ERR_OPCODE);
 	}
 }
 
@@ -191,8 +214,8 @@ static struct gcmd gen_illegal(struct gen *g)
 static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 {
 	/* Weights of the choices below, by case number; 10 is "illegal". */
-	static const unsigned w_fill[] = { 40, 5, 8, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2 };
-	static const unsigned w_drain[] = { 6, 25, 20, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2 };
+	static const unsigned w_fill[] = { 40, 5, 8, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2, 4 };
+	static const unsigned w_drain[] = { 6, 25, 20, 5, 8, 8, 8, 6, 4, 2, 6, 3, 4, 4, 2, 4 };
 	const unsigned nw = sizeof(w_fill) / sizeof(w_fill[0]);
 	const unsigned *w = g->phase == FILL ? w_fill : w_drain;
 	unsigned cpus = g->c->nr_cpus, tasks = g->c->nr_tasks, groups = g->c->nr_groups;
@@ -252,6 +275,12 @@ static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 			  0, 0);
 	case 14:
 		return mk(HWS_OP_SET_IDLE, 0, 0, cpu, rnd(g, 2), 0, 0);
+	case 15: {
+		unsigned kind = rnd(g, 2), level = rnd(g, HWS_NR_LEVELS);
+
+		return mk(HWS_OP_QUERY, rnd(g, 4096), level, cpu, kind >> 1, kind & 1,
+			  query_expect(g, level, kind));
+	}
 	}
 	/* An illegal command never changes the queued set, so any burst may hold it. */
 	if (k == 10 || rnd(g, 2))
@@ -458,18 +487,54 @@ static int harvest_counts(struct gen *g)
 	return ret;
 }
 
+/*
+ * Write a whole topology: cores of s1 CPUs, packages of s2 cores, nodes of s3 packages
+ * (blocks named by their first CPU, so consistent), and now and then corrupt one
+ * partition on purpose; the shadow remembers which, for the QUERY predictions.
+ */
+static int run_topology(struct gen *g)
+{
+	static const unsigned s1s[] = { 1, 2, 4 }, s2s[] = { 1, 2, 3, 4 }, s3s[] = { 1, 2 };
+	unsigned s1 = s1s[rnd(g, 3)], s2 = s2s[rnd(g, 4)], s3 = s3s[rnd(g, 2)];
+	unsigned size[4] = { 1, s1, s1 * s2, s1 * s2 * s3 }, k, x, n = g->c->nr_cpus;
+	struct gcmd c;
+	int ret;
+
+	for (k = 1; k <= 3; k++)
+		for (x = 0; x < n; x++) {
+			/* Out of budget: stop; no QUERY follows to see the half-written table. */
+			if (g->r->commands >= g->o->commands)
+				return 0;
+			c = mk(HWS_OP_DOM_SET, x - x % size[k], k, x, 0, 0, 0);
+			ret = run_sync(g, &c);
+			if (ret)
+				return ret;
+		}
+	memset(g->dom_bad, 0, sizeof(g->dom_bad));
+	if (n > 1 && rnd(g, 4) == 0 && g->r->commands < g->o->commands) {
+		k = 1 + rnd(g, 3);
+		x = rnd(g, n - 1);
+		c = mk(HWS_OP_DOM_SET, x + 1 + rnd(g, n - 1 - x), k, x, 0, 0, 0);
+		ret = run_sync(g, &c);
+		if (ret)
+			return ret;
+		g->dom_bad[k] = 1;	/* a block named by a later CPU */
+	}
+	return 0;
+}
+
 /* Bus-level actions: register reads, deliberate bad accesses, idle time, clears, resets. */
 static int run_bus(struct gen *g)
 {
 	static const uint32_t readable[] = {
 		HWS_REG_ID, HWS_REG_NR_CPUS, HWS_REG_NR_TASKS, HWS_REG_DEPTHS, HWS_REG_STATUS,
 		HWS_REG_CMD_DONE, HWS_REG_CYCLES, HWS_REG_ERR_LAST, HWS_REG_ERR_CMD,
-		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT10,
+		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT11,
 		HWS_REG_NR_GROUPS,
 	};
-	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x6c, 0xfc, 0x15 };
+	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x70, 0xfc, 0x15 };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
-					      HWS_REG_NR_GROUPS, 0x6c, 0xf0, 0x1a };
+					      HWS_REG_NR_GROUPS, 0x70, 0xf0, 0x1a };
 	uint32_t v;
 	int ret;
 
@@ -518,7 +583,9 @@ static int run_bus(struct gen *g)
 			return fail(g, ret, "ERR_CLEAR");
 		return v ? fail(g, 0, "ERR_TOTAL is %u after ERR_CLEAR", v) : 0;
 	default:
-		/* A soft reset now and then (rarely: it empties the queues). */
+		/* A new topology now and then, a soft reset rarely (it empties the queues). */
+		if (rnd(g, 8) == 0)
+			return run_topology(g);
 		if (rnd(g, 64))
 			return read_reg(g, HWS_REG_SYNC, &v);
 		ret = harvest_errors(g);
@@ -529,6 +596,7 @@ static int run_bus(struct gen *g)
 		if (ret)
 			return fail(g, ret, "soft reset");
 		memset(g->queued, 0, g->c->nr_tasks);
+		memset(g->dom_bad, 0, sizeof(g->dom_bad));
 		g->nq = 0;
 		g->phase = FILL;
 		return 0;

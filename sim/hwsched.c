@@ -155,7 +155,6 @@ static int cmd_lockstep(int argc, char **argv)
 	long long v;
 	int c, ret, quiet = 0, mismatch;
 	unsigned k;
-	uint64_t reserved;
 	double el;
 
 	hws_config_default(&cfg);
@@ -261,13 +260,10 @@ static int cmd_lockstep(int argc, char **argv)
 		printf("occupancy: max %u of %u tasks queued; table filled %u times, drained %u "
 		       "times\n", r->max_occupancy, cfg.nr_tasks, r->fills, r->drains);
 		printf("commands by type:");
-		for (k = 0, reserved = 0; k < 16; k++) {
-			if (k > HWS_OP_SET_IDLE)
-				reserved += r->by_op[k];
-			else if (r->by_op[k])
+		for (k = 0; k < 16; k++)
+			if (r->by_op[k])
 				printf(" %s=%" PRIu64, hws_op_name(k), r->by_op[k]);
-		}
-		printf(" reserved(%u..15)=%" PRIu64 "\n", HWS_OP_SET_IDLE + 1, reserved);
+		printf("\n");
 		printf("errors by code:");
 		for (k = 1; k < 16; k++)
 			if (r->errors[k])

@@ -326,8 +326,6 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 	ASSERT_EQ(hws_enqueue(d, 3, 1, 120, 0, 0), 0);
 	ASSERT_EQ(hws_enqueue(d, 4, 1, 120, 1, 0), 0);
 	const BadCase cases[] = {
-		{ "opcode 14", hws_cmd(14, 3, 0, 0, 0, 0), HWS_ERR_OPCODE },
-		{ "opcode 15", hws_cmd(15, 0, 0, 0, 0, 0), HWS_ERR_OPCODE },
 		{ "enqueue task range", hws_cmd(HWS_OP_ENQUEUE, 256, 120, 0, 0, 0), HWS_ERR_TASK },
 		{ "enqueue cpu range", hws_cmd(HWS_OP_ENQUEUE, 5, 120, 8, 0, 0), HWS_ERR_CPU },
 		{ "enqueue prio range", hws_cmd(HWS_OP_ENQUEUE, 5, 140, 0, 0, 0), HWS_ERR_PRIO },
@@ -366,6 +364,8 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 		{ "pick cpu range", hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 8, 0, 0), HWS_ERR_CPU },
 		{ "peek cpu range", hws_cmd(HWS_OP_PEEK, 0, 0, 63, 0, 0), HWS_ERR_CPU },
 		{ "cpu_stat selector", hws_cmd(HWS_OP_CPU_STAT, 0, 23, 0, 0, 0), HWS_ERR_PRIO },
+		{ "query kind 2", hws_cmd(HWS_OP_QUERY, 3, 0, 0, 1, 0), HWS_ERR_OPCODE },
+		{ "query kind 3", hws_cmd(HWS_OP_QUERY, 0, 9, 99, 1, 1), HWS_ERR_OPCODE },
 		{ "task_stat selector", hws_cmd(HWS_OP_TASK_STAT, 3, 3, 0, 0, 0), HWS_ERR_PRIO },
 		{ "lcu_stat selector", hws_cmd(HWS_OP_LCU_STAT, 0, 9, 0, 0, 0), HWS_ERR_PRIO },
 		{ "lcu_stat group", hws_cmd(HWS_OP_LCU_STAT, 16, 3, 0, 0, 0), HWS_ERR_GROUP },
@@ -679,6 +679,99 @@ TEST_P(Engine, IdleFlags)
 		ASSERT_EQ(hws_lcu_stat(d, 0, HWS_SEL_LCU_STAT_IDLE0 + k, 0, &v), 0);
 		EXPECT_EQ(v, 0u) << "chunk " << k;
 	}
+}
+
+// ---- Domain table and placement queries (docs/accelerator.md section 8.1) ----
+
+TEST_P(Engine, IdlestOnTheFlatMachineAfterReset)
+{
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		if (cpu == 5)
+			continue;
+		ASSERT_EQ(hws_enqueue(d, cpu, cpu, cpu == 2 ? 130 : 120, 0, 0), 0);
+	}
+	unsigned found = 99;
+	ASSERT_EQ(hws_idlest(d, 2, 3, &found), 0) << hws_errmsg(d);
+	EXPECT_EQ(found, 5u) << "level 3 spans every CPU after reset";
+	ASSERT_EQ(hws_idlest(d, 2, 0, &found), 0);
+	EXPECT_EQ(found, 2u) << "level 0's domain is the CPU alone after reset";
+	ASSERT_EQ(hws_enqueue(d, 5, 5, 130, 0, 0), 0);	// CPU 5 now weighs 110, like CPU 2
+	ASSERT_EQ(hws_idlest(d, 2, 3, &found), 0);
+	EXPECT_EQ(found, 2u) << "a tie goes to the asking CPU";
+	ASSERT_EQ(hws_idlest(d, 0, 3, &found), 0);
+	EXPECT_EQ(found, 2u) << "else to the lowest CPU number";
+}
+
+TEST_P(Engine, IdleCoreOnSmtPairsInTwoPackages)
+{
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		ASSERT_EQ(hws_dom_set(d, cpu, 1, cpu & ~1u), 0) << hws_errmsg(d);	// SMT pairs
+		ASSERT_EQ(hws_dom_set(d, cpu, 2, cpu & ~3u), 0);	// packages of 4
+		ASSERT_EQ(hws_dom_set(d, cpu, 3, 0), 0);		// one node
+	}
+	// Level 1 (MC) spans a package, the LLC domain; level 2 spans the node.
+	int found, whole;
+	ASSERT_EQ(hws_idle_core(d, 0, 1, &found, &whole), 0);
+	EXPECT_EQ(found, -1) << "nothing idle yet";
+	for (unsigned cpu : { 1u, 4u, 5u })
+		ASSERT_EQ(hws_set_idle(d, cpu, 1), 0);
+	ASSERT_EQ(hws_idle_core(d, 0, 1, &found, &whole), 0);
+	EXPECT_EQ(found, 1) << "package 0 has an idle CPU but no idle core";
+	EXPECT_EQ(whole, 0);
+	ASSERT_EQ(hws_idle_core(d, 0, 2, &found, &whole), 0);
+	EXPECT_EQ(found, 4) << "the whole node: core 4/5 is idle";
+	EXPECT_EQ(whole, 1);
+	ASSERT_EQ(hws_idle_core(d, 6, 1, &found, &whole), 0);
+	EXPECT_EQ(found, 4) << "scanning 6, 7, then wrapping to 4";
+	EXPECT_EQ(whole, 1);
+	ASSERT_EQ(hws_idle_core(d, 5, 0, &found, &whole), 0);
+	EXPECT_EQ(found, 5) << "level 0: the SMT pair of CPU 5";
+	unsigned c;
+	ASSERT_EQ(hws_idlest(d, 1, 1, &c), 0);
+	EXPECT_EQ(c, 1u) << "level 1 spans package 0; all loads 0: the asking CPU";
+}
+
+TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
+{
+	uint32_t w;
+	const BadCase bad_sets[] = {
+		{ "dom_set k=0", hws_cmd(HWS_OP_DOM_SET, 0, 0, 1, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set k=4", hws_cmd(HWS_OP_DOM_SET, 0, 4, 1, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set leader range", hws_cmd(HWS_OP_DOM_SET, 8, 1, 1, 0, 0), HWS_ERR_CPU },
+		{ "dom_set cpu range", hws_cmd(HWS_OP_DOM_SET, 0, 1, 8, 0, 0), HWS_ERR_CPU },
+	};
+	for (const BadCase &bc : bad_sets) {
+		ASSERT_EQ(hws_submit(d, bc.cmd), 0);
+		EXPECT_EQ(hws_sync(d, nullptr), hws_err_errno(bc.code)) << bc.name;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), bc.code) << bc.name;
+	}
+	// CPU 2 named as led by CPU 3: P1 is inconsistent.
+	ASSERT_EQ(hws_dom_set(d, 2, 1, 3), 0);
+	const BadCase queries[] = {
+		{ "reserved kind", hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0), HWS_ERR_OPCODE },
+		{ "level range", hws_cmd(HWS_OP_QUERY, 0, 4, 0, 0, 0), HWS_ERR_PRIO },
+		{ "cpu range", hws_cmd(HWS_OP_QUERY, 0, 4, 9, 0, 0), HWS_ERR_CPU },
+		{ "idlest level 0 reads P1", hws_cmd(HWS_OP_QUERY, 0, 0, 0, 0, 0), HWS_ERR_DOMAIN },
+		{ "idlest level 1 reads P1", hws_cmd(HWS_OP_QUERY, 0, 1, 0, 0, 0), HWS_ERR_DOMAIN },
+		{ "idle_core reads P1", hws_cmd(HWS_OP_QUERY, 0, 3, 0, 0, 1), HWS_ERR_DOMAIN },
+	};
+	for (const BadCase &bc : queries) {
+		ASSERT_EQ(hws_submit(d, bc.cmd), 0);
+		ASSERT_EQ(hws_result(d, &w), 0);
+		EXPECT_EQ(w, HWS_ERR_FLAG | bc.code) << bc.name;
+		(void)reg(d, HWS_REG_STATUS);
+	}
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT11), 3u);
+	unsigned c;
+	EXPECT_EQ(hws_idlest(d, 0, 2, &c), 0) << "levels 2 and 3 do not read P1";
+	// A group that straddles two domains: P2 block {0..3} but CPU 2's P3 block differs.
+	ASSERT_EQ(hws_dom_set(d, 2, 1, 2), 0);	// P1 fine again
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		ASSERT_EQ(hws_dom_set(d, cpu, 2, cpu & ~3u), 0);
+	ASSERT_EQ(hws_dom_set(d, 2, 3, 2), 0);
+	ASSERT_EQ(hws_dom_set(d, 3, 3, 2), 0);
+	EXPECT_EQ(hws_idlest(d, 0, 2, &c), -EINVAL) << "P2 does not refine P3";
+	EXPECT_NE(std::string(hws_errmsg(d)).find("DOMAIN"), std::string::npos) << hws_errmsg(d);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,

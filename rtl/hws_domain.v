@@ -1,0 +1,240 @@
+// hws_domain: the domain table and the placement queries of the load-comparison unit
+// (docs/accelerator.md section 8.1).
+//
+// State: lead[k][c], k = 1..3 (cores, packages, nodes), the first CPU of c's block in
+// partition Pk, in flops (reset: lead[k][c] = c). DOM_SET writes one entry at its
+// completion edge (set_i). Values are < NR_CPUS (DOM_SET checks its leader), so CW bits
+// hold them; the 6-bit field of the spec is the zero-extension.
+//
+// Consistency flags, registered: ok_q[k-1] says Pk is well formed (lead[k][x] <= x and
+// lead[k][lead[k][x]] == lead[k][x] for every x), ok_q[3] that P1 nests in P2, ok_q[4] that
+// P2 nests in P3 (lead[k+1][x] == lead[k+1][lead[k][x]]). They are recomputed only at a
+// DOM_SET edge, from the table as that edge leaves it, so a QUERY issued back to back reads
+// the right flags in its step 1, and the DOMAIN check (q_bad_o) is a few gates.
+//
+// QUERY: step 1 (the engine's checks pass, q_go_i): at its edge the whole answer is computed
+// from the table, load[] and idle[] and latched into res_q; step 2 returns res_q. The query
+// logic sits entirely under q_go_i / set_i in clocked blocks, so Verilator evaluates none of
+// it in cycles without a DOM_SET or QUERY.
+`default_nettype none
+
+module hws_domain #(
+  parameter integer NR_CPUS = 8,   // CPUs, 1..64
+  parameter integer LOAD_W  = 26   // width of a per-CPU load, 1..32
+) (
+  input  wire                       clk_i,
+  input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c
+  // DOM_SET (checks passed): lead[set_k_i][set_cpu_i] = set_lead_i at this edge
+  input  wire                       set_i,
+  input  wire [1:0]                 set_k_i,    // 1..3
+  input  wire [5:0]                 set_cpu_i,  // < NR_CPUS
+  input  wire [5:0]                 set_lead_i, // < NR_CPUS
+  // QUERY(cpu, level, kind)
+  input  wire [5:0]                 q_cpu_i,    // < NR_CPUS (when q_go_i)
+  input  wire [1:0]                 q_level_i,  // 0..3
+  input  wire                       q_kind_i,   // 0 IDLEST, 1 IDLE_CORE
+  output wire                       q_bad_o,    // DOMAIN: the partitions it reads are inconsistent
+  input  wire                       q_go_i,     // step 1 of a QUERY that passed every check
+  input  wire [NR_CPUS*LOAD_W-1:0]  load_i,     // load[c] at [c*LOAD_W +: LOAD_W]
+  input  wire [NR_CPUS-1:0]         idle_i,     // idle[c]
+  output wire [31:0]                q_res_o     // the result word, valid in step 2
+);
+  // The generated header defines every constant of the register map; this module uses some.
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+
+`ifndef __ICARUS__
+  generate
+    if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 1 || LOAD_W > 32) begin : g_bad_param
+      $error("hws_domain: NR_CPUS=%0d LOAD_W=%0d (need 1..64, 1..32)", NR_CPUS, LOAD_W);
+    end
+  endgenerate
+`endif
+
+  localparam integer CW = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;   // cpu index width
+
+  // ---------------------------------------------------------------------------------------
+  // The table: per CPU flops, read as flat vectors, lead k of CPU x at [x*CW +: CW]
+  wire [CW-1:0]         set_c = set_cpu_i[CW-1:0];
+  wire [CW-1:0]         set_v = set_lead_i[CW-1:0];
+  // One flat register per partition (not per-CPU flops gathered into a vector: Verilator
+  // would rebuild that wide vector at every edge).
+  reg  [NR_CPUS*CW-1:0] lead1, lead2, lead3;
+
+  function automatic [NR_CPUS*CW-1:0] ident_fn(input integer unused_arg);
+    integer x;
+    begin
+      ident_fn = {NR_CPUS*CW{1'b0}};
+      for (x = 0; x < NR_CPUS; x = x + 1) ident_fn[x*CW +: CW] = x[CW-1:0];
+      if (unused_arg != 0) ident_fn = {NR_CPUS*CW{1'b0}};
+    end
+  endfunction
+  localparam [NR_CPUS*CW-1:0] IDENT = ident_fn(0);   // lead[k][c] = c
+
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      lead1 <= IDENT;
+      lead2 <= IDENT;
+      lead3 <= IDENT;
+    end else if (set_i) begin
+      if (set_k_i == 2'd1) lead1[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 2'd2) lead2[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 2'd3) lead3[set_c*CW +: CW] <= set_v;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Consistency flags {P2 in P3, P1 in P2, P3 ok, P2 ok, P1 ok} of the table (t1, t2, t3)
+  // after the write of v at (k, c).
+  function automatic [4:0] flags_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
+                                    input [NR_CPUS*CW-1:0] t3, input [1:0] k,
+                                    input [CW-1:0] c, input [CW-1:0] v);
+    reg [NR_CPUS*CW-1:0] n1, n2, n3;
+    reg [CW-1:0]         xc, a1, a2, a3;
+    integer              x;
+    begin
+      n1 = t1;
+      n2 = t2;
+      n3 = t3;
+      if (k == 2'd1) n1[c*CW +: CW] = v;
+      if (k == 2'd2) n2[c*CW +: CW] = v;
+      if (k == 2'd3) n3[c*CW +: CW] = v;
+      flags_fn = 5'b11111;
+      for (x = 0; x < NR_CPUS; x = x + 1) begin
+        xc = x[CW-1:0];
+        a1 = n1[x*CW +: CW];
+        a2 = n2[x*CW +: CW];
+        a3 = n3[x*CW +: CW];
+        if ((a1 > xc) || (n1[a1*CW +: CW] != a1)) flags_fn[0] = 1'b0;
+        if ((a2 > xc) || (n2[a2*CW +: CW] != a2)) flags_fn[1] = 1'b0;
+        if ((a3 > xc) || (n3[a3*CW +: CW] != a3)) flags_fn[2] = 1'b0;
+        if (n2[a1*CW +: CW] != a2) flags_fn[3] = 1'b0;   // lead2[lead1[x]] == lead2[x]
+        if (n3[a2*CW +: CW] != a3) flags_fn[4] = 1'b0;   // lead3[lead2[x]] == lead3[x]
+      end
+    end
+  endfunction
+
+  // Recomputed only at a DOM_SET edge, so a QUERY issued back to back sees the new table.
+  reg [4:0] ok_q;
+  always @(posedge clk_i) begin
+    if (srst_i)     ok_q <= 5'b11111;
+    else if (set_i) ok_q <= flags_fn(lead1, lead2, lead3, set_k_i, set_c, set_v);
+  end
+
+  // DOMAIN check of a QUERY at level l: Pl and P(l+1) where stored (k in 1..3), their
+  // nesting when both are stored, and P1 for IDLE_CORE.
+  reg bad;
+  always @* begin
+    case (q_level_i)
+      2'd0:    bad = !ok_q[0];
+      2'd1:    bad = !(ok_q[0] && ok_q[1] && ok_q[3]);
+      2'd2:    bad = !(ok_q[1] && ok_q[2] && ok_q[4]) || (q_kind_i && !ok_q[0]);
+      default: bad = !ok_q[2] || (q_kind_i && !ok_q[0]);
+    endcase
+  end
+  assign q_bad_o = bad;
+
+  // ---------------------------------------------------------------------------------------
+  // The answer of QUERY(c, level l, kind), from a consistent table.
+  //   domain of c: x with block(l+1, x) == block(l+1, c); block(k, x) = lead[k][x], block(4, x) = 0
+  //   IDLEST:    least load, c on a tie with it, else the lowest CPU number
+  //   IDLE_CORE: scanning c, c+1, .., NR_CPUS-1, 0, .., c-1 (first x >= c, else first x):
+  //              the first idle x whose core (P1 block, within the domain) is all idle,
+  //              else the first idle x, else NONE
+  function automatic [31:0] query_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
+                                     input [NR_CPUS*CW-1:0] t3,
+                                     input [NR_CPUS*LOAD_W-1:0] lds,
+                                     input [NR_CPUS-1:0] idl, input [CW-1:0] c,
+                                     input [1:0] l, input kind);
+    reg [NR_CPUS*CW-1:0] tb;                      // block(l+1, x) of every x
+    reg [CW-1:0]         xc, best, hi_w, lo_w, hi_i, lo_i;
+    reg [LOAD_W-1:0]     best_ld, ld;
+    reg [NR_CPUS-1:0]    dom, busy_core;          // busy_core[b]: core b has a busy CPU in the domain
+    reg                  f_hi_w, f_lo_w, f_hi_i, f_lo_i, cand, whole;
+    reg [5:0]            r_cpu;
+    integer              x;
+    begin
+      case (l)
+        2'd0:    tb = t1;
+        2'd1:    tb = t2;
+        2'd2:    tb = t3;
+        default: tb = {NR_CPUS*CW{1'b0}};
+      endcase
+      dom       = {NR_CPUS{1'b0}};
+      busy_core = {NR_CPUS{1'b0}};
+      best      = c;
+      best_ld   = lds[c*LOAD_W +: LOAD_W];
+      for (x = 0; x < NR_CPUS; x = x + 1) begin
+        dom[x] = (tb[x*CW +: CW] == tb[c*CW +: CW]);
+        if (dom[x] && !idl[x]) busy_core[t1[x*CW +: CW]] = 1'b1;
+      end
+      // IDLEST: ascending, strictly below the best so far (initially c's own load)
+      for (x = 0; x < NR_CPUS; x = x + 1) begin
+        ld = lds[x*LOAD_W +: LOAD_W];
+        if (dom[x] && (ld < best_ld)) begin
+          best    = x[CW-1:0];
+          best_ld = ld;
+        end
+      end
+      // IDLE_CORE: the first candidate at or after c (hi), else the first one (lo)
+      f_hi_w = 1'b0;  f_lo_w = 1'b0;  f_hi_i = 1'b0;  f_lo_i = 1'b0;
+      hi_w = {CW{1'b0}};  lo_w = {CW{1'b0}};  hi_i = {CW{1'b0}};  lo_i = {CW{1'b0}};
+      for (x = 0; x < NR_CPUS; x = x + 1) begin
+        xc    = x[CW-1:0];
+        cand  = dom[x] && idl[x];
+        whole = cand && !busy_core[t1[x*CW +: CW]];
+        if (whole && !f_lo_w) begin f_lo_w = 1'b1; lo_w = xc; end
+        if (whole && !f_hi_w && (xc >= c)) begin f_hi_w = 1'b1; hi_w = xc; end
+        if (cand && !f_lo_i) begin f_lo_i = 1'b1; lo_i = xc; end
+        if (cand && !f_hi_i && (xc >= c)) begin f_hi_i = 1'b1; hi_i = xc; end
+      end
+      query_fn = 32'd0;
+      r_cpu = 6'd0;
+      if (!kind) begin
+        r_cpu[CW-1:0] = best;
+      end else if (f_lo_w) begin
+        r_cpu[CW-1:0] = f_hi_w ? hi_w : lo_w;
+        query_fn[HWS_QRES_WHOLE_CORE_LSB] = 1'b1;
+      end else if (f_lo_i) begin
+        r_cpu[CW-1:0] = f_hi_i ? hi_i : lo_i;
+      end else begin
+        query_fn[HWS_QRES_NONE_LSB] = 1'b1;
+      end
+      query_fn[HWS_QRES_CPU_LSB +: HWS_QRES_CPU_W] = r_cpu;
+    end
+  endfunction
+
+  // Computed at the edge ending step 1, returned in step 2.
+  reg [31:0] res_q;
+  always @(posedge clk_i) begin
+    if (q_go_i) res_q <= query_fn(lead1, lead2, lead3, load_i, idle_i, q_cpu_i[CW-1:0],
+                                  q_level_i, q_kind_i);
+  end
+  assign q_res_o = res_q;
+
+  wire unused_bits = &{1'b0, set_cpu_i, set_lead_i, q_cpu_i};
+
+  // ---------------------------------------------------------------------------------------
+  // Simulation checks (cheap: only at DOM_SET and QUERY edges): every lead value written
+  // is a CPU; a query's answer is a CPU of the domain.
+`ifndef SYNTHESIS
+  localparam [31:0] NR_CPUS32 = NR_CPUS;
+  always @(posedge clk_i) begin
+    if (!srst_i && set_i) begin
+      if (({26'd0, set_lead_i} >= NR_CPUS32) || ({26'd0, set_cpu_i} >= NR_CPUS32) ||
+          (set_k_i == 2'd0)) begin
+        $display("hws_domain: ASSERTION FAILED at %0t: DOM_SET k %0d cpu %0d lead %0d",
+                 $time, set_k_i, set_cpu_i, set_lead_i);
+        $fatal(1, "hws_domain: DOM_SET out of range");
+      end
+    end
+    if (!srst_i && q_go_i && ({26'd0, q_cpu_i} >= NR_CPUS32)) begin
+      $display("hws_domain: ASSERTION FAILED at %0t: QUERY of cpu %0d", $time, q_cpu_i);
+      $fatal(1, "hws_domain: QUERY cpu out of range");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire
