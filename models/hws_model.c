@@ -176,6 +176,17 @@ static unsigned bm_ffs(const uint32_t *bm)
 	return NPRIO;
 }
 
+/* What CTRL.ERR_CLEAR clears (and reset, with the rest). */
+static void clear_errors(struct hws_model *m)
+{
+	m->err_last = 0;
+	m->err_cmd = 0;
+	m->err_seq = 0;
+	m->err_total = 0;
+	memset(m->err_cnt, 0, sizeof(m->err_cnt));
+	m->err_sticky = 0;
+}
+
 void hws_model_reset(struct hws_model *m)
 {
 	const struct hws_model_params *p = &m->p;
@@ -201,12 +212,7 @@ void hws_model_reset(struct hws_model *m)
 	m->cmd = 0;
 	m->cmd_done = 0;
 	m->cycles = 0;
-	m->err_last = 0;
-	m->err_cmd = 0;
-	m->err_seq = 0;
-	m->err_total = 0;
-	memset(m->err_cnt, 0, sizeof(m->err_cnt));
-	m->err_sticky = 0;
+	clear_errors(m);
 	m->rpend = 0;
 	m->raddr = 0;
 }
@@ -874,14 +880,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		fifo_push(&m->cmdf, in->data);
 
 	/* Errors: clear first, then the engine's, then the bus's (which ERR_LAST shows). */
-	if (err_clear) {
-		m->err_last = 0;
-		m->err_cmd = 0;
-		m->err_seq = 0;
-		m->err_total = 0;
-		memset(m->err_cnt, 0, sizeof(m->err_cnt));
-		m->err_sticky = 0;
-	}
+	if (err_clear)
+		clear_errors(m);
 	if (status_read)
 		m->err_sticky = 0;
 	if (eng_err)
