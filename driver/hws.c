@@ -336,14 +336,11 @@ const struct hws_config *hws_config_of(const struct hws_dev *d)
 
 int hws_check(struct hws_dev *d)
 {
-	int ret;
-
 	if (!d->model) {
 		set_msg(d, "the rtl backend checks its invariants itself (deep_check)");
 		return -ENOTSUP;
 	}
-	ret = hws_model_check(d->model, d->msg, sizeof(d->msg));
-	return ret;
+	return hws_model_check(d->model, d->msg, sizeof(d->msg));
 }
 
 int hws_inject_model_fault(struct hws_dev *d, unsigned cpu)

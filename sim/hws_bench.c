@@ -64,6 +64,23 @@ static double interval_of(struct hws_dev *d, uint32_t (*mk)(unsigned i, void *),
 	return (double)(c[1] - c[0]) / k;
 }
 
+/*
+ * The same for a query: a batch of 12 with their RESULT reads, over 12. The reads are part
+ * of the cost: software must fetch each answer.
+ */
+static double query_interval_of(struct hws_dev *d, uint32_t cmd)
+{
+	const unsigned n = 12;
+	uint32_t c0 = cycles(d), w;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		CHECK(hws_submit(d, cmd));
+	for (i = 0; i < n; i++)
+		CHECK(hws_result(d, &w));
+	return (double)(cycles(d) - c0) / n;
+}
+
 /* Latency: cycles from CMD write to SYNC, minus the same for a NOP, plus NOP's 1. */
 static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
 {
@@ -186,26 +203,15 @@ int main(int argc, char **argv)
 			CHECK(hws_enqueue(d, queued, 0, 120, 0, 0));
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
 			struct mkarg a = { ops[k].op, queued / 2, queued };
+			int query = ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT;
 
-			lat[o][k] = latency_of(d, (ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT) ? mk_cpu(0, &a) : mk_move(0, &a));
-			if (ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT) {
-				/* Queries: the latency test left a word in the FIFO; and the
-				 * batch needs its results read. Measure with RESULT reads. */
+			lat[o][k] = latency_of(d, query ? mk_cpu(0, &a) : mk_move(0, &a));
+			if (query) {
 				uint32_t w;
 
-				(void)hws_result(d, &w);
-				ivl[o][k] = 0;
-				{
-					uint32_t c0 = cycles(d), c1;
-					unsigned n;
-
-					for (n = 0; n < 12; n++)
-						CHECK(hws_submit(d, mk_cpu(n, &a)));
-					for (n = 0; n < 12; n++)
-						CHECK(hws_result(d, &w));
-					c1 = cycles(d);
-					ivl[o][k] = (double)(c1 - c0) / 12;
-				}
+				/* latency_of() left the query's word in the result FIFO. */
+				CHECK(hws_result(d, &w));
+				ivl[o][k] = query_interval_of(d, mk_cpu(0, &a));
 			} else {
 				ivl[o][k] = interval_of(d, ops[k].op == HWS_OP_NOP ? mk_cpu : mk_move,
 							&a);

@@ -91,8 +91,3 @@ extern "C" void hws_vsim_idle(struct hws_vsim *s, unsigned edges)
 {
 	s->impl->idle(edges);
 }
-
-extern "C" uint64_t hws_vsim_edges(const struct hws_vsim *s)
-{
-	return s->impl->edges();
-}

@@ -55,9 +55,6 @@ unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data, uint32
 /* Let @edges edges pass with the bus idle. */
 void hws_vsim_idle(struct hws_vsim *s, unsigned edges);
 
-/* Clock edges simulated since creation (including reset). */
-uint64_t hws_vsim_edges(const struct hws_vsim *s);
-
 /* The linked-in variants, e.g. "8x256/16/16/g16 1x16/16/16/g16". */
 const char *hws_vsim_variants(void);
 

@@ -25,7 +25,6 @@ public:
 	virtual unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) = 0;
 	virtual unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) = 0;
 	virtual void idle(unsigned edges) = 0;
-	virtual uint64_t edges() const = 0;
 };
 
 // A factory registered by each variant at static-initialisation time.
@@ -127,8 +126,6 @@ public:
 			tick();
 	}
 
-	uint64_t edges() const override { return edges_; }
-
 private:
 	// Wait for BVALID/RVALID (READY is held at 1) and take the response at that edge.
 	// The slave's outputs are registers (docs/accelerator.md 4.2: READY and VALID are
@@ -183,14 +180,12 @@ private:
 		if (tfp_)
 			tfp_->dump(time_);
 		time_ += 5;
-		edges_++;
 	}
 
 	std::unique_ptr<VerilatedContext> ctx_;
 	std::unique_ptr<T> top_;
 	std::unique_ptr<VerilatedFstC> tfp_;
 	uint64_t time_ = 0;
-	uint64_t edges_ = 0;
 	bool wave_ = false;
 };
 
