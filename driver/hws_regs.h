@@ -10,6 +10,11 @@
 #define HWS_NONE_FLAG 1073741824u /* bit 30 of a PICK_NEXT/PEEK result: both arrays empty */
 #define HWS_ERR_CODES 12u /* error codes 0..11; ERR_CNTn exists for n = 1..ERR_CODES-1 */
 #define HWS_NR_LEVELS 4u /* domain levels: 0 SMT, 1 MC, 2 package, 3 NUMA/top */
+#define HWS_DEF_PCT 125u /* reset value of every level's imbalance_pct */
+#define HWS_DEF_POWER 1024u /* reset value of every group power (one CPU) */
+#define HWS_MIN_POWER 256u /* smallest group power DOM_SET accepts */
+#define HWS_BAL_LAT_BASE 125u /* BALANCE latency: BAL_LAT_BASE + BAL_LAT_GROUP x groups */
+#define HWS_BAL_LAT_GROUP 41u /* BALANCE latency per group of the domain */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
@@ -38,6 +43,10 @@
 #define HWS_REG_ERR_CNT10 0x68u /* RO errors with code 10 (GROUP) */
 #define HWS_REG_NR_GROUPS 0x38u /* RO parameter NR_GROUPS (1..64) */
 #define HWS_REG_ERR_CNT11 0x6cu /* RO errors with code 11 (DOMAIN) */
+#define HWS_REG_BAL_THIS 0x70u /* RO BALANCE: this_load of the most recent successful BALANCE */
+#define HWS_REG_BAL_MAX 0x74u /* RO BALANCE: max_load (the busiest group's scaled load) */
+#define HWS_REG_BAL_AVG 0x78u /* RO BALANCE: avg_load of the domain (0 when the verdict came before it) */
+#define HWS_REG_BAL_IMB 0x7cu /* RO BALANCE: imbalance, the weighted load to move (1024 for MOVE_ONE, 0 when balanced) */
 #define HWS_DEPTHS_CMD_DEPTH_LSB 0 /* depth of the command FIFO (parameter CMD_DEPTH, 2..32) */
 #define HWS_DEPTHS_CMD_DEPTH_W 6
 #define HWS_DEPTHS_CMD_DEPTH_MASK 0x0000003fu
@@ -113,6 +122,30 @@
 #define HWS_QRES_WHOLE_CORE_LSB 9 /* QUERY IDLE_CORE: every CPU of the found CPU's core (in the domain) is idle */
 #define HWS_QRES_WHOLE_CORE_W 1
 #define HWS_QRES_WHOLE_CORE_MASK 0x00000200u
+#define HWS_BRES_VERDICT_LSB 24 /* QUERY BALANCE: verdict, 1..7 (enum hws_balance_verdict) */
+#define HWS_BRES_VERDICT_W 3
+#define HWS_BRES_VERDICT_MASK 0x07000000u
+#define HWS_BRES_HAS_BUSIEST_LSB 22 /* QUERY BALANCE: a busiest group exists */
+#define HWS_BRES_HAS_BUSIEST_W 1
+#define HWS_BRES_HAS_BUSIEST_MASK 0x00400000u
+#define HWS_BRES_BUSIEST_LSB 16 /* QUERY BALANCE: first CPU (leader) of the busiest group */
+#define HWS_BRES_BUSIEST_W 6
+#define HWS_BRES_BUSIEST_MASK 0x003f0000u
+#define HWS_BRES_HAS_CPU_LSB 14 /* QUERY BALANCE: BUSIEST_CPU names a CPU (verdicts MOVE, MOVE_ONE) */
+#define HWS_BRES_HAS_CPU_W 1
+#define HWS_BRES_HAS_CPU_MASK 0x00004000u
+#define HWS_BRES_BUSIEST_CPU_LSB 8 /* QUERY BALANCE: the busiest CPU of the busiest group */
+#define HWS_BRES_BUSIEST_CPU_W 6
+#define HWS_BRES_BUSIEST_CPU_MASK 0x00003f00u
+#define HWS_BRES_THIS_LSB 0 /* QUERY BALANCE: leader of the local group */
+#define HWS_BRES_THIS_W 6
+#define HWS_BRES_THIS_MASK 0x0000003fu
+#define HWS_DSET_K_LSB 8 /* DOM_SET: what is written: 0 imbalance_pct, 1..3 leader in P1..P3, 4..7 power of a level 0..3 group */
+#define HWS_DSET_K_W 3
+#define HWS_DSET_K_MASK 0x00000700u
+#define HWS_DSET_HI_LSB 11 /* DOM_SET: bits 16:12 of a power value */
+#define HWS_DSET_HI_W 5
+#define HWS_DSET_HI_MASK 0x0000f800u
 #define HWS_TINFO_QUEUED_LSB 0 /* TASK_STAT sel INFO: the task is queued */
 #define HWS_TINFO_QUEUED_W 1
 #define HWS_TINFO_QUEUED_MASK 0x00000001u
@@ -167,10 +200,10 @@
 #define HWS_OP_SET_IDLE 13 /* SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0) */
 #define HWS_LAT_SET_IDLE 1
 #define HWS_RESULT_SET_IDLE 0
-#define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO, leader in TASK): the first CPU of cpu's block in partition k (1 cores, 2 packages, 3 nodes) */
+#define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10] */
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
-#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE (2, 3 reserved: OPCODE) */
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 125 + 41 x groups), 3 reserved: OPCODE */
 #define HWS_LAT_QUERY 2
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */
@@ -266,6 +299,10 @@
 	X(ERR_CNT10, 0x68u, RO) \
 	X(NR_GROUPS, 0x38u, RO) \
 	X(ERR_CNT11, 0x6cu, RO) \
+	X(BAL_THIS, 0x70u, RO) \
+	X(BAL_MAX, 0x74u, RO) \
+	X(BAL_AVG, 0x78u, RO) \
+	X(BAL_IMB, 0x7cu, RO) \
 	/* end */
 
 #endif /* HWS_REGS_H */
