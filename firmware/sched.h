@@ -1,0 +1,141 @@
+/*
+ * sched.h - the interface between the simulated machine (sim/machine.c) and a scheduler
+ * (firmware/fw_o1.c on the engine or on software run queues, firmware/linux24.c).
+ *
+ * The machine owns time, tasks' behaviour and the CPUs; a scheduler owns the runnable
+ * tasks that are not running. A task is always in exactly one place:
+ *
+ *   RUNNING   on one CPU (the machine's curr[cpu])
+ *   QUEUED    inside the scheduler, on one CPU's queue (linux24: the one global queue,
+ *             reported as CPU 0)
+ *   BLOCKED   with the machine (sleeping, waiting for a message, not yet forked, exited)
+ *
+ * Every call below runs "on" a CPU at the machine's current time. The scheduler charges
+ * what the call costs (ns of CPU time, from the cost model) with env->charge(); the machine
+ * delays that CPU by it and counts it as scheduler overhead.
+ */
+#ifndef HWS_SCHED_H
+#define HWS_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCHED_MAX_CPUS 64
+#define SCHED_NICE_0_PRIO 120
+
+/* The machine's shape: levels of the sched-domain hierarchy (section 8.1 of the spec). */
+struct sched_topo {
+	unsigned nr_cpus;		/* 1..SCHED_MAX_CPUS */
+	unsigned smt, cores, pkgs, nodes;	/* per core, per package, per node, nodes */
+	/* lead[k][cpu]: first CPU of cpu's block: k 0 core (SMT siblings), 1 package, 2 node */
+	uint8_t lead[3][SCHED_MAX_CPUS];
+};
+
+/* A task as the scheduler sees it. The machine allocates and owns it. */
+struct sched_task {
+	unsigned id;			/* 0..nr_tasks-1, unique among live tasks */
+	int nice;			/* -20..19 */
+	int rt_prio;			/* -1: SCHED_NORMAL; 0..99: SCHED_RR, lower is higher */
+	unsigned group;			/* task group (cgroup), 0 = root */
+	uint64_t allowed;		/* CPU affinity mask */
+
+	/* Owned by the scheduler. */
+	int cpu;			/* the CPU it is queued on, last ran on, or -1 */
+	int static_prio, prio;		/* 100..139 for normal tasks */
+	int64_t time_slice;		/* ns left of its slice */
+	int64_t first_slice;		/* ns of its first slice (returned to the parent at exit) */
+	int64_t sleep_avg;		/* ns, 0..MAX_SLEEP_AVG */
+	uint64_t timestamp;		/* when it last started running or was woken (ns) */
+	uint64_t last_ran;		/* when it last stopped running (ns), for cache-hot */
+	int array;			/* 0 active, 1 expired (o1) */
+	int64_t counter;		/* linux24: ticks left */
+	void *sched_priv;		/* anything else a scheduler needs */
+};
+
+/* What the machine offers a scheduler. */
+struct sched_env {
+	void *machine;
+	const struct sched_topo *topo;
+	unsigned nr_tasks;		/* task ids are < nr_tasks */
+	unsigned nr_groups;		/* group ids are < nr_groups */
+	const uint32_t *group_shares;	/* per group, default 1024 */
+	uint64_t (*now)(void *machine);	/* ns */
+	/* Charge @ns of CPU time on @cpu to scheduling; @what names the cost-model item. */
+	void (*charge)(void *machine, unsigned cpu, double ns, int what);
+	/* The scheduler moved queued task @t from @from to @to (balancing). */
+	void (*moved)(void *machine, struct sched_task *t, unsigned from, unsigned to);
+	/* Ask @cpu to reschedule soon (it got work while idle, or must preempt). */
+	void (*kick)(void *machine, unsigned cpu);
+	/* Is @cpu running a task now? */
+	int (*cpu_busy)(void *machine, unsigned cpu);
+	/* The task running on @cpu, or NULL. */
+	struct sched_task *(*curr)(void *machine, unsigned cpu);
+};
+
+/* Cost-model items a scheduler charges (docs/simulator.md gives each constant). */
+enum sched_cost {
+	COST_SW_OP,		/* a software run-queue operation */
+	COST_SW_BALANCE,	/* software find_busiest_group/queue, per CPU scanned */
+	COST_MMIO,		/* engine accesses: bus latency x accesses + engine cycles */
+	COST_LOCK_WAIT,		/* waiting for a lock another CPU holds */
+	COST_GOODNESS,		/* linux24: goodness() of one task */
+	COST_RECALC,		/* linux24: recalculating one task's counter */
+	COST_MIGRATE,		/* moving a task between run queues */
+	COST__COUNT
+};
+
+enum sched_wake_kind { SCHED_WAKE, SCHED_FORK };
+
+struct sched;
+
+struct sched_ops {
+	const char *name;
+	/* Create; return NULL with @msg filled on failure (e.g. an engine that cannot hold
+	 * the machine). */
+	struct sched *(*create)(const struct sched_env *env, const char *opts, char *msg,
+				size_t len);
+	void (*destroy)(struct sched *s);
+	/* A new task (before its first wake): set its priority and slice. @parent is NULL
+	 * for tasks present at start; otherwise the parent's slice is split (fork). */
+	void (*task_new)(struct sched *s, struct sched_task *t, struct sched_task *parent,
+			 unsigned cpu);
+	/* @t, BLOCKED, becomes runnable, woken by code running on @waker_cpu (or the
+	 * parent's CPU for a fork). The scheduler picks a CPU, queues @t there and returns
+	 * it; it kicks that CPU when @t should preempt its current task or the CPU is idle. */
+	unsigned (*wake)(struct sched *s, struct sched_task *t, unsigned waker_cpu,
+			 enum sched_wake_kind kind);
+	/* The task running on @cpu stops: @runnable 1 (preempted, slice over, yield: the
+	 * scheduler queues it again), 0 (it blocks or exits: the scheduler forgets it until
+	 * its next wake). @ran_ns: how long it ran since it was picked. */
+	void (*put_prev)(struct sched *s, unsigned cpu, struct sched_task *t, int runnable,
+			 uint64_t ran_ns);
+	/* A task exits (after put_prev(..., 0)). */
+	void (*task_exit)(struct sched *s, struct sched_task *t);
+	/* Take the next task to run on @cpu out of its queue (balancing first if the CPU
+	 * would go idle), or NULL: the CPU idles. */
+	struct sched_task *(*pick)(struct sched *s, unsigned cpu);
+	/* Timer tick on @cpu (running @curr, or NULL when idle). Returns 1 when @curr must
+	 * be rescheduled (its slice ran out) or the idle CPU found work. Periodic balancing
+	 * runs from here. */
+	int (*tick)(struct sched *s, unsigned cpu, struct sched_task *curr);
+	/* Tasks queued on @cpu (for the machine's conservation check). */
+	unsigned (*nr_queued)(struct sched *s, unsigned cpu);
+	/* Deep check: where the scheduler has @t queued (CPU), or -1 when not queued. */
+	int (*where)(struct sched *s, const struct sched_task *t);
+	/* Print scheduler-specific statistics. */
+	void (*report)(struct sched *s, void *file);
+};
+
+extern const struct sched_ops sched_linux24_ops;
+extern const struct sched_ops sched_o1_ops;	/* the O(1) policy on software queues */
+extern const struct sched_ops sched_hw_ops;	/* the O(1) policy on the engine */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_SCHED_H */
