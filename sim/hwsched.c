@@ -2,12 +2,14 @@
  * hwsched - the project's command line.
  *
  *   hwsched lockstep ...   random commands through the engine, model and RTL compared
+ *   hwsched run ...        a workload on a simulated machine under one scheduler
  *   hwsched help [CMD]     usage
  *
  * Everything it prints comes from here; the libraries below it never print.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "../driver/hws.h"
 #include "hws_randcmd.h"
 #include "hws_vsim.h"
+#include "machine.h"
 
 static const char *prog = "hwsched";
 
@@ -32,6 +35,8 @@ static void usage_main(FILE *f)
 		"commands:\n"
 		"  lockstep   run random engine commands through a backend (default: model and\n"
 		"             RTL in lockstep, every register read compared)\n"
+		"  run        run a workload on a simulated machine under a scheduler (the\n"
+		"             firmware on the engine, or a software baseline) and report\n"
 		"  help [C]   this text, or the options of command C\n"
 		"\n"
 		"Run '%s COMMAND --help' for the options of a command.\n",
@@ -293,6 +298,177 @@ static int cmd_lockstep(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+static void usage_run(FILE *f)
+{
+	fprintf(f,
+		"usage: %s run [--workload NAME[:k=v,...]] [--topology T] [--sched hw|o1|linux24]\n"
+		"            [--backend model|rtl|lockstep] [--seed S] [--duration D]\n"
+		"            [--no-wake-balance] [--hz N] [--json FILE] [--cost k=v,...]\n"
+		"\n"
+		"Simulates a machine of the given topology running the workload, scheduled by the\n"
+		"O(1) firmware on the engine (hw), the same policy on plain C run queues (o1) or\n"
+		"the Linux 2.4 scheduler (linux24), and reports throughput, wakeup latency,\n"
+		"run-queue wait, switches, migrations, per-CPU busy %%, group shares, idle-core\n"
+		"violations, scheduler overhead and engine traffic. docs/simulator.md.\n"
+		"\n"
+		"  --workload W     mix:tasks=N,burst=US,sleep=US,msg=P,groups=G (default mix)\n"
+		"                   hackbench:groups=G,loops=L (20 senders x 20 receivers a group)\n"
+		"  --topology T     numa=N,pkg=P,core=C,smt=S (default pkg=1,core=4,smt=1)\n"
+		"  --sched S        hw (default), o1, linux24\n"
+		"  --backend B      engine backend for hw: model (default), rtl, lockstep\n"
+		"  --seed S         random seed (default 1)\n"
+		"  --duration D     simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\n"
+		"                   ends when its tasks exit)\n"
+		"  --no-wake-balance  no select_idle_sibling on wakeups\n"
+		"  --hz N           timer ticks per second (default 1000)\n"
+		"  --json FILE      write the results as JSON too\n"
+		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
+		"                   smt_speed, bus_ns, engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns\n"
+		"  --check-every N  deep conservation check every N events (default 64; 0 off)\n",
+		prog);
+}
+
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v < 0)
+		return -1;
+	if (!strcmp(end, "s") || !*end)
+		*ns = (uint64_t)(v * 1e9);
+	else if (!strcmp(end, "ms"))
+		*ns = (uint64_t)(v * 1e6);
+	else if (!strcmp(end, "us"))
+		*ns = (uint64_t)(v * 1e3);
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_costs(char *s, struct machine_costs *c)
+{
+	static const struct { const char *k; size_t off; } keys[] = {
+		{ "ctx_switch_ns", offsetof(struct machine_costs, ctx_switch_ns) },
+		{ "migrate_cold_ns", offsetof(struct machine_costs, migrate_cold_ns) },
+		{ "remote_node_ns", offsetof(struct machine_costs, remote_node_ns) },
+		{ "smt_speed", offsetof(struct machine_costs, smt_speed) },
+		{ "bus_ns", offsetof(struct machine_costs, bus_ns) },
+		{ "engine_clk_ns", offsetof(struct machine_costs, engine_clk_ns) },
+		{ "sw_op_ns", offsetof(struct machine_costs, sw_op_ns) },
+		{ "sw_cpu_ns", offsetof(struct machine_costs, sw_cpu_ns) },
+		{ "sw_base_ns", offsetof(struct machine_costs, sw_base_ns) },
+	};
+	char *save = NULL, *kv;
+
+	for (kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end;
+		size_t i;
+		double v;
+
+		if (!eq) {
+			fprintf(stderr, "%s run: --cost '%s': expected key=value\n", prog, kv);
+			return -1;
+		}
+		*eq = 0;
+		v = strtod(eq + 1, &end);
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].k, kv); i++)
+			;
+		if (i == sizeof(keys) / sizeof(keys[0]) || end == eq + 1 || *end || v < 0 ||
+		    (!strcmp(kv, "smt_speed") && (v <= 0 || v > 1))) {
+			fprintf(stderr, "%s run: --cost %s=%s: unknown key or bad value\n", prog, kv,
+				eq + 1);
+			return -1;
+		}
+		*(double *)((char *)c + keys[i].off) = v;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "sched", required_argument, NULL, 's' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-wake-balance", no_argument, NULL, 'W' },
+		{ "hz", required_argument, NULL, 'z' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "cost", required_argument, NULL, 'c' },
+		{ "check-every", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct machine_opts o;
+	struct machine_result r;
+	const char *json = NULL;
+	char err[400], *end;
+	int c, ret, dur_given = 0;
+
+	machine_default_opts(&o);
+	o.duration_ns = 1000000000ull;
+	o.progress = isatty(2);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w': o.workload = optarg; break;
+		case 't': o.topology = optarg; break;
+		case 's': o.sched = optarg; break;
+		case 'b': o.backend = optarg; break;
+		case 'S':
+			o.seed = strtoull(optarg, &end, 0);
+			if (end == optarg || *end) {
+				fprintf(stderr, "%s run: --seed '%s' is not a number\n", prog, optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			dur_given = 1;
+			if (parse_duration(optarg, &o.duration_ns)) {
+				fprintf(stderr, "%s run: --duration '%s': expected e.g. 2s, 500ms\n",
+					prog, optarg);
+				return 2;
+			}
+			break;
+		case 'W': o.wake_balance = 0; break;
+		case 'z': o.hz = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'j': json = optarg; break;
+		case 'c':
+			if (parse_costs(optarg, &o.costs))
+				return 2;
+			break;
+		case 'k': o.check_every = atoi(optarg); break;
+		case 'h': usage_run(stdout); return 0;
+		default: usage_run(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s run: unexpected argument '%s'\n", prog, argv[optind]);
+		return 2;
+	}
+	if (strcmp(o.backend, "model") && strcmp(o.backend, "rtl") && strcmp(o.backend, "lockstep")) {
+		fprintf(stderr, "%s run: --backend '%s': expected model, rtl or lockstep\n", prog,
+			o.backend);
+		return 2;
+	}
+	if (!strncmp(o.workload, "hackbench", 9) && !dur_given)
+		o.duration_ns = 0;	/* hackbench runs until its tasks exit */
+	ret = machine_run(&o, &r, stdout, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s run: %s\n", prog, err);
+		return 1;
+	}
+	machine_print(&o, &r, stdout);
+	if (json && machine_write_json(&o, &r, json)) {
+		fprintf(stderr, "%s run: cannot write %s: %s\n", prog, json, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -306,6 +482,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help")) {
 		if (argc > 2 && !strcmp(argv[2], "lockstep"))
 			usage_lockstep(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "run"))
+			usage_run(stdout);
 		else if (argc > 2) {
 			fprintf(stderr, "%s: no command '%s'\n", prog, argv[2]);
 			return 2;
@@ -315,6 +493,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "lockstep"))
 		return cmd_lockstep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s' (try '%s --help')\n", prog, argv[1], prog);
 	return 2;
 }

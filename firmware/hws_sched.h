@@ -1,5 +1,5 @@
 /*
- * sched.h - the interface between the simulated machine (sim/machine.c) and a scheduler
+ * hws_sched.h - the interface between the simulated machine (sim/machine.c) and a scheduler
  * (firmware/fw_o1.c on the engine or on software run queues, firmware/linux24.c).
  *
  * The machine owns time, tasks' behaviour and the CPUs; a scheduler owns the runnable

@@ -1,0 +1,891 @@
+/*
+ * fw_o1.c - the Linux 2.6 O(1) scheduling policy (2.6.12-2.6.22 rules,
+ * ../shared/docs/linux-sched-reference.md) written against the run-queue primitives of
+ * fw_rq.h, so that it runs on the engine (scheduler `hw`) or on plain C queues (`o1`).
+ *
+ * As in Linux 2.6, the running task stays queued: schedule() peeks at the first task,
+ * and the tick moves an expired task to the expired array. Balancing asks BALANCE, IDLEST
+ * and IDLE_CORE; only move_tasks() walks tasks, over the firmware's own per-CPU list of
+ * what it queued (the engine has no iterator), in Linux's order: expired array first,
+ * highest priority first.
+ *
+ * Group fairness on O(1): a task of group g != 0 gets a slice scaled by
+ * shares(g) / weight(g), weight(g) the summed load weight of g's runnable tasks (the
+ * engine's GROUP_TOTAL). Over one active/expired epoch every task runs one slice, so each
+ * group's CPU time follows its shares, as CFS's per-CPU shares (shares_i = shares * w_i /
+ * sum w) make each task's h_weight = weight * shares / sum w. docs/firmware.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fw_rq.h"
+
+#define MS 1000000LL
+#define MIN_TIMESLICE (5 * MS)
+#define DEF_TIMESLICE (100 * MS)
+#define MAX_BONUS 10
+#define MAX_SLEEP_AVG (DEF_TIMESLICE * MAX_BONUS)
+#define STARVATION_LIMIT MAX_SLEEP_AVG
+#define GRANULARITY (10 * MS)
+#define CHILD_PENALTY 95
+#define TICK_NS MS
+#define NIL (-1)
+
+/* ---- Topology shared with the run queues ---- */
+
+unsigned fw_block(const struct sched_topo *topo, unsigned k, unsigned cpu)
+{
+	if (k == 0)
+		return cpu;
+	if (k >= 4)
+		return 0;
+	return topo->lead[k - 1][cpu];
+}
+
+/*
+ * cpu_power of a level-l group: one CPU 1024; an SMT core 1024 + 10% per extra sibling
+ * (2.6.12's SMT cpu_power); packages and nodes the sum of what they hold.
+ */
+uint32_t fw_group_power(const struct sched_topo *topo, unsigned level)
+{
+	uint32_t core = 1024 + 1024 * (topo->smt - 1) / 10;
+
+	switch (level) {
+	case 0:
+		return 1024;
+	case 1:
+		return core;
+	case 2:
+		return core * topo->cores;
+	default:
+		return core * topo->cores * topo->pkgs;
+	}
+}
+
+unsigned fw_level_pct(unsigned level)
+{
+	return level == 0 ? 110 : 125;
+}
+
+/* Per-level sched-domain parameters (reference table, ~2.6.15). */
+struct sd_param {
+	int64_t min_interval, max_interval;
+	unsigned busy_factor;
+	int64_t cache_hot;
+	unsigned cache_nice_tries;
+	int newidle, wake_affine;
+};
+
+static const struct sd_param sd_params[4] = {
+	{ 1 * MS, 2 * MS, 8, 0, 0, 1, 1 },		/* SMT siblings */
+	{ 1 * MS, 4 * MS, 64, 2500000, 1, 1, 1 },	/* cores of a package (MC) */
+	{ 1 * MS, 4 * MS, 64, 2500000, 1, 1, 1 },	/* packages of a node (CPU) */
+	{ 8 * MS, 32 * MS, 32, 10 * MS, 1, 1, 0 },	/* NUMA nodes */
+};
+
+/* ---- State ---- */
+
+struct ftask {
+	int cpu;		/* queued on (including while running), or NIL */
+	int next, prev;		/* the firmware's per-CPU list */
+	unsigned prio;		/* the priority it is queued at */
+	int parr;		/* physical array */
+};
+
+struct fcpu {
+	int head;		/* per-CPU list of queued tasks */
+	unsigned nr;
+	int swap;		/* mirror of the engine's swap bit */
+	int idle;		/* the engine was told it is idle */
+	uint64_t expired_timestamp;
+	unsigned best_expired_prio;
+	int64_t last_balance[4], interval[4];
+	unsigned failed[4];
+};
+
+struct sched {
+	const struct sched_env *env;
+	const struct fw_rq_ops *ops;
+	struct fw_rq *q;
+	struct fw_costs costs;
+	unsigned ncpu;
+	int levels[4], nlevels;	/* engine levels present, bottom up */
+	int wake_balance;
+	struct ftask *t;
+	struct sched_task **tp;	/* the machine's tasks, by id (from task_new) */
+	struct fcpu *c;
+	uint64_t moves, balances, active_balances, wake_affine, wake_idle;
+	int err;		/* first run-queue error */
+	char errmsg[200];
+};
+
+static uint64_t now(struct sched *s)
+{
+	return s->env->now(s->env->machine);
+}
+
+/* Remember the first failure; the machine stops the run on it (fw_o1_error()). */
+static void fail(struct sched *s, int ret, const char *what)
+{
+	if (ret < 0 && !s->err) {
+		s->err = ret;
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s failed: %s", what, strerror(-ret));
+	}
+}
+
+static const int prio_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+
+static uint32_t weight_of(unsigned prio)
+{
+	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
+}
+
+/* ---- Priorities and slices (2.6.12-2.6.22) ---- */
+
+static int64_t scale_prio(int64_t x, int prio)
+{
+	int64_t v = x * (140 - prio) / 20;
+
+	return v > MIN_TIMESLICE ? v : MIN_TIMESLICE;
+}
+
+int64_t fw_task_timeslice(int static_prio)
+{
+	return static_prio < 120 ? scale_prio(4 * DEF_TIMESLICE, static_prio) :
+				   scale_prio(DEF_TIMESLICE, static_prio);
+}
+
+static int current_bonus(const struct sched_task *t)
+{
+	return (int)(t->sleep_avg * MAX_BONUS / MAX_SLEEP_AVG);
+}
+
+int fw_effective_prio(const struct sched_task *t)
+{
+	int p;
+
+	if (t->rt_prio >= 0)
+		return t->rt_prio;
+	p = t->static_prio - (current_bonus(t) - MAX_BONUS / 2);
+	return p < 100 ? 100 : p > 139 ? 139 : p;
+}
+
+static int delta(const struct sched_task *t)
+{
+	return (t->nice + 20) * MAX_BONUS / 40 - 20 * MAX_BONUS / 40 + 2;
+}
+
+int fw_task_interactive(const struct sched_task *t)
+{
+	return t->prio <= t->static_prio - delta(t);
+}
+
+static int64_t interactive_sleep(const struct sched_task *t)
+{
+	return MAX_SLEEP_AVG * (MAX_BONUS / 2 + delta(t) + 1) / MAX_BONUS - 1 * MS;
+}
+
+/* The slice of @t, scaled by its group's shares over the group's runnable weight. */
+static int64_t slice_of(struct sched *s, const struct sched_task *t, unsigned on_cpu)
+{
+	int64_t sl = fw_task_timeslice(t->static_prio);
+	uint32_t total = 0;
+
+	if (t->group == 0 || t->rt_prio >= 0)
+		return sl;
+	fail(s, s->ops->group_total(s->q, on_cpu, t->group, &total), "GROUP_TOTAL");
+	total += weight_of((unsigned)t->prio) * (s->t[t->id].cpu == NIL);
+	if (total == 0)
+		return sl;
+	sl = sl * (int64_t)s->env->group_shares[t->group] / (int64_t)total;
+	return sl > MS ? sl : MS;
+}
+
+/* ---- Queue bookkeeping ---- */
+
+static void list_add(struct sched *s, unsigned id, unsigned cpu, unsigned prio, int larr)
+{
+	struct ftask *f = &s->t[id];
+	struct fcpu *c = &s->c[cpu];
+
+	f->cpu = (int)cpu;
+	f->prio = prio;
+	f->parr = larr ^ c->swap;
+	f->prev = NIL;
+	f->next = c->head;
+	if (c->head != NIL)
+		s->t[c->head].prev = (int)id;
+	c->head = (int)id;
+	c->nr++;
+}
+
+static void list_del(struct sched *s, unsigned id)
+{
+	struct ftask *f = &s->t[id];
+	struct fcpu *c = &s->c[f->cpu];
+
+	if (f->prev != NIL)
+		s->t[f->prev].next = f->next;
+	else
+		c->head = f->next;
+	if (f->next != NIL)
+		s->t[f->next].prev = f->prev;
+	c->nr--;
+	f->cpu = NIL;
+}
+
+static void enqueue(struct sched *s, unsigned on_cpu, struct sched_task *t, unsigned cpu,
+		    int expired, int head)
+{
+	fail(s, s->ops->enqueue(s->q, on_cpu, t->id, cpu, (unsigned)t->prio, expired, head),
+	     "ENQUEUE");
+	list_add(s, t->id, cpu, (unsigned)t->prio, expired);
+	t->cpu = (int)cpu;
+	t->array = expired;
+}
+
+static void dequeue(struct sched *s, unsigned on_cpu, struct sched_task *t)
+{
+	fail(s, s->ops->dequeue(s->q, on_cpu, t->id), "DEQUEUE");
+	list_del(s, t->id);
+}
+
+static void set_idle(struct sched *s, unsigned cpu, int idle)
+{
+	if (s->c[cpu].idle != idle) {
+		fail(s, s->ops->set_idle(s->q, cpu, cpu, idle), "SET_IDLE");
+		s->c[cpu].idle = idle;
+	}
+}
+
+/* ---- Balancing ---- */
+
+static int allowed(const struct sched_task *t, unsigned cpu)
+{
+	return (int)(t->allowed >> cpu & 1);
+}
+
+static int task_hot(struct sched *s, const struct sched_task *t, int level)
+{
+	return (int64_t)(now(s) - t->last_ran) < sd_params[level].cache_hot;
+}
+
+/*
+ * move_tasks(): pull up to @imbalance of weighted load from @busiest to @this, expired
+ * array first, highest priority first; returns the number moved. @force ignores
+ * cache-hotness (active balance).
+ */
+static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uint32_t imbalance,
+			   int level, int force)
+{
+	struct sched_task *curr = s->env->curr(s->env->machine, busiest);
+	int64_t rem = imbalance;
+	unsigned moved = 0, scanned = 0;
+
+	for (int pass = 0; pass < 2 && rem > 0; pass++) {
+		int want = pass == 0 ? 1 : 0;	/* logical array: expired, then active */
+
+		for (unsigned p = 0; p < 140 && rem > 0; p++) {
+			int id = s->c[busiest].head, nxt;
+
+			for (; id != NIL && rem > 0; id = nxt) {
+				struct ftask *f = &s->t[id];
+				struct sched_task *t;
+
+				nxt = f->next;
+				if (f->prio != p || (f->parr ^ s->c[busiest].swap) != want)
+					continue;
+				scanned++;
+				if (curr && curr->id == (unsigned)id)
+					continue;
+				t = s->tp[id];
+				if (!t || !allowed(t, this))
+					continue;
+				if (!force && task_hot(s, t, level) &&
+				    s->c[this].failed[level] <= sd_params[level].cache_nice_tries)
+					continue;
+				if ((int64_t)weight_of(f->prio) > 2 * rem)
+					continue;
+				fail(s, s->ops->migrate(s->q, this, (unsigned)id, this), "MIGRATE");
+				list_del(s, (unsigned)id);
+				list_add(s, (unsigned)id, this, p, want);
+				t->cpu = (int)this;
+				s->env->moved(s->env->machine, t, busiest, this);
+				rem -= weight_of(p);
+				moved++;
+				if (force)
+					rem = 0;
+			}
+		}
+	}
+	s->env->charge(s->env->machine, this, scanned * s->costs.sw_op_ns / 4, COST_SW_OP);
+	s->moves += moved;
+	return moved;
+}
+
+/*
+ * The migration thread's push (active_load_balance): the task running on @busiest, with
+ * nothing else there to move, goes to @this; both CPUs reschedule.
+ */
+static unsigned push_running(struct sched *s, unsigned this, unsigned busiest)
+{
+	struct sched_task *curr = s->env->curr(s->env->machine, busiest);
+
+	if (!curr || s->t[curr->id].cpu != (int)busiest || !allowed(curr, this))
+		return 0;
+	fail(s, s->ops->migrate(s->q, this, curr->id, this), "MIGRATE");
+	list_del(s, curr->id);
+	list_add(s, curr->id, this, s->t[curr->id].prio, curr->array);
+	curr->cpu = (int)this;
+	s->env->moved(s->env->machine, curr, busiest, this);
+	s->env->kick(s->env->machine, busiest);
+	s->env->kick(s->env->machine, this);
+	s->moves++;
+	return 1;
+}
+
+/* load_balance() / load_balance_newidle() at one engine level; returns tasks moved. */
+static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_idle_type idle)
+{
+	struct fcpu *c = &s->c[cpu];
+	const struct sd_param *sp = &sd_params[level];
+	struct hws_balance b;
+	unsigned moved = 0;
+	int ret;
+
+	s->balances++;
+	ret = s->ops->balance(s->q, cpu, (unsigned)level, idle, &b);
+	fail(s, ret, "BALANCE");
+	if (ret)
+		return 0;
+	if ((b.verdict == HWS_BAL_MOVE || b.verdict == HWS_BAL_MOVE_ONE) && b.busiest_cpu >= 0 &&
+	    (unsigned)b.busiest_cpu != cpu) {
+		moved = move_tasks(s, cpu, (unsigned)b.busiest_cpu, b.imbalance, level, 0);
+		if (!moved && idle != HWS_CPU_NEWLY_IDLE) {
+			c->failed[level]++;
+			if (c->failed[level] > sp->cache_nice_tries + 2) {
+				/* Active balance: the migration thread moves one task regardless
+				 * of cache-hotness. */
+				moved = move_tasks(s, cpu, (unsigned)b.busiest_cpu, 1024, level, 1);
+				if (!moved)
+					moved = push_running(s, cpu, (unsigned)b.busiest_cpu);
+				s->active_balances += moved;
+				c->failed[level] = sp->cache_nice_tries + 1;
+			}
+		}
+	}
+	if (idle == HWS_CPU_NEWLY_IDLE)
+		return moved;
+	if (moved) {
+		c->failed[level] = 0;
+		c->interval[level] = sp->min_interval;
+	} else if (b.verdict != HWS_BAL_MOVE && b.verdict != HWS_BAL_MOVE_ONE) {
+		c->failed[level] = 0;
+		if (c->interval[level] < sp->max_interval)
+			c->interval[level] *= 2;
+		if (c->interval[level] > sp->max_interval)
+			c->interval[level] = sp->max_interval;
+	}
+	return moved;
+}
+
+/* ---- The scheduler interface ---- */
+
+/* Options: wake_balance=0|1, bus_ns=, clk_ns=, sw_op_ns=, sw_cpu_ns=, sw_base_ns=,
+ * backend=model|rtl|lockstep. */
+static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
+{
+	char buf[512], *save = NULL, *kv;
+
+	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0 };
+	s->wake_balance = 1;
+	if (!opts || !*opts)
+		return 0;
+	if (strlen(opts) >= sizeof(buf)) {
+		snprintf(msg, len, "scheduler options too long");
+		return -EINVAL;
+	}
+	strcpy(buf, opts);
+	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end;
+		double v;
+
+		if (!eq) {
+			snprintf(msg, len, "scheduler option '%s': expected key=value", kv);
+			return -EINVAL;
+		}
+		*eq++ = 0;
+		if (!strcmp(kv, "backend")) {
+			if (!strcmp(eq, "model"))
+				s->costs.backend = 0;
+			else if (!strcmp(eq, "rtl"))
+				s->costs.backend = 1;
+			else if (!strcmp(eq, "lockstep"))
+				s->costs.backend = 2;
+			else {
+				snprintf(msg, len, "backend '%s': expected model, rtl or lockstep", eq);
+				return -EINVAL;
+			}
+			continue;
+		}
+		v = strtod(eq, &end);
+		if (end == eq || *end || v < 0) {
+			snprintf(msg, len, "scheduler option %s: '%s' is not a number >= 0", kv, eq);
+			return -EINVAL;
+		}
+		if (!strcmp(kv, "wake_balance"))
+			s->wake_balance = v != 0;
+		else if (!strcmp(kv, "bus_ns"))
+			s->costs.bus_ns = v;
+		else if (!strcmp(kv, "clk_ns"))
+			s->costs.engine_clk_ns = v;
+		else if (!strcmp(kv, "sw_op_ns"))
+			s->costs.sw_op_ns = v;
+		else if (!strcmp(kv, "sw_cpu_ns"))
+			s->costs.sw_balance_cpu_ns = v;
+		else if (!strcmp(kv, "sw_base_ns"))
+			s->costs.sw_balance_base_ns = v;
+		else {
+			snprintf(msg, len, "unknown scheduler option '%s'", kv);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static struct sched *create(const struct sched_env *env, const char *opts, char *msg, size_t len,
+			    const struct fw_rq_ops *ops)
+{
+	struct sched *s = calloc(1, sizeof(*s));
+	const struct sched_topo *tp = env->topo;
+	unsigned i, l;
+
+	if (!s) {
+		snprintf(msg, len, "out of memory");
+		return NULL;
+	}
+	s->env = env;
+	s->ops = ops;
+	s->ncpu = tp->nr_cpus;
+	if (parse_opts(s, opts, msg, len)) {
+		free(s);
+		return NULL;
+	}
+	s->t = calloc(env->nr_tasks, sizeof(*s->t));
+	s->tp = calloc(env->nr_tasks, sizeof(*s->tp));
+	s->c = calloc(s->ncpu, sizeof(*s->c));
+	if (!s->t || !s->tp || !s->c) {
+		snprintf(msg, len, "out of memory");
+		goto err;
+	}
+	s->q = ops->create(env, &s->costs, msg, len);
+	if (!s->q)
+		goto err;
+	for (i = 0; i < env->nr_tasks; i++)
+		s->t[i].cpu = NIL;
+	/* Domains with one group degenerate (Linux removes them too). */
+	if (tp->smt > 1)
+		s->levels[s->nlevels++] = 0;
+	if (tp->cores > 1)
+		s->levels[s->nlevels++] = 1;
+	if (tp->pkgs > 1)
+		s->levels[s->nlevels++] = 2;
+	if (tp->nodes > 1)
+		s->levels[s->nlevels++] = 3;
+	for (i = 0; i < s->ncpu; i++) {
+		s->c[i].head = NIL;
+		s->c[i].best_expired_prio = 140;
+		s->c[i].idle = -1;	/* unknown: the first set_idle() always writes */
+		for (l = 0; l < 4; l++)
+			s->c[i].interval[l] = sd_params[l].min_interval;
+	}
+	for (i = 0; i < s->ncpu; i++)
+		set_idle(s, i, 1);
+	if (s->err) {
+		snprintf(msg, len, "%s", s->errmsg);
+		ops->destroy(s->q);
+		goto err;
+	}
+	return s;
+err:
+	free(s->t);
+	free(s->tp);
+	free(s->c);
+	free(s);
+	return NULL;
+}
+
+static struct sched *create_hw(const struct sched_env *env, const char *opts, char *msg,
+			       size_t len)
+{
+	return create(env, opts, msg, len, &fw_rq_hw_ops);
+}
+
+static struct sched *create_sw(const struct sched_env *env, const char *opts, char *msg,
+			       size_t len)
+{
+	return create(env, opts, msg, len, &fw_rq_sw_ops);
+}
+
+static void destroy(struct sched *s)
+{
+	if (!s)
+		return;
+	s->ops->destroy(s->q);
+	free(s->t);
+	free(s->tp);
+	free(s->c);
+	free(s);
+}
+
+static void task_new(struct sched *s, struct sched_task *t, struct sched_task *parent,
+		     unsigned cpu)
+{
+	s->tp[t->id] = t;
+	s->t[t->id].cpu = NIL;
+	t->cpu = -1;
+	t->static_prio = SCHED_NICE_0_PRIO + t->nice;
+	t->timestamp = t->last_ran = now(s);
+	t->array = 0;
+	if (parent && t->rt_prio < 0) {
+		/* sched_fork(): the child gets half the parent's slice, rounded up. */
+		t->time_slice = (parent->time_slice + 1) / 2;
+		parent->time_slice /= 2;
+		if (parent->time_slice <= 0)
+			parent->time_slice = 1;
+		t->sleep_avg = parent->sleep_avg * CHILD_PENALTY / 100;
+	} else {
+		t->time_slice = fw_task_timeslice(t->static_prio);
+		t->sleep_avg = 0;
+	}
+	t->first_slice = t->time_slice;
+	t->prio = fw_effective_prio(t);
+	fail(s, s->ops->set_group(s->q, cpu, t->id, t->group), "SET_GROUP");
+}
+
+/* recalc_task_prio(): credit the sleep that ends now. */
+static void credit_sleep(struct sched *s, struct sched_task *t)
+{
+	int64_t slept = (int64_t)(now(s) - t->timestamp);
+
+	if (t->rt_prio >= 0 || slept <= 0)
+		return;
+	if (slept > MAX_SLEEP_AVG)
+		slept = MAX_SLEEP_AVG;
+	if (slept > interactive_sleep(t)) {
+		/* A long sleep: interactive, but not more than a little above. */
+		if (t->sleep_avg < MAX_SLEEP_AVG - DEF_TIMESLICE)
+			t->sleep_avg = MAX_SLEEP_AVG - DEF_TIMESLICE;
+	} else {
+		int mult = MAX_BONUS - current_bonus(t);
+
+		t->sleep_avg += slept * (mult ? mult : 1);
+		if (t->sleep_avg > MAX_SLEEP_AVG)
+			t->sleep_avg = MAX_SLEEP_AVG;
+	}
+	t->prio = fw_effective_prio(t);
+}
+
+static int shares_llc(struct sched *s, unsigned a, unsigned b)
+{
+	return fw_block(s->env->topo, 2, a) == fw_block(s->env->topo, 2, b);
+}
+
+static int cpu_idle(struct sched *s, unsigned cpu)
+{
+	return !s->env->cpu_busy(s->env->machine, cpu);
+}
+
+static unsigned first_allowed(struct sched *s, const struct sched_task *t)
+{
+	for (unsigned c = 0; c < s->ncpu; c++)
+		if (allowed(t, c))
+			return c;
+	return 0;
+}
+
+/* The wake_affine decision of 2.6.12 between the waker's CPU and the task's. */
+static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, unsigned prev)
+{
+	uint32_t n, src, tgt, this_tgt, prev_tgt, load, pct;
+	int level = -1;
+
+	for (int i = 0; i < s->nlevels; i++)
+		if (sd_params[s->levels[i]].wake_affine &&
+		    fw_block(s->env->topo, (unsigned)s->levels[i] + 1, this) ==
+			    fw_block(s->env->topo, (unsigned)s->levels[i] + 1, prev)) {
+			level = s->levels[i];
+			break;
+		}
+	if (level < 0 || task_hot(s, t, level))
+		return 0;
+	fail(s, s->ops->loads(s->q, this, prev, &n, &src, &prev_tgt), "loads");
+	load = src;
+	fail(s, s->ops->loads(s->q, this, this, &n, &src, &this_tgt), "loads");
+	tgt = this_tgt;
+	pct = fw_level_pct((unsigned)level);
+	pct = pct + (pct - 100) / 2;
+	return (tgt <= load && tgt + prev_tgt <= 1024) ||
+	       100ull * (tgt + weight_of((unsigned)t->prio)) <= (uint64_t)pct * load;
+}
+
+static unsigned select_cpu(struct sched *s, struct sched_task *t, unsigned waker,
+			   enum sched_wake_kind kind)
+{
+	unsigned prev = t->cpu >= 0 ? (unsigned)t->cpu : waker, target, found;
+	int f;
+
+	if (kind == SCHED_FORK) {
+		/* sched_balance_fork(): the idlest CPU of the widest domain. */
+		int top = s->nlevels ? s->levels[s->nlevels - 1] : 3;
+
+		fail(s, s->ops->idlest(s->q, waker, (unsigned)top, &found), "IDLEST");
+		return allowed(t, found) ? found : allowed(t, waker) ? waker : first_allowed(s, t);
+	}
+	if (!allowed(t, prev))
+		prev = first_allowed(s, t);
+	target = prev;
+	if (waker != prev && allowed(t, waker) && wake_affine(s, t, waker, prev)) {
+		target = waker;
+		s->wake_affine++;
+	}
+	if (!s->wake_balance || cpu_idle(s, target))
+		return target;
+	/* select_idle_sibling() (3.x): the previous CPU if it shares the cache and idles,
+	 * else a wholly idle core of the last-level-cache domain. */
+	if (prev != target && shares_llc(s, prev, target) && cpu_idle(s, prev))
+		return prev;
+	fail(s, s->ops->idle_core(s->q, target, 1, &f), "IDLE_CORE");
+	if (f >= 0 && allowed(t, (unsigned)f) && cpu_idle(s, (unsigned)f)) {
+		s->wake_idle++;
+		return (unsigned)f;
+	}
+	return target;
+}
+
+static unsigned wake(struct sched *s, struct sched_task *t, unsigned waker,
+		     enum sched_wake_kind kind)
+{
+	struct sched_task *curr;
+	unsigned cpu;
+
+	if (kind == SCHED_WAKE)
+		credit_sleep(s, t);
+	cpu = select_cpu(s, t, waker, kind);
+	if (t->time_slice <= 0)
+		t->time_slice = slice_of(s, t, waker);
+	enqueue(s, waker, t, cpu, 0, 0);
+	t->timestamp = now(s);
+	curr = s->env->curr(s->env->machine, cpu);
+	if (!curr || t->prio < curr->prio)
+		s->env->kick(s->env->machine, cpu);
+	return cpu;
+}
+
+static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int runnable,
+		     uint64_t ran_ns)
+{
+	int b = current_bonus(t);
+
+	if (t->rt_prio < 0) {
+		t->sleep_avg -= (int64_t)ran_ns / (b ? b : 1);
+		if (t->sleep_avg < 0)
+			t->sleep_avg = 0;
+	}
+	t->last_ran = t->timestamp = now(s);
+	if (!runnable && s->t[t->id].cpu != NIL)
+		dequeue(s, cpu, t);
+}
+
+static void task_exit(struct sched *s, struct sched_task *t)
+{
+	if (s->t[t->id].cpu != NIL)
+		dequeue(s, t->cpu >= 0 ? (unsigned)t->cpu : 0, t);
+	s->tp[t->id] = NULL;
+}
+
+static struct sched_task *pick(struct sched *s, unsigned cpu)
+{
+	struct fcpu *c = &s->c[cpu];
+	unsigned id;
+	int swapped, found;
+
+	if (c->nr == 0)	/* idle_balance(): newly idle, bottom-up */
+		for (int i = 0; i < s->nlevels && c->nr == 0; i++)
+			if (sd_params[s->levels[i]].newidle)
+				load_balance(s, cpu, s->levels[i], HWS_CPU_NEWLY_IDLE);
+	if (c->nr == 0) {
+		set_idle(s, cpu, 1);
+		return NULL;
+	}
+	found = s->ops->peek(s->q, cpu, cpu, &id, &swapped);
+	fail(s, found, "PEEK");
+	if (found <= 0) {
+		if (!s->err)
+			fail(s, -EPROTO, "PEEK (the firmware counts queued tasks the engine lacks)");
+		return NULL;
+	}
+	if (swapped) {
+		/* Active ran out: swap the arrays (PICK_NEXT does) and put the task back. */
+		fail(s, s->ops->pick(s->q, cpu, cpu, &id, &swapped), "PICK_NEXT");
+		c->swap ^= 1;
+		list_del(s, id);
+		fail(s, s->ops->enqueue(s->q, cpu, id, cpu, s->t[id].prio, 0, 1), "ENQUEUE");
+		list_add(s, id, cpu, s->t[id].prio, 0);
+		c->expired_timestamp = 0;
+		c->best_expired_prio = 140;
+	}
+	set_idle(s, cpu, 0);
+	s->tp[id]->timestamp = now(s);
+	s->tp[id]->array = 0;
+	return s->tp[id];
+}
+
+static int expired_starving(struct sched *s, unsigned cpu, const struct sched_task *curr)
+{
+	struct fcpu *c = &s->c[cpu];
+
+	if (c->expired_timestamp &&
+	    (int64_t)(now(s) - c->expired_timestamp) >= STARVATION_LIMIT * (int64_t)c->nr + 1)
+		return 1;
+	return (unsigned)curr->static_prio > c->best_expired_prio;
+}
+
+static int64_t granularity(const struct sched_task *t)
+{
+	int b = MAX_BONUS - current_bonus(t);
+
+	return GRANULARITY * (1 << ((b ? b : 1) - 1));
+}
+
+static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
+{
+	struct fcpu *c = &s->c[cpu];
+	int resched = 0;
+
+	fail(s, s->ops->load_tick(s->q, cpu, cpu), "LOAD_TICK");
+	if (curr && s->t[curr->id].cpu == (int)cpu) {
+		curr->time_slice -= TICK_NS;
+		if (curr->rt_prio >= 0) {
+			if (curr->time_slice <= 0) {	/* SCHED_RR: round robin */
+				curr->time_slice = fw_task_timeslice(curr->static_prio);
+				fail(s, s->ops->requeue(s->q, cpu, curr->id), "REQUEUE");
+				resched = 1;
+			}
+		} else if (curr->time_slice <= 0) {
+			dequeue(s, cpu, curr);
+			curr->prio = fw_effective_prio(curr);
+			curr->time_slice = slice_of(s, curr, cpu);
+			curr->first_slice = 0;
+			if (!c->expired_timestamp)
+				c->expired_timestamp = now(s);
+			if (!fw_task_interactive(curr) || expired_starving(s, cpu, curr)) {
+				enqueue(s, cpu, curr, cpu, 1, 0);
+				if ((unsigned)curr->static_prio < c->best_expired_prio)
+					c->best_expired_prio = (unsigned)curr->static_prio;
+			} else {
+				enqueue(s, cpu, curr, cpu, 0, 0);
+			}
+			resched = 1;
+		} else if (fw_task_interactive(curr) &&
+			   (fw_task_timeslice(curr->static_prio) - curr->time_slice) %
+					   granularity(curr) == 0 &&
+			   curr->time_slice >= granularity(curr) && curr->array == 0) {
+			/* Interactive tasks round-robin within their priority. */
+			fail(s, s->ops->requeue(s->q, cpu, curr->id), "REQUEUE");
+			resched = 1;
+		}
+	}
+	/* rebalance_tick() */
+	for (int i = 0; i < s->nlevels; i++) {
+		int l = s->levels[i];
+		int64_t iv = c->interval[l] * (curr ? sd_params[l].busy_factor : 1);
+
+		if ((int64_t)(now(s) - (uint64_t)c->last_balance[l]) >= iv) {
+			c->last_balance[l] = (int64_t)now(s);
+			if (load_balance(s, cpu, l, curr ? HWS_CPU_NOT_IDLE : HWS_CPU_IDLE) && !curr)
+				resched = 1;
+		}
+	}
+	return resched;
+}
+
+static unsigned nr_queued(struct sched *s, unsigned cpu)
+{
+	struct sched_task *curr = s->env->curr(s->env->machine, cpu);
+	unsigned n = s->c[cpu].nr;
+
+	if (curr && s->t[curr->id].cpu == (int)cpu)
+		n--;
+	return n;
+}
+
+static int where(struct sched *s, const struct sched_task *t)
+{
+	return s->t[t->id].cpu;
+}
+
+static void report(struct sched *s, void *file)
+{
+	FILE *f = file;
+	uint64_t cmds, cycles, mmio;
+
+	fprintf(f, "firmware: %llu balance queries, %llu tasks pulled (%llu by active balance), "
+		   "%llu affine wakeups, %llu wakeups placed on an idle core\n",
+		(unsigned long long)s->balances, (unsigned long long)s->moves,
+		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
+		(unsigned long long)s->wake_idle);
+	s->ops->stats(s->q, &cmds, &cycles, &mmio);
+	if (cmds)
+		fprintf(f, "engine: %llu commands, %llu MMIO accesses, %llu clock edges\n",
+			(unsigned long long)cmds, (unsigned long long)mmio,
+			(unsigned long long)cycles);
+}
+
+const char *fw_o1_error(const struct sched *s)
+{
+	return s->err ? s->errmsg : NULL;
+}
+
+void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cycles,
+			uint64_t *mmio)
+{
+	s->ops->stats(s->q, commands, cycles, mmio);
+}
+
+const struct sched_ops sched_hw_ops = {
+	.name = "hw",
+	.create = create_hw,
+	.destroy = destroy,
+	.task_new = task_new,
+	.wake = wake,
+	.put_prev = put_prev,
+	.task_exit = task_exit,
+	.pick = pick,
+	.tick = tick,
+	.nr_queued = nr_queued,
+	.where = where,
+	.report = report,
+};
+
+const struct sched_ops sched_o1_ops = {
+	.name = "o1",
+	.create = create_sw,
+	.destroy = destroy,
+	.task_new = task_new,
+	.wake = wake,
+	.put_prev = put_prev,
+	.task_exit = task_exit,
+	.pick = pick,
+	.tick = tick,
+	.nr_queued = nr_queued,
+	.where = where,
+	.report = report,
+};

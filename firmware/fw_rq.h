@@ -1,0 +1,83 @@
+/*
+ * fw_rq.h - the run-queue primitives the O(1) firmware (fw_o1.c) is written against, with
+ * two implementations: the engine through the driver (fw_rq_hw.c, scheduler `hw`) and
+ * plain C run queues (fw_rq_sw.c, scheduler `o1`). Both have the engine's semantics
+ * (docs/accelerator.md sections 3 and 8): per-CPU active/expired arrays of 140 FIFO lists,
+ * a task queued at most once, arrays named logically (0 active, 1 expired).
+ *
+ * Each call charges its cost to @on_cpu through the environment (engine: MMIO accesses x
+ * bus latency + engine cycles; software: the constants of docs/simulator.md).
+ */
+#ifndef HWS_FW_RQ_H
+#define HWS_FW_RQ_H
+
+#include <stdint.h>
+
+#include "hws_balance.h"
+#include "hws_sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fw_rq;
+
+/* Cost-model figures a run queue needs (ns). */
+struct fw_costs {
+	double bus_ns;		/* one MMIO read or write, round trip */
+	double engine_clk_ns;	/* one engine clock cycle */
+	double sw_op_ns;	/* one software run-queue operation */
+	double sw_balance_cpu_ns;	/* software balancing, per CPU whose load is read */
+	double sw_balance_base_ns;	/* software balancing, fixed part */
+	int backend;		/* engine backend (enum hws_backend) for fw_rq_hw */
+};
+
+struct fw_rq_ops {
+	const char *name;
+	struct fw_rq *(*create)(const struct sched_env *env, const struct fw_costs *costs,
+				char *msg, size_t len);
+	void (*destroy)(struct fw_rq *q);
+	int (*enqueue)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
+		       int expired, int head);
+	int (*dequeue)(struct fw_rq *q, unsigned on_cpu, unsigned t);
+	/* Move @t to the tail of its list (round robin). */
+	int (*requeue)(struct fw_rq *q, unsigned on_cpu, unsigned t);
+	/* Remove and return the first task (swapping arrays first when active is empty):
+	 * 1 found (*t, *swapped), 0 none. */
+	int (*pick)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped);
+	/* The same without removing or swapping. */
+	int (*peek)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped);
+	int (*migrate)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu);
+	int (*set_group)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned group);
+	int (*set_idle)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle);
+	int (*load_tick)(struct fw_rq *q, unsigned on_cpu, unsigned cpu);
+	/* Load now, source_load, target_load of @cpu. */
+	int (*loads)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *now,
+		     uint32_t *src, uint32_t *tgt);
+	/* The summed weight of @group's queued tasks on every CPU. */
+	int (*group_total)(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w);
+	/* find_busiest_group + find_busiest_queue at @level (engine levels 0..3). */
+	int (*balance)(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
+		       struct hws_balance *out);
+	/* The least-loaded CPU of @cpu's domain at @level. */
+	int (*idlest)(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found);
+	/* select_idle_sibling's scan: *found -1 when nothing idle. */
+	int (*idle_core)(struct fw_rq *q, unsigned cpu, unsigned level, int *found);
+	/* Engine statistics (commands, cycles); zero for software queues. */
+	void (*stats)(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio);
+};
+
+extern const struct fw_rq_ops fw_rq_hw_ops;
+extern const struct fw_rq_ops fw_rq_sw_ops;
+
+/* Group powers and imbalance_pct of the topology's levels (shared by both queues). */
+uint32_t fw_group_power(const struct sched_topo *topo, unsigned level);
+unsigned fw_level_pct(unsigned level);
+/* The first CPU of @cpu's block at engine partition k (0 = the CPU, 4 = all). */
+unsigned fw_block(const struct sched_topo *topo, unsigned k, unsigned cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_FW_RQ_H */

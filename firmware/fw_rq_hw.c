@@ -1,0 +1,253 @@
+/*
+ * fw_rq_hw.c - the run-queue primitives on the engine, through the driver (scheduler
+ * `hw`). Every call is charged what it costs on the bus: each MMIO access the driver
+ * makes costs the bus latency, and each engine cycle it waits for (RESULT or SYNC reads
+ * that wait) costs one engine clock (docs/simulator.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../driver/hws.h"
+#include "../driver/hws_regs.h"
+#include "fw_rq.h"
+
+struct fw_rq {
+	const struct sched_env *env;
+	struct fw_costs c;
+	struct hws_dev *d;
+	struct hws_bus_stats last;
+};
+
+/* Charge @on_cpu for the bus traffic since the last charge. */
+static void charge(struct fw_rq *q, unsigned on_cpu)
+{
+	struct hws_bus_stats s;
+	uint64_t acc, wait;
+
+	hws_get_bus_stats(q->d, &s);
+	acc = (s.reads - q->last.reads) + (s.writes - q->last.writes);
+	wait = s.edges - q->last.edges;
+	wait = wait > 2 * acc ? wait - 2 * acc : 0;
+	q->env->charge(q->env->machine, on_cpu,
+		       (double)acc * q->c.bus_ns + (double)wait * q->c.engine_clk_ns, COST_MMIO);
+	q->last = s;
+}
+
+static int program_topology(struct fw_rq *q, char *msg, size_t len)
+{
+	const struct sched_topo *t = q->env->topo;
+	unsigned k, x, l;
+	int ret = 0;
+
+	for (k = 1; k <= 3 && !ret; k++)
+		for (x = 0; x < t->nr_cpus && !ret; x++)
+			ret = hws_dom_set(q->d, x, k, fw_block(t, k, x));
+	for (l = 0; l < HWS_NR_LEVELS && !ret; l++) {
+		ret = hws_dom_set_pct(q->d, l, fw_level_pct(l));
+		for (x = 0; x < t->nr_cpus && !ret; x++)
+			if (fw_block(t, l, x) == x)
+				ret = hws_dom_set_power(q->d, l, x, fw_group_power(t, l));
+	}
+	if (ret)
+		snprintf(msg, len, "programming the domain table: %s", hws_errmsg(q->d));
+	return ret;
+}
+
+static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_costs *costs,
+			       char *msg, size_t len)
+{
+	struct fw_rq *q = calloc(1, sizeof(*q));
+	struct hws_config cfg = { 0 };
+	char m[300];
+
+	if (!q) {
+		snprintf(msg, len, "out of memory");
+		return NULL;
+	}
+	q->env = env;
+	q->c = *costs;
+	cfg.backend = (enum hws_backend)costs->backend;
+	cfg.nr_cpus = env->topo->nr_cpus;
+	cfg.nr_tasks = 256;
+	while (cfg.nr_tasks < env->nr_tasks)
+		cfg.nr_tasks *= 2;
+	cfg.cmd_depth = cfg.res_depth = 16;
+	cfg.nr_groups = 16;
+	if (env->nr_groups > cfg.nr_groups) {
+		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
+			 cfg.nr_groups, env->nr_groups);
+		free(q);
+		return NULL;
+	}
+	if (hws_open(&q->d, &cfg, m, sizeof(m))) {
+		snprintf(msg, len, "engine (%u CPUs, %u tasks, %s backend): %s", cfg.nr_cpus,
+			 cfg.nr_tasks, hws_backend_name(cfg.backend), m);
+		free(q);
+		return NULL;
+	}
+	if (program_topology(q, msg, len)) {
+		hws_close(q->d);
+		free(q);
+		return NULL;
+	}
+	hws_get_bus_stats(q->d, &q->last);
+	return q;
+}
+
+static void hw_destroy(struct fw_rq *q)
+{
+	if (!q)
+		return;
+	hws_close(q->d);
+	free(q);
+}
+
+/* Charge what @ret's call cost and pass its result on. */
+static int charged(struct fw_rq *q, unsigned cpu, int ret)
+{
+	charge(q, cpu);
+	return ret;
+}
+
+static int hw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
+		      int expired, int head)
+{
+	return charged(q, on_cpu, hws_enqueue(q->d, t, cpu, prio, expired, head));
+}
+
+static int hw_dequeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
+{
+	return charged(q, on_cpu, hws_dequeue(q->d, t));
+}
+
+static int hw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
+{
+	return charged(q, on_cpu, hws_requeue(q->d, t));
+}
+
+static int look(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped,
+		int take)
+{
+	struct hws_pick p;
+	int ret = take ? hws_pick_next(q->d, cpu, &p) : hws_peek(q->d, cpu, &p);
+
+	charge(q, on_cpu);
+	if (ret)
+		return ret;
+	*t = p.task;
+	*swapped = p.swapped;
+	return p.found;
+}
+
+static int hw_pick(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
+{
+	return look(q, on_cpu, cpu, t, swapped, 1);
+}
+
+static int hw_peek(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
+{
+	return look(q, on_cpu, cpu, t, swapped, 0);
+}
+
+static int hw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu)
+{
+	return charged(q, on_cpu, hws_migrate(q->d, t, cpu));
+}
+
+static int hw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned group)
+{
+	return charged(q, on_cpu, hws_set_group(q->d, t, group));
+}
+
+static int hw_set_idle(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle)
+{
+	return charged(q, on_cpu, hws_set_idle(q->d, cpu, idle));
+}
+
+static int hw_load_tick(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
+{
+	return charged(q, on_cpu, hws_load_tick(q->d, cpu));
+}
+
+static int hw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *now,
+		    uint32_t *src, uint32_t *tgt)
+{
+	int ret = hws_cpu_stat(q->d, cpu, HWS_SEL_CPU_STAT_LOAD, now);
+
+	if (!ret)
+		ret = hws_lcu_stat(q->d, cpu, HWS_SEL_LCU_STAT_SOURCE_LOAD, 0, src);
+	if (!ret)
+		ret = hws_lcu_stat(q->d, cpu, HWS_SEL_LCU_STAT_TARGET_LOAD, 0, tgt);
+	charge(q, on_cpu);
+	return ret;
+}
+
+static int hw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w)
+{
+	return charged(q, on_cpu, hws_lcu_stat(q->d, 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
+}
+
+static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
+		      struct hws_balance *out)
+{
+	struct hws_bal b;
+	int ret = hws_balance_query(q->d, cpu, level, (unsigned)idle, &b);
+
+	charge(q, cpu);
+	if (ret)
+		return ret;
+	out->verdict = (enum hws_balance_verdict)b.verdict;
+	out->busiest_group = b.busiest;	/* a leader CPU, not an index: callers use the CPU */
+	out->busiest_cpu = b.busiest_cpu;
+	out->this_group = (int)b.this_group;
+	out->this_load = b.this_load;
+	out->max_load = b.max_load;
+	out->avg_load = b.avg_load;
+	out->imbalance = b.imbalance;
+	return 0;
+}
+
+static int hw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found)
+{
+	return charged(q, cpu, hws_idlest(q->d, cpu, level, found));
+}
+
+static int hw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *found)
+{
+	int whole;
+
+	return charged(q, cpu, hws_idle_core(q->d, cpu, level, found, &whole));
+}
+
+static void hw_stats(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio)
+{
+	struct hws_bus_stats s;
+
+	hws_get_bus_stats(q->d, &s);
+	*commands = s.commands;
+	*cycles = s.edges;
+	*mmio = s.reads + s.writes;
+}
+
+const struct fw_rq_ops fw_rq_hw_ops = {
+	.name = "engine",
+	.create = hw_create,
+	.destroy = hw_destroy,
+	.enqueue = hw_enqueue,
+	.dequeue = hw_dequeue,
+	.requeue = hw_requeue,
+	.pick = hw_pick,
+	.peek = hw_peek,
+	.migrate = hw_migrate,
+	.set_group = hw_set_group,
+	.set_idle = hw_set_idle,
+	.load_tick = hw_load_tick,
+	.loads = hw_loads,
+	.group_total = hw_group_total,
+	.balance = hw_balance,
+	.idlest = hw_idlest,
+	.idle_core = hw_idle_core,
+	.stats = hw_stats,
+};

@@ -1,0 +1,1043 @@
+/*
+ * machine.c - the simulated machine (machine.h): events, CPUs, tasks and their workloads,
+ * the cost model, the online checks (conservation after every event, the idle-core
+ * invariant of Lozi et al. 2016 at every tick), and the measurements.
+ */
+#include "machine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MS 1000000ull
+#define MAX_TASKS 4096
+
+extern const char *fw_o1_error(const struct sched *s);
+/* linux24 comes from firmware/linux24.c; weak until it lands. */
+extern const struct sched_ops sched_linux24_ops __attribute__((weak));
+extern void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cycles,
+			       uint64_t *mmio);
+
+enum tstate { T_NEW, T_BLOCKED, T_QUEUED, T_RUNNING, T_DEAD };
+enum ev_kind { EV_TICK, EV_BURST_END, EV_TIMER, EV_RESCHED };
+
+struct event {
+	uint64_t time, seq;
+	int kind;
+	unsigned who;		/* cpu or task */
+	uint64_t gen;		/* BURST_END: the CPU's segment generation */
+};
+
+/* What a task does next (the workload's program). */
+enum act { A_BURST, A_SLEEP, A_WAIT_MSG, A_EXIT };
+
+struct mtask {
+	struct sched_task st;
+	enum tstate state;
+	int qcpu;		/* QUEUED: the CPU it waits on */
+	int moved_to;		/* RUNNING: pushed to this CPU by active balance, or -1 */
+	int last_cpu;		/* where it last ran */
+	uint64_t remain;	/* ns of work left in the current burst */
+	uint64_t queued_at, woken_at;
+	int wake_pending;	/* a wakeup whose latency is not yet measured */
+	uint64_t runtime;
+	/* workload state */
+	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
+	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
+};
+
+struct mcpu {
+	struct mtask *curr;
+	uint64_t seg_start;	/* when the current segment's work begins (after debt) */
+	double speed;
+	uint64_t gen;
+	double debt;		/* scheduler/switch time not yet taken from the running task */
+	double overhead;	/* total scheduler time charged */
+	uint64_t busy_ns, busy_since;
+	int resched_pending;
+};
+
+struct machine {
+	struct machine_opts o;
+	struct sched_topo topo;
+	struct sched_env env;
+	const struct sched_ops *ops;
+	struct sched *s;
+	struct mcpu cpu[SCHED_MAX_CPUS];
+	struct mtask *t;
+	unsigned nt, live;
+	uint32_t shares[16];
+	unsigned ngroups;
+	/* event heap */
+	struct event *h;
+	size_t hn, hcap;
+	uint64_t seq, now, events;
+	uint64_t rng;
+	/* workload */
+	int wl;			/* 0 mix, 1 hackbench */
+	double mix_burst, mix_sleep, mix_msg;
+	unsigned hb_groups, hb_loops, hb_cap;
+	uint64_t hb_send_ns, hb_recv_ns;
+	double work;
+	/* measurements */
+	double *lat;
+	size_t nlat, caplat;
+	uint64_t switches, vol, invol, migrations, violations, checks;
+	double rq_wait;
+	double group_time[16];
+	int failed;
+	char err[300];
+};
+
+/* ---- utilities ---- */
+
+static uint64_t rnd64(struct machine *m)
+{
+	m->rng ^= m->rng << 13;
+	m->rng ^= m->rng >> 7;
+	m->rng ^= m->rng << 17;
+	return m->rng;
+}
+
+static double rnd_exp(struct machine *m, double mean)
+{
+	double u = ((double)(rnd64(m) >> 11) + 0.5) / 9007199254740992.0;
+
+	return -log(u) * mean;
+}
+
+static void fail(struct machine *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->failed)
+		return;
+	m->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof(m->err), fmt, ap);
+	va_end(ap);
+}
+
+static int ev_less(const struct event *a, const struct event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void push(struct machine *m, uint64_t time, int kind, unsigned who, uint64_t gen)
+{
+	struct event e = { time, m->seq++, kind, who, gen };
+	size_t i;
+
+	if (m->hn == m->hcap) {
+		m->hcap = m->hcap ? 2 * m->hcap : 1024;
+		m->h = realloc(m->h, m->hcap * sizeof(*m->h));
+		if (!m->h) {
+			fprintf(stderr, "out of memory\n");
+			exit(1);
+		}
+	}
+	i = m->hn++;
+	while (i && ev_less(&e, &m->h[(i - 1) / 2])) {
+		m->h[i] = m->h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	m->h[i] = e;
+}
+
+static struct event pop(struct machine *m)
+{
+	struct event top = m->h[0], last = m->h[--m->hn];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= m->hn)
+			break;
+		if (c + 1 < m->hn && ev_less(&m->h[c + 1], &m->h[c]))
+			c++;
+		if (!ev_less(&m->h[c], &last))
+			break;
+		m->h[i] = m->h[c];
+		i = c;
+	}
+	m->h[i] = last;
+	return top;
+}
+
+/* ---- topology ---- */
+
+int machine_parse_topology(const char *str, struct sched_topo *t, char *err, size_t len)
+{
+	unsigned v[4] = { 1, 1, 1, 1 };	/* numa, pkg, core, smt */
+	static const char *const keys[4] = { "numa", "pkg", "core", "smt" };
+	char buf[128], *save = NULL, *kv;
+	unsigned n, x;
+
+	memset(t, 0, sizeof(*t));
+	if (!str || !*str || strlen(str) >= sizeof(buf)) {
+		snprintf(err, len, "topology: empty or too long (expected numa=N,pkg=P,core=C,smt=S)");
+		return -EINVAL;
+	}
+	strcpy(buf, str);
+	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end;
+		unsigned long val;
+		int k;
+
+		if (!eq) {
+			snprintf(err, len, "topology '%s': '%s' is not key=value", str, kv);
+			return -EINVAL;
+		}
+		*eq = 0;
+		for (k = 0; k < 4 && strcmp(kv, keys[k]); k++)
+			;
+		if (k == 4) {
+			snprintf(err, len, "topology '%s': unknown key '%s' (numa, pkg, core, smt)",
+				 str, kv);
+			return -EINVAL;
+		}
+		val = strtoul(eq + 1, &end, 10);
+		if (end == eq + 1 || *end || val < 1 || val > 64) {
+			snprintf(err, len, "topology '%s': %s=%s must be a number 1..64", str, kv,
+				 eq + 1);
+			return -EINVAL;
+		}
+		v[k] = (unsigned)val;
+	}
+	n = v[0] * v[1] * v[2] * v[3];
+	if (n > SCHED_MAX_CPUS) {
+		snprintf(err, len, "topology '%s': %u CPUs, at most %u are supported", str, n,
+			 SCHED_MAX_CPUS);
+		return -EINVAL;
+	}
+	t->nr_cpus = n;
+	t->nodes = v[0];
+	t->pkgs = v[1];
+	t->cores = v[2];
+	t->smt = v[3];
+	for (x = 0; x < n; x++) {
+		t->lead[0][x] = (uint8_t)(x - x % v[3]);
+		t->lead[1][x] = (uint8_t)(x - x % (v[3] * v[2]));
+		t->lead[2][x] = (uint8_t)(x - x % (v[3] * v[2] * v[1]));
+	}
+	return 0;
+}
+
+/* ---- environment callbacks ---- */
+
+static uint64_t env_now(void *mm)
+{
+	return ((struct machine *)mm)->now;
+}
+
+static void env_charge(void *mm, unsigned cpu, double ns, int what)
+{
+	struct machine *m = mm;
+
+	(void)what;
+	if (cpu < m->topo.nr_cpus) {
+		m->cpu[cpu].debt += ns;
+		m->cpu[cpu].overhead += ns;
+	}
+}
+
+static void env_moved(void *mm, struct sched_task *st, unsigned from, unsigned to)
+{
+	struct machine *m = mm;
+	struct mtask *t = (struct mtask *)st;
+
+	if (t->state == T_RUNNING && m->cpu[from].curr == t) {
+		/* Active balance: it keeps running until @from reschedules, then waits on @to. */
+		t->moved_to = (int)to;
+		return;
+	}
+	if (t->state != T_QUEUED || t->qcpu != (int)from)
+		fail(m, "the scheduler moved task %u from CPU %u, but it is %s on CPU %d", st->id,
+		     from, t->state == T_QUEUED ? "queued" : "not queued", t->qcpu);
+	t->qcpu = (int)to;
+}
+
+static void kick(struct machine *m, unsigned cpu)
+{
+	if (!m->cpu[cpu].resched_pending) {
+		m->cpu[cpu].resched_pending = 1;
+		push(m, m->now, EV_RESCHED, cpu, 0);
+	}
+}
+
+static void env_kick(void *mm, unsigned cpu)
+{
+	kick(mm, cpu);
+}
+
+static int env_busy(void *mm, unsigned cpu)
+{
+	return ((struct machine *)mm)->cpu[cpu].curr != NULL;
+}
+
+static struct sched_task *env_curr(void *mm, unsigned cpu)
+{
+	struct mtask *t = ((struct machine *)mm)->cpu[cpu].curr;
+
+	return t ? &t->st : NULL;
+}
+
+/* ---- running tasks ---- */
+
+static double speed_of(struct machine *m, unsigned cpu)
+{
+	unsigned lead = m->topo.lead[0][cpu], x;
+
+	for (x = lead; x < lead + m->topo.smt; x++)
+		if (x != cpu && m->cpu[x].curr)
+			return m->o.costs.smt_speed;
+	return 1.0;
+}
+
+/* Start (or restart) the running task's segment on @cpu: schedule its burst end. */
+static void start_segment(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	double d;
+
+	c->gen++;
+	if (!c->curr)
+		return;
+	c->speed = speed_of(m, cpu);
+	c->seg_start = m->now + (uint64_t)c->debt;
+	c->debt = 0;
+	d = (double)c->curr->remain / c->speed;
+	push(m, c->seg_start + (uint64_t)ceil(d), EV_BURST_END, cpu, c->gen);
+}
+
+/* Stop the segment: account the work done so far. */
+static void stop_segment(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t done;
+
+	c->gen++;
+	if (!c->curr)
+		return;
+	if (m->now > c->seg_start) {
+		done = (uint64_t)((double)(m->now - c->seg_start) * c->speed);
+		if (done > c->curr->remain)
+			done = c->curr->remain;
+		c->curr->remain -= done;
+		c->curr->runtime += m->now - c->seg_start;
+		m->group_time[c->curr->st.group % 16] += (double)(m->now - c->seg_start);
+	} else {
+		/* The debt was not worked off yet: carry it. */
+		c->debt += (double)(c->seg_start - m->now);
+	}
+}
+
+static void set_busy(struct machine *m, unsigned cpu, int busy)
+{
+	struct mcpu *c = &m->cpu[cpu];
+
+	if (busy && !c->curr)
+		c->busy_since = m->now;
+	else if (!busy && c->curr)
+		c->busy_ns += m->now - c->busy_since;
+}
+
+static void note_lat(struct machine *m, double us)
+{
+	if (m->nlat == m->caplat) {
+		m->caplat = m->caplat ? 2 * m->caplat : 4096;
+		m->lat = realloc(m->lat, m->caplat * sizeof(*m->lat));
+		if (!m->lat) {
+			fprintf(stderr, "out of memory\n");
+			exit(1);
+		}
+	}
+	m->lat[m->nlat++] = us;
+}
+
+static void next_action(struct machine *m, struct mtask *t, unsigned cpu);
+
+/* Pick the next task on @cpu (its current one has been put back or has stopped). */
+static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	struct sched_task *st = m->ops->pick(m->s, cpu);
+	struct mtask *n = (struct mtask *)st;
+
+	if (n && n->state != T_QUEUED && n != prev) {
+		fail(m, "CPU %u picked task %u, which is not queued", cpu, n->st.id);
+		return;
+	}
+	if (n && n != prev && n->qcpu != (int)cpu) {
+		fail(m, "CPU %u picked task %u, queued on CPU %d", cpu, n->st.id, n->qcpu);
+		return;
+	}
+	if (n != prev) {
+		if (prev && prev->state == T_RUNNING) {
+			prev->state = T_QUEUED;
+			prev->qcpu = prev->moved_to >= 0 ? prev->moved_to : (int)cpu;
+			prev->moved_to = -1;
+			prev->queued_at = m->now;
+		}
+		if (n) {
+			m->switches++;
+			c->debt += m->o.costs.ctx_switch_ns;
+			c->overhead += m->o.costs.ctx_switch_ns;
+		}
+	}
+	set_busy(m, cpu, n != NULL);
+	c->curr = n;
+	if (n) {
+		if (n->state == T_QUEUED)
+			m->rq_wait += (double)(m->now - n->queued_at);
+		n->state = T_RUNNING;
+		n->qcpu = -1;
+		if (n->wake_pending) {
+			/* It runs once the switch (and any scheduler work) is done. */
+			note_lat(m, ((double)(m->now - n->woken_at) + c->debt) / 1000.0);
+			n->wake_pending = 0;
+		}
+		if (n->last_cpu >= 0 && n->last_cpu != (int)cpu) {
+			m->migrations++;
+			n->remain += (uint64_t)m->o.costs.migrate_cold_ns;
+			if (m->topo.lead[2][n->last_cpu] != m->topo.lead[2][cpu])
+				n->remain += (uint64_t)m->o.costs.remote_node_ns;
+		}
+		n->last_cpu = (int)cpu;
+		if (n->remain == 0)
+			next_action(m, n, cpu);
+		if (c->curr == n)
+			start_segment(m, cpu);
+	}
+	/* A sibling's speed changed: restart the siblings' segments. */
+	if (m->topo.smt > 1)
+		for (unsigned x = m->topo.lead[0][cpu]; x < m->topo.lead[0][cpu] + m->topo.smt; x++)
+			if (x != cpu && m->cpu[x].curr && m->cpu[x].speed != speed_of(m, x)) {
+				stop_segment(m, x);
+				start_segment(m, x);
+			}
+}
+
+/* The running task of @cpu stops being runnable (blocks or exits). */
+static void block_curr(struct machine *m, unsigned cpu, int exiting)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	struct mtask *t = c->curr;
+
+	stop_segment(m, cpu);
+	m->ops->put_prev(m->s, cpu, &t->st, 0, m->now - t->st.timestamp);
+	t->state = exiting ? T_DEAD : T_BLOCKED;
+	if (exiting) {
+		m->ops->task_exit(m->s, &t->st);
+		m->live--;
+	}
+	m->vol++;
+	set_busy(m, cpu, 0);
+	c->curr = NULL;
+	dispatch(m, cpu, NULL);
+}
+
+/* Make @t runnable, woken from @cpu. */
+static void wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k)
+{
+	unsigned q;
+
+	if (t->state != T_BLOCKED && t->state != T_NEW)
+		return;
+	t->state = T_QUEUED;
+	t->queued_at = t->woken_at = m->now;
+	t->wake_pending = 1;
+	q = m->ops->wake(m->s, &t->st, cpu, k);
+	if (q >= m->topo.nr_cpus) {
+		fail(m, "the scheduler queued task %u on CPU %u", t->st.id, q);
+		return;
+	}
+	t->qcpu = (int)q;
+}
+
+/* ---- workloads ---- */
+
+enum { R_MIX, R_SENDER, R_RECEIVER };
+
+static struct mtask *receiver_of(struct machine *m, struct mtask *s, unsigned i)
+{
+	return &m->t[s->grp_idx * 40 + 20 + i];
+}
+
+/*
+ * The task has finished its burst (or is starting): decide what it does next. Runs on
+ * @cpu at m->now, the task being curr there.
+ */
+static void next_action(struct machine *m, struct mtask *t, unsigned cpu)
+{
+	for (;;) {
+		if (t->role == R_MIX) {
+			if (t->msgs++ > 0)
+				m->work += 1;	/* a burst completed */
+			if (rnd64(m) % 1000 < (uint64_t)(m->mix_msg * 1000) && m->nt > 1) {
+				struct mtask *o = &m->t[rnd64(m) % m->nt];
+
+				if (o != t && o->state == T_BLOCKED)
+					wake_task(m, o, cpu, SCHED_WAKE);
+			}
+			if (t->msgs > 1 && m->mix_sleep > 0 && rnd64(m) % 2) {
+				t->remain = 0;
+				push(m, m->now + (uint64_t)rnd_exp(m, m->mix_sleep), EV_TIMER,
+				     t->st.id, 0);
+				block_curr(m, cpu, 0);
+				return;
+			}
+			t->remain = 1 + (uint64_t)rnd_exp(m, m->mix_burst);
+			return;
+		}
+		if (t->role == R_SENDER) {
+			struct mtask *r;
+
+			if (t->loops_left == 0) {
+				block_curr(m, cpu, 1);
+				return;
+			}
+			r = receiver_of(m, t, t->sent_to);
+			if (t->msgs == 1) {
+				/* The message written by the last burst arrives. */
+				t->msgs = 0;
+				r->msgs++;
+				if (r->state == T_BLOCKED)
+					wake_task(m, r, cpu, SCHED_WAKE);
+				if (++t->sent_to == 20) {
+					t->sent_to = 0;
+					t->loops_left--;
+				}
+				continue;
+			}
+			if (r->msgs >= m->hb_cap) {
+				/* The pipe is full: sleep until the receiver reads. */
+				r->waiting_sender = t->st.id + 1;
+				t->blocked_on_full = 1;
+				block_curr(m, cpu, 0);
+				return;
+			}
+			t->msgs = 1;
+			t->remain = m->hb_send_ns;
+			return;
+		}
+		/* receiver */
+		if (t->blocked_on_full == 1) {	/* the read burst just ended */
+			t->blocked_on_full = 0;
+			t->loops_left--;
+			m->work += 1;
+			/* Room in the pipe: wake every sender waiting for it. */
+			for (unsigned k = 0; t->waiting_sender && k < 20; k++) {
+				struct mtask *s = &m->t[t->grp_idx * 40 + k];
+
+				if (s->blocked_on_full && s->sent_to == t->role_idx &&
+				    s->state == T_BLOCKED) {
+					s->blocked_on_full = 0;
+					wake_task(m, s, cpu, SCHED_WAKE);
+				}
+			}
+			t->waiting_sender = 0;
+		}
+		if (t->loops_left == 0) {
+			block_curr(m, cpu, 1);
+			return;
+		}
+		if (t->msgs == 0) {
+			block_curr(m, cpu, 0);
+			return;
+		}
+		t->msgs--;
+		t->blocked_on_full = 1;	/* reading */
+		t->remain = m->hb_recv_ns;
+		return;
+	}
+}
+
+static int kv_double(const char *v, double *out)
+{
+	char *end;
+
+	*out = strtod(v, &end);
+	return end == v || *end || *out < 0 ? -1 : 0;
+}
+
+static int setup_workload(struct machine *m, char *err, size_t len)
+{
+	char buf[256], *save = NULL, *kv, *name, *args;
+	unsigned tasks = 16, i;
+	double groups = 0;
+
+	if (!m->o.workload || strlen(m->o.workload) >= sizeof(buf)) {
+		snprintf(err, len, "workload: missing or too long");
+		return -EINVAL;
+	}
+	strcpy(buf, m->o.workload);
+	name = buf;
+	args = strchr(buf, ':');
+	if (args)
+		*args++ = 0;
+	m->mix_burst = 2e6;
+	m->mix_sleep = 2e6;
+	m->mix_msg = 0.3;
+	m->hb_groups = 2;
+	m->hb_loops = 20;
+	m->hb_cap = 16;
+	m->hb_send_ns = 3000;
+	m->hb_recv_ns = 2000;
+	m->ngroups = 1;
+	if (!strcmp(name, "mix"))
+		m->wl = 0;
+	else if (!strcmp(name, "hackbench"))
+		m->wl = 1;
+	else {
+		snprintf(err, len, "workload '%s': unknown (mix, hackbench)", name);
+		return -EINVAL;
+	}
+	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		double v;
+
+		if (!eq || kv_double(eq + 1, &v)) {
+			snprintf(err, len, "workload %s: '%s' is not key=number", name, kv);
+			return -EINVAL;
+		}
+		*eq = 0;
+		if (m->wl == 0 && !strcmp(kv, "tasks") && v >= 1 && v <= MAX_TASKS)
+			tasks = (unsigned)v;
+		else if (m->wl == 0 && !strcmp(kv, "burst"))
+			m->mix_burst = v * 1000.0;	/* us */
+		else if (m->wl == 0 && !strcmp(kv, "sleep"))
+			m->mix_sleep = v * 1000.0;
+		else if (m->wl == 0 && !strcmp(kv, "msg") && v <= 1)
+			m->mix_msg = v;
+		else if (m->wl == 0 && !strcmp(kv, "groups") && v >= 1 && v <= 16)
+			groups = v;
+		else if (m->wl == 1 && !strcmp(kv, "groups") && v >= 1 && v <= 100)
+			m->hb_groups = (unsigned)v;
+		else if (m->wl == 1 && !strcmp(kv, "loops") && v >= 1)
+			m->hb_loops = (unsigned)v;
+		else {
+			snprintf(err, len, "workload %s: bad key or value '%s=%s'", name, kv, eq + 1);
+			return -EINVAL;
+		}
+	}
+	m->nt = m->wl == 0 ? tasks : m->hb_groups * 40;
+	if (m->nt > MAX_TASKS) {
+		snprintf(err, len, "workload %s: %u tasks, at most %u", name, m->nt, MAX_TASKS);
+		return -EINVAL;
+	}
+	m->t = calloc(m->nt, sizeof(*m->t));
+	if (!m->t) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	if (groups >= 1)
+		m->ngroups = (unsigned)groups;
+	for (i = 0; i < 16; i++)
+		m->shares[i] = 1024;
+	for (i = 0; i < m->nt; i++) {
+		struct mtask *t = &m->t[i];
+
+		t->st.id = i;
+		t->st.rt_prio = -1;
+		t->st.allowed = m->topo.nr_cpus == 64 ? ~0ull : (1ull << m->topo.nr_cpus) - 1;
+		t->last_cpu = -1;
+		t->qcpu = -1;
+		t->moved_to = -1;
+		t->state = T_NEW;
+		if (m->wl == 0) {
+			t->role = R_MIX;
+			t->st.group = m->ngroups > 1 ? i % m->ngroups : 0;
+		} else {
+			t->grp_idx = i / 40;
+			t->role = i % 40 < 20 ? R_SENDER : R_RECEIVER;
+			t->role_idx = i % 20;
+			t->loops_left = m->hb_loops * (t->role == R_SENDER ? 1 : 20);
+		}
+	}
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static void check_conservation(struct machine *m, int deep)
+{
+	unsigned q = 0, c, run = 0, i;
+
+	for (i = 0; i < m->nt; i++) {
+		q += m->t[i].state == T_QUEUED;
+		run += m->t[i].state == T_RUNNING;
+	}
+	for (c = 0; c < m->topo.nr_cpus; c++) {
+		struct mtask *t = m->cpu[c].curr;
+
+		if (t && t->state != T_RUNNING)
+			fail(m, "CPU %u runs task %u, which is not in the running state", c,
+			     t->st.id);
+		q -= m->ops->nr_queued(m->s, c);
+		run -= t != NULL;
+	}
+	if (q || run)
+		fail(m, "conservation: the scheduler's queues and the machine disagree by %d "
+			"queued / %d running tasks at %.6f s", (int)q, (int)run, m->now / 1e9);
+	m->checks++;
+	if (!deep)
+		return;
+	for (i = 0; i < m->nt; i++) {
+		struct mtask *t = &m->t[i];
+		int w = m->ops->where(m->s, &t->st);
+
+		if (t->state == T_QUEUED && w != t->qcpu && strcmp(m->ops->name, "linux24"))
+			fail(m, "task %u: the machine has it queued on CPU %d, the scheduler on %d",
+			     i, t->qcpu, w);
+		if ((t->state == T_BLOCKED || t->state == T_DEAD) && w >= 0)
+			fail(m, "task %u is %s but the scheduler has it queued on CPU %d", i,
+			     t->state == T_DEAD ? "dead" : "blocked", w);
+	}
+}
+
+/* The idle-core invariant: an idle CPU while a task waits longer than a balance period. */
+static void check_idle_core(struct machine *m, unsigned cpu)
+{
+	uint64_t limit = (m->topo.nodes > 1 ? 32 : 4) * MS;
+
+	for (unsigned i = 0; i < m->nt; i++) {
+		struct mtask *t = &m->t[i];
+
+		if (t->state == T_QUEUED && t->qcpu != (int)cpu && (t->st.allowed >> cpu & 1) &&
+		    m->now - t->queued_at > limit) {
+			m->violations++;
+			return;
+		}
+	}
+}
+
+/* ---- the run ---- */
+
+static const struct sched_ops *find_sched(const char *name)
+{
+	if (!strcmp(name, "hw"))
+		return &sched_hw_ops;
+	if (!strcmp(name, "o1"))
+		return &sched_o1_ops;
+	if (!strcmp(name, "linux24") && &sched_linux24_ops)
+		return &sched_linux24_ops;
+	return NULL;
+}
+
+void machine_default_opts(struct machine_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->topology = "pkg=1,core=4,smt=1";
+	o->sched = "hw";
+	o->backend = "model";
+	o->workload = "mix";
+	o->seed = 1;
+	o->hz = 1000;
+	o->wake_balance = 1;
+	o->check_every = 64;
+	o->costs.ctx_switch_ns = 1500;
+	o->costs.migrate_cold_ns = 20000;
+	o->costs.remote_node_ns = 30000;
+	o->costs.smt_speed = 0.6;
+	o->costs.bus_ns = 100;
+	o->costs.engine_clk_ns = 10;
+	o->costs.sw_op_ns = 60;
+	o->costs.sw_cpu_ns = 70;
+	o->costs.sw_base_ns = 200;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void handle(struct machine *m, const struct event *e)
+{
+	struct mcpu *c;
+	struct mtask *t;
+
+	switch (e->kind) {
+	case EV_TICK:
+		c = &m->cpu[e->who];
+		if (m->live)
+			push(m, m->now + 1000000000ull / m->o.hz, EV_TICK, e->who, 0);
+		if (!c->curr)
+			check_idle_core(m, e->who);
+		if (m->ops->tick(m->s, e->who, c->curr ? &c->curr->st : NULL))
+			kick(m, e->who);
+		else if (c->curr && c->debt > 0) {
+			stop_segment(m, e->who);
+			start_segment(m, e->who);
+		}
+		break;
+	case EV_RESCHED:
+		c = &m->cpu[e->who];
+		c->resched_pending = 0;
+		t = c->curr;
+		if (t) {
+			stop_segment(m, e->who);
+			m->ops->put_prev(m->s, e->who, &t->st, 1, m->now - t->st.timestamp);
+		}
+		dispatch(m, e->who, t);
+		if (t && c->curr != t)
+			m->invol++;
+		break;
+	case EV_BURST_END:
+		c = &m->cpu[e->who];
+		if (e->gen != c->gen || !c->curr)
+			break;	/* stale */
+		stop_segment(m, e->who);
+		t = c->curr;
+		t->remain = 0;
+		next_action(m, t, e->who);
+		if (c->curr == t && t->state == T_RUNNING)
+			start_segment(m, e->who);
+		break;
+	case EV_TIMER:
+		t = &m->t[e->who];
+		if (t->state == T_BLOCKED)
+			wake_task(m, t, t->last_cpu >= 0 ? (unsigned)t->last_cpu : 0, SCHED_WAKE);
+		break;
+	}
+}
+
+int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
+		char *err, size_t len)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	char opts[512], msg[300];
+	const char *e1;
+	unsigned i, c;
+	int ret = 0;
+	uint64_t next_progress = 0;
+
+	if (!m)
+		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	m->o = *o;
+	m->rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+	if (o->hz < 10 || o->hz > 10000) {
+		snprintf(err, len, "hz %u: expected 10..10000", o->hz);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = machine_parse_topology(o->topology, &m->topo, err, len);
+	if (ret)
+		goto out;
+	m->ops = find_sched(o->sched);
+	if (!m->ops) {
+		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = setup_workload(m, err, len);
+	if (ret)
+		goto out;
+	if (m->wl == 0 && !o->duration_ns) {
+		snprintf(err, len, "workload mix never ends: give a duration");
+		ret = -EINVAL;
+		goto out;
+	}
+	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
+				     env_charge, env_moved, env_kick, env_busy, env_curr };
+	snprintf(opts, sizeof(opts),
+		 "%swake_balance=%d,bus_ns=%g,clk_ns=%g,sw_op_ns=%g,sw_cpu_ns=%g,sw_base_ns=%g",
+		 strcmp(o->sched, "linux24") ? "" : "", o->wake_balance, o->costs.bus_ns,
+		 o->costs.engine_clk_ns, o->costs.sw_op_ns, o->costs.sw_cpu_ns, o->costs.sw_base_ns);
+	if (!strcmp(o->sched, "hw")) {
+		size_t n = strlen(opts);
+
+		snprintf(opts + n, sizeof(opts) - n, ",backend=%s", o->backend);
+	}
+	m->s = m->ops->create(&m->env, strcmp(o->sched, "linux24") ? opts : "", msg, sizeof(msg));
+	if (!m->s) {
+		snprintf(err, len, "scheduler %s: %s", o->sched, msg);
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < m->nt; i++) {
+		m->ops->task_new(m->s, &m->t[i].st, NULL, i % m->topo.nr_cpus);
+		m->t[i].state = T_BLOCKED;
+	}
+	m->live = m->nt;
+	/* Every task starts runnable, woken in turn from CPU 0 (as a shell would fork them). */
+	for (i = 0; i < m->nt; i++)
+		wake_task(m, &m->t[i], 0, SCHED_FORK);
+	for (c = 0; c < m->topo.nr_cpus; c++) {
+		push(m, (uint64_t)c * 1000000000ull / m->o.hz / m->topo.nr_cpus, EV_TICK, c, 0);
+		kick(m, c);
+	}
+	while (m->hn && !m->failed) {
+		struct event e = pop(m);
+
+		if (o->duration_ns && e.time > o->duration_ns)
+			break;
+		if (!m->live && e.kind == EV_TICK)
+			continue;
+		m->now = e.time;
+		m->events++;
+		handle(m, &e);
+		e1 = m->ops != &sched_linux24_ops ? fw_o1_error(m->s) : NULL;
+		if (e1)
+			fail(m, "firmware: %s", e1);
+		check_conservation(m, o->check_every && m->events % (unsigned)o->check_every == 0);
+		if (o->progress && m->now >= next_progress) {
+			fprintf(stderr, "\r  simulated %.3f s, %llu events, %u tasks live   ",
+				m->now / 1e9, (unsigned long long)m->events, m->live);
+			next_progress = m->now + 100 * MS;
+		}
+		if (!m->live && !m->failed) {
+			/* Drain: only ticks remain. */
+			break;
+		}
+	}
+	if (o->progress)
+		fprintf(stderr, "\n");
+	if (m->failed) {
+		snprintf(err, len, "at %.9f s: %s", m->now / 1e9, m->err);
+		ret = -EPROTO;
+		goto out;
+	}
+	check_conservation(m, 1);
+	/* results */
+	r->sim_ns = m->now;
+	r->events = m->events;
+	r->nr_cpus = m->topo.nr_cpus;
+	r->work_units = m->work;
+	r->unit = m->wl == 0 ? "bursts/s" : "messages/s";
+	r->throughput = m->now ? m->work / (m->now / 1e9) : 0;
+	r->makespan_s = m->live ? 0 : m->now / 1e9;
+	r->wakeups = m->nlat;
+	if (m->nlat) {
+		qsort(m->lat, m->nlat, sizeof(double), cmp_double);
+		r->wake_lat_us[0] = m->lat[m->nlat / 2];
+		r->wake_lat_us[1] = m->lat[m->nlat * 9 / 10];
+		r->wake_lat_us[2] = m->lat[m->nlat * 99 / 100];
+		r->wake_lat_us[3] = m->lat[m->nlat - 1];
+	}
+	r->rq_wait_ms = m->rq_wait / 1e6;
+	r->switches = m->switches;
+	r->vol_switches = m->vol;
+	r->invol_switches = m->invol;
+	r->migrations = m->migrations;
+	r->idle_core_violations = m->violations;
+	r->conservation_checks = m->checks;
+	{
+		double ov = 0, tot = 0, shares = 0;
+
+		for (c = 0; c < m->topo.nr_cpus; c++) {
+			if (m->cpu[c].curr)
+				m->cpu[c].busy_ns += m->now - m->cpu[c].busy_since;
+			r->busy_pct[c] = m->now ? 100.0 * (double)m->cpu[c].busy_ns / (double)m->now : 0;
+			ov += m->cpu[c].overhead;
+		}
+		r->sched_overhead_pct = m->now ? 100.0 * ov / ((double)m->now * m->topo.nr_cpus) : 0;
+		r->nr_groups = m->ngroups;
+		for (i = 0; i < m->ngroups && i < 16; i++) {
+			tot += m->group_time[i];
+			shares += m->shares[i];
+		}
+		for (i = 0; i < m->ngroups && i < 16; i++) {
+			r->group_share[i] = tot ? m->group_time[i] / tot : 0;
+			r->group_entitled[i] = m->shares[i] / shares;
+		}
+	}
+	if (!strcmp(m->ops->name, "linux24"))
+		r->engine_commands = 0;
+	else
+		fw_o1_engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
+	if (report)
+		m->ops->report(m->s, report);
+out:
+	if (m->s)
+		m->ops->destroy(m->s);
+	free(m->t);
+	free(m->h);
+	free(m->lat);
+	free(m);
+	return ret;
+}
+
+void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f)
+{
+	unsigned c;
+
+	fprintf(f, "run: workload %s, topology %s (%u CPUs), scheduler %s%s%s, seed %llu\n",
+		o->workload, o->topology, r->nr_cpus, o->sched,
+		strcmp(o->sched, "hw") ? "" : ", backend ", strcmp(o->sched, "hw") ? "" : o->backend,
+		(unsigned long long)o->seed);
+	fprintf(f, "simulated: %.6f s, %llu events%s\n", r->sim_ns / 1e9,
+		(unsigned long long)r->events, r->makespan_s > 0 ? ", every task exited" : "");
+	if (r->makespan_s > 0)
+		fprintf(f, "makespan: %.6f s\n", r->makespan_s);
+	fprintf(f, "throughput: %.1f %s (%.0f units)\n", r->throughput, r->unit, r->work_units);
+	fprintf(f, "wakeup latency (us): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%llu wakeups)\n",
+		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3],
+		(unsigned long long)r->wakeups);
+	fprintf(f, "run-queue wait: %.3f ms in total\n", r->rq_wait_ms);
+	fprintf(f, "context switches: %llu (%llu voluntary, %llu involuntary), migrations: %llu\n",
+		(unsigned long long)r->switches, (unsigned long long)r->vol_switches,
+		(unsigned long long)r->invol_switches, (unsigned long long)r->migrations);
+	fprintf(f, "busy %%:");
+	for (c = 0; c < r->nr_cpus; c++)
+		fprintf(f, " %.1f", r->busy_pct[c]);
+	fprintf(f, "\n");
+	if (r->nr_groups > 1) {
+		fprintf(f, "group CPU share (entitled):");
+		for (c = 0; c < r->nr_groups; c++)
+			fprintf(f, " g%u %.1f%% (%.1f%%)", c, 100 * r->group_share[c],
+				100 * r->group_entitled[c]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "idle-core violations: %llu idle-CPU ticks with a task waiting elsewhere\n",
+		(unsigned long long)r->idle_core_violations);
+	fprintf(f, "scheduler overhead: %.3f %% of CPU time\n", r->sched_overhead_pct);
+	if (r->engine_commands)
+		fprintf(f, "engine: %llu commands, %llu MMIO accesses, %llu cycles\n",
+			(unsigned long long)r->engine_commands, (unsigned long long)r->engine_mmio,
+			(unsigned long long)r->engine_cycles);
+	fprintf(f, "checks: %llu conservation checks, 0 violations\n",
+		(unsigned long long)r->conservation_checks);
+}
+
+int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
+		       const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned c;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"workload\": \"%s\", \"topology\": \"%s\", \"sched\": \"%s\", "
+		   "\"backend\": \"%s\", \"seed\": %llu,\n",
+		o->workload, o->topology, o->sched, o->backend, (unsigned long long)o->seed);
+	fprintf(f, "  \"sim_s\": %.9f, \"makespan_s\": %.9f, \"throughput\": %.3f, "
+		   "\"unit\": \"%s\",\n",
+		r->sim_ns / 1e9, r->makespan_s, r->throughput, r->unit);
+	fprintf(f, "  \"wakeup_latency_us\": {\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
+		   "\"max\": %.3f},\n",
+		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3]);
+	fprintf(f, "  \"rq_wait_ms\": %.3f, \"switches\": %llu, \"voluntary\": %llu, "
+		   "\"involuntary\": %llu, \"migrations\": %llu,\n",
+		r->rq_wait_ms, (unsigned long long)r->switches,
+		(unsigned long long)r->vol_switches, (unsigned long long)r->invol_switches,
+		(unsigned long long)r->migrations);
+	fprintf(f, "  \"busy_pct\": [");
+	for (c = 0; c < r->nr_cpus; c++)
+		fprintf(f, "%s%.3f", c ? ", " : "", r->busy_pct[c]);
+	fprintf(f, "],\n  \"group_share\": [");
+	for (c = 0; c < r->nr_groups; c++)
+		fprintf(f, "%s%.5f", c ? ", " : "", r->group_share[c]);
+	fprintf(f, "],\n  \"idle_core_violations\": %llu, \"sched_overhead_pct\": %.5f,\n",
+		(unsigned long long)r->idle_core_violations, r->sched_overhead_pct);
+	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
+		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
+		(unsigned long long)r->engine_mmio);
+	return fclose(f) ? -errno : 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * machine.h - the simulated N-CPU machine: a discrete-event simulation in nanoseconds that
+ * runs a workload's tasks under one scheduler (firmware/sched.h) and measures the outcome.
+ * docs/simulator.md describes the events, the cost model and every constant's source.
+ */
+#ifndef HWS_MACHINE_H
+#define HWS_MACHINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../firmware/hws_sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The cost model (ns unless named otherwise). Defaults: machine_default_costs(). */
+struct machine_costs {
+	double ctx_switch_ns;	/* a context switch (lmbench lat_ctx class figure) */
+	double migrate_cold_ns;	/* extra work of a task that runs on a new CPU (cold cache) */
+	double remote_node_ns;	/* extra on top when the new CPU is on another NUMA node */
+	double smt_speed;	/* speed of a thread whose SMT sibling is busy (1 = no loss) */
+	double bus_ns;		/* engine: one MMIO access */
+	double engine_clk_ns;	/* engine: one clock cycle */
+	double sw_op_ns;	/* software run-queue operation */
+	double sw_cpu_ns;	/* software balancing, per CPU read */
+	double sw_base_ns;	/* software balancing, fixed */
+};
+
+struct machine_opts {
+	const char *topology;	/* "numa=N,pkg=P,core=C,smt=S" (missing keys = 1) */
+	const char *sched;	/* hw, o1, linux24 */
+	const char *backend;	/* model, rtl, lockstep (sched hw) */
+	const char *workload;	/* NAME[:k=v,...] */
+	uint64_t seed;
+	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
+	unsigned hz;		/* ticks per second, default 1000 */
+	int wake_balance;	/* select_idle_sibling on wakeups */
+	int check_every;	/* deep conservation check every N events (0: never) */
+	struct machine_costs costs;
+	int progress;		/* print progress to stderr */
+};
+
+/* What a run measured. */
+struct machine_result {
+	uint64_t sim_ns;		/* simulated time at the end */
+	uint64_t events;
+	double throughput;		/* work units per simulated second */
+	const char *unit;		/* its name */
+	double work_units;
+	double makespan_s;		/* until every task exited (0 if some did not) */
+	double wake_lat_us[4];		/* p50, p90, p99, max */
+	uint64_t wakeups;
+	double rq_wait_ms;		/* total time tasks spent queued */
+	uint64_t switches, vol_switches, invol_switches, migrations;
+	double busy_pct[SCHED_MAX_CPUS];
+	unsigned nr_cpus;
+	unsigned nr_groups;
+	double group_share[16], group_entitled[16];
+	uint64_t idle_core_violations;	/* idle-CPU ticks while a task waited elsewhere */
+	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
+	uint64_t engine_commands, engine_cycles, engine_mmio;
+	uint64_t conservation_checks;
+};
+
+void machine_default_opts(struct machine_opts *o);
+
+/*
+ * machine_run - build the machine, the workload and the scheduler, and run
+ * Return: 0, or a negative errno with @err (len bytes) naming what was wrong
+ * (topology, workload, scheduler creation, a broken invariant, an engine failure).
+ */
+int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
+		char *err, size_t len);
+
+/* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
+int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);
+
+/* Print the report of @r (text) or write it as JSON. */
+void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f);
+int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
+		       const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_MACHINE_H */
