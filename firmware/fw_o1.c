@@ -192,19 +192,23 @@ static int64_t interactive_sleep(const struct sched_task *t)
 	return MAX_SLEEP_AVG * (MAX_BONUS / 2 + delta(t) + 1) / MAX_BONUS - 1 * MS;
 }
 
-/* The slice of @t, scaled by its group's shares over the group's runnable weight. */
+/*
+ * The slice of @t. In a task group g != 0 the group as a whole is worth shares(g) nice-0
+ * tasks, split among its runnable tasks by weight (CFS: a task's h_weight is
+ * weight * shares / the group's weight): slice = DEF_TIMESLICE * shares * w / (1024 *
+ * W), W the group's runnable weight from the engine's GROUP_TOTAL (t included).
+ */
 static int64_t slice_of(struct sched *s, const struct sched_task *t, unsigned on_cpu)
 {
-	int64_t sl = fw_task_timeslice(t->static_prio);
+	int64_t sl = fw_task_timeslice(t->static_prio), w = weight_of((unsigned)t->prio);
 	uint32_t total = 0;
 
 	if (t->group == 0 || t->rt_prio >= 0)
 		return sl;
 	fail(s, s->ops->group_total(s->q, on_cpu, t->group, &total), "GROUP_TOTAL");
-	total += weight_of((unsigned)t->prio) * (s->t[t->id].cpu == NIL);
-	if (total == 0)
-		return sl;
-	sl = sl * (int64_t)s->env->group_shares[t->group] / (int64_t)total;
+	if (s->t[t->id].cpu == NIL)
+		total += (uint32_t)w;
+	sl = DEF_TIMESLICE * (int64_t)s->env->group_shares[t->group] * w / (1024 * (int64_t)total);
 	return sl > MS ? sl : MS;
 }
 
@@ -562,7 +566,8 @@ static void task_new(struct sched *s, struct sched_task *t, struct sched_task *p
 			parent->time_slice = 1;
 		t->sleep_avg = parent->sleep_avg * CHILD_PENALTY / 100;
 	} else {
-		t->time_slice = fw_task_timeslice(t->static_prio);
+		/* A task group's slice depends on the group's weight: set at the first wake. */
+		t->time_slice = t->group ? 0 : fw_task_timeslice(t->static_prio);
 		t->sleep_avg = 0;
 	}
 	t->first_slice = t->time_slice;

@@ -15,8 +15,6 @@
 #define MAX_TASKS 4096
 
 extern const char *fw_o1_error(const struct sched *s);
-/* linux24 comes from firmware/linux24.c; weak until it lands. */
-extern const struct sched_ops sched_linux24_ops __attribute__((weak));
 extern void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cycles,
 			       uint64_t *mmio);
 
@@ -371,7 +369,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		fail(m, "CPU %u picked task %u, which is not queued", cpu, n->st.id);
 		return;
 	}
-	if (n && n != prev && n->qcpu != (int)cpu) {
+	if (n && n != prev && n->qcpu != (int)cpu && m->ops != &sched_linux24_ops) {
 		fail(m, "CPU %u picked task %u, queued on CPU %d", cpu, n->st.id, n->qcpu);
 		return;
 	}
@@ -567,7 +565,7 @@ static int kv_double(const char *v, double *out)
 static int setup_workload(struct machine *m, char *err, size_t len)
 {
 	char buf[256], *save = NULL, *kv, *name, *args;
-	unsigned tasks = 16, i;
+	unsigned tasks = 16, i, g0 = 0;
 	double groups = 0;
 
 	if (!m->o.workload || strlen(m->o.workload) >= sizeof(buf)) {
@@ -615,6 +613,8 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 			m->mix_msg = v;
 		else if (m->wl == 0 && !strcmp(kv, "groups") && v >= 1 && v <= 16)
 			groups = v;
+		else if (m->wl == 0 && !strcmp(kv, "g0") && v >= 1)
+			g0 = (unsigned)v;
 		else if (m->wl == 1 && !strcmp(kv, "groups") && v >= 1 && v <= 100)
 			m->hb_groups = (unsigned)v;
 		else if (m->wl == 1 && !strcmp(kv, "loops") && v >= 1)
@@ -650,7 +650,11 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 		t->state = T_NEW;
 		if (m->wl == 0) {
 			t->role = R_MIX;
-			t->st.group = m->ngroups > 1 ? i % m->ngroups : 0;
+			/* g0=N: the first N tasks in group 0, the others spread over the rest. */
+			if (g0 && m->ngroups > 1)
+				t->st.group = i < g0 ? 0 : 1 + (i - g0) % (m->ngroups - 1);
+			else
+				t->st.group = m->ngroups > 1 ? i % m->ngroups : 0;
 		} else {
 			t->grp_idx = i / 40;
 			t->role = i % 40 < 20 ? R_SENDER : R_RECEIVER;
@@ -723,7 +727,7 @@ static const struct sched_ops *find_sched(const char *name)
 		return &sched_hw_ops;
 	if (!strcmp(name, "o1"))
 		return &sched_o1_ops;
-	if (!strcmp(name, "linux24") && &sched_linux24_ops)
+	if (!strcmp(name, "linux24"))
 		return &sched_linux24_ops;
 	return NULL;
 }

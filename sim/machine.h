@@ -1,6 +1,6 @@
 /*
  * machine.h - the simulated N-CPU machine: a discrete-event simulation in nanoseconds that
- * runs a workload's tasks under one scheduler (firmware/sched.h) and measures the outcome.
+ * runs a workload's tasks under one scheduler (firmware/hws_sched.h) and measures the outcome.
  * docs/simulator.md describes the events, the cost model and every constant's source.
  */
 #ifndef HWS_MACHINE_H

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sched.h"
+#include "hws_sched.h"
 
 namespace {
 

@@ -1,0 +1,162 @@
+// machine_test.cc - the simulated machine and the firmware's policy (issue 5): topology
+// parsing, Linux's slice and priority rules, whole runs on every scheduler with the
+// machine's own checks on, group shares, and the same decisions on model and RTL.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "machine.h"
+#include "test_util.h"
+
+extern "C" {
+int64_t fw_task_timeslice(int static_prio);
+int fw_effective_prio(const struct sched_task *t);
+int fw_task_interactive(const struct sched_task *t);
+}
+
+namespace {
+
+struct SimRun {
+	int ret;
+	machine_result r;
+	std::string err;
+};
+
+SimRun run(const char *workload, const char *topo, const char *sched, uint64_t seed,
+	uint64_t duration_ms, const char *backend = "model")
+{
+	machine_opts o;
+	machine_default_opts(&o);
+	o.workload = workload;
+	o.topology = topo;
+	o.sched = sched;
+	o.backend = backend;
+	o.seed = seed;
+	o.duration_ns = duration_ms * 1000000ull;
+	o.check_every = 16;
+	SimRun x{};
+	char err[400] = "";
+	x.ret = machine_run(&o, &x.r, nullptr, err, sizeof(err));
+	x.err = err;
+	return x;
+}
+
+TEST(Machine, TopologyRejectsImpossibleShapes)
+{
+	sched_topo t;
+	char err[200];
+	EXPECT_EQ(machine_parse_topology("numa=4,pkg=1,core=4,smt=1", &t, err, sizeof(err)), 0);
+	EXPECT_EQ(t.nr_cpus, 16u);
+	EXPECT_EQ(t.lead[2][5], 4) << "CPU 5 is in node 1, led by CPU 4";
+	EXPECT_EQ(machine_parse_topology("pkg=2,core=4,smt=2", &t, err, sizeof(err)), 0);
+	EXPECT_EQ(t.nr_cpus, 16u);
+	EXPECT_EQ(t.lead[0][7], 6) << "SMT pairs";
+	EXPECT_EQ(t.lead[1][9], 8) << "packages of 8 threads";
+	for (const char *bad : { "numa=0", "pkg=2,core=8,smt=8", "cores=4", "core=x", "", "smt" }) {
+		EXPECT_EQ(machine_parse_topology(bad, &t, err, sizeof(err)), -EINVAL) << bad;
+		EXPECT_NE(std::string(err).find("topology"), std::string::npos) << err;
+	}
+}
+
+TEST(Firmware, SlicesAndPrioritiesFollowLinux26)
+{
+	EXPECT_EQ(fw_task_timeslice(100), 800000000) << "nice -20";
+	EXPECT_EQ(fw_task_timeslice(120), 100000000) << "nice 0";
+	EXPECT_EQ(fw_task_timeslice(139), 5000000) << "nice 19";
+	EXPECT_EQ(fw_task_timeslice(130), 50000000) << "nice 10";
+	sched_task t{};
+	t.rt_prio = -1;
+	t.nice = 0;
+	t.static_prio = 120;
+	t.sleep_avg = 0;
+	EXPECT_EQ(fw_effective_prio(&t), 125) << "no sleep: bonus -5";
+	t.prio = 125;
+	EXPECT_FALSE(fw_task_interactive(&t));
+	t.sleep_avg = 1000000000;	// MAX_SLEEP_AVG: bonus +5
+	EXPECT_EQ(fw_effective_prio(&t), 115);
+	t.prio = 115;
+	EXPECT_TRUE(fw_task_interactive(&t)) << "115 <= 120 - DELTA(2)";
+	t.sleep_avg = 700000000;	// bonus 7 - 5 = 2: prio 118 = 120 - 2, the edge
+	t.prio = fw_effective_prio(&t);
+	EXPECT_EQ(t.prio, 118);
+	EXPECT_TRUE(fw_task_interactive(&t));
+	t.rt_prio = 10;
+	EXPECT_EQ(fw_effective_prio(&t), 10) << "real-time keeps its priority";
+}
+
+TEST(Machine, HackbenchDeliversEveryMessageOnEveryScheduler)
+{
+	for (const char *s : { "hw", "o1", "linux24" }) {
+		SimRun x = run("hackbench:groups=2,loops=5", "pkg=2,core=2,smt=2", s, 3, 0);
+		ASSERT_EQ(x.ret, 0) << s << ": " << x.err;
+		EXPECT_EQ(x.r.work_units, 2.0 * 20 * 20 * 5) << s << ": every message read once";
+		EXPECT_GT(x.r.makespan_s, 0.0) << s << ": every task exited";
+		EXPECT_GT(x.r.conservation_checks, 1000u) << s;
+		EXPECT_GT(x.r.switches, 0u) << s;
+	}
+}
+
+TEST(Machine, RandomRunsKeepEveryTaskInExactlyOnePlace)
+{
+	const uint64_t base = hwstest::seed_from_env(77);
+	for (uint64_t seed = base; seed < base + 3; seed++)
+		for (const char *s : { "hw", "o1", "linux24" }) {
+			SimRun x = run("mix:tasks=24,burst=500,sleep=800,msg=0.5,groups=3", "numa=2,core=2,smt=2",
+				    s, seed, 150);
+			EXPECT_EQ(x.ret, 0) << s << " seed " << seed << ": " << x.err;
+			EXPECT_GT(x.r.conservation_checks, 500u) << s << " seed " << seed;
+			EXPECT_GT(x.r.work_units, 100.0) << s << " seed " << seed;
+		}
+}
+
+TEST(Machine, AGroupOfOneAndAGroupOfEightShareOneCpuEvenly)
+{
+	for (const char *s : { "hw", "o1" }) {
+		SimRun x = run("mix:tasks=9,sleep=0,msg=0,burst=1000000,groups=2,g0=1", "core=1", s, 1,
+			    20000);
+		ASSERT_EQ(x.ret, 0) << x.err;
+		EXPECT_NEAR(x.r.group_share[0], 0.5, 0.02) << s;
+		EXPECT_NEAR(x.r.group_share[1], 0.5, 0.02) << s;
+	}
+}
+
+TEST(Machine, Linux24PaysForItsGlobalLockAndScan)
+{
+	SimRun l = run("hackbench:groups=4,loops=5", "pkg=2,core=2,smt=2", "linux24", 5, 0);
+	SimRun o = run("hackbench:groups=4,loops=5", "pkg=2,core=2,smt=2", "o1", 5, 0);
+	ASSERT_EQ(l.ret, 0) << l.err;
+	ASSERT_EQ(o.ret, 0) << o.err;
+	EXPECT_GT(l.r.sched_overhead_pct, 2 * o.r.sched_overhead_pct);
+}
+
+TEST(Machine, TheEngineMakesTheSameDecisionsOnModelAndRtl)
+{
+	SimRun m = run("hackbench:groups=1,loops=4", "pkg=2,core=2,smt=2", "hw", 9, 0, "model");
+	SimRun r = run("hackbench:groups=1,loops=4", "pkg=2,core=2,smt=2", "hw", 9, 0, "rtl");
+	ASSERT_EQ(m.ret, 0) << m.err;
+	ASSERT_EQ(r.ret, 0) << r.err;
+	EXPECT_EQ(m.r.sim_ns, r.r.sim_ns);
+	EXPECT_EQ(m.r.switches, r.r.switches);
+	EXPECT_EQ(m.r.migrations, r.r.migrations);
+	EXPECT_EQ(m.r.engine_commands, r.r.engine_commands);
+	EXPECT_EQ(m.r.engine_cycles, r.r.engine_cycles);
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(m.r.wake_lat_us[i], r.r.wake_lat_us[i]);
+	EXPECT_GT(m.r.engine_commands, 1000u);
+}
+
+TEST(Machine, BadInputIsNamed)
+{
+	SimRun x = run("fizz", "core=2", "hw", 1, 10);
+	EXPECT_EQ(x.ret, -EINVAL);
+	EXPECT_NE(x.err.find("fizz"), std::string::npos) << x.err;
+	x = run("mix:tasks=4", "core=2", "cfs", 1, 10);
+	EXPECT_NE(x.err.find("cfs"), std::string::npos) << x.err;
+	x = run("mix:tasks=4", "core=2", "hw", 1, 0);
+	EXPECT_NE(x.err.find("duration"), std::string::npos) << x.err;
+	x = run("mix:tasks=4,bogus=3", "core=2", "o1", 1, 10);
+	EXPECT_NE(x.err.find("bogus"), std::string::npos) << x.err;
+}
+
+} // namespace
