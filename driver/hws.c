@@ -503,6 +503,11 @@ int hws_load_tick(struct hws_dev *d, unsigned cpu)
 	return do_cmd(d, hws_cmd(HWS_OP_LOAD_TICK, 0, 0, cpu, 0, 0));
 }
 
+int hws_set_weight(struct hws_dev *d, unsigned task, unsigned prio)
+{
+	return do_cmd(d, hws_cmd(HWS_OP_SET_GROUP, task, prio, 0, 0, 1));
+}
+
 int hws_set_group(struct hws_dev *d, unsigned task, unsigned group)
 {
 	return do_cmd(d, hws_cmd(HWS_OP_SET_GROUP, task, group, 0, 0, 0));

@@ -147,6 +147,8 @@ int hws_task_stat(struct hws_dev *d, unsigned task, unsigned sel, uint32_t *val)
 /* Load-comparison unit, first part (docs/accelerator.md section 8). */
 int hws_load_tick(struct hws_dev *d, unsigned cpu);
 int hws_set_group(struct hws_dev *d, unsigned task, unsigned group);
+/* hws_set_weight - from now on @task weighs what priority @prio weighs (SET_WEIGHT) */
+int hws_set_weight(struct hws_dev *d, unsigned task, unsigned prio);
 int hws_set_idle(struct hws_dev *d, unsigned cpu, int idle);
 /* @group is used by the GROUP_LOAD and GROUP_TOTAL selectors only. */
 int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,

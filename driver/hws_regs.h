@@ -191,7 +191,7 @@
 #define HWS_OP_LOAD_TICK 10 /* LOAD_TICK(cpu): decay the CPU's load history: hist = (hist + load) / 2 */
 #define HWS_LAT_LOAD_TICK 1
 #define HWS_RESULT_LOAD_TICK 0
-#define HWS_OP_SET_GROUP 11 /* SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group */
+#define HWS_OP_SET_GROUP 11 /* SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group; with HEAD = 1 it is SET_WEIGHT(task, prio): from then on the task's load weight is that of priority PRIO, whatever list it is on */
 #define HWS_LAT_SET_GROUP 2
 #define HWS_RESULT_SET_GROUP 0
 #define HWS_OP_LCU_STAT 12 /* LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit */

@@ -147,6 +147,12 @@ static uint32_t weight_of(unsigned prio)
 	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
 }
 
+/* A task's load weight: by its static priority (SET_WEIGHT at task_new). */
+static uint32_t load_of(const struct sched_task *t)
+{
+	return weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
+}
+
 /* ---- Priorities and slices (2.6.12-2.6.22) ---- */
 
 static int64_t scale_prio(int64_t x, int prio)
@@ -200,7 +206,7 @@ static int64_t interactive_sleep(const struct sched_task *t)
  */
 static int64_t slice_of(struct sched *s, const struct sched_task *t, unsigned on_cpu)
 {
-	int64_t sl = fw_task_timeslice(t->static_prio), w = weight_of((unsigned)t->prio);
+	int64_t sl = fw_task_timeslice(t->static_prio), w = load_of(t);
 	uint32_t total = 0;
 
 	if (t->group == 0 || t->rt_prio >= 0)
@@ -315,14 +321,14 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 				if (!force && task_hot(s, t, level) &&
 				    s->c[this].failed[level] <= sd_params[level].cache_nice_tries)
 					continue;
-				if ((int64_t)weight_of(f->prio) > 2 * rem)
+				if ((int64_t)load_of(t) > 2 * rem)
 					continue;
 				fail(s, s->ops->migrate(s->q, this, (unsigned)id, this), "MIGRATE");
 				list_del(s, (unsigned)id);
 				list_add(s, (unsigned)id, this, p, want);
 				t->cpu = (int)this;
 				s->env->moved(s->env->machine, t, busiest, this);
-				rem -= weight_of(p);
+				rem -= load_of(t);
 				moved++;
 				if (force)
 					rem = 0;
@@ -573,6 +579,10 @@ static void task_new(struct sched *s, struct sched_task *t, struct sched_task *p
 	t->first_slice = t->time_slice;
 	t->prio = fw_effective_prio(t);
 	fail(s, s->ops->set_group(s->q, cpu, t->id, t->group), "SET_GROUP");
+	/* Load weight by static priority (smpnice), not the dynamic list priority. */
+	fail(s, s->ops->set_weight(s->q, cpu, t->id,
+				   (unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio)),
+	     "SET_WEIGHT");
 }
 
 /* recalc_task_prio(): credit the sleep that ends now. */
@@ -638,7 +648,7 @@ static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, uns
 	pct = fw_level_pct((unsigned)level);
 	pct = pct + (pct - 100) / 2;
 	return (tgt <= load && tgt + prev_tgt <= 1024) ||
-	       100ull * (tgt + weight_of((unsigned)t->prio)) <= (uint64_t)pct * load;
+	       100ull * (tgt + load_of(t)) <= (uint64_t)pct * load;
 }
 
 static unsigned select_cpu(struct sched *s, struct sched_task *t, unsigned waker,
@@ -824,11 +834,16 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 
 static unsigned nr_queued(struct sched *s, unsigned cpu)
 {
-	struct sched_task *curr = s->env->curr(s->env->machine, cpu);
 	unsigned n = s->c[cpu].nr;
 
-	if (curr && s->t[curr->id].cpu == (int)cpu)
-		n--;
+	/* Running tasks stay queued; one pushed by active balance is queued here while it
+	 * still runs on its old CPU. */
+	for (unsigned x = 0; x < s->ncpu; x++) {
+		struct sched_task *curr = s->env->curr(s->env->machine, x);
+
+		if (curr && s->t[curr->id].cpu == (int)cpu)
+			n--;
+	}
 	return n;
 }
 

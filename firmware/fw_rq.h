@@ -49,6 +49,8 @@ struct fw_rq_ops {
 	int (*peek)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped);
 	int (*migrate)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu);
 	int (*set_group)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned group);
+	/* The task's load weight follows priority @prio (its static one) from now on. */
+	int (*set_weight)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned prio);
 	int (*set_idle)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle);
 	int (*load_tick)(struct fw_rq *q, unsigned on_cpu, unsigned cpu);
 	/* Load now, source_load, target_load of @cpu. */

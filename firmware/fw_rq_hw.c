@@ -161,6 +161,11 @@ static int hw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned g
 	return charged(q, on_cpu, hws_set_group(q->d, t, group));
 }
 
+static int hw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned prio)
+{
+	return charged(q, on_cpu, hws_set_weight(q->d, t, prio));
+}
+
 static int hw_set_idle(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle)
 {
 	return charged(q, on_cpu, hws_set_idle(q->d, cpu, idle));
@@ -242,6 +247,7 @@ const struct fw_rq_ops fw_rq_hw_ops = {
 	.peek = hw_peek,
 	.migrate = hw_migrate,
 	.set_group = hw_set_group,
+	.set_weight = hw_set_weight,
 	.set_idle = hw_set_idle,
 	.load_tick = hw_load_tick,
 	.loads = hw_loads,

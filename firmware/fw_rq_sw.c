@@ -19,6 +19,7 @@ struct sw_task {
 	uint16_t next, prev;
 	uint8_t queued, cpu, prio, parr;
 	uint8_t group;
+	uint8_t wprio, wfix;	/* SET_WEIGHT: the weight follows wprio */
 	uint32_t weight;
 };
 
@@ -109,7 +110,7 @@ static void link_tail(struct fw_rq *q, unsigned t, unsigned cpu, unsigned parr, 
 	e->cpu = (uint8_t)cpu;
 	e->prio = (uint8_t)prio;
 	e->parr = (uint8_t)parr;
-	e->weight = weight_of(prio);
+	e->weight = weight_of(e->wfix ? e->wprio : prio);
 	if (head) {
 		e->prev = NIL;
 		e->next = c->head[parr][prio];
@@ -273,6 +274,26 @@ static int sw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned g
 	return 0;
 }
 
+static int sw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned prio)
+{
+	struct sw_task *e;
+	uint32_t w;
+
+	charge(q, on_cpu, q->c.sw_op_ns / 4, COST_SW_OP);
+	if (t >= q->env->nr_tasks || prio >= NPRIO)
+		return -ERANGE;
+	e = &q->t[t];
+	w = weight_of(prio);
+	e->wprio = (uint8_t)prio;
+	e->wfix = 1;
+	if (e->queued) {
+		q->cpu[e->cpu].load += w - e->weight;
+		q->gtotal[e->group] += w - e->weight;
+	}
+	e->weight = w;
+	return 0;
+}
+
 static int sw_set_idle(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle)
 {
 	(void)on_cpu;
@@ -411,6 +432,7 @@ const struct fw_rq_ops fw_rq_sw_ops = {
 	.peek = sw_peek,
 	.migrate = sw_migrate,
 	.set_group = sw_set_group,
+	.set_weight = sw_set_weight,
 	.set_idle = sw_set_idle,
 	.load_tick = sw_load_tick,
 	.loads = sw_loads,

@@ -69,6 +69,8 @@ struct hws_model {
 	/* Load-comparison unit (section 8). */
 	uint32_t *hist;		/* per cpu: decayed load history */
 	uint8_t *grp;		/* per task: its group */
+	uint8_t *wprio;		/* per task: the priority its load weight follows (SET_WEIGHT) */
+	uint8_t *wfix;		/* per task: 1 when wprio was set, else the list priority counts */
 	uint32_t *gload;	/* per (cpu, group): cpu * nr_groups + group */
 	uint32_t *gtotal;	/* per group */
 	uint8_t *idle;		/* per cpu */
@@ -102,6 +104,12 @@ uint32_t hws_model_weight(unsigned prio)
 	if (prio < HWS_MAX_RT_PRIO)
 		return HWS_RT_WEIGHT;
 	return prio_to_weight[prio - HWS_MAX_RT_PRIO];
+}
+
+/* The load weight of task @t when on list @prio: its SET_WEIGHT priority once set. */
+static uint32_t task_weight(const struct hws_model *m, unsigned t, unsigned prio)
+{
+	return hws_model_weight(m->wfix[t] ? m->wprio[t] : prio);
 }
 
 void hws_model_default_params(struct hws_model_params *p)
@@ -201,6 +209,8 @@ void hws_model_reset(struct hws_model *m)
 	memset(m->swap, 0, p->nr_cpus);
 	memset(m->hist, 0, sizeof(*m->hist) * p->nr_cpus);
 	memset(m->grp, 0, p->nr_tasks);
+	memset(m->wprio, 0, p->nr_tasks);
+	memset(m->wfix, 0, p->nr_tasks);
 	memset(m->gload, 0, sizeof(*m->gload) * p->nr_cpus * p->nr_groups);
 	memset(m->gtotal, 0, sizeof(*m->gtotal) * p->nr_groups);
 	memset(m->idle, 0, p->nr_cpus);
@@ -254,12 +264,14 @@ int hws_model_create(struct hws_model **out, const struct hws_model_params *p)
 	m->swap = calloc(p->nr_cpus, 1);
 	m->hist = calloc(p->nr_cpus, sizeof(*m->hist));
 	m->grp = calloc(p->nr_tasks, 1);
+	m->wprio = calloc(p->nr_tasks, 1);
+	m->wfix = calloc(p->nr_tasks, 1);
 	m->gload = calloc((size_t)p->nr_cpus * p->nr_groups, sizeof(*m->gload));
 	m->gtotal = calloc(p->nr_groups, sizeof(*m->gtotal));
 	m->idle = calloc(p->nr_cpus, 1);
 	if (!m->queued || !m->t_cpu || !m->t_prio || !m->t_arr || !m->next || !m->prev ||
 	    !m->head || !m->tail || !m->bm || !m->nr || !m->load || !m->swap || !m->hist ||
-	    !m->grp || !m->gload || !m->gtotal || !m->idle) {
+	    !m->grp || !m->wprio || !m->wfix || !m->gload || !m->gtotal || !m->idle) {
 		hws_model_destroy(m);
 		return -ENOMEM;
 	}
@@ -286,6 +298,8 @@ void hws_model_destroy(struct hws_model *m)
 	free(m->swap);
 	free(m->hist);
 	free(m->grp);
+	free(m->wprio);
+	free(m->wfix);
 	free(m->gload);
 	free(m->gtotal);
 	free(m->idle);
@@ -521,6 +535,8 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 	case HWS_OP_SET_GROUP:
 		if (bad_t)
 			return HWS_ERR_TASK;
+		if (c & HWS_CMD_HEAD_MASK)	/* SET_WEIGHT */
+			return prio >= NPRIO ? HWS_ERR_PRIO : 0;
 		return prio >= m->p.nr_groups ? HWS_ERR_GROUP : 0;
 	case HWS_OP_DOM_SET:
 		if (bad_c)
@@ -573,9 +589,9 @@ static void link_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned pa
 	m->t_prio[t] = (uint8_t)prio;
 	m->t_arr[t] = (uint8_t)parr;
 	m->nr[cpu * 2 + parr]++;
-	m->load[cpu] += hws_model_weight(prio);
-	m->gload[cpu * m->p.nr_groups + m->grp[t]] += hws_model_weight(prio);
-	m->gtotal[m->grp[t]] += hws_model_weight(prio);
+	m->load[cpu] += task_weight(m, t, prio);
+	m->gload[cpu * m->p.nr_groups + m->grp[t]] += task_weight(m, t, prio);
+	m->gtotal[m->grp[t]] += task_weight(m, t, prio);
 }
 
 static void unlink_task(struct hws_model *m, unsigned t)
@@ -596,9 +612,9 @@ static void unlink_task(struct hws_model *m, unsigned t)
 	}
 	m->queued[t] = 0;
 	m->nr[cpu * 2 + parr]--;
-	m->load[cpu] -= hws_model_weight(prio);
-	m->gload[cpu * m->p.nr_groups + m->grp[t]] -= hws_model_weight(prio);
-	m->gtotal[m->grp[t]] -= hws_model_weight(prio);
+	m->load[cpu] -= task_weight(m, t, prio);
+	m->gload[cpu * m->p.nr_groups + m->grp[t]] -= task_weight(m, t, prio);
+	m->gtotal[m->grp[t]] -= task_weight(m, t, prio);
 }
 
 /*
@@ -670,7 +686,7 @@ static uint32_t task_stat(const struct hws_model *m, unsigned t, unsigned sel)
 	if (!m->queued[t])
 		return 0;
 	if (sel == HWS_SEL_TASK_STAT_WEIGHT)
-		return hws_model_weight(m->t_prio[t]);
+		return task_weight(m, t, m->t_prio[t]);
 	return 1u << HWS_TINFO_QUEUED_LSB |
 	       (uint32_t)(m->t_arr[t] ^ m->swap[m->t_cpu[t]]) << HWS_TINFO_ARRAY_LSB |
 	       (uint32_t)m->t_cpu[t] << HWS_TINFO_CPU_LSB |
@@ -700,11 +716,26 @@ static uint32_t lcu_stat(const struct hws_model *m, unsigned cpu, unsigned sel, 
 	return mask;
 }
 
+/* SET_WEIGHT: @t's load weight follows @wp from now on; a queued task's load changes. */
+static void set_weight(struct hws_model *m, unsigned t, unsigned wp)
+{
+	unsigned cpu = m->t_cpu[t], g = m->grp[t];
+	uint32_t old = task_weight(m, t, m->t_prio[t]), w = hws_model_weight(wp);
+
+	m->wprio[t] = (uint8_t)wp;
+	m->wfix[t] = 1;
+	if (m->queued[t]) {
+		m->load[cpu] += w - old;
+		m->gload[cpu * m->p.nr_groups + g] += w - old;
+		m->gtotal[g] += w - old;
+	}
+}
+
 /* Move task @t (queued or not) to group @g, carrying its weight if it is queued. */
 static void set_group(struct hws_model *m, unsigned t, unsigned g)
 {
 	unsigned old = m->grp[t], cpu = m->t_cpu[t];
-	uint32_t w = hws_model_weight(m->t_prio[t]);
+	uint32_t w = task_weight(m, t, m->t_prio[t]);
 
 	if (m->queued[t]) {
 		m->gload[cpu * m->p.nr_groups + old] -= w;
@@ -767,7 +798,10 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 		m->hist[cpu] = (uint32_t)(((uint64_t)m->hist[cpu] + m->load[cpu]) >> 1);
 		break;
 	case HWS_OP_SET_GROUP:
-		set_group(m, t, prio);
+		if (c & HWS_CMD_HEAD_MASK)
+			set_weight(m, t, prio);
+		else
+			set_group(m, t, prio);
 		break;
 	case HWS_OP_LCU_STAT:
 		*res = lcu_stat(m, cpu, prio, t);
@@ -1084,7 +1118,7 @@ static int check_groups(const struct hws_model *m, char *msg, size_t len)
 	}
 	for (t = 0; t < p->nr_tasks; t++)
 		if (m->queued[t])
-			sum[m->t_cpu[t] * p->nr_groups + m->grp[t]] += hws_model_weight(m->t_prio[t]);
+			sum[m->t_cpu[t] * p->nr_groups + m->grp[t]] += task_weight(m, t, m->t_prio[t]);
 	for (g = 0; g < p->nr_groups; g++) {
 		tot = 0;
 		for (c = 0; c < p->nr_cpus; c++) {
@@ -1139,7 +1173,7 @@ int hws_model_check(const struct hws_model *m, char *msg, size_t len)
 					}
 					seen[t] = 1;
 					nr++;
-					load += hws_model_weight(prio);
+					load += task_weight(m, t, prio);
 					if (t == m->tail[q])
 						break;
 					prev_t = t;

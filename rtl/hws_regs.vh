@@ -141,7 +141,7 @@ localparam [3:0] HWS_OP_TASK_STAT = 4'd9; // TASK_STAT(task, sel): return one fi
 localparam integer HWS_LAT_TASK_STAT = 2;
 localparam [3:0] HWS_OP_LOAD_TICK = 4'd10; // LOAD_TICK(cpu): decay the CPU's load history: hist = (hist + load) / 2
 localparam integer HWS_LAT_LOAD_TICK = 1;
-localparam [3:0] HWS_OP_SET_GROUP = 4'd11; // SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group
+localparam [3:0] HWS_OP_SET_GROUP = 4'd11; // SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group; with HEAD = 1 it is SET_WEIGHT(task, prio): from then on the task's load weight is that of priority PRIO, whatever list it is on
 localparam integer HWS_LAT_SET_GROUP = 2;
 localparam [3:0] HWS_OP_LCU_STAT = 4'd12; // LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit
 localparam integer HWS_LAT_LCU_STAT = 1;

@@ -121,6 +121,9 @@ static struct gcmd gen_illegal(struct gen *g)
 	int t;
 
 	switch (rnd(g, 14)) {
+	case 7:
+		return mk(HWS_OP_SET_GROUP, rnd(g, tasks), NPRIO + rnd(g, 256 - NPRIO), cpu, 0, 1,
+			  HWS_ERR_PRIO);
 	case 8:
 		if (groups < 256)
 			return mk(HWS_OP_SET_GROUP, rnd(g, tasks), groups + rnd(g, 256 - groups), cpu,
@@ -279,6 +282,9 @@ static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 	case 11:
 		return mk(HWS_OP_LOAD_TICK, rnd(g, 4096), rnd(g, 256), cpu, 0, 0, 0);
 	case 12:
+		if (rnd(g, 3) == 0)	/* SET_WEIGHT: the load weight follows a priority */
+			return mk(HWS_OP_SET_GROUP, rnd(g, tasks), rand_prio(g), rnd(g, 64), rnd(g, 2),
+				  1, 0);
 		return mk(HWS_OP_SET_GROUP, rnd(g, tasks), rnd(g, groups), 0, 0, 0, 0);
 	case 13:
 		return mk(HWS_OP_LCU_STAT, rnd(g, groups), rnd(g, HWS_SEL_LCU_STAT_COUNT), cpu, 0,

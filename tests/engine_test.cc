@@ -782,6 +782,49 @@ TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
 	EXPECT_NE(std::string(hws_errmsg(d)).find("DOMAIN"), std::string::npos) << hws_errmsg(d);
 }
 
+TEST_P(Engine, SetWeightMakesTheLoadFollowTheStaticPriority)
+{
+	// A nice-0 task on list 125 (no interactivity bonus) weighs 335 until SET_WEIGHT.
+	ASSERT_EQ(hws_set_group(d, 7, 2), 0);
+	ASSERT_EQ(hws_enqueue(d, 7, 3, 125, 0, 0), 0);
+	uint32_t v;
+	ASSERT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 335u);
+	ASSERT_EQ(hws_set_weight(d, 7, 120), 0) << hws_errmsg(d);
+	ASSERT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 1024u) << "the queued task's load changes at once";
+	ASSERT_EQ(hws_lcu_stat(d, 3, HWS_SEL_LCU_STAT_GROUP_LOAD, 2, &v), 0);
+	EXPECT_EQ(v, 1024u);
+	ASSERT_EQ(hws_lcu_stat(d, 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, 2, &v), 0);
+	EXPECT_EQ(v, 1024u);
+	ASSERT_EQ(hws_task_stat(d, 7, HWS_SEL_TASK_STAT_WEIGHT, &v), 0);
+	EXPECT_EQ(v, 1024u);
+	// It stays with the task across list changes and dequeues.
+	ASSERT_EQ(hws_set_prio(d, 7, 115), 0);
+	ASSERT_EQ(hws_migrate(d, 7, 5), 0);
+	ASSERT_EQ(hws_cpu_stat(d, 5, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 1024u);
+	ASSERT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 0u);
+	ASSERT_EQ(hws_dequeue(d, 7), 0);
+	ASSERT_EQ(hws_set_weight(d, 7, 100), 0);	// nice -20, while not queued
+	ASSERT_EQ(hws_enqueue(d, 7, 1, 139, 1, 0), 0);
+	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 88761u);
+	ASSERT_EQ(hws_set_weight(d, 7, 50), 0);	// real-time
+	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, HWS_RT_WEIGHT);
+	EXPECT_EQ(hws_set_weight(d, 7, 140), -ERANGE) << "PRIO";
+	EXPECT_EQ(hws_set_weight(d, 256, 120), -ERANGE) << "TASK";
+	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, HWS_RT_WEIGHT) << "failed SET_WEIGHTs change nothing";
+	// A soft reset returns to list-priority weights.
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK), 0);
+	ASSERT_EQ(hws_enqueue(d, 7, 1, 139, 0, 0), 0);
+	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 15u);
+}
+
 // 8 CPUs as 2 NUMA nodes of 4 (no SMT): cores are CPUs, packages = nodes.
 static void two_nodes_of_four(hws_dev *d)
 {

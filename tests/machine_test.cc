@@ -121,6 +121,22 @@ TEST(Machine, AGroupOfOneAndAGroupOfEightShareOneCpuEvenly)
 	}
 }
 
+TEST(Machine, TwoCpuBoundTasksOnA2x2SmtMachineEndOnDifferentCores)
+{
+	// Fork placement puts both on core 0 (CPUs 0 and 1 are the least loaded in turn);
+	// MC-level balancing from an idle core must push one of them over (active balance).
+	for (const char *s : { "hw", "o1" }) {
+		SimRun x = run("mix:tasks=2,sleep=0,burst=5000,msg=0", "core=2,smt=2", s, 1, 1000);
+		ASSERT_EQ(x.ret, 0) << x.err;
+		double core0 = x.r.busy_pct[0] + x.r.busy_pct[1];
+		double core1 = x.r.busy_pct[2] + x.r.busy_pct[3];
+		EXPECT_GT(core0, 95.0) << s;
+		EXPECT_GT(core1, 95.0) << s;
+		EXPECT_LT(core0, 105.0) << s << ": both tasks on core 0";
+		EXPECT_GE(x.r.migrations, 1u) << s;
+	}
+}
+
 TEST(Machine, Linux24PaysForItsGlobalLockAndScan)
 {
 	SimRun l = run("hackbench:groups=4,loops=5", "pkg=2,core=2,smt=2", "linux24", 5, 0);
