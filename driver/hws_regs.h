@@ -227,7 +227,7 @@
 #define HWS_SEL_CPU_STAT_EXP_BM0 14 /* expired bitmap bits 15:0; EXP_BM0+k gives bits 16k+15:16k, k = 0..8 */
 #define HWS_SEL_CPU_STAT_COUNT 23 /* number of CPU_STAT selectors; larger ones fail with PRIO */
 #define HWS_SEL_TASK_STAT_INFO 0 /* QUEUED, ARRAY, CPU, PRIO (the TINFO fields) */
-#define HWS_SEL_TASK_STAT_WEIGHT 1 /* load weight of the task's priority; 0 when not queued */
+#define HWS_SEL_TASK_STAT_WEIGHT 1 /* load weight in force (of its SET_WEIGHT priority once set, else of its list priority); 0 when not queued */
 #define HWS_SEL_TASK_STAT_GROUP 2 /* the task's group (kept while it is not queued; 0 after reset) */
 #define HWS_SEL_TASK_STAT_COUNT 3 /* number of TASK_STAT selectors; larger ones fail with PRIO */
 #define HWS_SEL_LCU_STAT_HIST 0 /* the CPU's load history (cpu_load), updated by LOAD_TICK */

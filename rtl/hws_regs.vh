@@ -172,7 +172,7 @@ localparam [7:0] HWS_SEL_CPU_STAT_ACT_BM0 = 8'd5; // active bitmap bits 15:0; AC
 localparam [7:0] HWS_SEL_CPU_STAT_EXP_BM0 = 8'd14; // expired bitmap bits 15:0; EXP_BM0+k gives bits 16k+15:16k, k = 0..8
 localparam [7:0] HWS_SEL_CPU_STAT_COUNT = 8'd23; // number of CPU_STAT selectors; larger ones fail with PRIO
 localparam [7:0] HWS_SEL_TASK_STAT_INFO = 8'd0; // QUEUED, ARRAY, CPU, PRIO (the TINFO fields)
-localparam [7:0] HWS_SEL_TASK_STAT_WEIGHT = 8'd1; // load weight of the task's priority; 0 when not queued
+localparam [7:0] HWS_SEL_TASK_STAT_WEIGHT = 8'd1; // load weight in force (of its SET_WEIGHT priority once set, else of its list priority); 0 when not queued
 localparam [7:0] HWS_SEL_TASK_STAT_GROUP = 8'd2; // the task's group (kept while it is not queued; 0 after reset)
 localparam [7:0] HWS_SEL_TASK_STAT_COUNT = 8'd3; // number of TASK_STAT selectors; larger ones fail with PRIO
 localparam [7:0] HWS_SEL_LCU_STAT_HIST = 8'd0; // the CPU's load history (cpu_load), updated by LOAD_TICK
