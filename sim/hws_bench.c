@@ -97,6 +97,45 @@ static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
 	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
 }
 
+/*
+ * BALANCE on @n CPUs in 4 NUMA nodes of n/4 (the domain of the callgrind figure of
+ * bench-balance), level 3 from CPU 1, with tasks queued unevenly: the latency in cycles
+ * (from the CMD write to its RESULT, minus a NOP's share), and the verdict it reached.
+ */
+static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdict)
+{
+	struct hws_config cfg = { be, n, 256, 16, 16, 16, NULL, 0 };
+	struct hws_dev *d;
+	char msg[300];
+	uint32_t c0, c1, c2, c3, w;
+	unsigned x, t = 0;
+
+	if (hws_open(&d, &cfg, msg, sizeof(msg))) {
+		fprintf(stderr, "hws_bench: %u CPUs on %s: %s\n", n, hws_backend_name(be), msg);
+		exit(1);
+	}
+	for (x = 0; x < n; x++) {
+		CHECK(hws_dom_set(d, x, 2, x - x % (n / 4)));
+		CHECK(hws_dom_set(d, x, 3, x - x % (n / 4)));
+		if (x % (n / 4) == 0)
+			CHECK(hws_dom_set_power(d, 3, x, n / 4 * 1024));
+	}
+	for (x = n / 4; x < n; x++)	/* nodes 1..3 loaded, node 0 empty */
+		for (unsigned k = 0; k < 1 + x % 3 && t < 256; k++)
+			CHECK(hws_enqueue(d, t++, x, 120, 0, 0));
+	c0 = cycles(d);
+	CHECK(hws_submit(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0)));
+	CHECK(hws_result(d, &w));
+	c1 = cycles(d);
+	CHECK(hws_nop(d));
+	c2 = cycles(d);
+	CHECK(hws_nop(d));
+	c3 = cycles(d);
+	*verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
+	hws_close(d);
+	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+}
+
 struct mkarg {
 	unsigned op, base, n;
 };
@@ -260,6 +299,24 @@ int main(int argc, char **argv)
 		printf("   %7u / -     ", pick_lat[o]);
 	printf("\n");
 
+	/* ---- BALANCE cycles per query ---- */
+	static const unsigned bal_n[3] = { 4, 16, 64 };
+	unsigned bal_cyc[3], bal_verdict[3], bal_rtl64, v64;
+
+	for (k = 0; k < 3; k++)
+		bal_cyc[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], &bal_verdict[k]);
+	bal_rtl64 = balance_cycles(HWS_BACKEND_RTL, 64, &v64);
+	printf("BALANCE, 4 NUMA nodes, level 3 (4 groups), cycles per query (model; the RTL "
+	       "at 64 CPUs):\n");
+	for (k = 0; k < 3; k++)
+		printf("  %2u CPUs: %u cycles (verdict %u)%s\n", bal_n[k], bal_cyc[k],
+		       bal_verdict[k], k == 2 ? "" : "");
+	printf("  64 CPUs on the RTL: %u cycles (verdict %u)\n", bal_rtl64, v64);
+	if (bal_rtl64 != bal_cyc[2] || v64 != bal_verdict[2]) {
+		fprintf(stderr, "hws_bench: model and RTL disagree on BALANCE\n");
+		return 1;
+	}
+
 	/* ---- Throughput of random streams ---- */
 	lock = random_rate(HWS_BACKEND_LOCKSTEP, 300000);
 	rtl = random_rate(HWS_BACKEND_RTL, 300000);
@@ -300,7 +357,9 @@ int main(int argc, char **argv)
 	fprintf(f, "  \"rtl_sim_cycles_per_s\": %.0f,\n", rtl.edges_per_s);
 	fprintf(f, "  \"rtl_idle_cycles_per_s\": %.0f,\n", idle_rate);
 	fprintf(f, "  \"model_commands_per_s\": %.0f,\n", model.cmds_per_s);
-	fprintf(f, "  \"model_cycles_per_s\": %.0f\n}\n", model.edges_per_s);
+	fprintf(f, "  \"model_cycles_per_s\": %.0f,\n", model.edges_per_s);
+	fprintf(f, "  \"balance_cycles_per_query\": {\"4\": %u, \"16\": %u, \"64\": %u}\n}\n",
+		bal_cyc[0], bal_cyc[1], bal_cyc[2]);
 	if (fclose(f)) {
 		fprintf(stderr, "hws_bench: error writing %s\n", json);
 		return 1;
