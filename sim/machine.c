@@ -44,7 +44,42 @@ struct mtask {
 	/* workload state */
 	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
 	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
+	/* program workloads (tbench, sysbench, volanomark, kernbench, dbench) */
+	const struct wop *prog;
+	unsigned pc, loopc;
+	unsigned peer, room_lo, room_n, srv_lo, srv_n;
+	uint16_t *mb;		/* mailbox: sender ids, a ring */
+	unsigned mb_head, mb_n, mb_cap;
+	unsigned last_from;
+	int wait;		/* W_NONE, W_MSG, W_CHILD */
+	int parent;
+	unsigned children_live, jobs_left, spawn_next;
+	int spawned;		/* 0: created at start; 1: created by a FORK op */
 };
+
+/* A workload program: a task runs its ops in order (docs/simulator.md). */
+enum wop_kind {
+	OP_BURST,	/* run: mean ns, exponential if exp else fixed */
+	OP_SLEEP,	/* block on a timer: mean ns (I/O, think time) */
+	OP_SEND,	/* a message to the peer */
+	OP_SEND_SRV,	/* a message to a random server of the task's server range */
+	OP_BCAST,	/* a message to every task of the room but itself */
+	OP_RECV,	/* take a message, blocking while the mailbox is empty */
+	OP_REPLY,	/* a message to the sender of the last message taken */
+	OP_COUNT,	/* one unit of work done */
+	OP_LOOP,	/* back to op arg (n times, 0 = forever), then on */
+	OP_FORK_JOBS,	/* keep up to arg children alive until jobs_left run out */
+	OP_EXIT,
+};
+
+struct wop {
+	int kind;
+	double ns;
+	int exp;
+	unsigned arg, n;
+};
+
+enum { W_NONE, W_MSG, W_CHILD };
 
 struct mcpu {
 	struct mtask *curr;
@@ -76,6 +111,8 @@ struct machine {
 	/* workload */
 	int wl;			/* 0 mix, 1 hackbench */
 	double mix_burst, mix_sleep, mix_msg;
+	double unit_scale;	/* work units per OP_COUNT, e.g. MB per transaction */
+	const char *unit;
 	unsigned hb_groups, hb_loops, hb_cap;
 	uint64_t hb_send_ns, hb_recv_ns;
 	double work;
@@ -465,12 +502,127 @@ static struct mtask *receiver_of(struct machine *m, struct mtask *s, unsigned i)
 	return &m->t[s->grp_idx * 40 + 20 + i];
 }
 
+static void deliver(struct machine *m, struct mtask *from, unsigned to, unsigned cpu)
+{
+	struct mtask *r = &m->t[to];
+
+	if (r->state == T_DEAD || !r->mb)
+		return;
+	if (r->mb_n == r->mb_cap) {
+		unsigned ncap = r->mb_cap * 2, i;
+		uint16_t *nb = malloc(ncap * sizeof(*nb));
+
+		if (!nb) {
+			fail(m, "out of memory for task %u's mailbox", to);
+			return;
+		}
+		for (i = 0; i < r->mb_n; i++)
+			nb[i] = r->mb[(r->mb_head + i) % r->mb_cap];
+		free(r->mb);
+		r->mb = nb;
+		r->mb_head = 0;
+		r->mb_cap = ncap;
+	}
+	r->mb[(r->mb_head + r->mb_n++) % r->mb_cap] = (uint16_t)from->st.id;
+	if (r->wait == W_MSG && r->state == T_BLOCKED) {
+		r->wait = W_NONE;
+		wake_task(m, r, cpu, SCHED_WAKE);
+	}
+}
+
+static void spawn(struct machine *m, struct mtask *parent, unsigned cpu);
+
+/* Run @t's program until it starts a burst, blocks or exits. */
+static void run_prog(struct machine *m, struct mtask *t, unsigned cpu)
+{
+	for (;;) {
+		const struct wop *op = &t->prog[t->pc];
+
+		switch (op->kind) {
+		case OP_BURST:
+			t->pc++;
+			t->remain = 1 + (uint64_t)(op->exp ? rnd_exp(m, op->ns) : op->ns);
+			return;
+		case OP_SLEEP:
+			t->pc++;
+			t->remain = 0;
+			push(m, m->now + 1 + (uint64_t)rnd_exp(m, op->ns), EV_TIMER, t->st.id, 0);
+			block_curr(m, cpu, 0);
+			return;
+		case OP_SEND:
+			deliver(m, t, t->peer, cpu);
+			break;
+		case OP_SEND_SRV:
+			deliver(m, t, t->srv_lo + (unsigned)(rnd64(m) % t->srv_n), cpu);
+			break;
+		case OP_BCAST:
+			for (unsigned i = t->room_lo; i < t->room_lo + t->room_n; i++)
+				if (i != t->st.id)
+					deliver(m, t, i, cpu);
+			break;
+		case OP_REPLY:
+			deliver(m, t, t->last_from, cpu);
+			break;
+		case OP_RECV:
+			if (!t->mb_n) {
+				t->wait = W_MSG;
+				t->remain = 0;
+				block_curr(m, cpu, 0);
+				return;	/* the op is retried when a message wakes it */
+			}
+			t->last_from = t->mb[t->mb_head];
+			t->mb_head = (t->mb_head + 1) % t->mb_cap;
+			t->mb_n--;
+			break;
+		case OP_COUNT:
+			m->work += 1;
+			break;
+		case OP_LOOP:
+			if (op->n && ++t->loopc >= op->n) {
+				t->loopc = 0;
+				break;
+			}
+			t->pc = op->arg;
+			continue;
+		case OP_FORK_JOBS:
+			if (t->jobs_left && t->children_live < op->arg) {
+				spawn(m, t, cpu);
+				continue;
+			}
+			if (!t->jobs_left && !t->children_live)
+				break;
+			t->wait = W_CHILD;
+			t->remain = 0;
+			block_curr(m, cpu, 0);
+			return;
+		case OP_EXIT:
+		default:
+			if (t->parent >= 0) {
+				struct mtask *p = &m->t[t->parent];
+
+				p->children_live--;
+				if (p->wait == W_CHILD && p->state == T_BLOCKED) {
+					p->wait = W_NONE;
+					wake_task(m, p, cpu, SCHED_WAKE);
+				}
+			}
+			block_curr(m, cpu, 1);
+			return;
+		}
+		t->pc++;
+	}
+}
+
 /*
  * The task has finished its burst (or is starting): decide what it does next. Runs on
  * @cpu at m->now, the task being curr there.
  */
 static void next_action(struct machine *m, struct mtask *t, unsigned cpu)
 {
+	if (t->prog) {
+		run_prog(m, t, cpu);
+		return;
+	}
 	for (;;) {
 		if (t->role == R_MIX) {
 			if (t->msgs++ > 0)
@@ -554,12 +706,204 @@ static void next_action(struct machine *m, struct mtask *t, unsigned cpu)
 	}
 }
 
+#define US 1000.0
+static const struct wop P_TB_CLIENT[] = {
+	{ OP_BURST, 15 * US, 1, 0, 0 }, { OP_SEND, 0, 0, 0, 0 }, { OP_RECV, 0, 0, 0, 0 },
+	{ OP_COUNT, 0, 0, 0, 0 }, { OP_LOOP, 0, 0, 0, 0 },
+};
+static const struct wop P_SERVER[] = {	/* tbench server, sysbench backend */
+	{ OP_RECV, 0, 0, 0, 0 }, { OP_BURST, 25 * US, 1, 0, 0 }, { OP_REPLY, 0, 0, 0, 0 },
+	{ OP_LOOP, 0, 0, 0, 0 },
+};
+static const struct wop P_SB_THREAD[] = {
+	{ OP_BURST, 300 * US, 1, 0, 0 }, { OP_SEND_SRV, 0, 0, 0, 0 }, { OP_RECV, 0, 0, 0, 0 },
+	{ OP_COUNT, 0, 0, 0, 0 }, { OP_LOOP, 0, 0, 0, 0 },
+};
+static const struct wop P_SB_CPU[] = {
+	{ OP_BURST, 1000 * US, 0, 0, 0 }, { OP_COUNT, 0, 0, 0, 0 }, { OP_LOOP, 0, 0, 0, 0 },
+};
+static const struct wop P_DBENCH[] = {
+	{ OP_BURST, 40 * US, 1, 0, 0 }, { OP_SLEEP, 150 * US, 1, 0, 0 },
+	{ OP_COUNT, 0, 0, 0, 0 }, { OP_LOOP, 0, 0, 0, 0 },
+};
+static const struct wop P_MAKE[] = { { OP_FORK_JOBS, 0, 0, 4, 0 }, { OP_EXIT, 0, 0, 0, 0 } };
+static const struct wop P_CC[] = {
+	{ OP_BURST, 30000 * US, 1, 0, 0 }, { OP_SLEEP, 2000 * US, 1, 0, 0 },
+	{ OP_BURST, 15000 * US, 1, 0, 0 }, { OP_COUNT, 0, 0, 0, 0 }, { OP_EXIT, 0, 0, 0, 0 },
+};
+
 static int kv_double(const char *v, double *out)
 {
 	char *end;
 
 	*out = strtod(v, &end);
 	return end == v || *end || *out < 0 ? -1 : 0;
+}
+
+static void init_task(struct machine *m, struct mtask *t, unsigned i)
+{
+	t->st.id = i;
+	t->st.rt_prio = -1;
+	t->st.allowed = m->topo.nr_cpus == 64 ? ~0ull : (1ull << m->topo.nr_cpus) - 1;
+	t->last_cpu = -1;
+	t->qcpu = -1;
+	t->moved_to = -1;
+	t->parent = -1;
+	t->state = T_NEW;
+}
+
+/* The program workloads: parse k=v and lay out tasks and their programs. */
+static int setup_prog(struct machine *m, const char *name, char *args, char *err, size_t len)
+{
+	double clients = 8, threads = 16, backends = 8, cpu = 0, rooms = 4, users = 10,
+	       jobs = 4, total = 40, groups = 1, group = 0;
+	char *save = NULL, *kv;
+	unsigned i, n = 0, nserv = 0;
+
+	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		double v, *dst = NULL;
+
+		if (!eq || kv_double(eq + 1, &v) || v != floor(v)) {
+			snprintf(err, len, "workload %s: '%s' is not key=integer", name, kv);
+			return -EINVAL;
+		}
+		*eq = 0;
+		if (!strcmp(kv, "groups"))
+			dst = &groups;
+		else if (!strcmp(kv, "group"))
+			dst = &group;
+		else if (!strcmp(name, "tbench") && !strcmp(kv, "clients"))
+			dst = &clients;
+		else if (!strcmp(name, "dbench") && !strcmp(kv, "clients"))
+			dst = &clients;
+		else if (!strcmp(name, "sysbench") && !strcmp(kv, "threads"))
+			dst = &threads;
+		else if (!strcmp(name, "sysbench") && !strcmp(kv, "backends"))
+			dst = &backends;
+		else if (!strcmp(name, "sysbench") && !strcmp(kv, "cpu"))
+			dst = &cpu;
+		else if (!strcmp(name, "volanomark") && !strcmp(kv, "rooms"))
+			dst = &rooms;
+		else if (!strcmp(name, "volanomark") && !strcmp(kv, "users"))
+			dst = &users;
+		else if (!strcmp(name, "kernbench") && !strcmp(kv, "jobs"))
+			dst = &jobs;
+		else if (!strcmp(name, "kernbench") && !strcmp(kv, "total"))
+			dst = &total;
+		if (!dst) {
+			snprintf(err, len, "workload %s: unknown key '%s'", name, kv);
+			return -EINVAL;
+		}
+		*dst = v;
+	}
+	if (groups < 1 || groups > 16 || group > 15 || clients < 1 || threads < 1 ||
+	    backends < 1 || rooms < 1 || users < 2 || jobs < 1 || total < 1 ||
+	    (group && groups > 1)) {
+		snprintf(err, len, "workload %s: a value is out of range (groups 1..16, group "
+			 "0..15 and not with groups, counts >= 1, users >= 2)", name);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "tbench"))
+		n = 2 * (unsigned)clients;
+	else if (!strcmp(name, "dbench"))
+		n = (unsigned)clients;
+	else if (!strcmp(name, "sysbench"))
+		n = (unsigned)threads + (cpu ? 0 : (nserv = (unsigned)backends));
+	else if (!strcmp(name, "volanomark"))
+		n = (unsigned)(rooms * users);
+	else
+		n = 1 + (unsigned)total;
+	if (n > MAX_TASKS) {
+		snprintf(err, len, "workload %s: %u tasks, at most %u", name, n, MAX_TASKS);
+		return -EINVAL;
+	}
+	m->wl = 2;
+	m->nt = n;
+	m->unit_scale = 1;
+	m->t = calloc(n, sizeof(*m->t));
+	if (!m->t) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	m->ngroups = group ? (unsigned)group + 1 : (unsigned)groups;
+	for (i = 0; i < 16; i++)
+		m->shares[i] = 1024;
+	for (i = 0; i < n; i++) {
+		struct mtask *t = &m->t[i];
+
+		init_task(m, t, i);
+		t->st.group = group ? (unsigned)group : i % (unsigned)groups;
+		t->mb_cap = 8;
+		t->mb = malloc(t->mb_cap * sizeof(*t->mb));
+		if (!t->mb) {
+			snprintf(err, len, "out of memory");
+			return -ENOMEM;
+		}
+		if (!strcmp(name, "tbench")) {
+			t->prog = i % 2 ? P_SERVER : P_TB_CLIENT;
+			t->peer = i ^ 1;
+		} else if (!strcmp(name, "dbench")) {
+			t->prog = P_DBENCH;
+		} else if (!strcmp(name, "sysbench")) {
+			t->prog = cpu ? P_SB_CPU : i < (unsigned)threads ? P_SB_THREAD : P_SERVER;
+			t->srv_lo = (unsigned)threads;
+			t->srv_n = nserv;
+		} else if (!strcmp(name, "volanomark")) {
+			static struct wop user[7];
+
+			user[0] = (struct wop){ OP_BURST, 8 * US, 1, 0, 0 };
+			user[1] = (struct wop){ OP_BCAST, 0, 0, 0, 0 };
+			user[2] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
+			user[3] = (struct wop){ OP_BURST, 3 * US, 1, 0, 0 };
+			user[4] = (struct wop){ OP_COUNT, 0, 0, 0, 0 };
+			user[5] = (struct wop){ OP_LOOP, 0, 0, 2, (unsigned)users - 1 };
+			user[6] = (struct wop){ OP_LOOP, 0, 0, 0, 0 };
+			t->prog = user;
+			t->room_lo = i - i % (unsigned)users;
+			t->room_n = (unsigned)users;
+		} else if (i == 0) {
+			static struct wop make[2];
+
+			make[0] = P_MAKE[0];
+			make[0].arg = (unsigned)jobs;
+			make[1] = P_MAKE[1];
+			t->prog = make;
+			t->jobs_left = (unsigned)total;
+			t->spawn_next = 1;
+		} else {
+			t->prog = P_CC;
+			t->spawned = 1;
+			t->parent = 0;
+		}
+	}
+	m->unit = "operations/s";
+	if (!strcmp(name, "tbench")) {
+		m->unit_scale = 4096.0 / 1e6;	/* MB per request/response pair */
+		m->unit = "MB/s";
+	} else if (!strcmp(name, "sysbench")) {
+		m->unit = cpu ? "events/s" : "transactions/s";
+	} else if (!strcmp(name, "volanomark")) {
+		m->unit = "messages/s";
+	} else if (!strcmp(name, "kernbench")) {
+		m->unit = "jobs/s";
+	} else if (!strcmp(name, "dbench")) {
+		m->unit_scale = 65536.0 / 1e6;	/* MB per operation (a 64 KB read/write) */
+		m->unit = "MB/s";
+	}
+	return 0;
+}
+
+/* A FORK op of @parent: the next prepared child starts, placed by fork balancing. */
+static void spawn(struct machine *m, struct mtask *parent, unsigned cpu)
+{
+	struct mtask *c = &m->t[parent->spawn_next++];
+
+	parent->jobs_left--;
+	parent->children_live++;
+	m->ops->task_new(m->s, &c->st, &parent->st, cpu);
+	c->state = T_BLOCKED;
+	wake_task(m, c, cpu, SCHED_FORK);
 }
 
 static int setup_workload(struct machine *m, char *err, size_t len)
@@ -590,8 +934,13 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 		m->wl = 0;
 	else if (!strcmp(name, "hackbench"))
 		m->wl = 1;
+	else if (!strcmp(name, "tbench") || !strcmp(name, "sysbench") ||
+		 !strcmp(name, "volanomark") || !strcmp(name, "kernbench") ||
+		 !strcmp(name, "dbench"))
+		return setup_prog(m, name, args, err, len);
 	else {
-		snprintf(err, len, "workload '%s': unknown (mix, hackbench)", name);
+		snprintf(err, len, "workload '%s': unknown (mix, hackbench, tbench, sysbench, "
+			 "volanomark, kernbench, dbench)", name);
 		return -EINVAL;
 	}
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
@@ -843,7 +1192,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	ret = setup_workload(m, err, len);
 	if (ret)
 		goto out;
-	if (m->wl == 0 && !o->duration_ns) {
+	if (m->wl != 1 && !o->duration_ns && !(m->wl == 2 && m->t[0].jobs_left)) {
 		snprintf(err, len, "workload mix never ends: give a duration");
 		ret = -EINVAL;
 		goto out;
@@ -866,13 +1215,16 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		goto out;
 	}
 	for (i = 0; i < m->nt; i++) {
+		if (m->t[i].spawned)
+			continue;	/* forked later by its parent */
 		m->ops->task_new(m->s, &m->t[i].st, NULL, i % m->topo.nr_cpus);
 		m->t[i].state = T_BLOCKED;
 	}
 	m->live = m->nt;
 	/* Every task starts runnable, woken in turn from CPU 0 (as a shell would fork them). */
 	for (i = 0; i < m->nt; i++)
-		wake_task(m, &m->t[i], 0, SCHED_FORK);
+		if (!m->t[i].spawned)
+			wake_task(m, &m->t[i], 0, SCHED_FORK);
 	for (c = 0; c < m->topo.nr_cpus; c++) {
 		push(m, (uint64_t)c * 1000000000ull / m->o.hz / m->topo.nr_cpus, EV_TICK, c, 0);
 		kick(m, c);
@@ -913,9 +1265,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	r->sim_ns = m->now;
 	r->events = m->events;
 	r->nr_cpus = m->topo.nr_cpus;
-	r->work_units = m->work;
-	r->unit = m->wl == 0 ? "bursts/s" : "messages/s";
-	r->throughput = m->now ? m->work / (m->now / 1e9) : 0;
+	r->work_units = m->work * (m->wl == 2 ? m->unit_scale : 1);
+	r->unit = m->wl == 0 ? "bursts/s" : m->wl == 1 ? "messages/s" : m->unit;
+	r->throughput = m->now ? r->work_units / (m->now / 1e9) : 0;
 	r->makespan_s = m->live ? 0 : m->now / 1e9;
 	r->wakeups = m->nlat;
 	if (m->nlat) {
@@ -961,6 +1313,8 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 out:
 	if (m->s)
 		m->ops->destroy(m->s);
+	for (i = 0; m->t && i < m->nt; i++)
+		free(m->t[i].mb);
 	free(m->t);
 	free(m->h);
 	free(m->lat);

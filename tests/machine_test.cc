@@ -162,6 +162,42 @@ TEST(Machine, TheEngineMakesTheSameDecisionsOnModelAndRtl)
 	EXPECT_GT(m.r.engine_commands, 1000u);
 }
 
+TEST(Machine, EveryWorkloadRunsOnEveryScheduler)
+{
+	struct W {
+		const char *w;
+		const char *unit;
+	};
+	for (const W &w : { W{ "tbench:clients=4", "MB/s" },
+			    W{ "sysbench:threads=8,backends=2", "transactions/s" },
+			    W{ "sysbench:threads=4,cpu=1", "events/s" },
+			    W{ "volanomark:rooms=2,users=5", "messages/s" },
+			    W{ "dbench:clients=6,groups=2", "MB/s" } })
+		for (const char *s : { "hw", "o1", "linux24" }) {
+			SimRun x = run(w.w, "pkg=2,core=2", s, 4, 60);
+			ASSERT_EQ(x.ret, 0) << w.w << " " << s << ": " << x.err;
+			EXPECT_GT(x.r.throughput, 0.0) << w.w << " " << s;
+			EXPECT_STREQ(x.r.unit, w.unit) << w.w;
+			EXPECT_GT(x.r.conservation_checks, 100u) << w.w << " " << s;
+		}
+	// sysbench cpu: 4 CPU-bound threads on 4 CPUs run 1 ms events back to back.
+	SimRun c = run("sysbench:threads=4,cpu=1", "core=4", "o1", 1, 1000);
+	ASSERT_EQ(c.ret, 0) << c.err;
+	EXPECT_NEAR(c.r.throughput, 4000.0, 40.0);
+}
+
+TEST(Machine, KernbenchForksEveryJobAndWaitsForThem)
+{
+	for (const char *s : { "hw", "o1", "linux24" }) {
+		SimRun x = run("kernbench:jobs=3,total=12", "core=2", s, 2, 0);
+		ASSERT_EQ(x.ret, 0) << s << ": " << x.err;
+		EXPECT_EQ(x.r.work_units, 12.0) << s << ": every job ran to its exit";
+		EXPECT_GT(x.r.makespan_s, 0.0) << s;
+		// 12 jobs of ~47 ms of CPU each (30 + 15 ms) on 2 CPUs: at least 12 x 45 / 2 ms.
+		EXPECT_GT(x.r.makespan_s, 0.2) << s;
+	}
+}
+
 TEST(Machine, BadInputIsNamed)
 {
 	SimRun x = run("fizz", "core=2", "hw", 1, 10);
@@ -173,6 +209,10 @@ TEST(Machine, BadInputIsNamed)
 	EXPECT_NE(x.err.find("duration"), std::string::npos) << x.err;
 	x = run("mix:tasks=4,bogus=3", "core=2", "o1", 1, 10);
 	EXPECT_NE(x.err.find("bogus"), std::string::npos) << x.err;
+	x = run("tbench:clients=4,rooms=2", "core=2", "o1", 1, 10);
+	EXPECT_NE(x.err.find("rooms"), std::string::npos) << x.err;
+	x = run("volanomark:users=1", "core=2", "o1", 1, 10);
+	EXPECT_NE(x.err.find("users"), std::string::npos) << x.err;
 }
 
 } // namespace
