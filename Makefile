@@ -166,10 +166,18 @@ $(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 all: $(HWSCHED)
 
 # ---- make run: the main job -------------------------------------------------------------
+# hackbench on an 8-CPU SMT machine (2 packages x 2 cores x 2 threads), scheduled by the
+# firmware on the Verilated engine with the C model in lockstep (every engine read
+# compared), and the report. RUN_LOCKSTEP_COMMANDS: the random-command check of old.
 RUN_SEED ?= 1
+RUN_WORKLOAD ?= hackbench:groups=4,loops=10
+RUN_TOPOLOGY ?= pkg=2,core=2,smt=2
+.PHONY: run run-lockstep
+run: $(DEPS_STAMP) $(HWSCHED)
+	$(HWSCHED) run --workload $(RUN_WORKLOAD) --topology $(RUN_TOPOLOGY) --sched hw \
+		--backend lockstep --seed $(RUN_SEED)
 RUN_COMMANDS ?= 100000
-.PHONY: run
-run: $(HWSCHED)
+run-lockstep: $(DEPS_STAMP) $(HWSCHED)
 	$(HWSCHED) lockstep --seed $(RUN_SEED) --commands $(RUN_COMMANDS)
 
 # ---- RTL checks ----------------------------------------------------------------------

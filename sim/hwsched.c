@@ -325,7 +325,8 @@ static void usage_run(FILE *f)
 		"  --json FILE      write the results as JSON too\n"
 		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
 		"                   smt_speed, bus_ns, engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns\n"
-		"  --check-every N  deep conservation check every N events (default 64; 0 off)\n",
+		"  --check-every N  deep conservation check every N events (default 64; 0 off)\n"
+		"  --top N          tasks in the per-task table, by max delay (default 10)\n",
 		prog);
 }
 
@@ -400,6 +401,7 @@ static int cmd_run(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "cost", required_argument, NULL, 'c' },
 		{ "check-every", required_argument, NULL, 'k' },
+		{ "top", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -412,6 +414,7 @@ static int cmd_run(int argc, char **argv)
 	machine_default_opts(&o);
 	o.duration_ns = 1000000000ull;
 	o.progress = isatty(2);
+	o.top = 10;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -442,6 +445,7 @@ static int cmd_run(int argc, char **argv)
 				return 2;
 			break;
 		case 'k': o.check_every = atoi(optarg); break;
+		case 'T': o.top = (unsigned)atoi(optarg); break;
 		case 'h': usage_run(stdout); return 0;
 		default: usage_run(stderr); return 2;
 		}
@@ -463,6 +467,7 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	machine_print(&o, &r, stdout);
+	machine_result_free(&r);
 	if (json && machine_write_json(&o, &r, json)) {
 		fprintf(stderr, "%s run: cannot write %s: %s\n", prog, json, strerror(errno));
 		return 1;

@@ -41,6 +41,8 @@ struct mtask {
 	uint64_t queued_at, woken_at;
 	int wake_pending;	/* a wakeup whose latency is not yet measured */
 	uint64_t runtime;
+	uint64_t nswitch, ndelay;	/* switches in; delays measured */
+	double delay_sum, delay_max;	/* wakeup-to-run delays, us */
 	/* workload state */
 	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
 	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
@@ -419,6 +421,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		}
 		if (n) {
 			m->switches++;
+			n->nswitch++;
 			c->debt += m->o.costs.ctx_switch_ns;
 			c->overhead += m->o.costs.ctx_switch_ns;
 		}
@@ -432,8 +435,14 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		n->qcpu = -1;
 		if (n->wake_pending) {
 			/* It runs once the switch (and any scheduler work) is done. */
-			note_lat(m, ((double)(m->now - n->woken_at) + c->debt) / 1000.0);
+			double us = ((double)(m->now - n->woken_at) + c->debt) / 1000.0;
+
+			note_lat(m, us);
 			n->wake_pending = 0;
+			n->ndelay++;
+			n->delay_sum += us;
+			if (us > n->delay_max)
+				n->delay_max = us;
 		}
 		if (n->last_cpu >= 0 && n->last_cpu != (int)cpu) {
 			m->migrations++;
@@ -1304,6 +1313,21 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 			r->group_entitled[i] = m->shares[i] / shares;
 		}
 	}
+	r->tasks = calloc(m->nt, sizeof(*r->tasks));
+	if (r->tasks) {
+		r->ntasks = m->nt;
+		for (i = 0; i < m->nt; i++) {
+			struct mtask *t = &m->t[i];
+			struct machine_task_stat *ts = &r->tasks[i];
+
+			ts->id = i;
+			ts->group = t->st.group;
+			ts->runtime_ms = t->runtime / 1e6;
+			ts->switches = t->nswitch;
+			ts->delay_avg_us = t->ndelay ? t->delay_sum / t->ndelay : 0;
+			ts->delay_max_us = t->delay_max;
+		}
+	}
 	if (!strcmp(m->ops->name, "linux24"))
 		r->engine_commands = 0;
 	else
@@ -1320,6 +1344,22 @@ out:
 	free(m->lat);
 	free(m);
 	return ret;
+}
+
+void machine_result_free(struct machine_result *r)
+{
+	free(r->tasks);
+	r->tasks = NULL;
+	r->ntasks = 0;
+}
+
+static int by_max_delay(const void *a, const void *b)
+{
+	const struct machine_task_stat *x = a, *y = b;
+
+	if (x->delay_max_us != y->delay_max_us)
+		return x->delay_max_us < y->delay_max_us ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f)
@@ -1362,6 +1402,24 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 			(unsigned long long)r->engine_cycles);
 	fprintf(f, "checks: %llu conservation checks, 0 violations\n",
 		(unsigned long long)r->conservation_checks);
+	if (r->ntasks && o->top) {
+		struct machine_task_stat *v = malloc(r->ntasks * sizeof(*v));
+		unsigned n = r->ntasks < o->top ? r->ntasks : o->top;
+
+		if (!v)
+			return;
+		memcpy(v, r->tasks, r->ntasks * sizeof(*v));
+		qsort(v, r->ntasks, sizeof(*v), by_max_delay);
+		fprintf(f, "\n %-8s %5s %12s %10s %14s %14s\n", "task", "group", "runtime ms",
+			"switches", "avg delay ms", "max delay ms");
+		for (c = 0; c < n; c++)
+			fprintf(f, " %-8u %5u %12.3f %10llu %14.3f %14.3f\n", v[c].id, v[c].group,
+				v[c].runtime_ms, (unsigned long long)v[c].switches,
+				v[c].delay_avg_us / 1000, v[c].delay_max_us / 1000);
+		if (n < r->ntasks)
+			fprintf(f, " ... %u more tasks (--top N)\n", r->ntasks - n);
+		free(v);
+	}
 }
 
 int machine_write_json(const struct machine_opts *o, const struct machine_result *r,

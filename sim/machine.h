@@ -40,6 +40,15 @@ struct machine_opts {
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */
+	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
+};
+
+/* Per task, as `perf sched latency` prints it. */
+struct machine_task_stat {
+	unsigned id, group;
+	double runtime_ms;
+	uint64_t switches;
+	double delay_avg_us, delay_max_us;	/* wakeup to running */
 };
 
 /* What a run measured. */
@@ -62,7 +71,11 @@ struct machine_result {
 	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
 	uint64_t engine_commands, engine_cycles, engine_mmio;
 	uint64_t conservation_checks;
+	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
+	unsigned ntasks;
 };
+
+void machine_result_free(struct machine_result *r);
 
 void machine_default_opts(struct machine_opts *o);
 

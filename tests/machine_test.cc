@@ -38,6 +38,7 @@ SimRun run(const char *workload, const char *topo, const char *sched, uint64_t s
 	SimRun x{};
 	char err[400] = "";
 	x.ret = machine_run(&o, &x.r, nullptr, err, sizeof(err));
+	machine_result_free(&x.r);
 	x.err = err;
 	return x;
 }
