@@ -326,7 +326,9 @@ static void usage_run(FILE *f)
 		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
 		"                   smt_speed, bus_ns, engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns\n"
 		"  --check-every N  deep conservation check every N events (default 64; 0 off)\n"
-		"  --top N          tasks in the per-task table, by max delay (default 10)\n",
+		"  --top N          tasks in the per-task table, by max delay (default 10)\n"
+		"  --svg FILE       a timeline: one lane per CPU, bursts coloured by task (by group\n"
+		"                   when there are groups), wakeup delays and migrations marked\n",
 		prog);
 }
 
@@ -402,6 +404,7 @@ static int cmd_run(int argc, char **argv)
 		{ "cost", required_argument, NULL, 'c' },
 		{ "check-every", required_argument, NULL, 'k' },
 		{ "top", required_argument, NULL, 'T' },
+		{ "svg", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -446,6 +449,7 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'k': o.check_every = atoi(optarg); break;
 		case 'T': o.top = (unsigned)atoi(optarg); break;
+		case 'v': o.svg = optarg; break;
 		case 'h': usage_run(stdout); return 0;
 		default: usage_run(stderr); return 2;
 		}

@@ -31,6 +31,15 @@ struct event {
 /* What a task does next (the workload's program). */
 enum act { A_BURST, A_SLEEP, A_WAIT_MSG, A_EXIT };
 
+struct seg {
+	uint64_t t0, t1;
+	uint16_t task, cpu;
+	uint32_t delay_ns;	/* wakeup-to-run delay that ended at t0 (0: none) */
+	uint8_t migrated, group;
+};
+
+#define MAX_SEGS 400000
+
 struct mtask {
 	struct sched_task st;
 	enum tstate state;
@@ -92,6 +101,9 @@ struct mcpu {
 	double overhead;	/* total scheduler time charged */
 	uint64_t busy_ns, busy_since;
 	int resched_pending;
+	uint64_t log_since;	/* timeline: when the current segment began */
+	uint32_t log_delay;
+	uint8_t log_migr;
 };
 
 struct machine {
@@ -126,7 +138,58 @@ struct machine {
 	double group_time[16];
 	int failed;
 	char err[300];
+	struct seg *segs;
+	size_t nseg, capseg;
 };
+
+/* One lane per CPU, bursts coloured by task (or group), delays and migrations marked. */
+static int write_svg(struct machine *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned n = m->topo.nr_cpus, lane = n <= 8 ? 28 : n <= 16 ? 18 : n <= 32 ? 12 : 8, top = 30;
+	double W = 1200, left = 60, span = m->now ? (double)m->now : 1;
+	size_t i;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
+		   "font-family=\"sans-serif\" font-size=\"10\">\n",
+		W + left + 20, top + n * lane + 40);
+	fprintf(f, "<text x=\"%.0f\" y=\"16\">%s on %s, scheduler %s: %.3f ms; red: wakeup "
+		   "delay before a burst, black mark: migrated</text>\n",
+		left, m->o.workload, m->o.topology, m->o.sched, m->now / 1e6);
+	for (unsigned c = 0; c < n; c++) {
+		fprintf(f, "<text x=\"4\" y=\"%.1f\">CPU %u</text>\n",
+			top + c * lane + lane * 0.7, c);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+			   "fill=\"#f4f4f4\"/>\n", left, (double)(top + c * lane + 1), W, lane - 2.0);
+	}
+	for (i = 0; i < m->nseg; i++) {
+		const struct seg *g = &m->segs[i];
+		double x0 = left + W * (double)g->t0 / span, x1 = left + W * (double)g->t1 / span;
+		double y = top + g->cpu * lane + 1;
+		unsigned hue = m->ngroups > 1 ? g->group * 360 / m->ngroups : (g->task * 47u) % 360;
+
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+			   "fill=\"hsl(%u,65%%,55%%)\"><title>task %u, %.3f-%.3f ms</title></rect>\n",
+			x0, y, x1 - x0 > 0.2 ? x1 - x0 : 0.2, lane - 2.0, hue, g->task, g->t0 / 1e6,
+			g->t1 / 1e6);
+		if (g->delay_ns)
+			fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
+				   "stroke=\"red\" stroke-width=\"1\"/>\n",
+				x0 - W * g->delay_ns / span, y + lane - 4.0, x0, y + lane - 4.0);
+		if (g->migrated)
+			fprintf(f, "<path d=\"M%.2f %.1f l3 -4 l-6 0 z\" fill=\"black\"/>\n", x0, y + 4);
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%u\">0</text><text x=\"%.0f\" y=\"%u\" "
+		   "text-anchor=\"end\">%.3f ms</text>\n",
+		left, top + n * lane + 14, left + W, top + n * lane + 14, m->now / 1e6);
+	if (m->nseg == MAX_SEGS)
+		fprintf(f, "<text x=\"%.0f\" y=\"%u\">(only the first %d bursts are drawn)</text>\n",
+			left, top + n * lane + 30, MAX_SEGS);
+	fprintf(f, "</svg>\n");
+	return fclose(f) ? -errno : 0;
+}
 
 /* ---- utilities ---- */
 
@@ -372,6 +435,33 @@ static void stop_segment(struct machine *m, unsigned cpu)
 	}
 }
 
+/* ---- timeline (--svg) ---- */
+
+/* @cpu's running task changes at m->now: close the segment of the old one. */
+static void log_switch(struct machine *m, unsigned cpu, struct mtask *next)
+{
+	struct mcpu *c = &m->cpu[cpu];
+
+	if (!m->o.svg || c->curr == next)
+		return;
+	if (c->curr && m->nseg < MAX_SEGS) {
+		if (m->nseg == m->capseg) {
+			m->capseg = m->capseg ? 2 * m->capseg : 4096;
+			m->segs = realloc(m->segs, m->capseg * sizeof(*m->segs));
+			if (!m->segs) {
+				fprintf(stderr, "out of memory\n");
+				exit(1);
+			}
+		}
+		m->segs[m->nseg++] = (struct seg){ c->log_since, m->now, (uint16_t)c->curr->st.id,
+						   (uint16_t)cpu, c->log_delay, c->log_migr,
+						   (uint8_t)c->curr->st.group };
+	}
+	c->log_since = m->now;
+	c->log_delay = next && next->wake_pending ? (uint32_t)(m->now - next->woken_at) : 0;
+	c->log_migr = next && next->last_cpu >= 0 && next->last_cpu != (int)cpu;
+}
+
 static void set_busy(struct machine *m, unsigned cpu, int busy)
 {
 	struct mcpu *c = &m->cpu[cpu];
@@ -426,6 +516,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 			c->overhead += m->o.costs.ctx_switch_ns;
 		}
 	}
+	log_switch(m, cpu, n);
 	set_busy(m, cpu, n != NULL);
 	c->curr = n;
 	if (n) {
@@ -479,6 +570,7 @@ static void block_curr(struct machine *m, unsigned cpu, int exiting)
 		m->live--;
 	}
 	m->vol++;
+	log_switch(m, cpu, NULL);
 	set_busy(m, cpu, 0);
 	c->curr = NULL;
 	dispatch(m, cpu, NULL);
@@ -1334,6 +1426,15 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		fw_o1_engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)
 		m->ops->report(m->s, report);
+	if (o->svg) {
+		for (c = 0; c < m->topo.nr_cpus; c++)
+			log_switch(m, c, NULL);
+		ret = write_svg(m, o->svg);
+		if (ret) {
+			snprintf(err, len, "cannot write %s: %s", o->svg, strerror(-ret));
+			goto out;
+		}
+	}
 out:
 	if (m->s)
 		m->ops->destroy(m->s);
@@ -1342,6 +1443,7 @@ out:
 	free(m->t);
 	free(m->h);
 	free(m->lat);
+	free(m->segs);
 	free(m);
 	return ret;
 }

@@ -41,6 +41,7 @@ struct machine_opts {
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
+	const char *svg;	/* write a timeline picture here (NULL: none) */
 };
 
 /* Per task, as `perf sched latency` prints it. */
