@@ -763,12 +763,17 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 	return s->tp[id];
 }
 
+/*
+ * EXPIRED_STARVING, from the tick after @curr was dequeued: Linux's nr_running still counts
+ * it there (dequeue_task() leaves nr_running alone), so it is c->nr + 1.
+ */
 static int expired_starving(struct sched *s, unsigned cpu, const struct sched_task *curr)
 {
 	struct fcpu *c = &s->c[cpu];
 
 	if (c->expired_timestamp &&
-	    (int64_t)(now(s) - c->expired_timestamp) >= STARVATION_LIMIT * (int64_t)c->nr + 1)
+	    (int64_t)(now(s) - c->expired_timestamp) >=
+		    STARVATION_LIMIT * (int64_t)(c->nr + 1) + 1)
 		return 1;
 	return (unsigned)curr->static_prio > c->best_expired_prio;
 }
