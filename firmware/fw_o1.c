@@ -103,6 +103,8 @@ struct fcpu {
 	unsigned best_expired_prio;
 	int64_t last_balance[4], interval[4];
 	unsigned failed[4];
+	int push_task;		/* active balance: the running task to move once it stops */
+	unsigned push_to;	/* ... and where */
 };
 
 struct sched {
@@ -342,23 +344,36 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 
 /*
  * The migration thread's push (active_load_balance): the task running on @busiest, with
- * nothing else there to move, goes to @this; both CPUs reschedule.
+ * nothing else there to move, goes to @this. As in Linux it moves only once it is off its
+ * CPU (the migration thread preempts it first): @busiest reschedules now, and put_prev()
+ * moves the task and kicks @this. Until then it stays queued on @busiest, where no one
+ * else can take it (move_tasks() skips a running task; pick() on @this cannot see it).
  */
 static unsigned push_running(struct sched *s, unsigned this, unsigned busiest)
 {
 	struct sched_task *curr = s->env->curr(s->env->machine, busiest);
 
-	if (!curr || s->t[curr->id].cpu != (int)busiest || !allowed(curr, this))
+	if (!curr || s->t[curr->id].cpu != (int)busiest || !allowed(curr, this) ||
+	    s->c[busiest].push_task != NIL)
 		return 0;
-	fail(s, s->ops->migrate(s->q, this, curr->id, this), "MIGRATE");
-	list_del(s, curr->id);
-	list_add(s, curr->id, this, s->t[curr->id].prio, curr->array);
-	curr->cpu = (int)this;
-	s->env->moved(s->env->machine, curr, busiest, this);
+	s->c[busiest].push_task = (int)curr->id;
+	s->c[busiest].push_to = this;
 	s->env->kick(s->env->machine, busiest);
-	s->env->kick(s->env->machine, this);
-	s->moves++;
 	return 1;
+}
+
+/* The pushed task @t stopped running on @cpu: move it, still queued, to the pushing CPU. */
+static void finish_push(struct sched *s, unsigned cpu, struct sched_task *t)
+{
+	unsigned to = s->c[cpu].push_to;
+
+	fail(s, s->ops->migrate(s->q, cpu, t->id, to), "MIGRATE");
+	list_del(s, t->id);
+	list_add(s, t->id, to, s->t[t->id].prio, t->array);
+	t->cpu = (int)to;
+	s->env->moved(s->env->machine, t, cpu, to);
+	s->env->kick(s->env->machine, to);
+	s->moves++;
 }
 
 /* load_balance() / load_balance_newidle() at one engine level; returns tasks moved. */
@@ -513,6 +528,7 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 		s->c[i].head = NIL;
 		s->c[i].best_expired_prio = 140;
 		s->c[i].idle = -1;	/* unknown: the first set_idle() always writes */
+		s->c[i].push_task = NIL;
 		for (l = 0; l < 4; l++)
 			s->c[i].interval[l] = sd_params[l].min_interval;
 	}
@@ -717,6 +733,11 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 	t->last_ran = t->timestamp = now(s);
 	if (!runnable && s->t[t->id].cpu != NIL)
 		dequeue(s, cpu, t);
+	if (s->c[cpu].push_task == (int)t->id) {
+		s->c[cpu].push_task = NIL;	/* a task that blocks is not pushed */
+		if (runnable && s->t[t->id].cpu == (int)cpu && allowed(t, s->c[cpu].push_to))
+			finish_push(s, cpu, t);
+	}
 }
 
 static void task_exit(struct sched *s, struct sched_task *t)
@@ -763,12 +784,17 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 	return s->tp[id];
 }
 
+/*
+ * EXPIRED_STARVING, from the tick after @curr was dequeued: Linux's nr_running still counts
+ * it there (dequeue_task() leaves nr_running alone), so it is c->nr + 1.
+ */
 static int expired_starving(struct sched *s, unsigned cpu, const struct sched_task *curr)
 {
 	struct fcpu *c = &s->c[cpu];
 
 	if (c->expired_timestamp &&
-	    (int64_t)(now(s) - c->expired_timestamp) >= STARVATION_LIMIT * (int64_t)c->nr + 1)
+	    (int64_t)(now(s) - c->expired_timestamp) >=
+		    STARVATION_LIMIT * (int64_t)(c->nr + 1) + 1)
 		return 1;
 	return (unsigned)curr->static_prio > c->best_expired_prio;
 }
@@ -836,8 +862,7 @@ static unsigned nr_queued(struct sched *s, unsigned cpu)
 {
 	unsigned n = s->c[cpu].nr;
 
-	/* Running tasks stay queued; one pushed by active balance is queued here while it
-	 * still runs on its old CPU. */
+	/* Running tasks stay queued (on the CPU they run on). */
 	for (unsigned x = 0; x < s->ncpu; x++) {
 		struct sched_task *curr = s->env->curr(s->env->machine, x);
 
