@@ -139,7 +139,7 @@ $(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $
 	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
-C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c sim/machine.c $(sort $(wildcard firmware/*.c))
+C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c sim/machine.c sim/trace.c $(sort $(wildcard firmware/*.c))
 C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h firmware/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
