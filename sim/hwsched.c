@@ -22,6 +22,7 @@
 #include "hws_randcmd.h"
 #include "hws_vsim.h"
 #include "machine.h"
+#include "trace.h"
 
 static const char *prog = "hwsched";
 
@@ -37,6 +38,7 @@ static void usage_main(FILE *f)
 		"             RTL in lockstep, every register read compared)\n"
 		"  run        run a workload on a simulated machine under a scheduler (the\n"
 		"             firmware on the engine, or a software baseline) and report\n"
+		"  replay     replay a perf sched trace on the simulated machine, beside Linux\n"
 		"  help [C]   this text, or the options of command C\n"
 		"\n"
 		"Run '%s COMMAND --help' for the options of a command.\n",
@@ -479,6 +481,177 @@ static int cmd_run(int argc, char **argv)
 	return 0;
 }
 
+static void usage_replay(FILE *f)
+{
+	fprintf(f,
+		"usage: %s replay TRACE [--topology T] [--sched hw|o1|linux24]\n"
+		"            [--backend model|rtl|lockstep] [--seed S] [--lenient] [--comm C]\n"
+		"            [--pid P] [--tree-of P] [--json FILE] [--svg FILE] [--top N]\n"
+		"            [--cost k=v,...] [--no-wake-balance]\n"
+		"\n"
+		"Rebuilds each task of a `perf script` text of `perf sched record` (plain or .gz):\n"
+		"its CPU bursts, its sleeps and who ended them, forks and exits; replays that task\n"
+		"graph on the simulated machine and prints the replay beside what Linux did in\n"
+		"the trace. docs/trace.md (the reader), docs/simulator.md (the replay).\n"
+		"\n"
+		"  --topology T     default: core=N, N the CPUs the trace shows\n"
+		"  --lenient        skip malformed lines (counted) instead of stopping at the first\n"
+		"  --comm C, --pid P, --tree-of P   keep only those tasks (default: the workload,\n"
+		"                   the process tree of perf-exec)\n"
+		"  --json FILE      both sides: makespan_ms, cpu_time_ms, busy_pct, wakeup_latency_us\n"
+		"                   {p50,p90,p99,max}, migrations, switches under linux and replay\n"
+		"  other options as for 'run'\n",
+		prog);
+}
+
+static double pct_diff(double ours, double theirs)
+{
+	return theirs != 0 ? 100.0 * (ours - theirs) / theirs : 0;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "sched", required_argument, NULL, 's' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "lenient", no_argument, NULL, 'l' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tree-of", required_argument, NULL, 'r' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 'v' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "cost", required_argument, NULL, 'C' },
+		{ "no-wake-balance", no_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trace_opts to = { 0 };
+	struct machine_opts o;
+	struct machine_result r;
+	struct trace_linux lx;
+	struct trace *tr = NULL;
+	const char *json = NULL;
+	char err[400], topo[64];
+	double cpu_ms = 0;
+	int c, ret;
+
+	machine_default_opts(&o);
+	o.progress = isatty(2);
+	o.top = 10;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': o.topology = optarg; break;
+		case 's': o.sched = optarg; break;
+		case 'b': o.backend = optarg; break;
+		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
+		case 'l': to.lenient = 1; break;
+		case 'c': to.comm = optarg; break;
+		case 'p': to.pid = atoi(optarg); break;
+		case 'r': to.tree_of = atoi(optarg); break;
+		case 'j': json = optarg; break;
+		case 'v': o.svg = optarg; break;
+		case 'T': o.top = (unsigned)atoi(optarg); break;
+		case 'C':
+			if (parse_costs(optarg, &o.costs))
+				return 2;
+			break;
+		case 'W': o.wake_balance = 0; break;
+		case 'h': usage_replay(stdout); return 0;
+		default: usage_replay(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s replay: expected one TRACE file (try --help)\n", prog);
+		return 2;
+	}
+	if (trace_load(argv[optind], &to, &tr, err, sizeof(err))) {
+		fprintf(stderr, "%s replay: %s\n", prog, err);
+		return 1;
+	}
+	trace_linux_metrics(tr, &lx);
+	if (!strcmp(o.topology, "pkg=1,core=4,smt=1")) {	/* the default: as the trace */
+		snprintf(topo, sizeof(topo), "core=%u", tr->nr_cpus ? tr->nr_cpus : 1);
+		o.topology = topo;
+	}
+	o.trace = tr;
+	o.workload = argv[optind];
+	/* A replay ends when its tasks exit; stop a stuck one at 3x the trace's length. */
+	o.duration_ns = (uint64_t)(3 * (tr->end_ns - tr->start_ns)) + 1000000000ull;
+	ret = machine_run(&o, &r, NULL, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s replay: %s\n", prog, err);
+		trace_free(tr);
+		return 1;
+	}
+	for (unsigned i = 0; i < r.ntasks; i++)
+		cpu_ms += r.tasks[i].runtime_ms;
+	printf("trace: %s: %zu tasks, %u CPUs, %llu lines (%llu skipped)\n", argv[optind],
+	       tr->nr_tasks, tr->nr_cpus, (unsigned long long)tr->lines,
+	       (unsigned long long)tr->skipped);
+	machine_print(&o, &r, stdout);
+	printf("\n%-26s %12s %12s %8s\n", "", "linux", "replay", "diff");
+	printf("%-26s %12.3f %12.3f %7.1f%%\n", "makespan ms", lx.makespan_ms,
+	       r.makespan_s * 1e3, pct_diff(r.makespan_s * 1e3, lx.makespan_ms));
+	printf("%-26s %12.3f %12.3f %7.1f%%\n", "CPU time ms", lx.cpu_time_ms, cpu_ms,
+	       pct_diff(cpu_ms, lx.cpu_time_ms));
+	for (unsigned k = 0; k < tr->nr_cpus && k < r.nr_cpus; k++)
+		printf("busy %% CPU%-17u %12.1f %12.1f\n", k, lx.busy_pct[k], r.busy_pct[k]);
+	printf("%-26s %12.0f %12.1f\n", "wakeup latency p50 us", lx.wl_lat_p50_us, r.wake_lat_us[0]);
+	printf("%-26s %12.0f %12.1f\n", "wakeup latency p90 us", lx.wl_lat_p90_us, r.wake_lat_us[1]);
+	printf("%-26s %12.0f %12.1f\n", "wakeup latency p99 us", lx.wl_lat_p99_us, r.wake_lat_us[2]);
+	printf("%-26s %12.0f %12.1f\n", "wakeup latency max us", lx.wl_lat_max_us, r.wake_lat_us[3]);
+	printf("%-26s %12llu %12llu\n", "migrations",
+	       (unsigned long long)(lx.wl_mig_wakeup + lx.wl_mig_other),
+	       (unsigned long long)r.migrations);
+	printf("%-26s %12llu %12llu\n", "switches voluntary", (unsigned long long)lx.wl_csw_vol,
+	       (unsigned long long)r.vol_switches);
+	printf("%-26s %12llu %12llu\n", "switches involuntary",
+	       (unsigned long long)lx.wl_csw_invol, (unsigned long long)r.invol_switches);
+	printf("(the Linux column counts the workload's tasks only, as the replay does)\n");
+	if (json) {
+		FILE *f = fopen(json, "w");
+
+		if (!f) {
+			fprintf(stderr, "%s replay: cannot write %s: %s\n", prog, json, strerror(errno));
+			ret = 1;
+		} else {
+			fprintf(f, "{\n  \"trace\": \"%s\", \"sched\": \"%s\", \"topology\": \"%s\",\n",
+				argv[optind], o.sched, o.topology);
+			for (int side = 0; side < 2; side++) {
+				fprintf(f, "  \"%s\": {\"makespan_ms\": %.3f, \"cpu_time_ms\": %.3f, "
+					   "\"busy_pct\": [", side ? "replay" : "linux",
+					side ? r.makespan_s * 1e3 : lx.makespan_ms,
+					side ? cpu_ms : lx.cpu_time_ms);
+				for (unsigned k = 0; k < tr->nr_cpus; k++)
+					fprintf(f, "%s%.2f", k ? ", " : "",
+						side ? (k < r.nr_cpus ? r.busy_pct[k] : 0) : lx.busy_pct[k]);
+				fprintf(f, "], \"wakeup_latency_us\": {\"p50\": %.1f, \"p90\": %.1f, "
+					   "\"p99\": %.1f, \"max\": %.1f}, \"migrations\": %llu, "
+					   "\"switches\": %llu}%s\n",
+					side ? r.wake_lat_us[0] : lx.wl_lat_p50_us,
+					side ? r.wake_lat_us[1] : lx.wl_lat_p90_us,
+					side ? r.wake_lat_us[2] : lx.wl_lat_p99_us,
+					side ? r.wake_lat_us[3] : lx.wl_lat_max_us,
+					(unsigned long long)(side ? r.migrations :
+								    lx.wl_mig_wakeup + lx.wl_mig_other),
+					(unsigned long long)(side ? r.switches :
+								    lx.wl_csw_vol + lx.wl_csw_invol),
+					side ? "" : ",");
+			}
+			fprintf(f, "}\n");
+			if (fclose(f))
+				ret = 1;
+		}
+	}
+	machine_result_free(&r);
+	trace_free(tr);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -494,6 +667,8 @@ int main(int argc, char **argv)
 			usage_lockstep(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "run"))
 			usage_run(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "replay"))
+			usage_replay(stdout);
 		else if (argc > 2) {
 			fprintf(stderr, "%s: no command '%s'\n", prog, argv[2]);
 			return 2;
@@ -505,6 +680,8 @@ int main(int argc, char **argv)
 		return cmd_lockstep(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s' (try '%s --help')\n", prog, argv[1], prog);
 	return 2;
 }

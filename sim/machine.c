@@ -4,6 +4,7 @@
  * invariant of Lozi et al. 2016 at every tick), and the measurements.
  */
 #include "machine.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,6 +58,7 @@ struct mtask {
 	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
 	/* program workloads (tbench, sysbench, volanomark, kernbench, dbench) */
 	const struct wop *prog;
+	struct wop *own_prog;	/* replay: built from the trace, freed with the task */
 	unsigned pc, loopc;
 	unsigned peer, room_lo, room_n, srv_lo, srv_n;
 	uint16_t *mb;		/* mailbox: sender ids, a ring */
@@ -81,6 +83,8 @@ enum wop_kind {
 	OP_LOOP,	/* back to op arg (n times, 0 = forever), then on */
 	OP_FORK_JOBS,	/* keep up to arg children alive until jobs_left run out */
 	OP_EXIT,
+	OP_WAKE,	/* replay: end task arg's sleep (a token if it is not asleep yet) */
+	OP_SPAWN,	/* replay: fork task arg */
 };
 
 struct wop {
@@ -429,9 +433,11 @@ static void stop_segment(struct machine *m, unsigned cpu)
 		c->curr->remain -= done;
 		c->curr->runtime += m->now - c->seg_start;
 		m->group_time[c->curr->st.group % 16] += (double)(m->now - c->seg_start);
+		c->seg_start = m->now;	/* a second stop at this time adds nothing */
 	} else {
 		/* The debt was not worked off yet: carry it. */
 		c->debt += (double)(c->seg_start - m->now);
+		c->seg_start = m->now;
 	}
 }
 
@@ -647,9 +653,23 @@ static void run_prog(struct machine *m, struct mtask *t, unsigned cpu)
 		case OP_SLEEP:
 			t->pc++;
 			t->remain = 0;
-			push(m, m->now + 1 + (uint64_t)rnd_exp(m, op->ns), EV_TIMER, t->st.id, 0);
+			push(m, m->now + 1 + (uint64_t)(op->exp ? rnd_exp(m, op->ns) : op->ns), EV_TIMER,
+			     t->st.id, 0);
 			block_curr(m, cpu, 0);
 			return;
+		case OP_WAKE:
+			deliver(m, t, op->arg, cpu);
+			break;
+		case OP_SPAWN: {
+			struct mtask *c = &m->t[op->arg];
+
+			if (c->state == T_NEW) {
+				m->ops->task_new(m->s, &c->st, &t->st, cpu);
+				c->state = T_BLOCKED;
+				wake_task(m, c, cpu, SCHED_FORK);
+			}
+			break;
+		}
 		case OP_SEND:
 			deliver(m, t, t->peer, cpu);
 			break;
@@ -1007,12 +1027,210 @@ static void spawn(struct machine *m, struct mtask *parent, unsigned cpu)
 	wake_task(m, c, cpu, SCHED_FORK);
 }
 
+/* ---- replay of a perf sched trace (hwsched replay, docs/simulator.md) ---- */
+
+struct rev {
+	int64_t off;
+	int kind;	/* OP_WAKE, OP_SPAWN */
+	unsigned arg;
+};
+
+static int rev_cmp(const void *a, const void *b)
+{
+	const struct rev *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int index_of(const struct trace *tr, int pid)
+{
+	for (size_t i = 0; i < tr->nr_tasks; i++)
+		if (tr->tasks[i].pid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Which run phase (0 = before its first sleep) task @w was in at @at_ns. */
+static unsigned phase_at(const struct trace_task *w, int64_t at_ns)
+{
+	unsigned ph = 0;
+
+	for (size_t k = 0; k < w->nr_segs; k++)
+		if (w->segs[k].kind == TRACE_SLEEP && w->segs[k].at_ns <= at_ns)
+			ph++;
+	return ph;
+}
+
+/*
+ * Turn each kept task of the trace into a program: its runs as fixed bursts, a sleep
+ * ended by another kept task as RECV (the waker's program gets a WAKE at the same CPU
+ * offset into its run), other sleeps as timed sleeps of the recorded length, forks as
+ * SPAWN at their offsets, and the exit.
+ */
+static int setup_replay(struct machine *m, char *err, size_t len)
+{
+	const struct trace *tr = m->o.trace;
+	size_t n = tr->nr_tasks, i, k;
+	struct rev **ev = calloc(n, sizeof(*ev));	/* per task: events by (phase, off) */
+	size_t *nev = calloc(n, sizeof(*nev)), *cap = calloc(n, sizeof(*cap));
+	unsigned **phase_of = calloc(n, sizeof(*phase_of));
+	int ret = -ENOMEM;
+
+	if (n == 0 || n > MAX_TASKS) {
+		snprintf(err, len, "replay: %zu tasks in the trace (need 1..%u)", n, MAX_TASKS);
+		ret = -EINVAL;
+		goto out;
+	}
+	m->nt = (unsigned)n;
+	m->wl = 2;
+	m->unit = "runs/s";
+	m->unit_scale = 1;
+	m->ngroups = 1;
+	for (i = 0; i < 16; i++)
+		m->shares[i] = 1024;
+	m->t = calloc(n, sizeof(*m->t));
+	if (!m->t || !ev || !nev || !cap || !phase_of)
+		goto nomem;
+	/* Gather every WAKE and SPAWN into the acting task's list, keyed by phase. */
+	for (i = 0; i < n; i++) {
+		const struct trace_task *tt = &tr->tasks[i];
+		unsigned ph = 0;
+
+		for (k = 0; k < tt->nr_segs; k++) {
+			const struct trace_seg *sg = &tt->segs[k];
+			struct rev r = { 0, 0, 0 };
+			size_t who = i;
+			int w;
+
+			if (sg->kind == TRACE_FORK) {
+				w = index_of(tr, sg->pid);
+				if (w < 0)
+					continue;
+				r = (struct rev){ (int64_t)ph << 40 | sg->offset_ns, OP_SPAWN,
+						  (unsigned)w };
+			} else if (sg->kind == TRACE_SLEEP) {
+				ph++;
+				w = sg->pid >= 0 ? index_of(tr, sg->pid) : -1;
+				if (w < 0 || (size_t)w == i)
+					continue;
+				who = (size_t)w;
+				r = (struct rev){ (int64_t)phase_at(&tr->tasks[w], sg->at_ns) << 40 |
+							  sg->offset_ns,
+						  OP_WAKE, (unsigned)i };
+			} else {
+				continue;
+			}
+			if (nev[who] == cap[who]) {
+				cap[who] = cap[who] ? 2 * cap[who] : 8;
+				ev[who] = realloc(ev[who], cap[who] * sizeof(**ev));
+				if (!ev[who])
+					goto nomem;
+			}
+			ev[who][nev[who]++] = r;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct trace_task *tt = &tr->tasks[i];
+		struct mtask *t = &m->t[i];
+		size_t nops = 0, ops_cap = 2 * tt->nr_segs + 2 * nev[i] + 4, e = 0;
+		struct wop *p = calloc(ops_cap, sizeof(*p));
+		unsigned ph = 0;
+		int64_t done = 0;	/* CPU ns run so far in this phase */
+
+		if (!p)
+			goto nomem;
+		qsort(ev[i], nev[i], sizeof(**ev), rev_cmp);
+		init_task(m, t, (unsigned)i);
+		t->st.nice = tt->nice;
+		t->mb_cap = 8;
+		t->mb = malloc(t->mb_cap * sizeof(*t->mb));
+		if (!t->mb) {
+			free(p);
+			goto nomem;
+		}
+		t->own_prog = p;
+		t->prog = p;
+		/* Started by a kept parent's SPAWN, or present from the start. */
+		t->spawned = tt->ppid >= 0 && index_of(tr, tt->ppid) >= 0;
+		for (k = 0; k <= tt->nr_segs; k++) {
+			const struct trace_seg *sg = k < tt->nr_segs ? &tt->segs[k] : NULL;
+			int end_phase = !sg || sg->kind == TRACE_SLEEP || sg->kind == TRACE_EXIT;
+
+			if (sg && sg->kind == TRACE_RUN) {
+				int64_t left = sg->ns;
+
+				/* Events falling inside this run split it. */
+				while (e < nev[i] && (ev[i][e].off >> 40) == ph &&
+				       (ev[i][e].off & ((1ll << 40) - 1)) < done + left) {
+					int64_t at = ev[i][e].off & ((1ll << 40) - 1);
+
+					if (at > done) {
+						p[nops++] = (struct wop){ OP_BURST, (double)(at - done), 0,
+									  0, 0 };
+						left -= at - done;
+						done = at;
+					}
+					p[nops++] = (struct wop){ ev[i][e].kind, 0, 0, ev[i][e].arg, 0 };
+					e++;
+				}
+				if (left > 0)
+					p[nops++] = (struct wop){ OP_BURST, (double)left, 0, 0, 0 };
+				done += left;
+				continue;
+			}
+			if (!end_phase)
+				continue;	/* FORK markers: their SPAWN is in the event list */
+			/* Events of this phase past its recorded CPU time happen at its end. */
+			while (e < nev[i] && (ev[i][e].off >> 40) <= ph) {
+				p[nops++] = (struct wop){ ev[i][e].kind, 0, 0, ev[i][e].arg, 0 };
+				e++;
+			}
+			if (!sg || sg->kind == TRACE_EXIT) {
+				p[nops++] = (struct wop){ OP_EXIT, 0, 0, 0, 0 };
+				break;
+			}
+			if (sg->pid >= 0 && index_of(tr, sg->pid) >= 0 && index_of(tr, sg->pid) != (int)i)
+				p[nops++] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
+			else
+				p[nops++] = (struct wop){ OP_SLEEP, (double)sg->ns, 0, 0, 0 };
+			ph++;
+			done = 0;
+		}
+		if (nops == 0 || p[nops - 1].kind != OP_EXIT) {
+			/* Still alive when the trace ended: stop there (counted as not exited). */
+			while (e < nev[i])
+				p[nops++] = (struct wop){ ev[i][e].kind, 0, 0, ev[i][e++].arg, 0 };
+			p[nops++] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
+		}
+		if (nops > ops_cap) {
+			snprintf(err, len, "replay: internal: program of task %d overflowed", tt->pid);
+			ret = -EPROTO;
+			goto out;
+		}
+	}
+	ret = 0;
+	goto out;
+nomem:
+	snprintf(err, len, "out of memory");
+	ret = -ENOMEM;
+out:
+	for (i = 0; ev && i < n; i++)
+		free(ev[i]);
+	free(ev);
+	free(nev);
+	free(cap);
+	free(phase_of);
+	return ret;
+}
+
 static int setup_workload(struct machine *m, char *err, size_t len)
 {
 	char buf[256], *save = NULL, *kv, *name, *args;
 	unsigned tasks = 16, i, g0 = 0;
 	double groups = 0;
 
+	if (m->o.trace)
+		return setup_replay(m, err, len);
 	if (!m->o.workload || strlen(m->o.workload) >= sizeof(buf)) {
 		snprintf(err, len, "workload: missing or too long");
 		return -EINVAL;
@@ -1438,8 +1656,10 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 out:
 	if (m->s)
 		m->ops->destroy(m->s);
-	for (i = 0; m->t && i < m->nt; i++)
+	for (i = 0; m->t && i < m->nt; i++) {
 		free(m->t[i].mb);
+		free(m->t[i].own_prog);
+	}
 	free(m->t);
 	free(m->h);
 	free(m->lat);

@@ -11,6 +11,7 @@
 
 #include "../firmware/hws_sched.h"
 
+struct trace;
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,6 +34,7 @@ struct machine_opts {
 	const char *sched;	/* hw, o1, linux24 */
 	const char *backend;	/* model, rtl, lockstep (sched hw) */
 	const char *workload;	/* NAME[:k=v,...] */
+	const struct trace *trace;	/* replay this trace instead (sim/trace.h) */
 	uint64_t seed;
 	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
 	unsigned hz;		/* ticks per second, default 1000 */

@@ -700,6 +700,7 @@ static int add_seg(struct itask *k, int kind, int pid, int64_t ns, int64_t off)
 	s->pid = pid;
 	s->ns = ns;
 	s->offset_ns = off;
+	s->at_ns = 0;
 	return 0;
 }
 
@@ -842,11 +843,13 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
+			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
 		}
 	} else if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
 		/* no waking seen: a timer or an interrupt on an idle CPU1 */
 		if (add_seg(k, TRACE_SLEEP, -1, s > k->sleep_start ? s - k->sleep_start : 0, 0))
 			return -1;
+		k->pub.segs[k->pub.nr_segs - 1].at_ns = s;
 	}
 	k->pend = PEND_NONE;
 	k->pend_pre = 0;
@@ -1138,6 +1141,7 @@ static int finish(struct ctx *c)
 
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
+			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
 		}
 	}
 	return 0;

@@ -48,6 +48,7 @@ struct trace_seg {
 	int64_t ns;		/* RUN: CPU ns; SLEEP: ns from block to the waking */
 	int64_t offset_ns;	/* SLEEP: waker's CPU ns into its run at the waking (0 unknown);
 				   FORK: this task's CPU ns into its run at the fork */
+	int64_t at_ns;		/* SLEEP: when it ended (the waking, else the switch-in) */
 };
 
 struct trace_task {

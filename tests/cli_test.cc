@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <sys/wait.h>
 
@@ -40,7 +41,8 @@ std::string last_line(const std::string &s)
 
 TEST(Cli, HelpOnEveryCommand)
 {
-	for (const char *a : { "--help", "help", "lockstep --help", "help lockstep" }) {
+	for (const char *a : { "--help", "help", "lockstep --help", "help lockstep", "run --help",
+			       "help run", "replay --help", "help replay" }) {
 		CliRun r = hwsched(a);
 		EXPECT_EQ(r.status, 0) << a;
 		EXPECT_NE(r.out.find("usage:"), std::string::npos) << a << ": " << r.out;
@@ -105,3 +107,89 @@ TEST(Cli, WaveformIsWritten)
 }
 
 } // namespace
+
+namespace {
+
+std::string trace_dir()
+{
+	const char *env = getenv("HWS_TRACE_DIR");
+	const char *dirs[] = { env, "/work/shared/traces", "../shared/traces" };
+	for (const char *d : dirs) {
+		FILE *f = d ? fopen((std::string(d) + "/make_j4.txt.gz").c_str(), "r") : nullptr;
+		if (f) {
+			fclose(f);
+			return d;
+		}
+	}
+	return "";
+}
+
+std::string slurp(const std::string &path)
+{
+	std::string s;
+	FILE *f = fopen(path.c_str(), "r");
+	if (!f)
+		return s;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		s.append(buf, n);
+	fclose(f);
+	return s;
+}
+
+// The number after "key": in @json, searched after @side's key.
+double json_num(const std::string &json, const std::string &side, const std::string &key)
+{
+	size_t at = json.find("\"" + side + "\"");
+	at = at == std::string::npos ? at : json.find("\"" + key + "\"", at);
+	if (at == std::string::npos)
+		return -1;
+	return atof(json.c_str() + json.find(':', at) + 1);
+}
+
+} // namespace
+
+TEST(Cli, RunReportsAndWritesJsonAndSvg)
+{
+	CliRun r = hwsched("run --workload hackbench:groups=1,loops=2 --topology core=2 --sched o1 "
+			   "--json build/cli_run.json --svg build/cli_run.svg --top 3");
+	ASSERT_EQ(r.status, 0) << r.out;
+	for (const char *k : { "makespan:", "wakeup latency (us): p50", "context switches:",
+			       "busy %:", "idle-core violations:", "scheduler overhead:", "max delay ms" })
+		EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
+	std::string j = slurp("build/cli_run.json");
+	EXPECT_GT(json_num(j, "workload", "makespan_s"), 0.0) << j;
+	EXPECT_NE(slurp("build/cli_run.svg").find("CPU 1"), std::string::npos);
+	r = hwsched("run --workload hackbench --topology core=99");
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.out.find("core=99"), std::string::npos) << r.out;
+	r = hwsched("run --sched cfs --duration 10ms");
+	EXPECT_NE(r.out.find("cfs"), std::string::npos) << r.out;
+}
+
+// The goal: on both traces, on a 2-CPU machine, the replay's makespan within 10%
+// of Linux's and its CPU time within 5%, whichever scheduler.
+TEST(Cli, ReplayMatchesLinuxOnBothTraces)
+{
+	std::string dir = trace_dir();
+	if (dir.empty())
+		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	for (const char *t : { "hackbench_g4", "make_j4" })
+		for (const char *s : { "hw", "o1", "linux24" }) {
+			std::string json = std::string("build/replay_") + t + "_" + s + ".json";
+			CliRun r = hwsched(std::string("replay ") + dir + "/" + t + ".txt.gz --sched " + s +
+					   " --json " + json);
+			ASSERT_EQ(r.status, 0) << r.out;
+			std::string j = slurp(json);
+			double lm = json_num(j, "linux", "makespan_ms"), rm = json_num(j, "replay", "makespan_ms");
+			double lc = json_num(j, "linux", "cpu_time_ms"), rc = json_num(j, "replay", "cpu_time_ms");
+			EXPECT_NEAR(rm / lm, 1.0, 0.10) << t << " " << s << ": " << rm << " vs " << lm;
+			EXPECT_NEAR(rc / lc, 1.0, 0.05) << t << " " << s << ": " << rc << " vs " << lc;
+			for (const char *k : { "busy_pct", "wakeup_latency_us", "p99", "migrations", "switches" })
+				EXPECT_NE(j.find(k), std::string::npos) << k;
+		}
+	CliRun bad = hwsched("replay /nonexistent.txt");
+	EXPECT_EQ(bad.status, 1);
+	EXPECT_NE(bad.out.find("nonexistent"), std::string::npos) << bad.out;
+}
