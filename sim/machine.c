@@ -130,6 +130,8 @@ struct machine {
 	int wl;			/* 0 mix, 1 hackbench */
 	double mix_burst, mix_sleep, mix_msg;
 	double unit_scale;	/* work units per OP_COUNT, e.g. MB per transaction */
+	int g_nice, g_rt;	/* every task's nice and SCHED_RR priority (-1: normal) */
+	unsigned g_cpus;	/* every task may run on CPUs 0..g_cpus-1 (0: all) */
 	const char *unit;
 	unsigned hb_groups, hb_loops, hb_cap;
 	uint64_t hb_send_ns, hb_recv_ns;
@@ -853,6 +855,40 @@ static const struct wop P_CC[] = {
 	{ OP_BURST, 15000 * US, 1, 0, 0 }, { OP_COUNT, 0, 0, 0, 0 }, { OP_EXIT, 0, 0, 0, 0 },
 };
 
+/*
+ * Keys every workload takes: nice=N (-20..19), rt=P (SCHED_RR priority 0..99, lower is
+ * higher), cpus=N (affinity: CPUs 0..N-1). 1: taken, 0: not one of them, -1: bad value.
+ */
+static int generic_key(struct machine *m, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char *end;
+	long v;
+
+	if (!eq)
+		return 0;
+	v = strtol(eq + 1, &end, 10);
+	if (!strncmp(kv, "nice=", 5)) {
+		if (end == eq + 1 || *end || v < -20 || v > 19)
+			return -1;
+		m->g_nice = (int)v;
+		return 1;
+	}
+	if (!strncmp(kv, "rt=", 3)) {
+		if (end == eq + 1 || *end || v < 0 || v > 99)
+			return -1;
+		m->g_rt = (int)v;
+		return 1;
+	}
+	if (!strncmp(kv, "cpus=", 5)) {
+		if (end == eq + 1 || *end || v < 1 || v > (long)m->topo.nr_cpus)
+			return -1;
+		m->g_cpus = (unsigned)v;
+		return 1;
+	}
+	return 0;
+}
+
 static int kv_double(const char *v, double *out)
 {
 	char *end;
@@ -884,7 +920,15 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		double v, *dst = NULL;
+		int gk = generic_key(m, kv);
 
+		if (gk) {
+			if (gk > 0)
+				continue;
+			snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name,
+				 kv, m->topo.nr_cpus);
+			return -EINVAL;
+		}
 		if (!eq || kv_double(eq + 1, &v) || v != floor(v)) {
 			snprintf(err, len, "workload %s: '%s' is not key=integer", name, kv);
 			return -EINVAL;
@@ -1265,6 +1309,15 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		double v;
+		int gk = generic_key(m, kv);
+
+		if (gk) {
+			if (gk > 0)
+				continue;
+			snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name,
+				 kv, m->topo.nr_cpus);
+			return -EINVAL;
+		}
 
 		if (!eq || kv_double(eq + 1, &v)) {
 			snprintf(err, len, "workload %s: '%s' is not key=number", name, kv);
@@ -1494,6 +1547,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	memset(r, 0, sizeof(*r));
 	m->o = *o;
 	m->rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+	m->g_rt = -1;
 	if (o->hz < 10 || o->hz > 10000) {
 		snprintf(err, len, "hz %u: expected 10..10000", o->hz);
 		ret = -EINVAL;
@@ -1532,6 +1586,14 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		snprintf(err, len, "scheduler %s: %s", o->sched, msg);
 		ret = -EINVAL;
 		goto out;
+	}
+	for (i = 0; i < m->nt && !o->trace; i++) {
+		struct sched_task *st = &m->t[i].st;
+
+		st->nice = m->g_nice;
+		st->rt_prio = m->g_rt;
+		if (m->g_cpus)
+			st->allowed = m->g_cpus == 64 ? ~0ull : (1ull << m->g_cpus) - 1;
 	}
 	for (i = 0; i < m->nt; i++) {
 		if (m->t[i].spawned)

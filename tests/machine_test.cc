@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "machine.h"
 #include "test_util.h"
@@ -21,6 +22,7 @@ struct SimRun {
 	int ret;
 	machine_result r;
 	std::string err;
+	std::vector<machine_task_stat> tasks;
 };
 
 SimRun run(const char *workload, const char *topo, const char *sched, uint64_t seed,
@@ -38,6 +40,8 @@ SimRun run(const char *workload, const char *topo, const char *sched, uint64_t s
 	SimRun x{};
 	char err[400] = "";
 	x.ret = machine_run(&o, &x.r, nullptr, err, sizeof(err));
+	if (x.r.tasks)
+		x.tasks.assign(x.r.tasks, x.r.tasks + x.r.ntasks);
 	machine_result_free(&x.r);
 	x.err = err;
 	return x;
@@ -197,6 +201,27 @@ TEST(Machine, KernbenchForksEveryJobAndWaitsForThem)
 		// 12 jobs of ~47 ms of CPU each (30 + 15 ms) on 2 CPUs: at least 12 x 45 / 2 ms.
 		EXPECT_GT(x.r.makespan_s, 0.2) << s;
 	}
+}
+
+TEST(Machine, AffinityNiceAndRealTimeAreHonoured)
+{
+	// Four CPU-bound tasks allowed on CPUs 0-1 only, on a 4-CPU machine.
+	for (const char *s : { "hw", "o1", "linux24" }) {
+		SimRun x = run("mix:tasks=4,sleep=0,msg=0,cpus=2", "core=4", s, 1, 200);
+		ASSERT_EQ(x.ret, 0) << s << ": " << x.err;
+		EXPECT_GT(x.r.busy_pct[0], 99.0) << s;
+		EXPECT_GT(x.r.busy_pct[1], 99.0) << s;
+		EXPECT_EQ(x.r.busy_pct[2], 0.0) << s;
+		EXPECT_EQ(x.r.busy_pct[3], 0.0) << s;
+	}
+	// SCHED_RR tasks: round robin every 100 ms slice, six on 4 CPUs all make progress.
+	SimRun r = run("mix:tasks=6,sleep=0,msg=0,rt=50", "core=4", "hw", 1, 600);
+	ASSERT_EQ(r.ret, 0) << r.err;
+	ASSERT_EQ(r.tasks.size(), 6u);
+	for (unsigned i = 0; i < r.tasks.size(); i++)
+		EXPECT_GT(r.tasks[i].runtime_ms, 100.0) << "task " << i;
+	SimRun bad = run("mix:tasks=2,cpus=9", "core=4", "o1", 1, 10);
+	EXPECT_NE(bad.err.find("cpus=9"), std::string::npos) << bad.err;
 }
 
 TEST(Machine, BadInputIsNamed)
