@@ -547,6 +547,46 @@ int hws_idle_core(struct hws_dev *d, unsigned cpu, unsigned level, int *found,
 	return 0;
 }
 
+int hws_dom_set_power(struct hws_dev *d, unsigned level, unsigned cpu, uint32_t power)
+{
+	if (level >= HWS_NR_LEVELS || power >= 1u << 17)
+		return -ERANGE;
+	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, power & 0xfff, (4 + level) | (power >> 12) << 3,
+				 cpu, 0, 0));
+}
+
+int hws_dom_set_pct(struct hws_dev *d, unsigned level, unsigned pct)
+{
+	if (level >= HWS_NR_LEVELS || pct > 255)
+		return -ERANGE;
+	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, level << 10 | pct, 0, 0, 0, 0));
+}
+
+int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
+		      struct hws_bal *out)
+{
+	uint32_t w, v[4];
+	unsigned i;
+	int ret = do_query(d, hws_cmd(HWS_OP_QUERY, idle, level, cpu, 1, 0), &w);
+
+	for (i = 0; !ret && i < 4; i++)
+		ret = hws_reg_read(d, HWS_REG_BAL_THIS + 4 * i, &v[i]);
+	if (ret)
+		return ret;
+	out->verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
+	out->busiest = (w & HWS_BRES_HAS_BUSIEST_MASK) ?
+			       (int)((w & HWS_BRES_BUSIEST_MASK) >> HWS_BRES_BUSIEST_LSB) : -1;
+	out->busiest_cpu = (w & HWS_BRES_HAS_CPU_MASK) ?
+				   (int)((w & HWS_BRES_BUSIEST_CPU_MASK) >> HWS_BRES_BUSIEST_CPU_LSB) :
+				   -1;
+	out->this_group = (w & HWS_BRES_THIS_MASK) >> HWS_BRES_THIS_LSB;
+	out->this_load = v[0];
+	out->max_load = v[1];
+	out->avg_load = v[2];
+	out->imbalance = v[3];
+	return 0;
+}
+
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c)
 {
 	int ret;

@@ -166,6 +166,29 @@ int hws_idlest(struct hws_dev *d, unsigned cpu, unsigned level, unsigned *found)
 int hws_idle_core(struct hws_dev *d, unsigned cpu, unsigned level, int *found,
 		  int *whole_core);
 
+/* Group powers, imbalance_pct and BALANCE (docs/accelerator.md section 8.2). */
+/* hws_dom_set_power - cpu_power (256..131071) of the level-@level group @cpu leads */
+int hws_dom_set_power(struct hws_dev *d, unsigned level, unsigned cpu, uint32_t power);
+/* hws_dom_set_pct - imbalance_pct (100..255) of the domains at @level */
+int hws_dom_set_pct(struct hws_dev *d, unsigned level, unsigned pct);
+
+/* The answer of BALANCE: find_busiest_group + find_busiest_queue. */
+struct hws_bal {
+	unsigned verdict;	/* enum hws_balance_verdict of firmware/hws_balance.h, 1..7 */
+	int busiest;		/* first CPU of the busiest group, -1 when none */
+	int busiest_cpu;	/* the CPU to pull from, -1 unless MOVE / MOVE_ONE */
+	unsigned this_group;	/* first CPU of the local group */
+	uint32_t this_load, max_load, avg_load, imbalance;
+};
+
+/**
+ * hws_balance_query - BALANCE(@cpu, @level, @idle): one QUERY and four register reads
+ * @idle: 0 not idle, 1 idle, 2 newly idle
+ * Return: 0, or -EINVAL (DOMAIN), -ERANGE (cpu, level or idle type out of range).
+ */
+int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
+		      struct hws_bal *out);
+
 /* Several STAT commands: all counters of a CPU, all of a task's state. */
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c);
 int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state *s);

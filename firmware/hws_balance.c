@@ -34,8 +34,8 @@ static int check_sd(const struct hws_sd *sd, unsigned this_cpu, int *this_group)
 		return -EINVAL;
 	*this_group = -1;
 	for (g = 0; g < sd->nr_groups; g++) {
-		if (!sd->group_cpus[g] || (sd->group_cpus[g] & seen) || !sd->group_power[g] ||
-		    sd->group_power[g] > (1u << 20))
+		if (!sd->group_cpus[g] || (sd->group_cpus[g] & seen) ||
+		    sd->group_power[g] < HWS_BAL_MIN_POWER || sd->group_power[g] > HWS_BAL_MAX_POWER)
 			return -EINVAL;
 		seen |= sd->group_cpus[g];
 		if (sd->group_cpus[g] >> this_cpu & 1)

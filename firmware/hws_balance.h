@@ -25,6 +25,9 @@ extern "C" {
 #define HWS_SCHED_LOAD_SCALE 1024u
 #define HWS_MAX_CPUS 64
 #define HWS_MAX_GROUPS 64
+/* Group powers the hardware can hold (docs/accelerator.md 8.2-8.3: every load fits 32 bits). */
+#define HWS_BAL_MIN_POWER 256u
+#define HWS_BAL_MAX_POWER 131071u
 
 enum hws_idle_type {
 	HWS_CPU_NOT_IDLE,	/* periodic balance of a busy CPU: loads with history */
@@ -36,7 +39,7 @@ enum hws_idle_type {
 struct hws_sd {
 	unsigned nr_groups;			/* 1..HWS_MAX_GROUPS */
 	uint64_t group_cpus[HWS_MAX_GROUPS];	/* disjoint CPU masks; union = span */
-	uint32_t group_power[HWS_MAX_GROUPS];	/* cpu_power, 1..(1 << 20) */
+	uint32_t group_power[HWS_MAX_GROUPS];	/* cpu_power, HWS_BAL_MIN_POWER..HWS_BAL_MAX_POWER */
 	unsigned imbalance_pct;			/* 100..255, e.g. 125 */
 };
 

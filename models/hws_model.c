@@ -73,6 +73,9 @@ struct hws_model {
 	uint32_t *gtotal;	/* per group */
 	uint8_t *idle;		/* per cpu */
 	uint8_t lead[3][64];	/* partitions P1..P3: first CPU of each CPU's block */
+	uint32_t pw[HWS_NR_LEVELS][64];	/* power of the level-l group each CPU leads */
+	uint8_t pct[HWS_NR_LEVELS];	/* imbalance_pct per level */
+	uint32_t bal[4];	/* BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB */
 
 	struct fifo cmdf, resf;
 
@@ -204,6 +207,12 @@ void hws_model_reset(struct hws_model *m)
 	for (unsigned k = 0; k < 3; k++)
 		for (unsigned c = 0; c < 64; c++)
 			m->lead[k][c] = (uint8_t)c;
+	for (unsigned l = 0; l < HWS_NR_LEVELS; l++) {
+		for (unsigned c = 0; c < 64; c++)
+			m->pw[l][c] = HWS_DEF_POWER;
+		m->pct[l] = HWS_DEF_PCT;
+	}
+	memset(m->bal, 0, sizeof(m->bal));
 	memset(&m->cmdf, 0, sizeof(m->cmdf));
 	memset(&m->resf, 0, sizeof(m->resf));
 	m->busy = 0;
@@ -386,7 +395,80 @@ static uint32_t query(const struct hws_model *m, unsigned cpu, unsigned level, i
 	       ((core_of[found] & span & ~idle) ? 0 : HWS_QRES_WHOLE_CORE_MASK);
 }
 
+/* The groups of @cpu's domain at @level: the leaders of its level-@level blocks. */
+static uint64_t domain_leaders(const struct hws_model *m, unsigned level, unsigned cpu)
+{
+	uint64_t span = domain_span(m, level, cpu), leaders = 0;
+	unsigned x;
+
+	for (x = 0; x < m->p.nr_cpus; x++)
+		if (span >> x & 1)
+			leaders |= 1ull << block(m, level, x);
+	return leaders;
+}
+
+/* QUERY BALANCE (section 8.2): hws_find_busiest() on the domain the table describes. */
+static uint32_t balance(struct hws_model *m, unsigned cpu, unsigned level, unsigned idle)
+{
+	struct hws_cpu_load loads[HWS_MAX_CPUS] = { { 0, 0 } };
+	uint64_t leaders = domain_leaders(m, level, cpu), span = domain_span(m, level, cpu);
+	struct hws_sd sd = { 0 };
+	struct hws_balance b;
+	unsigned x, g;
+	uint32_t res;
+
+	for (x = 0; x < m->p.nr_cpus; x++) {
+		loads[x].now = m->load[x];
+		loads[x].hist = m->hist[x];
+	}
+	for (; leaders; leaders &= leaders - 1) {
+		unsigned lead = (unsigned)__builtin_ctzll(leaders);
+
+		for (x = 0; x < m->p.nr_cpus; x++)
+			if ((span >> x & 1) && block(m, level, x) == lead)
+				sd.group_cpus[sd.nr_groups] |= 1ull << x;
+		sd.group_power[sd.nr_groups++] = m->pw[level][lead];
+	}
+	sd.imbalance_pct = m->pct[level];
+	/* The table cannot describe an inconsistent domain once DOMAIN has passed. */
+	if (hws_find_busiest(&sd, cpu, (enum hws_idle_type)idle, loads, &b))
+		abort();
+	m->bal[0] = b.this_load;
+	m->bal[1] = b.max_load;
+	m->bal[2] = b.avg_load;
+	m->bal[3] = b.imbalance;
+	g = (unsigned)__builtin_ctzll(sd.group_cpus[b.this_group]);
+	res = (uint32_t)b.verdict << HWS_BRES_VERDICT_LSB | g << HWS_BRES_THIS_LSB;
+	if (b.busiest_group >= 0)
+		res |= HWS_BRES_HAS_BUSIEST_MASK |
+		       (uint32_t)__builtin_ctzll(sd.group_cpus[b.busiest_group])
+			       << HWS_BRES_BUSIEST_LSB;
+	if (b.busiest_cpu >= 0)
+		res |= HWS_BRES_HAS_CPU_MASK | (uint32_t)b.busiest_cpu << HWS_BRES_BUSIEST_CPU_LSB;
+	return res;
+}
+
 /* The checks of each command, in the order of the table in section 3. */
+static unsigned q_kind(uint32_t c)
+{
+	return c & (HWS_CMD_ARRAY_MASK | HWS_CMD_HEAD_MASK);
+}
+
+/* DOM_SET's checks after CPU (section 8.2): @prio is the whole PRIO field. */
+static unsigned dom_set_check(const struct hws_model *m, unsigned prio, unsigned t)
+{
+	unsigned k = prio & 7, hi = prio >> 3;
+
+	if (k == 0)
+		return hi || (t >> 8 & 3) || (t & 0xff) < 100 ? HWS_ERR_PRIO : 0;
+	if (k <= 3) {
+		if (hi)
+			return HWS_ERR_PRIO;
+		return t >= m->p.nr_cpus ? HWS_ERR_CPU : 0;
+	}
+	return (hi << 12 | t) < HWS_MIN_POWER ? HWS_ERR_PRIO : 0;
+}
+
 static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 {
 	unsigned op = f_op(c), t = f_task(c), cpu = f_cpu(c), prio = f_prio(c);
@@ -443,17 +525,17 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 	case HWS_OP_DOM_SET:
 		if (bad_c)
 			return HWS_ERR_CPU;
-		if (prio < 1 || prio > 3)
-			return HWS_ERR_PRIO;
-		return t >= m->p.nr_cpus ? HWS_ERR_CPU : 0;
+		return dom_set_check(m, prio, t);
 	case HWS_OP_QUERY:
-		if ((c & (HWS_CMD_ARRAY_MASK | HWS_CMD_HEAD_MASK)) > 1)
+		if (q_kind(c) == 3)
 			return HWS_ERR_OPCODE;
 		if (bad_c)
 			return HWS_ERR_CPU;
 		if (prio >= HWS_NR_LEVELS)
 			return HWS_ERR_PRIO;
-		return domain_ok(m, prio, c & HWS_CMD_HEAD_MASK) ? 0 : HWS_ERR_DOMAIN;
+		if (q_kind(c) == 2 && t >= 3)
+			return HWS_ERR_TASK;
+		return domain_ok(m, prio, q_kind(c) == 1) ? 0 : HWS_ERR_DOMAIN;
 	case HWS_OP_LCU_STAT:
 		if (bad_c)
 			return HWS_ERR_CPU;
@@ -694,13 +776,33 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 		m->idle[cpu] = (c >> HWS_CMD_ARRAY_LSB) & 1;
 		break;
 	case HWS_OP_DOM_SET:
-		m->lead[prio - 1][cpu] = (uint8_t)t;
+		if ((prio & 7) == 0)
+			m->pct[t >> 10] = (uint8_t)(t & 0xff);
+		else if ((prio & 7) <= 3)
+			m->lead[(prio & 7) - 1][cpu] = (uint8_t)t;
+		else
+			m->pw[(prio & 7) - 4][cpu] = (prio >> 3) << 12 | t;
 		break;
 	case HWS_OP_QUERY:
-		*res = query(m, cpu, prio, c & HWS_CMD_HEAD_MASK);
+		if (q_kind(c) == 2)
+			*res = balance(m, cpu, prio, t);
+		else
+			*res = query(m, cpu, prio, c & HWS_CMD_HEAD_MASK);
 		break;
 	}
 	return 0;
+}
+
+/* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
+static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
+{
+	if (check_cmd(m, c))
+		return 1;
+	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
+		return HWS_BAL_LAT_BASE +
+		       HWS_BAL_LAT_GROUP * (unsigned)__builtin_popcountll(
+						   domain_leaders(m, f_prio(c), f_cpu(c)));
+	return op_lat[f_op(c)];
 }
 
 /* ---- Bus and clock (section 4) ---- */
@@ -770,6 +872,11 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 		return m->err_seq;
 	case HWS_REG_ERR_TOTAL:
 		return m->err_total;
+	case HWS_REG_BAL_THIS:
+	case HWS_REG_BAL_MAX:
+	case HWS_REG_BAL_AVG:
+	case HWS_REG_BAL_IMB:
+		return m->bal[(addr - HWS_REG_BAL_THIS) / 4];
 	}
 	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT11)
 		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
@@ -897,7 +1004,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 			m->cmd = popped;
 			m->busy = 1;
 			m->step = 1;
-			m->lat = check_cmd(m, popped) ? 1 : op_lat[f_op(popped)];
+			m->lat = cmd_latency(m, popped);
 		} else {
 			m->busy = 0;
 		}

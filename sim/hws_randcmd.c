@@ -104,7 +104,7 @@ static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, u
 /* The outcome the shadow predicts for a QUERY at @level of @kind (section 8.1). */
 static unsigned query_expect(const struct gen *g, unsigned level, unsigned kind)
 {
-	if (kind > 1)
+	if (kind > 2)
 		return HWS_ERR_OPCODE;
 	if (level >= HWS_NR_LEVELS)
 		return HWS_ERR_PRIO;
@@ -141,17 +141,28 @@ static struct gcmd gen_illegal(struct gen *g)
 				  cpus + rnd(g, 64 - cpus), 0, 0, HWS_ERR_CPU);
 		break;
 	case 12:
-		if (rnd(g, 2))
-			return mk(HWS_OP_DOM_SET, 0, rnd(g, 2) ? 0 : 4 + rnd(g, 252), cpu, 0, 0,
+		switch (rnd(g, 8)) {
+		case 0:	/* k 0..3 with data bits in PRIO[7:3] */
+			return mk(HWS_OP_DOM_SET, rnd(g, cpus), 8 * (1 + rnd(g, 31)) + rnd(g, 4), cpu,
+				  0, 0, HWS_ERR_PRIO);
+		case 1:	/* imbalance_pct below 100 */
+			return mk(HWS_OP_DOM_SET, rnd(g, 4) << 10 | rnd(g, 100), 0, cpu, 0, 0,
 				  HWS_ERR_PRIO);
+		case 2:	/* TASK[9:8] set with k = 0 */
+			return mk(HWS_OP_DOM_SET, (1 + rnd(g, 3)) << 8 | rnd(g, 256) | rnd(g, 4) << 10,
+				  0, cpu, 0, 0, HWS_ERR_PRIO);
+		case 3:	/* a power below 256 */
+			return mk(HWS_OP_DOM_SET, rnd(g, HWS_MIN_POWER), 4 + rnd(g, 4), cpu, 0, 0,
+				  HWS_ERR_PRIO);
+		}
 		if (cpus < 64)
 			return mk(HWS_OP_DOM_SET, cpus + rnd(g, 64 - cpus), 1 + rnd(g, 3), cpu, 0, 0,
 				  HWS_ERR_CPU);
 		break;
 	case 13: {
-		unsigned kind = rnd(g, 2), level = HWS_NR_LEVELS + rnd(g, 256 - HWS_NR_LEVELS);
+		unsigned kind = rnd(g, 3), level = HWS_NR_LEVELS + rnd(g, 256 - HWS_NR_LEVELS);
 
-		return mk(HWS_OP_QUERY, 0, level, cpu, kind >> 1, kind & 1, HWS_ERR_PRIO);
+		return mk(HWS_OP_QUERY, rnd(g, 3), level, cpu, kind >> 1, kind & 1, HWS_ERR_PRIO);
 	}
 	case 0:
 		if (tasks < 4096)
@@ -197,13 +208,12 @@ static struct gcmd gen_illegal(struct gen *g)
 				  HWS_ERR_PRIO);
 		break;
 	}
-	/* A reserved QUERY kind (every opcode is defined; kinds 2 and 3 are not). */
-	{
-		unsigned kind = 2 + rnd(g, 2);
-
-		return mk(HWS_OP_QUERY, rnd(g, 4096), rnd(g, 256), cpu, kind >> 1, kind & 1,
-			  HWS_ERR_OPCODE);
-	}
+	/* BALANCE with an idle type >= 3: TASK comes before DOMAIN. */
+	if (rnd(g, 2))
+		return mk(HWS_OP_QUERY, 3 + rnd(g, 4093), rnd(g, HWS_NR_LEVELS), cpu, 1, 0,
+			  HWS_ERR_TASK);
+	/* The reserved QUERY kind 3 (every opcode is defined; that kind is not). */
+	return mk(HWS_OP_QUERY, rnd(g, 4096), rnd(g, 256), cpu, 1, 1, HWS_ERR_OPCODE);
 }
 
 /*
@@ -276,10 +286,11 @@ static struct gcmd gen_cmd(struct gen *g, int neutral, int allow_pick)
 	case 14:
 		return mk(HWS_OP_SET_IDLE, 0, 0, cpu, rnd(g, 2), 0, 0);
 	case 15: {
-		unsigned kind = rnd(g, 2), level = rnd(g, HWS_NR_LEVELS);
+		/* BALANCE one query in four: it takes 125 + 41 cycles per group. */
+		unsigned kind = rnd(g, 4) == 0 ? 2 : rnd(g, 2), level = rnd(g, HWS_NR_LEVELS);
 
-		return mk(HWS_OP_QUERY, rnd(g, 4096), level, cpu, kind >> 1, kind & 1,
-			  query_expect(g, level, kind));
+		return mk(HWS_OP_QUERY, kind == 2 ? rnd(g, 3) : rnd(g, 4096), level, cpu,
+			  kind >> 1, kind & 1, query_expect(g, level, kind));
 	}
 	}
 	/* An illegal command never changes the queued set, so any burst may hold it. */
@@ -325,6 +336,13 @@ static int check_result(struct gen *g, const struct gcmd *c, uint32_t w)
 			return fail(g, 0, "PICK_NEXT returned task %u, which is not queued", task);
 		g->queued[task] = 0;
 		g->nq--;
+	}
+	if (c->op == HWS_OP_QUERY && (c->word & (HWS_CMD_ARRAY_MASK | HWS_CMD_HEAD_MASK)) == 2) {
+		unsigned v = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
+
+		if (v < 1 || v > 7)
+			return fail(g, 0, "BALANCE answered verdict %u (0x%08x)", v, w);
+		g->r->bal_verdicts[v]++;
 	}
 	if ((c->op == HWS_OP_PICK_NEXT || c->op == HWS_OP_PEEK) && (w & HWS_NONE_FLAG) &&
 	    w != HWS_NONE_FLAG)
@@ -510,6 +528,39 @@ static int run_topology(struct gen *g)
 			if (ret)
 				return ret;
 		}
+	/* Group powers (realistic: 1024 per CPU, SMT cores a little more; or any legal
+	 * value) and each level's imbalance_pct. */
+	for (k = 0; k < HWS_NR_LEVELS; k++) {
+		unsigned pct = rnd(g, 2) ? 125 : 100 + rnd(g, 156), pw;
+
+		c = mk(HWS_OP_DOM_SET, k << 10 | pct, 0, rnd(g, n), 0, 0, 0);
+		if (g->r->commands >= g->o->commands)
+			return 0;
+		ret = run_sync(g, &c);
+		if (ret)
+			return ret;
+		for (x = 0; x < n; x++) {
+			if (x % size[k] != 0 && rnd(g, 4) != 0)
+				continue;	/* not a leader: mostly left alone */
+			switch (rnd(g, 4)) {
+			case 0:
+				pw = HWS_MIN_POWER + rnd(g, (1u << 17) - HWS_MIN_POWER);
+				break;
+			case 1:
+				pw = k && s1 > 1 ? size[k] / s1 * 1178 : 1024 * size[k];
+				break;
+			default:
+				pw = 1024 * size[k];
+				break;
+			}
+			if (g->r->commands >= g->o->commands)
+				return 0;
+			c = mk(HWS_OP_DOM_SET, pw & 0xfff, (4 + k) | (pw >> 12) << 3, x, 0, 0, 0);
+			ret = run_sync(g, &c);
+			if (ret)
+				return ret;
+		}
+	}
 	memset(g->dom_bad, 0, sizeof(g->dom_bad));
 	if (n > 1 && rnd(g, 4) == 0 && g->r->commands < g->o->commands) {
 		k = 1 + rnd(g, 3);
@@ -530,9 +581,10 @@ static int run_bus(struct gen *g)
 		HWS_REG_ID, HWS_REG_NR_CPUS, HWS_REG_NR_TASKS, HWS_REG_DEPTHS, HWS_REG_STATUS,
 		HWS_REG_CMD_DONE, HWS_REG_CYCLES, HWS_REG_ERR_LAST, HWS_REG_ERR_CMD,
 		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT11,
-		HWS_REG_NR_GROUPS,
+		HWS_REG_NR_GROUPS, HWS_REG_BAL_THIS, HWS_REG_BAL_MAX, HWS_REG_BAL_AVG,
+		HWS_REG_BAL_IMB,
 	};
-	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x70, 0xfc, 0x15 };
+	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x80, 0xfc, 0x15 };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
 					      HWS_REG_NR_GROUPS, 0x70, 0xf0, 0x1a };
 	uint32_t v;

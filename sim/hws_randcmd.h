@@ -35,6 +35,7 @@ struct hws_randcmd_report {
 	uint64_t bus_errors_made;	/* deliberate bad accesses */
 	uint32_t max_occupancy;		/* most tasks queued at once */
 	uint32_t fills, drains;		/* times the table became full / empty */
+	uint64_t bal_verdicts[8];	/* successful BALANCE answers, by verdict 1..7 */
 	uint64_t edges;			/* clock edges */
 	uint64_t engine_cycles;		/* CYCLES at the end (summed over soft resets) */
 	uint64_t engine_done;		/* CMD_DONE at the end (summed) */

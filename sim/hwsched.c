@@ -264,6 +264,16 @@ static int cmd_lockstep(int argc, char **argv)
 			if (r->by_op[k])
 				printf(" %s=%" PRIu64, hws_op_name(k), r->by_op[k]);
 		printf("\n");
+		{
+			static const char *const vn[8] = { "", "no_busiest", "this_is_max",
+							   "this_above_avg", "within_pct",
+							   "no_gain", "move", "move_one" };
+
+			printf("BALANCE answers by verdict:");
+			for (k = 1; k < 8; k++)
+				printf(" %s=%" PRIu64, vn[k], r->bal_verdicts[k]);
+			printf("\n");
+		}
 		printf("errors by code:");
 		for (k = 1; k < 16; k++)
 			if (r->errors[k])

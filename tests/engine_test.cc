@@ -364,7 +364,7 @@ TEST_P(Engine, EveryBadCommandIsRefusedCountedAndHarmless)
 		{ "pick cpu range", hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 8, 0, 0), HWS_ERR_CPU },
 		{ "peek cpu range", hws_cmd(HWS_OP_PEEK, 0, 0, 63, 0, 0), HWS_ERR_CPU },
 		{ "cpu_stat selector", hws_cmd(HWS_OP_CPU_STAT, 0, 23, 0, 0, 0), HWS_ERR_PRIO },
-		{ "query kind 2", hws_cmd(HWS_OP_QUERY, 3, 0, 0, 1, 0), HWS_ERR_OPCODE },
+		{ "balance idle type", hws_cmd(HWS_OP_QUERY, 3, 0, 0, 1, 0), HWS_ERR_TASK },
 		{ "query kind 3", hws_cmd(HWS_OP_QUERY, 0, 9, 99, 1, 1), HWS_ERR_OPCODE },
 		{ "task_stat selector", hws_cmd(HWS_OP_TASK_STAT, 3, 3, 0, 0, 0), HWS_ERR_PRIO },
 		{ "lcu_stat selector", hws_cmd(HWS_OP_LCU_STAT, 0, 9, 0, 0, 0), HWS_ERR_PRIO },
@@ -737,6 +737,11 @@ TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
 	const BadCase bad_sets[] = {
 		{ "dom_set k=0", hws_cmd(HWS_OP_DOM_SET, 0, 0, 1, 0, 0), HWS_ERR_PRIO },
 		{ "dom_set k=4", hws_cmd(HWS_OP_DOM_SET, 0, 4, 1, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set power 255", hws_cmd(HWS_OP_DOM_SET, 255, 7, 1, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set k=1 data bits", hws_cmd(HWS_OP_DOM_SET, 0, 9, 1, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set pct 99", hws_cmd(HWS_OP_DOM_SET, 99, 0, 0, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set pct bits 9:8", hws_cmd(HWS_OP_DOM_SET, 0x17d, 0, 0, 0, 0), HWS_ERR_PRIO },
+		{ "dom_set pct cpu", hws_cmd(HWS_OP_DOM_SET, 125, 0, 8, 0, 0), HWS_ERR_CPU },
 		{ "dom_set leader range", hws_cmd(HWS_OP_DOM_SET, 8, 1, 1, 0, 0), HWS_ERR_CPU },
 		{ "dom_set cpu range", hws_cmd(HWS_OP_DOM_SET, 0, 1, 8, 0, 0), HWS_ERR_CPU },
 	};
@@ -748,7 +753,10 @@ TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
 	// CPU 2 named as led by CPU 3: P1 is inconsistent.
 	ASSERT_EQ(hws_dom_set(d, 2, 1, 3), 0);
 	const BadCase queries[] = {
-		{ "reserved kind", hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0), HWS_ERR_OPCODE },
+		{ "reserved kind", hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 1), HWS_ERR_OPCODE },
+		{ "balance level 0 reads P1", hws_cmd(HWS_OP_QUERY, 0, 0, 0, 1, 0), HWS_ERR_DOMAIN },
+		{ "balance idle type before domain", hws_cmd(HWS_OP_QUERY, 7, 0, 0, 1, 0),
+		  HWS_ERR_TASK },
 		{ "level range", hws_cmd(HWS_OP_QUERY, 0, 4, 0, 0, 0), HWS_ERR_PRIO },
 		{ "cpu range", hws_cmd(HWS_OP_QUERY, 0, 4, 9, 0, 0), HWS_ERR_CPU },
 		{ "idlest level 0 reads P1", hws_cmd(HWS_OP_QUERY, 0, 0, 0, 0, 0), HWS_ERR_DOMAIN },
@@ -761,7 +769,7 @@ TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
 		EXPECT_EQ(w, HWS_ERR_FLAG | bc.code) << bc.name;
 		(void)reg(d, HWS_REG_STATUS);
 	}
-	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT11), 3u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT11), 4u);
 	unsigned c;
 	EXPECT_EQ(hws_idlest(d, 0, 2, &c), 0) << "levels 2 and 3 do not read P1";
 	// A group that straddles two domains: P2 block {0..3} but CPU 2's P3 block differs.
@@ -772,6 +780,138 @@ TEST_P(Engine, BadDomainTablesAndQueriesAreRefused)
 	ASSERT_EQ(hws_dom_set(d, 3, 3, 2), 0);
 	EXPECT_EQ(hws_idlest(d, 0, 2, &c), -EINVAL) << "P2 does not refine P3";
 	EXPECT_NE(std::string(hws_errmsg(d)).find("DOMAIN"), std::string::npos) << hws_errmsg(d);
+}
+
+// 8 CPUs as 2 NUMA nodes of 4 (no SMT): cores are CPUs, packages = nodes.
+static void two_nodes_of_four(hws_dev *d)
+{
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		ASSERT_EQ(hws_dom_set(d, cpu, 2, cpu & ~3u), 0) << hws_errmsg(d);
+		ASSERT_EQ(hws_dom_set(d, cpu, 3, cpu & ~3u), 0);
+	}
+	// Level 3 (NUMA) groups are the nodes: 4 CPUs, power 4096.
+	ASSERT_EQ(hws_dom_set_power(d, 3, 0, 4096), 0);
+	ASSERT_EQ(hws_dom_set_power(d, 3, 4, 4096), 0);
+}
+
+TEST_P(Engine, BalanceFindsTheOverloadedNodeAndTheDocumentedImbalance)
+{
+	two_nodes_of_four(d);
+	// Node 0: one nice-0 task on CPU 0. Node 1: three on each of CPUs 4..7.
+	unsigned t = 0;
+	ASSERT_EQ(hws_enqueue(d, t++, 0, 120, 0, 0), 0);
+	for (unsigned cpu = 4; cpu < 8; cpu++)
+		for (unsigned k = 0; k < 3; k++)
+			ASSERT_EQ(hws_enqueue(d, t++, cpu, 120, 0, 0), 0);
+	// CPU 1, idle, balances the top level (loads now).
+	//   node 0: 1024 * 1024 / 4096 = 256; node 1: 12288 * 1024 / 4096 = 3072;
+	//   avg = 13312 * 1024 / 8192 = 1664; 100 * 3072 > 125 * 256;
+	//   imbalance = min(3072 - 1664, 1664 - 256) * min(4096, 4096) / 1024 = 5632 >= 1024.
+	hws_bal b;
+	ASSERT_EQ(hws_balance_query(d, 1, 3, 1, &b), 0) << hws_errmsg(d);
+	EXPECT_EQ(b.verdict, 6u) << "MOVE";
+	EXPECT_EQ(b.busiest, 4);
+	EXPECT_EQ(b.busiest_cpu, 4) << "CPUs 4..7 tie: the lowest";
+	EXPECT_EQ(b.this_group, 0u);
+	EXPECT_EQ(b.this_load, 256u);
+	EXPECT_EQ(b.max_load, 3072u);
+	EXPECT_EQ(b.avg_load, 1664u);
+	EXPECT_EQ(b.imbalance, 5632u);
+	// A heavier CPU 6 is the one to pull from.
+	ASSERT_EQ(hws_enqueue(d, t++, 6, 120, 0, 0), 0);
+	ASSERT_EQ(hws_balance_query(d, 1, 3, 2, &b), 0);
+	EXPECT_EQ(b.busiest_cpu, 6);
+	// Busy CPU 0 without history: other CPUs' source_load = min(hist 0, now) = 0.
+	ASSERT_EQ(hws_balance_query(d, 0, 3, 0, &b), 0);
+	EXPECT_EQ(b.verdict, 1u) << "NO_BUSIEST";
+	EXPECT_EQ(b.busiest, -1);
+	EXPECT_EQ(b.avg_load, 0u);
+	EXPECT_EQ(b.imbalance, 0u);
+	// After a LOAD_TICK everywhere hist = now / 2: node 1's source load is half.
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		ASSERT_EQ(hws_load_tick(d, cpu), 0);
+	ASSERT_EQ(hws_balance_query(d, 0, 3, 0, &b), 0);
+	// node 0 (local, target_load = now): 256; node 1: (1536 * 3 + 2048) * 1024 / 4096 = 1664;
+	// avg = (1024 + 6656) * 1024 / 8192 = 960; imbalance = min(704, 704) * 4096 / 1024.
+	EXPECT_EQ(b.verdict, 6u);
+	EXPECT_EQ(b.max_load, 1664u);
+	EXPECT_EQ(b.avg_load, 960u);
+	EXPECT_EQ(b.imbalance, 2816u);
+}
+
+TEST_P(Engine, BalanceAnswersBalancedDomainsAndTheSmallImbalanceRules)
+{
+	two_nodes_of_four(d);
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		ASSERT_EQ(hws_enqueue(d, cpu, cpu, 120, 0, 0), 0);
+	hws_bal b;
+	ASSERT_EQ(hws_balance_query(d, 2, 3, 1, &b), 0);
+	EXPECT_EQ(b.verdict, 2u) << "THIS_IS_MAX: both nodes 1024";
+	EXPECT_EQ(b.busiest, 4);
+	EXPECT_EQ(b.this_load, 1024u);
+	EXPECT_EQ(b.avg_load, 0u) << "not reached";
+	// Level 2's domain is the node, its groups single CPUs (power 1024 after reset).
+	ASSERT_EQ(hws_enqueue(d, 8, 5, 120, 0, 0), 0);	// CPU 5: 2048
+	// Level 1 (MC) spans the package (here the node); its groups are single CPUs.
+	ASSERT_EQ(hws_balance_query(d, 4, 1, 1, &b), 0);
+	// this 1024, max 2048, avg 5120 * 1024 / 4096 = 1280; 100 * 2048 > 125 * 1024;
+	// imbalance = min(768, 256) * 1024 / 1024 = 256 < 1024; the gap 1024 < 2048;
+	// pwr_now = (1024 * 1024 + 1024 * 1024) / 1024 = 2048; tmp = 1024;
+	// pwr_move = (1024 * 1024 + 1024 * min(1024, 1024 + 2048)) / 1024 = 2048 < 2048 + 128.
+	EXPECT_EQ(b.verdict, 5u) << "NO_GAIN";
+	EXPECT_EQ(b.busiest, 5);
+	EXPECT_EQ(b.busiest_cpu, -1);
+	EXPECT_EQ(b.imbalance, 0u);
+	// An idle CPU beside a CPU with two tasks: moving one puts a CPU to use.
+	ASSERT_EQ(hws_dequeue(d, 4), 0);	// CPU 4 now empty
+	ASSERT_EQ(hws_balance_query(d, 4, 1, 1, &b), 0);
+	// this 0, max 2048, avg 4096 * 1024 / 4096 = 1024, imbalance = min(1024, 1024) = 1024.
+	EXPECT_EQ(b.verdict, 6u) << "MOVE";
+	EXPECT_EQ(b.busiest_cpu, 5);
+	EXPECT_EQ(b.imbalance, 1024u);
+	// imbalance_pct: with 1.5 tasks per CPU on node 1 vs 1.25 on node 0, level 3.
+	ASSERT_EQ(hws_enqueue(d, 4, 4, 120, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 9, 6, 120, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 10, 0, 120, 0, 0), 0);
+	// node 0: 5120 -> 1280; node 1: 6144 -> 1536; 100 * 1536 <= 125 * 1280.
+	ASSERT_EQ(hws_balance_query(d, 1, 3, 1, &b), 0);
+	EXPECT_EQ(b.verdict, 4u) << "WITHIN_PCT (this 1280 < avg 1408)";
+	ASSERT_EQ(hws_dom_set_pct(d, 3, 110), 0);
+	ASSERT_EQ(hws_balance_query(d, 1, 3, 1, &b), 0);
+	// 110%: past the margin; imbalance = min(128, 128) * 4096 / 1024 = 512, and
+	// pwr_move = 4096 * 1024 / 1024 * 2 = 8192 < pwr_now 8192 + 128.
+	EXPECT_EQ(b.verdict, 5u) << "NO_GAIN";
+	EXPECT_EQ(b.avg_load, 1408u);
+}
+
+TEST_P(Engine, BalanceLatencyGrowsWithTheGroupsAndBadBalancesChangeNothing)
+{
+	// After reset level 3 spans all 8 CPUs, each a group: 125 + 41 x 8.
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0)),
+		  HWS_BAL_LAT_BASE + 8 * HWS_BAL_LAT_GROUP);
+	two_nodes_of_four(d);
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 1, 3, 5, 1, 0)),
+		  HWS_BAL_LAT_BASE + 2 * HWS_BAL_LAT_GROUP);
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 2, 0, 5, 1, 0)),
+		  HWS_BAL_LAT_BASE + 1 * HWS_BAL_LAT_GROUP) << "level 0: one CPU, one group";
+	ASSERT_EQ(hws_enqueue(d, 0, 6, 120, 0, 0), 0);
+	hws_bal good, b;
+	ASSERT_EQ(hws_balance_query(d, 0, 3, 1, &good), 0);
+	uint32_t done = reg(d, HWS_REG_CMD_DONE);
+	EXPECT_EQ(hws_balance_query(d, 8, 3, 0, &b), -ERANGE);
+	EXPECT_EQ(hws_balance_query(d, 0, 4, 0, &b), -ERANGE);
+	EXPECT_EQ(hws_balance_query(d, 0, 3, 3, &b), -ERANGE);
+	ASSERT_EQ(hws_dom_set(d, 1, 1, 2), 0);	// P1 broken: CPU 1 led by CPU 2
+	EXPECT_EQ(hws_balance_query(d, 0, 1, 0, &b), -EINVAL);
+	EXPECT_EQ(reg(d, HWS_REG_BAL_THIS), good.this_load);
+	EXPECT_EQ(reg(d, HWS_REG_BAL_MAX), good.max_load);
+	EXPECT_EQ(reg(d, HWS_REG_BAL_AVG), good.avg_load);
+	EXPECT_EQ(reg(d, HWS_REG_BAL_IMB), good.imbalance);
+	EXPECT_EQ(good.max_load, 256u) << "node 1: 1024 * 1024 / 4096";
+	EXPECT_EQ(good.avg_load, 128u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), done + 5);
+	// A failing BALANCE takes 1 cycle like every failing command.
+	EXPECT_EQ(latency_of(hws_cmd(HWS_OP_QUERY, 0, 4, 0, 1, 0), -ERANGE), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,

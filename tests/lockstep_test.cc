@@ -18,7 +18,7 @@ struct Shape {
 	uint64_t commands;
 };
 
-void run_lockstep(const Shape &s, uint64_t seed)
+void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 {
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
@@ -37,6 +37,10 @@ void run_lockstep(const Shape &s, uint64_t seed)
 	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
 	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
+	// The long run must reach every rule of find_busiest_group, not just the common ones.
+	for (unsigned v = 1; every_verdict && v <= 7; v++)
+		EXPECT_GT(r.bal_verdicts[v], 0u) << "BALANCE never answered verdict " << v
+						 << ", seed " << seed;
 	hws_close(d);
 }
 
@@ -45,7 +49,7 @@ TEST(Lockstep, AMillionRandomCommandsDefaultEngine)
 {
 	const uint64_t seed = hwstest::seed_from_env(20261202);
 	printf("[ seed     ] %llu\n", (unsigned long long)seed);
-	run_lockstep({ 8, 256, 16, 1000000 }, seed);
+	run_lockstep({ 8, 256, 16, 1000000 }, seed, true);
 }
 
 class LockstepSweep : public ::testing::TestWithParam<Shape> {};
