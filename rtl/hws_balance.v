@@ -125,15 +125,12 @@ module hws_balance #(
     if (srst_i)       pvld_q <= {NPW{1'b0}};
     else if (pw_we_i) pvld_q[pw_wa] <= 1'b1;
   end
-  wire [16:0] pw_val = pvld_q[pw_ra] ? pw_rd : HWS_DEF_POWER[16:0];
 
   // ---------------------------------------------------------------------------------------
   // Phases
   localparam [2:0] PH_IDLE = 3'd0, PH_GRP = 3'd1, PH_T1 = 3'd2, PH_T2 = 3'd3, PH_T3 = 3'd4,
                    PH_FIN = 3'd5;
-  wire in_grp  = (ph_q == PH_GRP);
-  wire in_tail = (ph_q == PH_T1) || (ph_q == PH_T2) || (ph_q == PH_T3);
-  wire win_end = (in_grp || in_tail) && (cnt_q == 6'd40);   // the window's last cycle
+  wire in_run = (ph_q >= PH_GRP) && (ph_q <= PH_T3);   // a window: GRP, T1, T2 or T3
 
   // Registered state of one BALANCE (no reset: go_i sets what is read before written)
   reg               now_only_q;
@@ -154,27 +151,10 @@ module hws_balance #(
   reg               within_q;               // 100 * max_load <= pct * this_load
   reg [12:0]        tmp1_q;                 // 2^20 / pb (<= 4096)
   reg [16:0]        rem1_q;                 // 2^20 % pb
-  reg [2:0]         verdict_q;
+  reg [31:0]        res_q;                  // the result word, from the edge ending T3
 
   // ---------------------------------------------------------------------------------------
   // Functions of the table, evaluated only at the edges that need them.
-
-  // Block of CPU x in partition P(k), k = 0..4, from the stored P1..P3.
-  function automatic [CW-1:0] blk_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
-                                     input [NR_CPUS*CW-1:0] t3, input [2:0] k,
-                                     /* verilator lint_off UNUSEDSIGNAL */
-                                     input integer x   // a CPU, 0..NR_CPUS-1
-                                     /* verilator lint_on UNUSEDSIGNAL */);
-    begin
-      case (k)
-        3'd0:    blk_fn = x[CW-1:0];
-        3'd1:    blk_fn = t1[x*CW +: CW];
-        3'd2:    blk_fn = t2[x*CW +: CW];
-        3'd3:    blk_fn = t3[x*CW +: CW];
-        default: blk_fn = {CW{1'b0}};
-      endcase
-    end
-  endfunction
 
   localparam [NR_CPUS-1:0] ONE_M = 1;
   localparam [AW-1:0]      L8191 = 8191;
@@ -191,6 +171,17 @@ module hws_balance #(
     end
   endfunction
 
+  // Partition P0 (every CPU alone) as a table: lead of x = x.
+  function automatic [NR_CPUS*CW-1:0] ident_fn(input integer unused_arg);
+    integer x;
+    begin
+      ident_fn = {NR_CPUS*CW{1'b0}};
+      for (x = 0; x < NR_CPUS; x = x + 1) ident_fn[x*CW +: CW] = x[CW-1:0];
+      if (unused_arg != 0) ident_fn = {NR_CPUS*CW{1'b0}};
+    end
+  endfunction
+  localparam [NR_CPUS*CW-1:0] IDENT = ident_fn(0);
+
   // {lowest set bit's index, mask without it}
   function automatic [CW+NR_CPUS-1:0] pop_fn(input [NR_CPUS-1:0] m);
     reg [CW-1:0] idx;
@@ -205,23 +196,31 @@ module hws_balance #(
 
   // At go: {leader of c's level-l block, first group's leader, the other leaders}. The
   // leaders of the domain's groups are its CPUs that name themselves in Pl (the table is
-  // consistent: blocks are named by their first CPU and nest in the domain).
-  function automatic [2*CW+NR_CPUS-1:0] start_fn(input [NR_CPUS*CW-1:0] t1,
-                                                 input [NR_CPUS*CW-1:0] t2,
-                                                 input [NR_CPUS*CW-1:0] t3,
-                                                 input [CW-1:0] c, input [1:0] l);
-    reg [NR_CPUS-1:0] lds;
-    reg [CW-1:0]      hc;
-    reg [2:0]         kl, kh;
-    integer           x;
+  // consistent: blocks are named by their first CPU and nest in the domain). tl, th: the
+  // tables of Pl and P(l+1) (P0 every CPU alone, P4 all CPUs in one block).
+  // The functions read the tables and loads from the module's ports instead of taking
+  // them as arguments, and call no other function: Verilator zeroes the arguments and
+  // locals of every inlined call at every edge, whether the call runs or not.
+  function automatic [2*CW+NR_CPUS-1:0] start_fn(input [CW-1:0] c, input [1:0] l);
+    reg [NR_CPUS*CW-1:0] tl, th;
+    reg [NR_CPUS-1:0]    lds;
+    reg [CW-1:0]         hc, idx;
+    integer              x;
     begin
-      kl  = {1'b0, l};
-      kh  = {1'b0, l} + 3'd1;
-      hc  = blk_fn(t1, t2, t3, kh, {{(32-CW){1'b0}}, c});
+      case (l)
+        2'd0:    begin tl = IDENT;   th = lead1_i; end
+        2'd1:    begin tl = lead1_i; th = lead2_i; end
+        2'd2:    begin tl = lead2_i; th = lead3_i; end
+        default: begin tl = lead3_i; th = {NR_CPUS*CW{1'b0}}; end
+      endcase
+      hc  = th[c*CW +: CW];
       lds = {NR_CPUS{1'b0}};
-      for (x = 0; x < NR_CPUS; x = x + 1)
-        lds[x] = (blk_fn(t1, t2, t3, kh, x) == hc) && (blk_fn(t1, t2, t3, kl, x) == x[CW-1:0]);
-      start_fn = {blk_fn(t1, t2, t3, kl, {{(32-CW){1'b0}}, c}), pop_fn(lds)};
+      idx = {CW{1'b0}};
+      for (x = NR_CPUS - 1; x >= 0; x = x - 1) begin
+        lds[x] = (th[x*CW +: CW] == hc) && (tl[x*CW +: CW] == x[CW-1:0]);
+        if (lds[x]) idx = x[CW-1:0];
+      end
+      start_fn = {tl[c*CW +: CW], idx, lds & (lds - ONE_M)};
     end
   endfunction
 
@@ -229,26 +228,29 @@ module hws_balance #(
   // the load now for the idle types, else the target load max(hist, now) in the local group
   // and the source load min(hist, now) elsewhere; the busiest CPU is the first with the
   // largest such load (only used for a non-local group, where it is the source load).
-  function automatic [CW+SW-1:0] sum_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
-                                        input [NR_CPUS*CW-1:0] t3, input [1:0] l,
-                                        input [CW-1:0] g, input loc, input now_only,
-                                        input [NR_CPUS*LOAD_W-1:0] ld,
-                                        input [NR_CPUS*LOAD_W-1:0] hs);
-    reg [SW-1:0]     s;
-    reg [LOAD_W-1:0] n, h, v, best;
-    reg [CW-1:0]     bi;
-    reg              found;
-    integer          x;
+  function automatic [CW+SW-1:0] sum_fn(input [1:0] l, input [CW-1:0] g, input loc);
+    reg [NR_CPUS*CW-1:0] tl;
+    reg [SW-1:0]         s;
+    reg [LOAD_W-1:0]     n, h, v, best;
+    reg [CW-1:0]         bi;
+    reg                  found;
+    integer              x;
     begin
+      case (l)
+        2'd0:    tl = IDENT;
+        2'd1:    tl = lead1_i;
+        2'd2:    tl = lead2_i;
+        default: tl = lead3_i;
+      endcase
       s     = {SW{1'b0}};
       best  = {LOAD_W{1'b0}};
       bi    = {CW{1'b0}};
       found = 1'b0;
       for (x = 0; x < NR_CPUS; x = x + 1) begin
-        n = ld[x*LOAD_W +: LOAD_W];
-        h = hs[x*LOAD_W +: LOAD_W];
-        v = (now_only || (loc == (h < n))) ? n : h;
-        if (blk_fn(t1, t2, t3, {1'b0, l}, x) == g) begin
+        n = load_i[x*LOAD_W +: LOAD_W];
+        h = hist_i[x*LOAD_W +: LOAD_W];
+        v = (now_only_q || (loc == (h < n))) ? n : h;
+        if (tl[x*CW +: CW] == g) begin
           s = s + {{CW{1'b0}}, v};
           if (!found || (v > best)) begin
             best  = v;
@@ -261,246 +263,263 @@ module hws_balance #(
     end
   endfunction
 
-  // The verdict (enum hws_balance_verdict) at the edge ending T3, rem2 = N2 % pt.
-  function automatic [2:0] verdict_fn(input has_b, input [AW-1:0] this_l,
-                                      input [AW-1:0] max_l, input [AW-1:0] avg_l,
-                                      input in_pct, input imb_big,
-                                      input [16:0] pb, input [16:0] pt,
-                                      input [29:0] pm, input [29:0] ptp,
-                                      input [12:0] tmp1, input [16:0] rem1,
-                                      input [20:0] n2, input [16:0] rem2);
+  // The verdict (enum hws_balance_verdict) at the edge ending T3, from the registers and
+  // T3's dividend n2 and remainder rem2 = n2 % pt.
+  //   pwr_now  * 1024 = pb * min(1024, max) + pt * min(1024, this)
+  //   pwr_move * 1024 = [max > tmp1] pb * min(1024, max - tmp1) + pt * min(1024, this + tmp2)
+  // with pb * min(1024, v) = min(pb << 10, pb * v), pb * tmp1 = 2^20 - rem1 and
+  // pt * tmp2 = n2 - rem2.
+  function automatic [2:0] verdict_fn(input [20:0] n2, input [16:0] rem2);
     reg [26:0] pbk, ptk, a1, a2, m1, m2;
     reg [29:0] x1;
     reg [30:0] x2;
     /* verilator lint_off UNUSEDSIGNAL */
     reg [27:0] now_s, move_s;      // * 1024: only bits 27:10 are compared
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [AW-1:0] gap;
     begin
-      pbk = {pb, 10'd0};
-      ptk = {pt, 10'd0};
-      // pwr_now * 1024 = pb * min(1024, max) + pt * min(1024, this)
-      a1 = (pm < {3'd0, pbk}) ? pm[26:0] : pbk;
-      a2 = (ptp < {3'd0, ptk}) ? ptp[26:0] : ptk;
-      // pwr_move * 1024 = [max > tmp1] pb * min(1024, max - tmp1) + pt * min(1024, this + tmp2)
-      x1 = pm - (30'd1048576 - {13'd0, rem1});                  // pb * (max - tmp1)
-      x2 = {1'b0, ptp} + {10'd0, n2} - {14'd0, rem2};             // pt * (this + tmp2)
+      pbk = {pb_q, 10'd0};
+      ptk = {pt_q, 10'd0};
+      a1 = (pm_q < {3'd0, pbk}) ? pm_q[26:0] : pbk;
+      a2 = (ptp_q < {3'd0, ptk}) ? ptp_q[26:0] : ptk;
+      x1 = pm_q - (30'd1048576 - {13'd0, rem1_q});               // pb * (max - tmp1)
+      x2 = {1'b0, ptp_q} + {10'd0, n2} - {14'd0, rem2};          // pt * (this + tmp2)
       m1 = 27'd0;
-      if (max_l > {{(AW-13){1'b0}}, tmp1})
+      if (max_q > {{(AW-13){1'b0}}, tmp1_q})
         m1 = (x1 < {3'd0, pbk}) ? x1[26:0] : pbk;
       m2 = (x2 < {4'd0, ptk}) ? x2[26:0] : ptk;
       now_s  = {1'b0, a1} + {1'b0, a2};
       move_s = {1'b0, m1} + {1'b0, m2};
-      gap = max_l - this_l;
-      if (!has_b)                verdict_fn = 3'd1;   // NO_BUSIEST
-      else if (this_l >= max_l)  verdict_fn = 3'd2;   // THIS_IS_MAX
-      else if (this_l >= avg_l)  verdict_fn = 3'd3;   // THIS_ABOVE_AVG
-      else if (in_pct)           verdict_fn = 3'd4;   // WITHIN_PCT
-      else if (imb_big)          verdict_fn = 3'd6;   // MOVE
-      else if (gap >= L2048)     verdict_fn = 3'd7;   // MOVE_ONE
+      if (!has_b_q)                    verdict_fn = 3'd1;   // NO_BUSIEST
+      else if (this_q >= max_q)        verdict_fn = 3'd2;   // THIS_IS_MAX
+      else if (this_q >= avg_q)        verdict_fn = 3'd3;   // THIS_ABOVE_AVG
+      else if (within_q)               verdict_fn = 3'd4;   // WITHIN_PCT
+      else if (imb_big_q)              verdict_fn = 3'd6;   // MOVE
+      else if (max_q - this_q >= L2048) verdict_fn = 3'd7;  // MOVE_ONE: a gap of two tasks
       else if ({8'd0, move_s[27:10]} < {8'd0, now_s[27:10]} + 26'd128)
-                                 verdict_fn = 3'd5;   // NO_GAIN
-      else                       verdict_fn = 3'd7;   // MOVE_ONE
+                                       verdict_fn = 3'd5;   // NO_GAIN
+      else                             verdict_fn = 3'd7;   // MOVE_ONE: 1/8 CPU gained
+    end
+  endfunction
+
+  // The result word of verdict v (BRES fields; every other bit 0).
+  function automatic [31:0] res_fn(input [2:0] v);
+    reg [5:0] bus6, bq6, this6;
+    reg       has_cpu;
+    begin
+      has_cpu = (v == 3'd6) || (v == 3'd7);
+      bus6  = 6'd0;
+      bq6   = 6'd0;
+      this6 = 6'd0;
+      bus6[CW-1:0]  = bus_q;
+      bq6[CW-1:0]   = has_cpu ? bq_q : {CW{1'b0}};
+      this6[CW-1:0] = this_ld_q;
+      res_fn = ({29'd0, v}       << HWS_BRES_VERDICT_LSB) |
+               ({31'd0, has_b_q} << HWS_BRES_HAS_BUSIEST_LSB) |
+               ({26'd0, bus6}    << HWS_BRES_BUSIEST_LSB) |
+               ({31'd0, has_cpu} << HWS_BRES_HAS_CPU_LSB) |
+               ({26'd0, bq6}     << HWS_BRES_BUSIEST_CPU_LSB) |
+               ({26'd0, this6}   << HWS_BRES_THIS_LSB);
+    end
+  endfunction
+
+  // (uint32) of a scaled load
+  function automatic [31:0] lo32(input [AW-1:0] v);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [AW+31:0] w;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      w = {32'd0, v};
+      lo32 = w[31:0];
     end
   endfunction
 
   // ---------------------------------------------------------------------------------------
-  // The divider: one quotient bit per cycle in cnt 1..40 of every window; at cnt 1 it
-  // starts from the window's dividend.
-  wire [DVW-1:0] dv;                 // divisor of the window
-  reg  [47:0]    dn;                 // dividend of the window
+  // Datapath of one cycle: the divider step (cnt 1..40 of every window; at cnt 1 it starts
+  // from the window's dividend) and the multiplier step (acc = 2 acc + (bit ? a : 0), MSB
+  // first over mb_q; products in cnt 1..17 and 18..34 of T1..T3). Computed only while a
+  // BALANCE runs (zeros otherwise), so an idle edge costs Verilator one compare here.
   reg  [DVW-1:0] dr_q;               // partial remainder (< divisor)
   reg  [39:0]    dx_q;               // dividend bits to bring down, quotient bits below
-  wire [20:0]    n2 = (pm_q < 30'd1048576) ? pm_q[20:0] : 21'd1048576;
-  assign dv = in_grp ? {{(DVW-17){1'b0}}, pw_val} :
-              (ph_q == PH_T1) ? tot_pw_q :
-              (ph_q == PH_T2) ? {{(DVW-17){1'b0}}, pb_q} : {{(DVW-17){1'b0}}, pt_q};
-  always @* begin
-    dn = 48'd0;
-    if (in_grp)                dn[SW+9:0] = {sum_q, 10'd0};
-    else if (ph_q == PH_T1)    dn[SW+9:0] = {tot_ld_q, 10'd0};
-    else if (ph_q == PH_T2)    dn[20] = 1'b1;
-    else                       dn[20:0] = n2;
-  end
-  wire           d_first = (cnt_q == 6'd1);
-  wire [DVW-1:0] dr_in = d_first ? {{(DVW-8){1'b0}}, dn[47:40]} : dr_q;
-  wire [39:0]    dx_in = d_first ? dn[39:0] : dx_q;
-  wire [DVW:0]   dt    = {dr_in, dx_in[39]};
-  wire           dge   = (dt >= {1'b0, dv});
-  wire [DVW:0]   dsub  = dt - {1'b0, dv};
-  wire [DVW-1:0] dr_nx = dge ? dsub[DVW-1:0] : dt[DVW-1:0];
-  wire [39:0]    dx_nx = {dx_in[38:0], dge};
-  wire [AW-1:0]  quot  = dx_nx[AW-1:0];      // the quotient, at a window's last edge
-
-  // The multiplier: acc = 2 acc + (bit ? a : 0), MSB first over mb_q; products in cnt 1..17
-  // and 18..34 of T1..T3.
   reg  [MW-1:0]  acc_q;
   reg  [16:0]    mb_q;
-  reg  [MW-1:0]  ma;
-  wire           m_lo  = (cnt_q <= 6'd17);
-  wire [AW-1:0]  dmx   = max_q - avg_q;
-  wire [AW-1:0]  dth   = avg_q - this_q;
-  wire [AW-1:0]  dmin  = (dmx < dth) ? dmx : dth;
-  wire [AW-1:0]  max13 = (max_q > L8191) ? L8191 : max_q;
-  wire [AW-1:0]  this13 = (this_q > L8191) ? L8191 : this_q;
-  always @* begin
-    ma = {MW{1'b0}};
-    case (ph_q)
-      PH_T1:   ma[AW-1:0] = m_lo ? max13 : this13;
-      PH_T2:   ma[AW-1:0] = m_lo ? dmin : this_q;
-      default: ma[AW-1:0] = max_q;
-    endcase
-  end
-  wire [MW-1:0]  acc_in = ((cnt_q == 6'd1) || (cnt_q == 6'd18)) ? {MW{1'b0}} : acc_q;
-  wire [MW-1:0]  acc_nx = {acc_in[MW-2:0], 1'b0} + (mb_q[16] ? ma : {MW{1'b0}});
-  wire [16:0]    pct_l  = {9'd0, pct_q[lvl_q*8 +: 8]};
-  wire [16:0]    pmin   = (pb_q < pt_q) ? pb_q : pt_q;
 
-  // ---------------------------------------------------------------------------------------
-  // Sequencing
-  always @(posedge clk_i) begin
-    if (srst_i) begin
-      ph_q  <= PH_IDLE;
-      cnt_q <= 6'd0;
-    end else if (go_i) begin
-      ph_q  <= PH_GRP;
-      cnt_q <= 6'd0;
-    end else if (ph_q == PH_FIN) begin
-      ph_q  <= PH_IDLE;
-    end else if (win_end) begin
-      cnt_q <= 6'd0;
-      if (!in_grp || (rem_q == {NR_CPUS{1'b0}})) ph_q <= ph_q + 3'd1;
-    end else if (in_grp || in_tail) begin
-      cnt_q <= cnt_q + 6'd1;
+  reg  [16:0]    pw_val;             // pw[l][cur] (DEF_POWER when not written)
+  reg  [20:0]    n2;                 // T3's dividend: max_load * pb, or 2^20
+  reg  [DVW-1:0] dv;                 // divisor of the window
+  reg  [47:0]    dn;                 // dividend of the window
+  reg  [DVW-1:0] dr_in, dr_nx;
+  reg  [39:0]    dx_in, dx_nx;
+  reg  [DVW:0]   dt, dsub;
+  reg            dge;
+  reg  [AW-1:0]  dmx, dth, ma_l;
+  reg  [MW-1:0]  ma, acc_in, acc_nx;
+  always @* begin
+    pw_val = 17'd0;  n2 = 21'd0;  dv = {DVW{1'b0}};  dn = 48'd0;
+    dr_in = {DVW{1'b0}};  dx_in = 40'd0;  dt = {(DVW+1){1'b0}};  dsub = {(DVW+1){1'b0}};
+    dge = 1'b0;  dr_nx = {DVW{1'b0}};  dx_nx = 40'd0;
+    dmx = {AW{1'b0}};  dth = {AW{1'b0}};  ma_l = {AW{1'b0}};
+    ma = {MW{1'b0}};  acc_in = {MW{1'b0}};  acc_nx = {MW{1'b0}};
+    if (in_run) begin
+      pw_val = pvld_q[pw_ra] ? pw_rd : HWS_DEF_POWER[16:0];
+      n2     = (pm_q < 30'd1048576) ? pm_q[20:0] : 21'd1048576;
+      case (ph_q)
+        PH_GRP: begin
+          dv = {{(DVW-17){1'b0}}, pw_val};
+          dn[SW+9:0] = {sum_q, 10'd0};
+        end
+        PH_T1: begin
+          dv = tot_pw_q;
+          dn[SW+9:0] = {tot_ld_q, 10'd0};
+        end
+        PH_T2: begin
+          dv = {{(DVW-17){1'b0}}, pb_q};
+          dn[20] = 1'b1;
+        end
+        default: begin
+          dv = {{(DVW-17){1'b0}}, pt_q};
+          dn[20:0] = n2;
+        end
+      endcase
+      // the divider
+      dr_in = (cnt_q == 6'd1) ? {{(DVW-8){1'b0}}, dn[47:40]} : dr_q;
+      dx_in = (cnt_q == 6'd1) ? dn[39:0] : dx_q;
+      dt    = {dr_in, dx_in[39]};
+      dge   = (dt >= {1'b0, dv});
+      dsub  = dt - {1'b0, dv};
+      dr_nx = dge ? dsub[DVW-1:0] : dt[DVW-1:0];
+      dx_nx = {dx_in[38:0], dge};
+      // the multiplier
+      dmx = max_q - avg_q;
+      dth = avg_q - this_q;
+      case (ph_q)
+        PH_T1:   ma_l = (cnt_q <= 6'd17) ? ((max_q > L8191) ? L8191 : max_q)
+                                         : ((this_q > L8191) ? L8191 : this_q);
+        PH_T2:   ma_l = (cnt_q <= 6'd17) ? ((dmx < dth) ? dmx : dth) : this_q;
+        default: ma_l = max_q;
+      endcase
+      ma[AW-1:0] = ma_l;
+      acc_in = ((cnt_q == 6'd1) || (cnt_q == 6'd18)) ? {MW{1'b0}} : acc_q;
+      acc_nx = {acc_in[MW-2:0], 1'b0} + (mb_q[16] ? ma : {MW{1'b0}});
     end
   end
+  wire [AW-1:0] quot = dx_nx[AW-1:0];   // the quotient, at a window's last edge
 
-  // The BALANCE's own registers
+  // ---------------------------------------------------------------------------------------
+  // Sequencing and registers. Every register has one assignment statement under one
+  // enable: Verilator then updates it in place (a register assigned in two statements gets
+  // a shadow copy, written back at every edge).
+  wire          grp_end = (ph_q == PH_GRP) && (cnt_q == 6'd40);   // a group's last cycle
+  wire          loc_end = grp_end && (cur_q == this_ld_q);       // ... the local group's
+  wire          bus_end = grp_end && (cur_q != this_ld_q) && (quot > max_q);   // a new busiest
+                                                     // (strictly: the first in leader order wins)
+  always @(posedge clk_i) begin
+    if (srst_i || go_i || (ph_q != PH_IDLE))
+      ph_q <= srst_i ? PH_IDLE :
+              go_i ? PH_GRP :
+              (ph_q == PH_FIN) ? PH_IDLE :
+              ((cnt_q == 6'd40) && ((ph_q != PH_GRP) || (rem_q == {NR_CPUS{1'b0}}))) ?
+                  ph_q + 3'd1 : ph_q;
+    if (srst_i || go_i || in_run)
+      cnt_q <= (srst_i || go_i || (cnt_q == 6'd40)) ? 6'd0 : cnt_q + 6'd1;
+  end
+
   always @(posedge clk_i) begin
     if (go_i) begin
       lvl_q      <= level_i;
       now_only_q <= now_only_i;
-      {this_ld_q, cur_q, rem_q} <= start_fn(lead1_i, lead2_i, lead3_i, cpu_i[CW-1:0], level_i);
-      tot_ld_q   <= {SW{1'b0}};
-      tot_pw_q   <= {DVW{1'b0}};
-      this_q     <= {AW{1'b0}};
-      max_q      <= {AW{1'b0}};
-      has_b_q    <= 1'b0;
-      bus_q      <= {CW{1'b0}};
-      bq_q       <= {CW{1'b0}};
-      pb_q       <= HWS_DEF_POWER[16:0];   // any power: divided by when no group is busiest
     end
-    // a group's sum cycle
-    if (in_grp && (cnt_q == 6'd0))
-      {grp_bq_q, sum_q} <= sum_fn(lead1_i, lead2_i, lead3_i, lvl_q, cur_q,
-                                  cur_q == this_ld_q, now_only_q, load_i, hist_i);
-    // a group's last cycle: its scaled load is the quotient
-    if (in_grp && win_end) begin
-      tot_ld_q <= tot_ld_q + sum_q;
-      tot_pw_q <= tot_pw_q + {{(DVW-17){1'b0}}, pw_val};
-      if (cur_q == this_ld_q) begin
-        this_q <= quot;
-        pt_q   <= pw_val;
-      end else if (quot > max_q) begin   // strictly: the first group in leader order wins
-        max_q   <= quot;
-        has_b_q <= 1'b1;
-        bus_q   <= cur_q;
-        bq_q    <= grp_bq_q;
-        pb_q    <= pw_val;
+    if (go_i || grp_end) begin
+      {this_ld_q, cur_q, rem_q} <= go_i ? start_fn(cpu_i[CW-1:0], level_i)
+                                        : {this_ld_q, pop_fn(rem_q)};
+      tot_ld_q <= go_i ? {SW{1'b0}} : tot_ld_q + sum_q;
+      tot_pw_q <= go_i ? {DVW{1'b0}} : tot_pw_q + {{(DVW-17){1'b0}}, pw_val};
+    end
+    if (go_i || loc_end) this_q <= go_i ? {AW{1'b0}} : quot;
+    if (loc_end)         pt_q   <= pw_val;
+    if (go_i || bus_end) begin
+      max_q   <= go_i ? {AW{1'b0}} : quot;
+      has_b_q <= !go_i;
+      bus_q   <= go_i ? {CW{1'b0}} : cur_q;
+      bq_q    <= go_i ? {CW{1'b0}} : grp_bq_q;
+      pb_q    <= go_i ? HWS_DEF_POWER[16:0] : pw_val;   // (any power when none is busiest)
+    end
+    if (in_run) begin
+      // a group's sum cycle
+      if ((ph_q == PH_GRP) && (cnt_q == 6'd0))
+        {grp_bq_q, sum_q} <= sum_fn(lvl_q, cur_q, cur_q == this_ld_q);
+      // the divider
+      if (cnt_q != 6'd0) begin
+        dr_q <= dr_nx;
+        dx_q <= dx_nx;
       end
-      {cur_q, rem_q} <= pop_fn(rem_q);
-    end
-    // the divider
-    if ((in_grp || in_tail) && (cnt_q != 6'd0)) begin
-      dr_q <= dr_nx;
-      dx_q <= dx_nx;
-    end
-    if ((ph_q == PH_T1) && win_end) avg_q <= quot;
-    if ((ph_q == PH_T2) && win_end) begin
-      tmp1_q <= dx_nx[12:0];
-      rem1_q <= dr_nx[16:0];
-    end
-    if ((ph_q == PH_T3) && win_end)
-      verdict_q <= verdict_fn(has_b_q, this_q, max_q, avg_q, within_q, imb_big_q, pb_q, pt_q,
-                              pm_q, ptp_q, tmp1_q, rem1_q, n2, dr_nx[16:0]);
-    // the multiplier
-    if (in_tail) begin
-      if (cnt_q == 6'd0) begin
+      // the last cycle of a tail window
+      if (cnt_q == 6'd40) begin
         case (ph_q)
-          PH_T1:   mb_q <= pb_q;
-          PH_T2:   mb_q <= pmin;
-          default: mb_q <= 17'd100;
-        endcase
-      end else if (cnt_q == 6'd17) begin
-        mb_q <= (ph_q == PH_T1) ? pt_q : pct_l;
-      end else begin
-        mb_q <= {mb_q[15:0], 1'b0};
-      end
-      if ((cnt_q != 6'd0) && (cnt_q <= 6'd34)) acc_q <= acc_nx;
-      if (cnt_q == 6'd17) begin
-        case (ph_q)
-          PH_T1: pm_q <= acc_nx[29:0];
+          PH_T1: avg_q <= quot;
           PH_T2: begin
-            imb_big_q <= (acc_nx >= {{(MW-21){1'b0}}, 21'd1048576});
-            imb_q     <= imb32(acc_nx);
+            tmp1_q <= dx_nx[12:0];
+            rem1_q <= dr_nx[16:0];
           end
-          default: within_q <= (acc_nx <= pp_q);
+          PH_T3: res_q <= res_fn(verdict_fn(n2, dr_nx[16:0]));
+          default: ;
         endcase
       end
-      if (cnt_q == 6'd34) begin
-        if (ph_q == PH_T1) ptp_q <= acc_nx[29:0];
-        if (ph_q == PH_T2) pp_q  <= acc_nx;
+      // the multiplier (T1..T3)
+      if (ph_q != PH_GRP) begin
+        // the 17-bit operands: T1 pb then pt, T2 min(pb, pt) then pct[l], T3 100
+        mb_q <= (cnt_q == 6'd0) ? ((ph_q == PH_T1) ? pb_q :
+                                   (ph_q == PH_T2) ? ((pb_q < pt_q) ? pb_q : pt_q) : 17'd100) :
+                (cnt_q == 6'd17) ? ((ph_q == PH_T1) ? pt_q : {9'd0, pct_q[lvl_q*8 +: 8]}) :
+                {mb_q[15:0], 1'b0};
+        if ((cnt_q != 6'd0) && (cnt_q <= 6'd34)) acc_q <= acc_nx;
+        if (cnt_q == 6'd17) begin
+          case (ph_q)
+            PH_T1: pm_q <= acc_nx[29:0];
+            PH_T2: begin
+              imb_big_q <= (acc_nx >= {{(MW-21){1'b0}}, 21'd1048576});
+              imb_q     <= imb32(acc_nx);
+            end
+            default: within_q <= (acc_nx <= pp_q);
+          endcase
+        end
+        if (cnt_q == 6'd34) begin
+          if (ph_q == PH_T1) ptp_q <= acc_nx[29:0];
+          if (ph_q == PH_T2) pp_q  <= acc_nx;
+        end
       end
     end
   end
 
   // ---------------------------------------------------------------------------------------
   // Result and registers
-  wire        has_cpu = (verdict_q == 3'd6) || (verdict_q == 3'd7);
-  reg  [5:0]  bus6, bq6, this6;
-  always @* begin
-    bus6 = 6'd0;
-    bq6  = 6'd0;
-    this6 = 6'd0;
-    bus6[CW-1:0]  = bus_q;
-    bq6[CW-1:0]   = has_cpu ? bq_q : {CW{1'b0}};
-    this6[CW-1:0] = this_ld_q;
-  end
-  assign res_o = ({29'd0, verdict_q} << HWS_BRES_VERDICT_LSB) |
-                 ({31'd0, has_b_q}   << HWS_BRES_HAS_BUSIEST_LSB) |
-                 ({26'd0, bus6}      << HWS_BRES_BUSIEST_LSB) |
-                 ({31'd0, has_cpu}   << HWS_BRES_HAS_CPU_LSB) |
-                 ({26'd0, bq6}       << HWS_BRES_BUSIEST_CPU_LSB) |
-                 ({26'd0, this6}     << HWS_BRES_THIS_LSB);
+  wire [2:0] verdict = res_q[HWS_BRES_VERDICT_LSB +: 3];
+  assign res_o  = res_q;
   assign done_o = (ph_q == PH_FIN);
 
-  reg [31:0] bal_this_q, bal_max_q, bal_avg_q, bal_imb_q;
-  wire [AW+31:0] this_x = {32'd0, this_q};
-  wire [AW+31:0] max_x  = {32'd0, max_q};
-  wire [AW+31:0] avg_x  = {32'd0, avg_q};
+  // BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB at [0 +: 32] .. [96 +: 32]: one register, so the
+  // ports up to the register file pass it without rebuilding a vector.
+  reg [127:0] bal_q;
   always @(posedge clk_i) begin
     if (srst_i) begin
-      bal_this_q <= 32'd0;
-      bal_max_q  <= 32'd0;
-      bal_avg_q  <= 32'd0;
-      bal_imb_q  <= 32'd0;
+      bal_q <= 128'd0;
     end else if (ph_q == PH_FIN) begin
-      bal_this_q <= this_x[31:0];
-      bal_max_q  <= max_x[31:0];
-      bal_avg_q  <= (verdict_q >= 3'd3) ? avg_x[31:0] : 32'd0;
-      bal_imb_q  <= (verdict_q == 3'd6) ? imb_q : (verdict_q == 3'd7) ? 32'd1024 : 32'd0;
+      bal_q[0*32 +: 32] <= lo32(this_q);
+      bal_q[1*32 +: 32] <= lo32(max_q);
+      bal_q[2*32 +: 32] <= (verdict >= 3'd3) ? lo32(avg_q) : 32'd0;
+      bal_q[3*32 +: 32] <= (verdict == 3'd6) ? imb_q : (verdict == 3'd7) ? 32'd1024 : 32'd0;
     end
   end
-  assign regs_o = {bal_imb_q, bal_avg_q, bal_max_q, bal_this_q};
+  assign regs_o = bal_q;
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dsub[DVW], dx_nx[39:AW], acc_in[MW-1],
-                            this_x[AW+31:32], max_x[AW+31:32], avg_x[AW+31:32]};
+                            res_q[31:27], res_q[23], res_q[15], res_q[7:6]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks: the quotients fit their registers (the width argument of 8.3).
 `ifndef SYNTHESIS
   always @(posedge clk_i) begin
-    if (!srst_i && win_end && (in_grp || (ph_q == PH_T1)) && (dx_nx[39:AW] != {(40-AW){1'b0}})) begin
+    if (!srst_i && in_run && (cnt_q == 6'd40) && ((ph_q == PH_GRP) || (ph_q == PH_T1)) &&
+        (dx_nx[39:AW] != {(40-AW){1'b0}})) begin
       $display("hws_balance: ASSERTION FAILED at %0t: quotient %0d wider than %0d bits",
                $time, dx_nx, AW);
       $fatal(1, "hws_balance: quotient overflow");
