@@ -39,9 +39,10 @@
 // The spec's final cycle "multiplies and runs the comparator tree"; this schedule gives the
 // same answers and the same cycle count.
 //
-// Every wide computation (the masked adder, the leader search, the verdict) is in a clocked
-// block under its enable, so Verilator evaluates none of it outside a BALANCE; only the
-// divider and multiplier steps (a few narrow adders) are continuous.
+// Verilator: the wide computations (the masked adder, the leader search, the verdict) are
+// in clocked blocks under their enables, and the divider and multiplier steps in an
+// always @* block whose body runs only inside a window, so an edge outside a BALANCE costs
+// a few compares here (and an edge inside one about what an idle edge costs).
 `default_nettype none
 
 module hws_balance #(
