@@ -1,43 +1,54 @@
-// hws_domain: the domain table and the placement queries of the load-comparison unit
-// (docs/accelerator.md section 8.1).
+// hws_domain: the domain table and the placement and balance queries of the load-comparison
+// unit (docs/accelerator.md sections 8.1, 8.2).
 //
 // State: lead[k][c], k = 1..3 (cores, packages, nodes), the first CPU of c's block in
 // partition Pk, in flops (reset: lead[k][c] = c). DOM_SET writes one entry at its
 // completion edge (set_i). Values are < NR_CPUS (DOM_SET checks its leader), so CW bits
-// hold them; the 6-bit field of the spec is the zero-extension.
+// hold them; the 6-bit field of the spec is the zero-extension. DOM_SET k = 0 and 4..7
+// write imbalance_pct and the group powers, kept by hws_balance (their only reader).
 //
 // Consistency flags, registered: ok_q[k-1] says Pk is well formed (lead[k][x] <= x and
 // lead[k][lead[k][x]] == lead[k][x] for every x), ok_q[3] that P1 nests in P2, ok_q[4] that
 // P2 nests in P3 (lead[k+1][x] == lead[k+1][lead[k][x]]). They are recomputed only at a
-// DOM_SET edge, from the table as that edge leaves it, so a QUERY issued back to back reads
-// the right flags in its step 1, and the DOMAIN check (q_bad_o) is a few gates.
+// DOM_SET edge that writes a leader, from the table as that edge leaves it, so a QUERY
+// issued back to back reads the right flags in its step 1, and the DOMAIN check (q_bad_o)
+// is a few gates.
 //
-// QUERY: step 1 (the engine's checks pass, q_go_i): at its edge the whole answer is computed
-// from the table, load[] and idle[] and latched into res_q; step 2 returns res_q. The query
-// logic sits entirely under q_go_i / set_i in clocked blocks, so Verilator evaluates none of
-// it in cycles without a DOM_SET or QUERY.
+// QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the whole
+// answer is computed from the table, load[] and idle[] and latched into res_q; step 2
+// returns res_q. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
+// final cycle with the result word on q_res_o. The query logic sits entirely under q_go_i /
+// set_i in clocked blocks, so Verilator evaluates none of it in cycles without a DOM_SET or
+// QUERY.
 `default_nettype none
 
 module hws_domain #(
   parameter integer NR_CPUS = 8,   // CPUs, 1..64
-  parameter integer LOAD_W  = 26   // width of a per-CPU load, 1..32
+  parameter integer LOAD_W  = 26   // width of a per-CPU load, 18..30
 ) (
   input  wire                       clk_i,
-  input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c
-  // DOM_SET (checks passed): lead[set_k_i][set_cpu_i] = set_lead_i at this edge
+  input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c,
+                                                // every power 1024, every pct 125
+  // DOM_SET (checks passed) at this edge, k = set_k_i:
+  //   0: pct[data[11:10]] = data[7:0];  1..3: lead[k][cpu] = data;  4..7: pw[k-4][cpu] = data
   input  wire                       set_i,
-  input  wire [1:0]                 set_k_i,    // 1..3
+  input  wire [2:0]                 set_k_i,
   input  wire [5:0]                 set_cpu_i,  // < NR_CPUS
-  input  wire [5:0]                 set_lead_i, // < NR_CPUS
+  input  wire [16:0]                set_data_i, // {PRIO[7:3], TASK}
   // QUERY(cpu, level, kind)
   input  wire [5:0]                 q_cpu_i,    // < NR_CPUS (when q_go_i)
   input  wire [1:0]                 q_level_i,  // 0..3
-  input  wire                       q_kind_i,   // 0 IDLEST, 1 IDLE_CORE
+  input  wire [1:0]                 q_kind_i,   // 0 IDLEST, 1 IDLE_CORE, 2 BALANCE
+  input  wire                       q_now_i,    // BALANCE: idle type IDLE or NEWLY_IDLE
   output wire                       q_bad_o,    // DOMAIN: the partitions it reads are inconsistent
   input  wire                       q_go_i,     // step 1 of a QUERY that passed every check
   input  wire [NR_CPUS*LOAD_W-1:0]  load_i,     // load[c] at [c*LOAD_W +: LOAD_W]
+  input  wire [NR_CPUS*LOAD_W-1:0]  hist_i,     // hist[c]
   input  wire [NR_CPUS-1:0]         idle_i,     // idle[c]
-  output wire [31:0]                q_res_o     // the result word, valid in step 2
+  output wire                       q_done_o,   // BALANCE: its final cycle
+  output wire [31:0]                q_res_o,    // the result word: kinds 0, 1 in step 2,
+                                                // BALANCE with q_done_o
+  output wire [127:0]               bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -46,8 +57,8 @@ module hws_domain #(
 
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 1 || LOAD_W > 32) begin : g_bad_param
-      $error("hws_domain: NR_CPUS=%0d LOAD_W=%0d (need 1..64, 1..32)", NR_CPUS, LOAD_W);
+    if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 18 || LOAD_W > 30) begin : g_bad_param
+      $error("hws_domain: NR_CPUS=%0d LOAD_W=%0d (need 1..64, 18..30)", NR_CPUS, LOAD_W);
     end
   endgenerate
 `endif
@@ -57,7 +68,8 @@ module hws_domain #(
   // ---------------------------------------------------------------------------------------
   // The table: per CPU flops, read as flat vectors, lead k of CPU x at [x*CW +: CW]
   wire [CW-1:0]         set_c = set_cpu_i[CW-1:0];
-  wire [CW-1:0]         set_v = set_lead_i[CW-1:0];
+  wire [CW-1:0]         set_v = set_data_i[CW-1:0];
+  wire                  set_lead = set_i && !set_k_i[2] && (set_k_i[1:0] != 2'd0);   // k 1..3
   // One flat register per partition (not per-CPU flops gathered into a vector: Verilator
   // would rebuild that wide vector at every edge).
   reg  [NR_CPUS*CW-1:0] lead1, lead2, lead3;
@@ -77,10 +89,10 @@ module hws_domain #(
       lead1 <= IDENT;
       lead2 <= IDENT;
       lead3 <= IDENT;
-    end else if (set_i) begin
-      if (set_k_i == 2'd1) lead1[set_c*CW +: CW] <= set_v;
-      if (set_k_i == 2'd2) lead2[set_c*CW +: CW] <= set_v;
-      if (set_k_i == 2'd3) lead3[set_c*CW +: CW] <= set_v;
+    end else if (set_lead) begin
+      if (set_k_i == 3'd1) lead1[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 3'd2) lead2[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 3'd3) lead3[set_c*CW +: CW] <= set_v;
     end
   end
 
@@ -115,22 +127,24 @@ module hws_domain #(
     end
   endfunction
 
-  // Recomputed only at a DOM_SET edge, so a QUERY issued back to back sees the new table.
+  // Recomputed only at a DOM_SET edge that writes a leader, so a QUERY issued back to back
+  // sees the new table.
   reg [4:0] ok_q;
   always @(posedge clk_i) begin
-    if (srst_i)     ok_q <= 5'b11111;
-    else if (set_i) ok_q <= flags_fn(lead1, lead2, lead3, set_k_i, set_c, set_v);
+    if (srst_i)        ok_q <= 5'b11111;
+    else if (set_lead) ok_q <= flags_fn(lead1, lead2, lead3, set_k_i[1:0], set_c, set_v);
   end
 
   // DOMAIN check of a QUERY at level l: Pl and P(l+1) where stored (k in 1..3), their
-  // nesting when both are stored, and P1 for IDLE_CORE.
-  reg bad;
+  // nesting when both are stored, and P1 for IDLE_CORE (BALANCE checks what IDLEST does).
+  wire core = (q_kind_i == 2'd1);
+  reg  bad;
   always @* begin
     case (q_level_i)
       2'd0:    bad = !ok_q[0];
       2'd1:    bad = !(ok_q[0] && ok_q[1] && ok_q[3]);
-      2'd2:    bad = !(ok_q[1] && ok_q[2] && ok_q[4]) || (q_kind_i && !ok_q[0]);
-      default: bad = !ok_q[2] || (q_kind_i && !ok_q[0]);
+      2'd2:    bad = !(ok_q[1] && ok_q[2] && ok_q[4]) || (core && !ok_q[0]);
+      default: bad = !ok_q[2] || (core && !ok_q[0]);
     endcase
   end
   assign q_bad_o = bad;
@@ -208,12 +222,27 @@ module hws_domain #(
   // Computed at the edge ending step 1, returned in step 2.
   reg [31:0] res_q;
   always @(posedge clk_i) begin
-    if (q_go_i) res_q <= query_fn(lead1, lead2, lead3, load_i, idle_i, q_cpu_i[CW-1:0],
-                                  q_level_i, q_kind_i);
+    if (q_go_i && !q_kind_i[1]) res_q <= query_fn(lead1, lead2, lead3, load_i, idle_i,
+                                                  q_cpu_i[CW-1:0], q_level_i, q_kind_i[0]);
   end
-  assign q_res_o = res_q;
 
-  wire unused_bits = &{1'b0, set_cpu_i, set_lead_i, q_cpu_i};
+  // ---------------------------------------------------------------------------------------
+  // BALANCE (section 8.2), with the powers and imbalance_pct it reads
+  wire [31:0] bal_res;
+  hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W)) u_bal (
+    .clk_i(clk_i), .srst_i(srst_i),
+    .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),
+    .pct_i(set_data_i[7:0]),
+    .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
+    .pw_i(set_data_i),
+    .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
+    .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
+    .load_i(load_i), .hist_i(hist_i),
+    .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
+  );
+  assign q_res_o = q_kind_i[1] ? bal_res : res_q;
+
+  wire unused_bits = &{1'b0, set_cpu_i, set_data_i, q_cpu_i};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks (cheap: only at DOM_SET and QUERY edges): every lead value written
@@ -222,10 +251,9 @@ module hws_domain #(
   localparam [31:0] NR_CPUS32 = NR_CPUS;
   always @(posedge clk_i) begin
     if (!srst_i && set_i) begin
-      if (({26'd0, set_lead_i} >= NR_CPUS32) || ({26'd0, set_cpu_i} >= NR_CPUS32) ||
-          (set_k_i == 2'd0)) begin
-        $display("hws_domain: ASSERTION FAILED at %0t: DOM_SET k %0d cpu %0d lead %0d",
-                 $time, set_k_i, set_cpu_i, set_lead_i);
+      if ((set_lead && ({15'd0, set_data_i} >= NR_CPUS32)) || ({26'd0, set_cpu_i} >= NR_CPUS32)) begin
+        $display("hws_domain: ASSERTION FAILED at %0t: DOM_SET k %0d cpu %0d data %0d",
+                 $time, set_k_i, set_cpu_i, set_data_i);
         $fatal(1, "hws_domain: DOM_SET out of range");
       end
     end

@@ -36,16 +36,18 @@
 //                                              gload[cpu][old/new] and gtotal[old/new]
 //   LCU_STAT   1: result from the flops
 //   SET_IDLE   1: W idle[c]
-//   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags)
-//   QUERY      1: DOMAIN check from the registered flags; hws_domain computes the answer
-//                 from lead[][], load[], idle[] and latches it     2: result
+//   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
+//   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain computes
+//                 the answer from lead[][], load[], idle[] and latches it     2: result
+//              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
+//                 step 2 until hws_balance's final cycle (125 + 41 G cycles in all)
 //
 // Every flop update names one list at a time (the "focus" list f below), so a single
 // adder updates nr and one updates load.
 //
-// Load-comparison unit, first part (docs/accelerator.md section 8): hist[c], grp[t],
-// gload[c][g], gtotal[g] live in hws_clrmem flop arrays (a clear empties them in one
-// cycle), idle[c] in flops. Group loads follow load[c]: at every edge that adds/subtracts
+// Load-comparison unit, first part (docs/accelerator.md section 8): grp[t], gload[c][g],
+// gtotal[g] live in hws_clrmem flop arrays (a clear empties them in one cycle), hist[c] in
+// one flat register (BALANCE reads every CPU's at once), idle[c] in flops. Group loads follow load[c]: at every edge that adds/subtracts
 // the focus weight w to/from load[f_cpu] (link, unlink), the same w is added/subtracted
 // to/from gload[f_cpu][grp[u]] and gtotal[grp[u]] (port 0 of both arrays), u being the
 // task linked or unlinked. SET_GROUP of a queued task subtracts on port 0 (old group) and
@@ -69,7 +71,8 @@ module hws_rq_engine #(
   output wire [31:0] res_data_o,
   output wire        err_o,       // ... and failed with err_code_o
   output wire [7:0]  err_code_o,
-  output wire [31:0] cmd_o        // the executing command word (for ERR_CMD)
+  output wire [31:0] cmd_o,       // the executing command word (for ERR_CMD)
+  output wire [127:0] bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -149,6 +152,7 @@ module hws_rq_engine #(
   wire op_dset = (op == HWS_OP_DOM_SET);
   wire op_qry  = (op == HWS_OP_QUERY);
   wire op_move = op_req || op_setp || op_migr;
+  wire op_bal  = op_qry && afield && !hfield;   // QUERY kind 2, BALANCE (kind 3 fails OPCODE)
 
   wire s1 = busy_q && (step_q == 3'd1);
   wire s2 = busy_q && (step_q == 3'd2);
@@ -175,6 +179,12 @@ module hws_rq_engine #(
   wire q_t      = task_bad ? 1'b0 : queued_q[t_w];
   wire lead_bad = ({1'b0, tfield} >= NR_CPUS32[12:0]);     // DOM_SET: leader in TASK
   wire dom_bad;                                            // QUERY: DOMAIN (hws_domain)
+  // DOM_SET: k = PRIO[2:0]; PRIO[7:3] is data (the top bits of a power)
+  wire [2:0]  dset_k   = pfield[2:0];
+  wire        dset_hi  = (pfield[7:3] != 5'd0);
+  wire [16:0] dset_val = {pfield[7:3], tfield};
+  wire        pct_bad  = dset_hi || (tfield[9:8] != 2'd0) || (tfield[7:0] < 8'd100);
+  wire        pw_bad   = (dset_val < HWS_MIN_POWER[16:0]);
 
   reg [7:0] ecode;
   always @* begin
@@ -216,12 +226,17 @@ module hws_rq_engine #(
         else if (lcu_grp && tgrp_bad) ecode = HWS_ERR_GROUP;
       HWS_OP_DOM_SET:
         if (cpu_bad)       ecode = HWS_ERR_CPU;
-        else if ((pfield == 8'd0) || (pfield > 8'd3)) ecode = HWS_ERR_PRIO;
-        else if (lead_bad) ecode = HWS_ERR_CPU;
+        else if (dset_k == 3'd0) begin                 // imbalance_pct
+          if (pct_bad)     ecode = HWS_ERR_PRIO;
+        end else if (!dset_k[2]) begin                 // leader, k 1..3
+          if (dset_hi)     ecode = HWS_ERR_PRIO;
+          else if (lead_bad) ecode = HWS_ERR_CPU;
+        end else if (pw_bad) ecode = HWS_ERR_PRIO;     // power, k 4..7
       HWS_OP_QUERY:
-        if (afield)        ecode = HWS_ERR_OPCODE;   // kind 2, 3 reserved
+        if (afield && hfield) ecode = HWS_ERR_OPCODE;  // kind 3 reserved
         else if (cpu_bad)  ecode = HWS_ERR_CPU;
         else if (pfield >= HWS_NR_LEVELS[7:0]) ecode = HWS_ERR_PRIO;
+        else if (op_bal && ({1'b0, tfield} >= 13'd3)) ecode = HWS_ERR_TASK;   // idle type
         else if (dom_bad)  ecode = HWS_ERR_DOMAIN;
       default:             ecode = HWS_ERR_OPCODE;
     endcase
@@ -250,7 +265,8 @@ module hws_rq_engine #(
   end
 
   wire failed = s1 && (ecode != HWS_ERR_OK);
-  wire done   = failed || (busy_q && (step_q == lat));
+  wire bal_done;   // BALANCE: hws_balance's final cycle
+  wire done   = failed || (busy_q && (op_bal ? bal_done : (step_q == lat)));
 
   // ---------------------------------------------------------------------------------------
   // RAM read data
@@ -283,6 +299,7 @@ module hws_rq_engine #(
   wire [2*NP-1:0]  bm_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} bitmaps of a CPU
   wire [2*NRW-1:0] nr_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} counts of a CPU
   wire [LDW-1:0]   load_cpu [0:NR_CPUS-1];
+  wire [LDW-1:0]   hist_cpu [0:NR_CPUS-1];
 
   // Values of the focus CPU
   wire [2*NP-1:0] bm_f    = bm_cpu[f_cpu];
@@ -471,6 +488,7 @@ module hws_rq_engine #(
       assign bm_cpu[gc]   = bm_all[gc*2*NP +: 2*NP];
       assign nr_cpu[gc]   = nr_all[gc*2*NRW +: 2*NRW];
       assign load_cpu[gc] = load_q;
+      assign hist_cpu[gc] = hist_all[gc*LDW +: LDW];
     end
   endgenerate
 
@@ -536,16 +554,21 @@ module hws_rq_engine #(
 
   // hist[c]: the decayed load of the command's CPU (f_cpu = c in step 1). It never exceeds
   // the largest load, so LDW bits hold it; the sum takes one more bit, so the halving is exact.
-  wire [LDW-1:0] hist_c;
-  wire [LDW-1:0] hist_rd1;
+  // One flat register, hist of CPU x at [x*LDW +: LDW]: BALANCE reads all of them at once,
+  // and a flat vector costs Verilator nothing to pass (per-CPU flops gathered into a vector
+  // would be rebuilt at every edge). Read for one CPU through the array view hist_cpu (an
+  // indexed part-select of the flat vector costs Yosys about 600 LUTs more).
+  reg  [NR_CPUS*LDW-1:0] hist_all;
+  wire [LDW-1:0] hist_c = hist_cpu[c_w];
   wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_f};
-  hws_clrmem #(.DEPTH(NR_CPUS), .WIDTH(LDW), .AW(CW)) u_hist (
-    .clk_i(clk_i), .clr_i(srst_i),
-    .we0_i(ok1 && op_tick), .wa0_i(c_w), .wd0_i(hist_sum[LDW:1]),
-    .we1_i(1'b0), .wa1_i({CW{1'b0}}), .wd1_i({LDW{1'b0}}),
-    .ra0_i(c_w), .rd0_o(hist_c),
-    .ra1_i({CW{1'b0}}), .rd1_o(hist_rd1)
-  );
+  integer hx;
+  always @(posedge clk_i) begin
+    if (srst_i) hist_all <= {NR_CPUS*LDW{1'b0}};
+    else if (ok1 && op_tick) begin
+      for (hx = 0; hx < NR_CPUS; hx = hx + 1)
+        if (c_w == hx[CW-1:0]) hist_all[hx*LDW +: LDW] <= hist_sum[LDW:1];
+    end
+  end
 
   // idle[c]
   reg [NR_CPUS-1:0] idle_q;
@@ -559,9 +582,11 @@ module hws_rq_engine #(
   wire [31:0] qry_word;
   hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW)) u_dom (
     .clk_i(clk_i), .srst_i(srst_i),
-    .set_i(ok1 && op_dset), .set_k_i(pfield[1:0]), .set_cpu_i(cfield), .set_lead_i(tfield[5:0]),
-    .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i(hfield), .q_bad_o(dom_bad),
-    .q_go_i(ok1 && op_qry), .load_i(load_all), .idle_i(idle_q), .q_res_o(qry_word)
+    .set_i(ok1 && op_dset), .set_k_i(dset_k), .set_cpu_i(cfield), .set_data_i(dset_val),
+    .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i({afield, hfield}),
+    .q_now_i(tfield[1:0] != 2'd0), .q_bad_o(dom_bad),
+    .q_go_i(ok1 && op_qry), .load_i(load_all), .hist_i(hist_all), .idle_i(idle_q),
+    .q_done_o(bal_done), .q_res_o(qry_word), .bal_regs_o(bal_regs_o)
   );
 
   // ---------------------------------------------------------------------------------------
@@ -576,7 +601,7 @@ module hws_rq_engine #(
     end else if (done) begin
       busy_q <= 1'b0;
       step_q <= 3'd0;
-    end else if (busy_q) begin
+    end else if (busy_q && !(op_bal && s2)) begin   // BALANCE waits in step 2
       step_q <= step_q + 3'd1;
     end
   end
@@ -690,7 +715,7 @@ module hws_rq_engine #(
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
                             w32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
-                            grp_rd1, hist_rd1, hist_sum[0]};
+                            grp_rd1, hist_sum[0]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.

@@ -107,6 +107,7 @@ module hws_top #(
   wire        eng_busy, eng_done, eng_res_push, eng_err;
   wire [31:0] eng_res, eng_cmd;
   wire [7:0]  eng_code;
+  wire [127:0] bal_regs;   // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 
   // ---------------------------------------------------------------------------------------
   // Write channel
@@ -197,6 +198,10 @@ module hws_top #(
       HWS_REG_ERR_CNT9:  rd_word = err_cnt_q[8*32 +: 32];
       HWS_REG_ERR_CNT10: rd_word = err_cnt_q[9*32 +: 32];
       HWS_REG_ERR_CNT11: rd_word = err_cnt_q[10*32 +: 32];
+      HWS_REG_BAL_THIS:  rd_word = bal_regs[0*32 +: 32];
+      HWS_REG_BAL_MAX:   rd_word = bal_regs[1*32 +: 32];
+      HWS_REG_BAL_AVG:   rd_word = bal_regs[2*32 +: 32];
+      HWS_REG_BAL_IMB:   rd_word = bal_regs[3*32 +: 32];
       default:           rd_valid = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end
@@ -241,7 +246,7 @@ module hws_top #(
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
-    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd)
+    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)
   );
 
   // ---------------------------------------------------------------------------------------
