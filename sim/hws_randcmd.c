@@ -546,7 +546,7 @@ static int run_topology(struct gen *g)
 		if (ret)
 			return ret;
 		for (x = 0; x < n; x++) {
-			if (x % size[k] != 0 && rnd(g, 4) != 0)
+			if (x % size[k] != 0 && rnd(g, 16) != 0)
 				continue;	/* not a leader: mostly left alone */
 			switch (rnd(g, 4)) {
 			case 0:
@@ -641,8 +641,9 @@ static int run_bus(struct gen *g)
 			return fail(g, ret, "ERR_CLEAR");
 		return v ? fail(g, 0, "ERR_TOTAL is %u after ERR_CLEAR", v) : 0;
 	default:
-		/* A new topology now and then, a soft reset rarely (it empties the queues). */
-		if (rnd(g, 8) == 0)
+		/* A new topology now and then (rarer on many CPUs: it takes about 6 commands per
+		 * CPU), a soft reset rarely (it empties the queues). */
+		if (rnd(g, 8 * (g->c->nr_cpus > 8 ? g->c->nr_cpus / 8 : 1)) == 0)
 			return run_topology(g);
 		if (rnd(g, 64))
 			return read_reg(g, HWS_REG_SYNC, &v);

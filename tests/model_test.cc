@@ -186,7 +186,9 @@ TEST(ModelCheck, InvariantsHoldUnderARandomStreamAndACorruptionIsFound)
 	EXPECT_GT(r.fills, 0u) << "seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "seed " << seed;
 	EXPECT_EQ(hws_check(d), 0) << hws_errmsg(d);
-	// Queue something, then corrupt one counter: the checker must name it.
+	// From a clean engine, queue something, then corrupt one counter: the checker must
+	// name it.
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK), 0);
 	ASSERT_EQ(hws_enqueue(d, 1, 2, 120, 0, 0), 0);
 	ASSERT_EQ(hws_inject_model_fault(d, 2), 0);
 	EXPECT_EQ(hws_check(d), -EPROTO);
