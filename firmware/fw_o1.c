@@ -144,9 +144,14 @@ static const int prio_weight[40] = {
 	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 };
 
-static uint32_t weight_of(unsigned prio)
+uint32_t fw_weight_of(unsigned prio)
 {
 	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
+}
+
+static uint32_t weight_of(unsigned prio)
+{
+	return fw_weight_of(prio);
 }
 
 /* A task's load weight: by its static priority (SET_WEIGHT at task_new). */

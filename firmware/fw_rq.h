@@ -72,6 +72,8 @@ struct fw_rq_ops {
 extern const struct fw_rq_ops fw_rq_hw_ops;
 extern const struct fw_rq_ops fw_rq_sw_ops;
 
+/* Linux's load weight of priority @prio (prio_to_weight; real-time 2 x nice -20's). */
+uint32_t fw_weight_of(unsigned prio);
 /* Group powers and imbalance_pct of the topology's levels (shared by both queues). */
 uint32_t fw_group_power(const struct sched_topo *topo, unsigned level);
 unsigned fw_level_pct(unsigned level);

@@ -41,16 +41,9 @@ struct fw_rq {
 	uint32_t *gtotal;	/* per group */
 };
 
-static const uint32_t prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
-};
-
 static uint32_t weight_of(unsigned prio)
 {
-	return prio < 100 ? 177522u : prio_to_weight[prio - 100];
+	return fw_weight_of(prio);
 }
 
 static void charge(struct fw_rq *q, unsigned on_cpu, double ns, int what)

@@ -97,6 +97,21 @@ static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
 	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
 }
 
+/* The latency of a command with a result: from the CMD write to its RESULT word. */
+static unsigned result_latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
+{
+	uint32_t c0 = cycles(d), c1, c2, c3;
+
+	CHECK(hws_submit(d, cmd));
+	CHECK(hws_result(d, w));
+	c1 = cycles(d);
+	CHECK(hws_nop(d));
+	c2 = cycles(d);
+	CHECK(hws_nop(d));
+	c3 = cycles(d);
+	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+}
+
 /*
  * BALANCE on @n CPUs in 4 NUMA nodes of n/4 (the domain of the callgrind figure of
  * bench-balance), level 3 from CPU 1, with tasks queued unevenly: the latency in cycles
@@ -107,8 +122,8 @@ static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdic
 	struct hws_config cfg = { be, n, 256, 16, 16, 16, NULL, 0 };
 	struct hws_dev *d;
 	char msg[300];
-	uint32_t c0, c1, c2, c3, w;
-	unsigned x, t = 0;
+	uint32_t w;
+	unsigned x, t = 0, lat;
 
 	if (hws_open(&d, &cfg, msg, sizeof(msg))) {
 		fprintf(stderr, "hws_bench: %u CPUs on %s: %s\n", n, hws_backend_name(be), msg);
@@ -123,17 +138,10 @@ static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdic
 	for (x = n / 4; x < n; x++)	/* nodes 1..3 loaded, node 0 empty */
 		for (unsigned k = 0; k < 1 + x % 3 && t < 256; k++)
 			CHECK(hws_enqueue(d, t++, x, 120, 0, 0));
-	c0 = cycles(d);
-	CHECK(hws_submit(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0)));
-	CHECK(hws_result(d, &w));
-	c1 = cycles(d);
-	CHECK(hws_nop(d));
-	c2 = cycles(d);
-	CHECK(hws_nop(d));
-	c3 = cycles(d);
+	lat = result_latency_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0), &w);
 	*verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
 	hws_close(d);
-	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+	return lat;
 }
 
 struct mkarg {
@@ -259,16 +267,9 @@ int main(int argc, char **argv)
 		enq_lat[o] = latency_of(d, hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0));
 		deq_lat[o] = latency_of(d, hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0));
 		{
-			uint32_t c0 = cycles(d), c1, c2, c3, w;
+			uint32_t w;
 
-			CHECK(hws_submit(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0)));
-			CHECK(hws_result(d, &w));
-			c1 = cycles(d);
-			CHECK(hws_nop(d));
-			c2 = cycles(d);
-			CHECK(hws_nop(d));
-			c3 = cycles(d);
-			pick_lat[o] = (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+			pick_lat[o] = result_latency_of(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0), &w);
 		}
 	}
 	t0 = now_s();

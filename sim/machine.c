@@ -916,6 +916,16 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 	       jobs = 4, total = 40, groups = 1, group = 0;
 	char *save = NULL, *kv;
 	unsigned i, n = 0, nserv = 0;
+	size_t k;
+	/* Which workload (NULL: every one) takes which key, and where it goes. */
+	const struct { const char *wl, *key; double *val; } keys[] = {
+		{ NULL, "groups", &groups }, { NULL, "group", &group },
+		{ "tbench", "clients", &clients }, { "dbench", "clients", &clients },
+		{ "sysbench", "threads", &threads }, { "sysbench", "backends", &backends },
+		{ "sysbench", "cpu", &cpu }, { "volanomark", "rooms", &rooms },
+		{ "volanomark", "users", &users }, { "kernbench", "jobs", &jobs },
+		{ "kernbench", "total", &total },
+	};
 
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
@@ -934,28 +944,9 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 			return -EINVAL;
 		}
 		*eq = 0;
-		if (!strcmp(kv, "groups"))
-			dst = &groups;
-		else if (!strcmp(kv, "group"))
-			dst = &group;
-		else if (!strcmp(name, "tbench") && !strcmp(kv, "clients"))
-			dst = &clients;
-		else if (!strcmp(name, "dbench") && !strcmp(kv, "clients"))
-			dst = &clients;
-		else if (!strcmp(name, "sysbench") && !strcmp(kv, "threads"))
-			dst = &threads;
-		else if (!strcmp(name, "sysbench") && !strcmp(kv, "backends"))
-			dst = &backends;
-		else if (!strcmp(name, "sysbench") && !strcmp(kv, "cpu"))
-			dst = &cpu;
-		else if (!strcmp(name, "volanomark") && !strcmp(kv, "rooms"))
-			dst = &rooms;
-		else if (!strcmp(name, "volanomark") && !strcmp(kv, "users"))
-			dst = &users;
-		else if (!strcmp(name, "kernbench") && !strcmp(kv, "jobs"))
-			dst = &jobs;
-		else if (!strcmp(name, "kernbench") && !strcmp(kv, "total"))
-			dst = &total;
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]) && !dst; k++)
+			if ((!keys[k].wl || !strcmp(name, keys[k].wl)) && !strcmp(kv, keys[k].key))
+				dst = keys[k].val;
 		if (!dst) {
 			snprintf(err, len, "workload %s: unknown key '%s'", name, kv);
 			return -EINVAL;
