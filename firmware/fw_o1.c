@@ -119,6 +119,7 @@ struct sched {
 	struct sched_task **tp;	/* the machine's tasks, by id (from task_new) */
 	struct fcpu *c;
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle;
+	char wave[256];		/* option wave=FILE */
 	int err;		/* first run-queue error */
 	char errmsg[200];
 };
@@ -434,7 +435,7 @@ static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 {
 	char buf[512], *save = NULL, *kv;
 
-	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0 };
+	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL };
 	s->wake_balance = 1;
 	if (!opts || !*opts)
 		return 0;
@@ -452,6 +453,15 @@ static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 			return -EINVAL;
 		}
 		*eq++ = 0;
+		if (!strcmp(kv, "wave")) {
+			if (strlen(eq) >= sizeof(s->wave)) {
+				snprintf(msg, len, "wave file name too long");
+				return -EINVAL;
+			}
+			strcpy(s->wave, eq);
+			s->costs.wave = s->wave;
+			continue;
+		}
 		if (!strcmp(kv, "backend")) {
 			if (!strcmp(eq, "model"))
 				s->costs.backend = 0;

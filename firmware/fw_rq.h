@@ -30,6 +30,7 @@ struct fw_costs {
 	double sw_balance_cpu_ns;	/* software balancing, per CPU whose load is read */
 	double sw_balance_base_ns;	/* software balancing, fixed part */
 	int backend;		/* engine backend (enum hws_backend) for fw_rq_hw */
+	const char *wave;	/* rtl/lockstep: write the engine's FST waveform here */
 };
 
 struct fw_rq_ops {

@@ -75,6 +75,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 		cfg.nr_tasks *= 2;
 	cfg.cmd_depth = cfg.res_depth = 16;
 	cfg.nr_groups = 16;
+	cfg.wave = costs->wave;
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
 			 cfg.nr_groups, env->nr_groups);

@@ -330,7 +330,9 @@ static void usage_run(FILE *f)
 		"  --check-every N  deep conservation check every N events (default 64; 0 off)\n"
 		"  --top N          tasks in the per-task table, by max delay (default 10)\n"
 		"  --svg FILE       a timeline: one lane per CPU, bursts coloured by task (by group\n"
-		"                   when there are groups), wakeup delays and migrations marked\n",
+		"                   when there are groups), wakeup delays and migrations marked\n"
+		"  --wave FILE      with --sched hw on the rtl or lockstep backend: the engine's FST\n"
+		"                   waveform\n",
 		prog);
 }
 
@@ -407,6 +409,7 @@ static int cmd_run(int argc, char **argv)
 		{ "check-every", required_argument, NULL, 'k' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "svg", required_argument, NULL, 'v' },
+		{ "wave", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -452,6 +455,7 @@ static int cmd_run(int argc, char **argv)
 		case 'k': o.check_every = atoi(optarg); break;
 		case 'T': o.top = (unsigned)atoi(optarg); break;
 		case 'v': o.svg = optarg; break;
+		case 'F': o.wave = optarg; break;
 		case 'h': usage_run(stdout); return 0;
 		default: usage_run(stderr); return 2;
 		}
@@ -486,7 +490,7 @@ static void usage_replay(FILE *f)
 	fprintf(f,
 		"usage: %s replay TRACE [--topology T] [--sched hw|o1|linux24]\n"
 		"            [--backend model|rtl|lockstep] [--seed S] [--lenient] [--comm C]\n"
-		"            [--pid P] [--tree-of P] [--json FILE] [--svg FILE] [--top N]\n"
+		"            [--pid P] [--tree-of P] [--json FILE] [--svg FILE] [--wave FILE] [--top N]\n"
 		"            [--cost k=v,...] [--no-wake-balance]\n"
 		"\n"
 		"Rebuilds each task of a `perf script` text of `perf sched record` (plain or .gz):\n"
@@ -522,6 +526,7 @@ static int cmd_replay(int argc, char **argv)
 		{ "tree-of", required_argument, NULL, 'r' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "svg", required_argument, NULL, 'v' },
+		{ "wave", required_argument, NULL, 'F' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "cost", required_argument, NULL, 'C' },
 		{ "no-wake-balance", no_argument, NULL, 'W' },
@@ -554,6 +559,7 @@ static int cmd_replay(int argc, char **argv)
 		case 'r': to.tree_of = atoi(optarg); break;
 		case 'j': json = optarg; break;
 		case 'v': o.svg = optarg; break;
+		case 'F': o.wave = optarg; break;
 		case 'T': o.top = (unsigned)atoi(optarg); break;
 		case 'C':
 			if (parse_costs(optarg, &o.costs))

@@ -148,6 +148,21 @@ struct machine {
 	size_t nseg, capseg;
 };
 
+/* @s as XML character data. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
 /* One lane per CPU, bursts coloured by task (or group), delays and migrations marked. */
 static int write_svg(struct machine *m, const char *path)
 {
@@ -161,9 +176,14 @@ static int write_svg(struct machine *m, const char *path)
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
 		   "font-family=\"sans-serif\" font-size=\"10\">\n",
 		W + left + 20, top + n * lane + 40);
-	fprintf(f, "<text x=\"%.0f\" y=\"16\">%s on %s, scheduler %s: %.3f ms; red: wakeup "
-		   "delay before a burst, black mark: migrated</text>\n",
-		left, m->o.workload, m->o.topology, m->o.sched, m->now / 1e6);
+	fprintf(f, "<text x=\"%.0f\" y=\"16\">", left);
+	xml_text(f, m->o.workload);
+	fprintf(f, " on ");
+	xml_text(f, m->o.topology);
+	fprintf(f, ", scheduler ");
+	xml_text(f, m->o.sched);
+	fprintf(f, ": %.3f ms; red: wakeup delay before a burst, black mark: migrated</text>\n",
+		m->now / 1e6);
 	for (unsigned c = 0; c < n; c++) {
 		fprintf(f, "<text x=\"4\" y=\"%.1f\">CPU %u</text>\n",
 			top + c * lane + lane * 0.7, c);
@@ -187,9 +207,17 @@ static int write_svg(struct machine *m, const char *path)
 		if (g->migrated)
 			fprintf(f, "<path d=\"M%.2f %.1f l3 -4 l-6 0 z\" fill=\"black\"/>\n", x0, y + 4);
 	}
-	fprintf(f, "<text x=\"%.0f\" y=\"%u\">0</text><text x=\"%.0f\" y=\"%u\" "
-		   "text-anchor=\"end\">%.3f ms</text>\n",
-		left, top + n * lane + 14, left + W, top + n * lane + 14, m->now / 1e6);
+	/* Time axis: ten ticks, labelled in ms. */
+	for (unsigned k = 0; k <= 10; k++) {
+		double x = left + W * k / 10;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\" stroke=\"#888\"/>\n"
+			   "<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%.3g</text>\n",
+			x, top + n * lane, x, top + n * lane + 4, x, top + n * lane + 14,
+			m->now / 1e6 * k / 10);
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%u\" text-anchor=\"end\">ms</text>\n", left - 4,
+		top + n * lane + 14);
 	if (m->nseg == MAX_SEGS)
 		fprintf(f, "<text x=\"%.0f\" y=\"%u\">(only the first %d bursts are drawn)</text>\n",
 			left, top + n * lane + 30, MAX_SEGS);
@@ -1571,6 +1599,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		size_t n = strlen(opts);
 
 		snprintf(opts + n, sizeof(opts) - n, ",backend=%s", o->backend);
+		n = strlen(opts);
+		if (o->wave)
+			snprintf(opts + n, sizeof(opts) - n, ",wave=%s", o->wave);
 	}
 	m->s = m->ops->create(&m->env, strcmp(o->sched, "linux24") ? opts : "", msg, sizeof(msg));
 	if (!m->s) {

@@ -44,6 +44,7 @@ struct machine_opts {
 	int progress;		/* print progress to stderr */
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
+	const char *wave;	/* hw on rtl/lockstep: the engine's FST waveform (NULL: none) */
 };
 
 /* Per task, as `perf sched latency` prints it. */

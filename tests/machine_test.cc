@@ -224,6 +224,87 @@ TEST(Machine, AffinityNiceAndRealTimeAreHonoured)
 	EXPECT_NE(bad.err.find("cpus=9"), std::string::npos) << bad.err;
 }
 
+TEST(Machine, SameSeedSameRunDifferentSeedDifferentRun)
+{
+	SimRun a = run("mix:tasks=12,msg=0.5", "pkg=2,core=2", "hw", 5, 100);
+	SimRun b = run("mix:tasks=12,msg=0.5", "pkg=2,core=2", "hw", 5, 100);
+	SimRun c = run("mix:tasks=12,msg=0.5", "pkg=2,core=2", "hw", 6, 100);
+	ASSERT_EQ(a.ret, 0);
+	EXPECT_EQ(a.r.events, b.r.events);
+	EXPECT_EQ(a.r.switches, b.r.switches);
+	EXPECT_EQ(a.r.work_units, b.r.work_units);
+	EXPECT_EQ(a.r.wake_lat_us[3], b.r.wake_lat_us[3]);
+	EXPECT_NE(a.r.events, c.r.events) << "the seed must matter";
+}
+
+TEST(Machine, EveryWorkloadRunsOnTheRtlEngine)
+{
+	// The engine's default build: 8 CPUs, 256 tasks; lockstep compares it with the model.
+	for (const char *w : { "mix:tasks=16", "hackbench:groups=1,loops=2", "tbench:clients=8",
+			       "sysbench:threads=8,backends=2", "volanomark:rooms=2,users=4",
+			       "kernbench:jobs=4,total=8", "dbench:clients=8" }) {
+		SimRun x = run(w, "pkg=2,core=2,smt=2", "hw", 3, 20, "lockstep");
+		EXPECT_EQ(x.ret, 0) << w << ": " << x.err;
+		EXPECT_GT(x.r.engine_commands, 100u) << w;
+	}
+}
+
+// A well-formedness check good enough for what write_svg emits: tags balance.
+static bool tags_balance(const std::string &x)
+{
+	std::vector<std::string> st;
+	for (size_t i = x.find('<'); i != std::string::npos; i = x.find('<', i + 1)) {
+		size_t j = x.find('>', i);
+		if (j == std::string::npos)
+			return false;
+		std::string tag = x.substr(i + 1, j - i - 1);
+		if (tag.empty() || tag[0] == '?' || tag.back() == '/')
+			continue;
+		std::string name = tag.substr(tag[0] == '/' ? 1 : 0);
+		name = name.substr(0, name.find(' '));
+		if (tag[0] == '/') {
+			if (st.empty() || st.back() != name)
+				return false;
+			st.pop_back();
+		} else {
+			st.push_back(name);
+		}
+	}
+	return st.empty() && x.find('&') == std::string::npos;
+}
+
+TEST(Machine, TheTimelineIsWellFormedWithOneLanePerCpu)
+{
+	for (const char *topo : { "core=2", "numa=4,core=4", "pkg=2,core=16,smt=2" }) {
+		machine_opts o;
+		machine_default_opts(&o);
+		o.workload = "mix:tasks=8";
+		o.topology = topo;
+		o.sched = "o1";
+		o.duration_ns = 30000000;
+		std::string path = std::string("build/timeline_") + topo + ".svg";
+		o.svg = path.c_str();
+		machine_result r;
+		char err[300];
+		ASSERT_EQ(machine_run(&o, &r, nullptr, err, sizeof(err)), 0) << err;
+		FILE *f = fopen(path.c_str(), "r");
+		ASSERT_NE(f, nullptr);
+		std::string x;
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			x.append(buf, n);
+		fclose(f);
+		EXPECT_TRUE(tags_balance(x)) << topo;
+		unsigned lanes = 0;
+		for (size_t i = x.find(">CPU "); i != std::string::npos; i = x.find(">CPU ", i + 1))
+			lanes++;
+		EXPECT_EQ(lanes, r.nr_cpus) << topo;
+		EXPECT_NE(x.find("text-anchor=\"middle\">0<"), std::string::npos) << "time axis";
+		machine_result_free(&r);
+	}
+}
+
 TEST(Machine, BadInputIsNamed)
 {
 	SimRun x = run("fizz", "core=2", "hw", 1, 10);
