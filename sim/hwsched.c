@@ -605,19 +605,28 @@ static int cmd_replay(int argc, char **argv)
 	printf("%-26s %12.3f %12.3f %7.1f%%\n", "CPU time ms", lx.cpu_time_ms, cpu_ms,
 	       pct_diff(cpu_ms, lx.cpu_time_ms));
 	for (unsigned k = 0; k < tr->nr_cpus && k < r.nr_cpus; k++)
-		printf("busy %% CPU%-17u %12.1f %12.1f\n", k, lx.busy_pct[k], r.busy_pct[k]);
-	printf("%-26s %12.0f %12.1f\n", "wakeup latency p50 us", lx.wl_lat_p50_us, r.wake_lat_us[0]);
-	printf("%-26s %12.0f %12.1f\n", "wakeup latency p90 us", lx.wl_lat_p90_us, r.wake_lat_us[1]);
-	printf("%-26s %12.0f %12.1f\n", "wakeup latency p99 us", lx.wl_lat_p99_us, r.wake_lat_us[2]);
-	printf("%-26s %12.0f %12.1f\n", "wakeup latency max us", lx.wl_lat_max_us, r.wake_lat_us[3]);
-	printf("%-26s %12llu %12llu\n", "migrations",
-	       (unsigned long long)(lx.wl_mig_wakeup + lx.wl_mig_other),
-	       (unsigned long long)r.migrations);
-	printf("%-26s %12llu %12llu\n", "switches voluntary", (unsigned long long)lx.wl_csw_vol,
-	       (unsigned long long)r.vol_switches);
-	printf("%-26s %12llu %12llu\n", "switches involuntary",
-	       (unsigned long long)lx.wl_csw_invol, (unsigned long long)r.invol_switches);
-	printf("(the Linux column counts the workload's tasks only, as the replay does)\n");
+		printf("busy %% CPU%-17u %12.1f %12.1f %7.1f%%\n", k, lx.busy_pct[k], r.busy_pct[k],
+		       pct_diff(r.busy_pct[k], lx.busy_pct[k]));
+	{
+		static const char *const q[4] = { "p50", "p90", "p99", "max" };
+		const double lq[4] = { lx.wl_lat_p50_us, lx.wl_lat_p90_us, lx.wl_lat_p99_us,
+				       lx.wl_lat_max_us };
+		const double lm[3] = { (double)(lx.wl_mig_wakeup + lx.wl_mig_other),
+				       (double)lx.wl_csw_vol, (double)lx.wl_csw_invol };
+		const double rm[3] = { (double)r.migrations, (double)r.vol_switches,
+				       (double)r.invol_switches };
+		static const char *const mn[3] = { "migrations", "switches voluntary",
+						   "switches involuntary" };
+
+		for (int k = 0; k < 4; k++)
+			printf("wakeup latency %-11s %12.1f %12.1f %7.1f%%\n", q[k], lq[k],
+			       r.wake_lat_us[k], pct_diff(r.wake_lat_us[k], lq[k]));
+		for (int k = 0; k < 3; k++)
+			printf("%-26s %12.0f %12.0f %7.1f%%\n", mn[k], lm[k], rm[k],
+			       pct_diff(rm[k], lm[k]));
+	}
+	printf("(latency in us; the Linux column counts the workload's tasks only, as the replay "
+	       "does)\n");
 	if (json) {
 		FILE *f = fopen(json, "w");
 
