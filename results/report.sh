@@ -48,7 +48,7 @@ if [ -f "$f" ]; then
 		echo "$p $(v $f p$p linux24) $(v $f p$p o1) $(v $f p$p hw) $(v $f p$p linux24 5) $(v $f p$p o1 5) $(v $f p$p hw 5)"
 	done >$D/e1
 	gp -e "set output '$SVG/exp1.svg'; set title 'Exp 1: tbench on 4 CPUs'; set ylabel 'MB/s'; set xlabel 'processes';
-		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key top right;
+		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key outside right;
 		plot '$D/e1' using 2:5:xtic(1) title 'linux24', '' using 3:6 title 'o1', '' using 4:7 title 'hw'"
 fi
 
@@ -74,7 +74,7 @@ if [ -f "$f" ]; then
 	done >$D/e2
 	printf '1 1 1\n4 1.57 2.24\n8 1.33 3.52\n' >$D/e2p
 	gp -e "set output '$SVG/exp2.svg'; set title 'Exp 2: VolanoMark scaling vs 1 CPU'; set xlabel 'CPUs'; set ylabel 'throughput / 1-CPU throughput';
-		set xtics (1,4,8); set key top left; set yrange [0:9];
+		set xtics (1,4,8); set key outside right; set yrange [0:9];
 		plot x title 'ideal' dt 2 lc rgb 'gray', '$D/e2' using 1:2 w lp pt 7 title 'ours linux24', '' using 1:3 w lp pt 5 title 'ours o1', '' using 1:4 w lp pt 9 title 'ours hw',
 		'$D/e2p' using 1:2 w lp dt 3 pt 6 title 'published 2.4.4', '' using 1:3 w lp dt 3 pt 4 title 'published 2.4.4+MQ'"
 fi
@@ -129,12 +129,23 @@ if [ -f "$f" ]; then
 	done
 	echo "| ours linux24 (numa=4,core=4) | $(cell $f domains_kernbench linux24 8 9 %.4f) | $(cell $f domains_hb1 linux24 8 9 %.4f) | $(cell $f domains_hb100 linux24 8 9 %.4f) |"
 	echo
+	pubd=(1.005 1.356 1.398 1.514 1.458); i=0
 	for c in 8 16 32 64 128; do
-		echo "$c $(v $f flat_dbench$c o1) $(v $f domains_dbench$c o1) $(v $f flat_dbench$c hw) $(v $f domains_dbench$c hw) $(v $f domains_dbench$c linux24)"
-	done >$D/e3
-	gp -e "set output '$SVG/exp3.svg'; set title 'Exp 3: dbench on 16 CPUs (4 nodes x 4)'; set xlabel 'clients'; set ylabel 'MB/s';
-		set logscale x 2; set key bottom right;
-		plot '$D/e3' using 1:2 w lp pt 6 title 'o1 flat', '' using 1:3 w lp pt 7 title 'o1 domains', '' using 1:4 w lp pt 4 title 'hw flat', '' using 1:5 w lp pt 5 title 'hw domains', '' using 1:6 w lp pt 9 title 'linux24'"
+		echo "$c $(ratio $(v $f domains_dbench$c o1) $(v $f flat_dbench$c o1) %.4f) $(ratio $(v $f domains_dbench$c hw) $(v $f flat_dbench$c hw) %.4f) ${pubd[$i]}"
+		i=$((i + 1))
+	done >$D/e3d
+	pubt=(1.161 0.998 1.083 1.060); i=0
+	for c in 8 16 24 32; do
+		echo "$c $(ratio $(v $f domains_tbench$c o1) $(v $f flat_tbench$c o1) %.4f) $(ratio $(v $f domains_tbench$c hw) $(v $f flat_tbench$c hw) %.4f) ${pubt[$i]}"
+		i=$((i + 1))
+	done >$D/e3t
+	gnuplot -e "set terminal svg size 960,420 dynamic font 'sans,12' background '#ffffff'; set output '$SVG/exp3.svg';
+		set multiplot layout 1,2 title 'Exp 3: 16 CPUs (4 nodes x 4), domains / flat throughput (above 1: domains better)';
+		set logscale x 2; set key top left; set yrange [0.6:1.8]; set xlabel 'dbench clients'; set ylabel 'domains / flat';
+		plot 1 dt 2 lc rgb 'gray' notitle, '$D/e3d' using 1:2 w lp pt 7 title 'ours o1', '' using 1:3 w lp pt 5 title 'ours hw', '' using 1:4 w lp dt 3 pt 6 title 'published w25/bk19';
+		set xlabel 'tbench clients';
+		plot 1 dt 2 lc rgb 'gray' notitle, '$D/e3t' using 1:2 w lp pt 7 title 'ours o1', '' using 1:3 w lp pt 5 title 'ours hw', '' using 1:4 w lp dt 3 pt 6 title 'published w25/bk19';
+		unset multiplot"
 fi
 
 # ---- exp4
@@ -174,12 +185,14 @@ if [ -f "$f" ]; then
 	echo "| the same, all pinned to CPU 0 | 50% / 50% | $(gs $f split1v16pin o1) | $(gs $f split1v16pin hw) |"
 	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 50% / 50% by the simulator's report; 80% / 20% by CFS's rule (root tasks weigh 1 each, the group 1) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) |"
 	echo
+	pubg=(-0.61 -1.17 -6.14 -1.34 -0.33 -1.21 -0.41 1.54 5.34); i=0
 	for t in 1 2 4 8 16 32 64 128 256; do
-		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw)"
+		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw) ${pubg[$i]}"
+		i=$((i + 1))
 	done >$D/e4
-	gp -e "set output '$SVG/exp4.svg'; set title 'Exp 4: sysbench OLTP on 4 cores, root group vs child group'; set xlabel 'threads'; set ylabel 'transactions/s';
-		set logscale x 2; set key bottom right; set yrange [0:*];
-		plot '$D/e4' using 1:2 w lp pt 7 title 'o1 /', '' using 1:3 w lp pt 6 title 'o1 /foo', '' using 1:4 w lp pt 5 title 'hw /', '' using 1:5 w lp pt 4 title 'hw /foo'"
+	gp -e "set output '$SVG/exp4.svg'; set title 'Exp 4: sysbench OLTP, 4 cores: all tasks in a child group vs in the root group'; set xlabel 'threads'; set ylabel '/foo vs / (%)';
+		set logscale x 2; set key outside right; set yrange [-8:8]; set ytics 2; set grid y;
+		plot '$D/e4' using 1:(100*(\$3/\$2-1)) w lp pt 7 title 'ours o1', '' using 1:(100*(\$5/\$4-1)) w lp pt 5 title 'ours hw', '' using 1:6 w lp dt 3 pt 6 title 'published 2.6.26-rc', 2 dt 2 lc rgb 'gray' title '+-2%', -2 dt 2 lc rgb 'gray' notitle"
 fi
 
 # ---- exp5
@@ -198,7 +211,7 @@ if [ -f "$f" ]; then
 	echo
 	for s in o1 hw; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5
 	gp -e "set output '$SVG/exp5.svg'; set title 'Exp 5: sysbench 16 threads, 2x4x2 SMT: wake balancing'; set ylabel 'transactions/s';
-		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key bottom right;
+		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key outside right;
 		plot '$D/e5' using 2:4:xtic(1) title 'wake balance off', '' using 3:5 title 'on'"
 fi
 } >"$T"
