@@ -18,6 +18,7 @@ v() { awk -F'\t' -v p="$2" -v s="$3" -v c="${4:-4}" '$1==p && $2==s {print $c; f
 # cell TSV POINT SCHED [MEANCOL SDCOL FMT]: "mean ± sd"
 cell() { awk -F'\t' -v p="$2" -v s="$3" -v m="${4:-4}" -v d="${5:-5}" -v f="${6:-%.1f}" \
 	'$1==p && $2==s {printf f " ± " f, $m, $d; x=1} END{if(!x) printf "n/a"}' "$1"; }
+f1() { awk -v a="$1" 'BEGIN{printf "%.1f", a}'; }
 ratio() { awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN{ if (b+0 == 0 || a == "nan" || b == "nan") print "n/a"; else printf f "\n", a / b }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 == 0) print "n/a"; else printf "%+.1f%%\n", 100 * (a / b - 1) }'; }
 gp() { gnuplot -e "set terminal svg size 720,420 dynamic font 'sans,12' background '#ffffff'" "$@"; }
@@ -42,7 +43,7 @@ if [ -f "$f" ]; then
 	for s in o1 hw; do
 		echo "| ours ratio $s/linux24 | $(ratio $(v $f p64 $s) $(v $f p64 linux24)) | $(ratio $(v $f p192 $s) $(v $f p192 linux24)) |"
 	done
-	echo "| ours scheduler overhead linux24 / o1 / hw | $(v $f p64 linux24 10) / $(v $f p64 o1 10) / $(v $f p64 hw 10) % | $(v $f p192 linux24 10) / $(v $f p192 o1 10) / $(v $f p192 hw 10) % |"
+	echo "| ours scheduler overhead linux24 / o1 / hw | $(f1 $(v $f p64 linux24 10)) / $(f1 $(v $f p64 o1 10)) / $(f1 $(v $f p64 hw 10)) % | $(f1 $(v $f p192 linux24 10)) / $(f1 $(v $f p192 o1 10)) / $(f1 $(v $f p192 hw 10)) % |"
 	echo
 	for p in 64 192; do
 		echo "$p $(v $f p$p linux24) $(v $f p$p o1) $(v $f p$p hw) $(v $f p$p linux24 5) $(v $f p$p o1 5) $(v $f p$p hw 5)"
@@ -67,7 +68,7 @@ if [ -f "$f" ]; then
 	for n in 4 8; do
 		echo "| scaling ${n}P | $( [ $n = 4 ] && echo 1.57 || echo 1.33) | $( [ $n = 4 ] && echo 2.24 || echo 3.52) | $(ratio $(v $f cpu$n linux24) $(v $f cpu1 linux24)) | $(ratio $(v $f cpu$n o1) $(v $f cpu1 o1)) | $(ratio $(v $f cpu$n hw) $(v $f cpu1 hw)) |"
 	done
-	echo "| overhead % at 8 CPUs | | | $(v $f cpu8 linux24 10) | $(v $f cpu8 o1 10) | $(v $f cpu8 hw 10) |"
+	echo "| overhead % at 8 CPUs | | | $(f1 $(v $f cpu8 linux24 10)) | $(f1 $(v $f cpu8 o1 10)) | $(f1 $(v $f cpu8 hw 10)) |"
 	echo
 	for n in 1 4 8; do
 		echo "$n $(ratio $(v $f cpu$n linux24) $(v $f cpu1 linux24) %.3f) $(ratio $(v $f cpu$n o1) $(v $f cpu1 o1) %.3f) $(ratio $(v $f cpu$n hw) $(v $f cpu1 hw) %.3f)"
