@@ -18,7 +18,7 @@ JOBS ?= 2
 # ---- Debian packages -------------------------------------------------------------------
 # Everything make run / make test need on a fresh Debian 12 machine.
 DEB_PACKAGES := build-essential verilator yosys iverilog libsystemc-dev libgtest-dev \
-	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm valgrind
+	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm valgrind gnuplot parallel
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
@@ -272,6 +272,31 @@ bench-balance: $(BALANCE_BENCH)
 		echo "  $$n CPUs: $$per instructions"; \
 		json="$$json$$sep\"$$n\": $$per"; sep=", "; \
 	done; echo "$$json}" > $(BUILD)/bench/balance_sw.json; echo "wrote $(BUILD)/bench/balance_sw.json"
+
+# ---- results (issue 9): the five published results, reproduced -------------------------
+# make results [SEEDS=N] [LONG=1] [HOSTS=a,b] [JOBS=N]: runs results/exp1..5_*.sh (each a
+# matrix of scheduler x parameter x seed, as independent GNU parallel jobs; HOSTS is passed
+# as parallel --sshlogin, the hosts must see this worktree at the same path), then
+# results/report.sh: build/results/expN.tsv summaries, build/results/tables.md, and the
+# plots docs/results/expN.svg. docs/results.md.
+RESULTS_EXPS := exp1_tbench exp2_volano exp3_domains exp4_groups exp5_wakebal
+.PHONY: results $(addprefix results-,$(RESULTS_EXPS)) results-report
+results: $(DEPS_STAMP) $(HWSCHED)
+	@t0=$$(date +%s); \
+	for e in $(RESULTS_EXPS); do \
+		SEEDS=$(SEEDS) LONG=$(LONG) HOSTS=$(HOSTS) JOBS=$(RESULTS_JOBS) results/$$e.sh || exit 1; \
+	done; \
+	results/report.sh; \
+	echo "results: all five experiments in $$(( $$(date +%s) - t0 )) s"
+$(addprefix results-,$(RESULTS_EXPS)): results-%: $(DEPS_STAMP) $(HWSCHED)
+	SEEDS=$(SEEDS) LONG=$(LONG) HOSTS=$(HOSTS) JOBS=$(RESULTS_JOBS) results/$*.sh
+results-report:
+	results/report.sh
+SEEDS ?= 3
+LONG ?= 0
+HOSTS ?=
+RESULTS_JOBS ?=
+# ---- end of results --------------------------------------------------------------------
 
 .PHONY: clean
 clean:
