@@ -725,7 +725,9 @@ static unsigned wake(struct sched *s, struct sched_task *t, unsigned waker,
 	if (kind == SCHED_WAKE)
 		credit_sleep(s, t);
 	cpu = select_cpu(s, t, waker, kind);
-	if (t->time_slice <= 0)
+	/* A task group's first slice waits for the first pick: by then its siblings forked
+	 * at the same moment are runnable and the group's weight is known. */
+	if (t->time_slice <= 0 && !t->group)
 		t->time_slice = slice_of(s, t, waker);
 	enqueue(s, waker, t, cpu, 0, 0);
 	t->timestamp = now(s);
@@ -795,6 +797,8 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 	}
 	set_idle(s, cpu, 0);
 	s->tp[id]->timestamp = now(s);
+	if (s->tp[id]->time_slice <= 0)
+		s->tp[id]->time_slice = slice_of(s, s->tp[id], cpu);
 	s->tp[id]->array = 0;
 	return s->tp[id];
 }
@@ -838,7 +842,11 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 		} else if (curr->time_slice <= 0) {
 			dequeue(s, cpu, curr);
 			curr->prio = fw_effective_prio(curr);
-			curr->time_slice = slice_of(s, curr, cpu);
+			/* A group slice is not a whole number of ticks: the overrun of this one
+			 * comes off the next, so the group's CPU time follows its shares. */
+			curr->time_slice += slice_of(s, curr, cpu);
+			if (curr->time_slice < TICK_NS)
+				curr->time_slice = TICK_NS;
 			curr->first_slice = 0;
 			if (!c->expired_timestamp)
 				c->expired_timestamp = now(s);

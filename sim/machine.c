@@ -5,6 +5,7 @@
  */
 #include "machine.h"
 #include "trace.h"
+#include "../firmware/fw_rq.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1697,14 +1698,57 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 			ov += m->cpu[c].overhead;
 		}
 		r->sched_overhead_pct = m->now ? 100.0 * ov / ((double)m->now * m->topo.nr_cpus) : 0;
+		/*
+		 * Entitlement, as the firmware divides the CPU: each root-group task counts by
+		 * its own weight, each other group with tasks by its shares (docs/firmware.md).
+		 * This is the split a machine busy with all of them would give.
+		 */
+		double want[16] = { 0 };
+
 		r->nr_groups = m->ngroups;
+		for (i = 0; i < m->nt; i++) {
+			unsigned g = m->t[i].st.group % 16;
+
+			if (g == 0)
+				want[0] += fw_weight_of((unsigned)(SCHED_NICE_0_PRIO + m->t[i].st.nice));
+			else
+				want[g] = m->shares[g];
+		}
+		/* Water-filling: a group cannot use more CPUs than it has tasks; what it cannot
+		 * use goes to the others in proportion. */
+		double cap[16] = { 0 }, got[16] = { 0 }, left = 1;
+		int open[16] = { 0 }, more = 1;
+
+		for (i = 0; i < m->nt; i++)
+			cap[m->t[i].st.group % 16] += 1.0 / m->topo.nr_cpus;
 		for (i = 0; i < m->ngroups && i < 16; i++) {
 			tot += m->group_time[i];
-			shares += m->shares[i];
+			open[i] = want[i] > 0;
+		}
+		while (more && left > 1e-12) {
+			more = 0;
+			shares = 0;
+			for (i = 0; i < 16; i++)
+				shares += open[i] ? want[i] : 0;
+			if (shares <= 0)
+				break;
+			for (i = 0; i < 16; i++)
+				if (open[i] && got[i] + left * want[i] / shares > cap[i]) {
+					left -= cap[i] - got[i];
+					got[i] = cap[i];
+					open[i] = 0;
+					more = 1;
+				}
+			if (!more) {
+				for (i = 0; i < 16; i++)
+					if (open[i])
+						got[i] += left * want[i] / shares;
+				left = 0;
+			}
 		}
 		for (i = 0; i < m->ngroups && i < 16; i++) {
 			r->group_share[i] = tot ? m->group_time[i] / tot : 0;
-			r->group_entitled[i] = m->shares[i] / shares;
+			r->group_entitled[i] = got[i] / (1 - left);
 		}
 	}
 	r->tasks = calloc(m->nt, sizeof(*r->tasks));
@@ -1856,6 +1900,9 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 	fprintf(f, "],\n  \"group_share\": [");
 	for (c = 0; c < r->nr_groups; c++)
 		fprintf(f, "%s%.5f", c ? ", " : "", r->group_share[c]);
+	fprintf(f, "],\n  \"group_entitled\": [");
+	for (c = 0; c < r->nr_groups; c++)
+		fprintf(f, "%s%.5f", c ? ", " : "", r->group_entitled[c]);
 	fprintf(f, "],\n  \"idle_core_violations\": %llu, \"sched_overhead_pct\": %.5f,\n",
 		(unsigned long long)r->idle_core_violations, r->sched_overhead_pct);
 	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
