@@ -108,7 +108,10 @@ struct fcpu {
 };
 
 struct sched {
-	const struct sched_env *env;
+	const struct sched_env *env;	/* &denv */
+	struct sched_env denv;		/* the machine's, with the domain topology */
+	struct sched_topo dtopo;	/* the topology the domains follow (flat=1: one level) */
+	int flat;
 	const struct fw_rq_ops *ops;
 	struct fw_rq *q;
 	struct fw_costs costs;
@@ -482,6 +485,8 @@ static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 		}
 		if (!strcmp(kv, "wake_balance"))
 			s->wake_balance = v != 0;
+		else if (!strcmp(kv, "flat"))
+			s->flat = v != 0;
 		else if (!strcmp(kv, "bus_ns"))
 			s->costs.bus_ns = v;
 		else if (!strcmp(kv, "clk_ns"))
@@ -504,20 +509,33 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 			    const struct fw_rq_ops *ops)
 {
 	struct sched *s = calloc(1, sizeof(*s));
-	const struct sched_topo *tp = env->topo;
-	unsigned i, l;
+	const struct sched_topo *tp;
+	unsigned i, l, k;
 
 	if (!s) {
 		snprintf(msg, len, "out of memory");
 		return NULL;
 	}
-	s->env = env;
 	s->ops = ops;
-	s->ncpu = tp->nr_cpus;
 	if (parse_opts(s, opts, msg, len)) {
 		free(s);
 		return NULL;
 	}
+	/* flat=1: one domain over every CPU whose groups are single CPUs (2.6.0's balancer
+	 * before sched domains), on the same machine. */
+	s->dtopo = *env->topo;
+	if (s->flat) {
+		s->dtopo.smt = s->dtopo.cores = s->dtopo.pkgs = 1;
+		s->dtopo.nodes = s->dtopo.nr_cpus;
+		for (k = 0; k < 3; k++)
+			for (i = 0; i < s->dtopo.nr_cpus; i++)
+				s->dtopo.lead[k][i] = (uint8_t)i;
+	}
+	s->denv = *env;
+	s->denv.topo = &s->dtopo;
+	s->env = &s->denv;
+	tp = &s->dtopo;
+	s->ncpu = tp->nr_cpus;
 	s->t = calloc(env->nr_tasks, sizeof(*s->t));
 	s->tp = calloc(env->nr_tasks, sizeof(*s->tp));
 	s->c = calloc(s->ncpu, sizeof(*s->c));
@@ -525,7 +543,7 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 		snprintf(msg, len, "out of memory");
 		goto err;
 	}
-	s->q = ops->create(env, &s->costs, msg, len);
+	s->q = ops->create(&s->denv, &s->costs, msg, len);
 	if (!s->q)
 		goto err;
 	for (i = 0; i < env->nr_tasks; i++)

@@ -323,6 +323,8 @@ static void usage_run(FILE *f)
 		"  --duration D     simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\n"
 		"                   ends when its tasks exit)\n"
 		"  --no-wake-balance  no select_idle_sibling on wakeups\n"
+		"  --flat           hw/o1: one flat balancing domain over all CPUs (2.6.0 before\n"
+		"                   sched domains) instead of the SMT/MC/package/NUMA levels\n"
 		"  --hz N           timer ticks per second (default 1000)\n"
 		"  --json FILE      write the results as JSON too\n"
 		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
@@ -403,6 +405,7 @@ static int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "no-wake-balance", no_argument, NULL, 'W' },
+		{ "flat", no_argument, NULL, 'A' },
 		{ "hz", required_argument, NULL, 'z' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "cost", required_argument, NULL, 'c' },
@@ -446,6 +449,7 @@ static int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'W': o.wake_balance = 0; break;
+		case 'A': o.flat = 1; break;
 		case 'z': o.hz = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'j': json = optarg; break;
 		case 'c':

@@ -1594,7 +1594,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 				     env_charge, env_moved, env_kick, env_busy, env_curr };
 	snprintf(opts, sizeof(opts),
 		 "%swake_balance=%d,bus_ns=%g,clk_ns=%g,sw_op_ns=%g,sw_cpu_ns=%g,sw_base_ns=%g",
-		 strcmp(o->sched, "linux24") ? "" : "", o->wake_balance, o->costs.bus_ns,
+		 o->flat ? "flat=1," : "", o->wake_balance, o->costs.bus_ns,
 		 o->costs.engine_clk_ns, o->costs.sw_op_ns, o->costs.sw_cpu_ns, o->costs.sw_base_ns);
 	if (!strcmp(o->sched, "hw")) {
 		size_t n = strlen(opts);

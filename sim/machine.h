@@ -39,6 +39,7 @@ struct machine_opts {
 	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
 	unsigned hz;		/* ticks per second, default 1000 */
 	int wake_balance;	/* select_idle_sibling on wakeups */
+	int flat;		/* hw/o1: one flat domain over all CPUs instead of sched domains */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */
