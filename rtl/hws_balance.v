@@ -39,7 +39,7 @@
 // The spec's final cycle "multiplies and runs the comparator tree"; this schedule gives the
 // same answers and the same cycle count.
 //
-// Verilator: the wide computations (the masked adder, the leader search, the verdict) are
+// Simulation cost: the wide computations (the masked adder, the leader search, the verdict) are
 // in clocked blocks under their enables, and the divider and multiplier steps in an
 // always @* block whose body runs only inside a window, so an edge outside a BALANCE costs
 // a few compares here (and an edge inside one about what an idle edge costs).
