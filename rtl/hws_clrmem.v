@@ -6,7 +6,9 @@
 // gives Yosys one write port per word). Two write ports, two asynchronous read ports
 // (reads see the state before the edge). When both write ports name the same word at one
 // edge, port 1 wins; the engine never does that. Reads and writes outside 0..DEPTH-1 are
-// not made (the caller guarantees it for writes; reads there return 0 or junk).
+// not made (the caller guarantees it for writes; reads there return 0 or junk). Each read
+// port also shows the word's valid bit (written since the last clear), so that a caller
+// can keep further per-word state elsewhere (in block RAM) and trust it only while valid.
 // Asynchronous reads: flip-flops, not block RAM.
 `default_nettype none
 
@@ -25,8 +27,10 @@ module hws_clrmem #(
   input  wire [WIDTH-1:0] wd1_i,
   input  wire [AW-1:0]    ra0_i,    // read port 0: rd0_o = word ra0_i, combinational
   output wire [WIDTH-1:0] rd0_o,
+  output wire             vld0_o,   // ... and its valid bit
   input  wire [AW-1:0]    ra1_i,    // read port 1
-  output wire [WIDTH-1:0] rd1_o
+  output wire [WIDTH-1:0] rd1_o,
+  output wire             vld1_o
 );
 `ifndef __ICARUS__
   generate
@@ -61,8 +65,10 @@ module hws_clrmem #(
     if (we1_i) mem_q[wa1_i] <= wd1_i;
   end
 
-  assign rd0_o = vld_q[ra0_i] ? mem_q[ra0_i] : {WIDTH{1'b0}};
-  assign rd1_o = vld_q[ra1_i] ? mem_q[ra1_i] : {WIDTH{1'b0}};
+  assign vld0_o = vld_q[ra0_i];
+  assign vld1_o = vld_q[ra1_i];
+  assign rd0_o  = vld0_o ? mem_q[ra0_i] : {WIDTH{1'b0}};
+  assign rd1_o  = vld1_o ? mem_q[ra1_i] : {WIDTH{1'b0}};
 endmodule
 
 `default_nettype wire

@@ -5,6 +5,7 @@
 //   per physical array:   140-bit bitmap, task count nr        flip-flops
 //   per task t:           queued[t]                            flip-flops (reset clears)
 //   task table  tt[t]  = {phys array, prio, cpu}               RAM, indexed by task
+//   weight table wt[t] = {wfix, wprio}  (SET_WEIGHT)           RAM, indexed by task
 //   next[t], prev[t]                                           RAM, indexed by task
 //   ht[(cpu*2 + phys)*140 + prio] = {head, tail}               RAM, one word per list
 // RAM is never cleared: a list is non-empty iff its bitmap bit is set, its head is the task
@@ -32,8 +33,12 @@
 //   CPU_STAT   1: result from the flops
 //   TASK_STAT  1: R tt[t]                   2: result
 //   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
-//   SET_GROUP  1: R tt[t]                   2: W grp[t]; if queued, move its weight between
+//   SET_GROUP  1: R tt[t], wt[t]            2: W grp[t], wt[t] (rewritten unchanged); if
+//                                              queued, move its weight between
 //                                              gload[cpu][old/new] and gtotal[old/new]
+//   SET_WEIGHT 1: R tt[t], wt[t];           2: W wt[t] = {1, PRIO}, grp[t] (rewritten
+//   (SET_GROUP    latch weight(PRIO)           unchanged); if queued, add weight(PRIO) - the
+//    HEAD = 1)                                 old weight to load, gload and gtotal
 //   LCU_STAT   1: result from the flops
 //   SET_IDLE   1: W idle[c]
 //   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
@@ -52,6 +57,14 @@
 // to/from gload[f_cpu][grp[u]] and gtotal[grp[u]] (port 0 of both arrays), u being the
 // task linked or unlinked. SET_GROUP of a queued task subtracts on port 0 (old group) and
 // adds on port 1 (new group); nothing else uses port 1.
+//
+// Load weights (section 8, "Load weights"): a task weighs weight(wfix[t] ? wprio[t] : prio).
+// wprio and wfix are kept in the block RAM wt, read at the same address as next (t, or the
+// head PICK_NEXT unlinks), so every step that links, unlinks or reports a task has its word.
+// A RAM cannot be cleared at reset, so wt[t].wfix counts only while grp[t]'s valid bit in
+// u_grp is set (a reset clears those bits): SET_GROUP and SET_WEIGHT both write grp[t] and
+// wt[t] at the same edge, so a valid grp word always has an up-to-date wt word, and after a
+// reset every task's weight follows its list again. No flip-flop per task is added.
 `default_nettype none
 
 module hws_rq_engine #(
@@ -153,6 +166,7 @@ module hws_rq_engine #(
   wire op_qry  = (op == HWS_OP_QUERY);
   wire op_move = op_req || op_setp || op_migr;
   wire op_bal  = op_qry && afield && !hfield;   // QUERY kind 2, BALANCE (kind 3 fails OPCODE)
+  wire op_setw = op_setg && hfield;             // SET_WEIGHT (SET_GROUP with HEAD = 1)
 
   wire s1 = busy_q && (step_q == 3'd1);
   wire s2 = busy_q && (step_q == 3'd2);
@@ -217,9 +231,11 @@ module hws_rq_engine #(
         else if (pfield >= HWS_SEL_TASK_STAT_COUNT) ecode = HWS_ERR_PRIO;
       HWS_OP_LOAD_TICK, HWS_OP_SET_IDLE:
         if (cpu_bad)       ecode = HWS_ERR_CPU;
-      HWS_OP_SET_GROUP:
+      HWS_OP_SET_GROUP:                                // HEAD = 1: SET_WEIGHT
         if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (pgrp_bad) ecode = HWS_ERR_GROUP;
+        else if (hfield) begin
+          if (prio_bad)    ecode = HWS_ERR_PRIO;
+        end else if (pgrp_bad) ecode = HWS_ERR_GROUP;
       HWS_OP_LCU_STAT:
         if (cpu_bad)       ecode = HWS_ERR_CPU;
         else if (pfield >= HWS_SEL_LCU_STAT_COUNT) ecode = HWS_ERR_PRIO;
@@ -339,7 +355,7 @@ module hws_rq_engine #(
       f_prio = s1 ? ffs_idx : pk_prio_q;
     end else if (op_deq || op_req || op_tst || op_setg) begin
       f_phys = tt_phys;
-      f_prio = tt_prio;
+      f_prio = (s1 && op_setw) ? pfield : tt_prio;   // SET_WEIGHT latches weight(PRIO) in step 1
     end else if (op_setp) begin
       f_phys = tt_phys;
       f_prio = (s4 || s5) ? pfield : tt_prio;
@@ -357,8 +373,14 @@ module hws_rq_engine #(
   wire           f_ne = f_bm[f_prio];                       // the focus list is non-empty
   wire [NRW-1:0] f_nr = f_phys ? nr_f1 : nr_f0;
 
+  // The weight in force of the task u the step links, unlinks or reports (wt[u] is read in
+  // the step before; in step 1 nothing is read yet, and the weight is that of f_prio).
+  wire [8:0]  wt_rd;
+  wire        grp_vld_u;                                    // grp[u] written since reset
+  wire        u_fix = grp_vld_u && wt_rd[8] && !s1;          // wfix[u]
+  wire [7:0]  w_prio = u_fix ? wt_rd[7:0] : f_prio;
   wire [17:0] f_weight;
-  hws_weight u_weight (.prio_i(f_prio), .weight_o(f_weight));
+  hws_weight u_weight (.prio_i(w_prio), .weight_o(f_weight));
 
   // ---------------------------------------------------------------------------------------
   // RAM ports
@@ -423,6 +445,14 @@ module hws_rq_engine #(
     .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
   );
+  // wt[t] = {wfix, wprio}: written by SET_GROUP (unchanged) and SET_WEIGHT in step 2, read
+  // where next is read (t, or the head that PICK_NEXT unlinks).
+  wire       wt_we = s2 && op_setg;
+  wire [8:0] wt_wd = hfield ? {1'b1, pfield} : {u_fix, wt_rd[7:0]};
+  hws_ram #(.DEPTH(TDEP), .WIDTH(9), .AW(TW)) u_wt (
+    .clk_i(clk_i), .we_i(wt_we && !srst_i), .waddr_i(t_w), .wdata_i(wt_wd),
+    .raddr_i(nx_raddr), .rdata_o(wt_rd)
+  );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
     .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
     .raddr_i(t_w), .rdata_o(pv_rd)
@@ -449,7 +479,17 @@ module hws_rq_engine #(
   wire [NRW-1:0] nr_new  = link ? (f_nr + ONE32[NRW-1:0]) : (f_nr - ONE32[NRW-1:0]);
   wire [31:0]    w32     = {14'd0, f_weight};
   wire [LDW-1:0] w_ext   = w32[LDW-1:0];
-  wire [LDW-1:0] load_new = link ? (load_f + w_ext) : (load_f - w_ext);
+  // SET_WEIGHT of a queued task (step 2, f = its list): its weight changes from w_ext (the
+  // weight in force) to weight(PRIO), latched in step 1.
+  reg  [17:0]    wnew_q;
+  wire [31:0]    wn32    = {14'd0, wnew_q};
+  wire [LDW-1:0] wn_ext  = wn32[LDW-1:0];
+  wire           setw_upd = s2 && op_setw && q_t;
+  // What load, gload and gtotal (port 0) add, modulo 2^LDW: +w at a link, -w at an unlink
+  // and for SET_GROUP's old group, the new weight minus the old one for SET_WEIGHT.
+  wire [LDW-1:0] w_delta = setw_upd ? (wn_ext - w_ext) : link ? w_ext : ({LDW{1'b0}} - w_ext);
+  wire [LDW-1:0] load_new = load_f + w_delta;
+  wire           load_we  = upd || setw_upd;
   wire           swap_flip = unlink && op_pick && pk_swap_q;
 
   genvar ga, gc;
@@ -479,7 +519,7 @@ module hws_rq_engine #(
           load_q <= {LDW{1'b0}};
           swap_q <= 1'b0;
         end else if (f_cpu == CPU32[CW-1:0]) begin
-          if (upd) load_q <= load_new;
+          if (load_we) load_q <= load_new;
           if (swap_flip) swap_q <= ~swap_q;
         end
       end
@@ -509,47 +549,51 @@ module hws_rq_engine #(
   wire [GW-1:0] grp_u;
   wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
   wire [GW-1:0] g_lcu    = tfield[GW-1:0];              // LCU_STAT: the group asked for
+  // SET_WEIGHT rewrites grp[t] unchanged, so that its valid bit vouches for wt[t].
   wire          setg_we  = s2 && op_setg;
+  wire [GW-1:0] grp_wd   = hfield ? grp_u : g_new;
   // SET_GROUP of a queued task moves its weight from the old group to the new one (step 2:
   // f is the task's list, f_weight its weight); nothing to do when the group stays.
-  wire          setg_mv  = setg_we && q_t && (grp_u != g_new);
+  wire          setg_mv  = setg_we && !hfield && q_t && (grp_u != g_new);
   wire [GW-1:0] grp_rd1;
+  wire          grp_vld1;
   hws_clrmem #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
     .clk_i(clk_i), .clr_i(srst_i),
-    .we0_i(setg_we), .wa0_i(t_w), .wd0_i(g_new),
+    .we0_i(setg_we), .wa0_i(t_w), .wd0_i(grp_wd),
     .we1_i(1'b0), .wa1_i({TW{1'b0}}), .wd1_i({GW{1'b0}}),
-    .ra0_i(u_task), .rd0_o(grp_u),
-    .ra1_i({TW{1'b0}}), .rd1_o(grp_rd1)
+    .ra0_i(u_task), .rd0_o(grp_u), .vld0_o(grp_vld_u),
+    .ra1_i({TW{1'b0}}), .rd1_o(grp_rd1), .vld1_o(grp_vld1)
   );
 
   // gload[c][g] at word c*NR_GROUPS + g, gtotal[g]. Port 0: group g_a of the focus CPU (the
   // linked/unlinked task's group, the old group of SET_GROUP, LCU_STAT's group); port 1:
   // SET_GROUP's new group.
-  wire          g_upd0   = upd || setg_mv;
+  wire          g_upd0   = upd || setg_mv || setw_upd;
   wire [GW-1:0] g_a      = op_lcu ? g_lcu : grp_u;
   wire [31:0]   gl_a0_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_a};
   wire [31:0]   gl_a1_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_new};
   wire [GLAW-1:0] gl_a0  = gl_a0_full[GLAW-1:0];
   wire [GLAW-1:0] gl_a1  = gl_a1_full[GLAW-1:0];
   wire [LDW-1:0]  gl_rd0, gl_rd1, gt_rd0, gt_rd1;
-  // link adds w; unlink and the old group of SET_GROUP subtract it
-  wire [LDW-1:0]  gl_wd0 = link ? (gl_rd0 + w_ext) : (gl_rd0 - w_ext);
-  wire [LDW-1:0]  gt_wd0 = link ? (gt_rd0 + w_ext) : (gt_rd0 - w_ext);
+  // link adds w; unlink and the old group of SET_GROUP subtract it; SET_WEIGHT adds the change
+  wire [LDW-1:0]  gl_wd0 = gl_rd0 + w_delta;
+  wire [LDW-1:0]  gt_wd0 = gt_rd0 + w_delta;
+  wire            gl_vld0, gl_vld1, gt_vld0, gt_vld1;   // unused
   wire [LDW-1:0]  gl_wd1 = gl_rd1 + w_ext;
   wire [LDW-1:0]  gt_wd1 = gt_rd1 + w_ext;
   hws_clrmem #(.DEPTH(GLD), .WIDTH(LDW), .AW(GLAW)) u_gl (
     .clk_i(clk_i), .clr_i(srst_i),
     .we0_i(g_upd0), .wa0_i(gl_a0), .wd0_i(gl_wd0),
     .we1_i(setg_mv), .wa1_i(gl_a1), .wd1_i(gl_wd1),
-    .ra0_i(gl_a0), .rd0_o(gl_rd0),
-    .ra1_i(gl_a1), .rd1_o(gl_rd1)
+    .ra0_i(gl_a0), .rd0_o(gl_rd0), .vld0_o(gl_vld0),
+    .ra1_i(gl_a1), .rd1_o(gl_rd1), .vld1_o(gl_vld1)
   );
   hws_clrmem #(.DEPTH(NR_GROUPS), .WIDTH(LDW), .AW(GW)) u_gt (
     .clk_i(clk_i), .clr_i(srst_i),
     .we0_i(g_upd0), .wa0_i(g_a), .wd0_i(gt_wd0),
     .we1_i(setg_mv), .wa1_i(g_new), .wd1_i(gt_wd1),
-    .ra0_i(g_a), .rd0_o(gt_rd0),
-    .ra1_i(g_new), .rd1_o(gt_rd1)
+    .ra0_i(g_a), .rd0_o(gt_rd0), .vld0_o(gt_vld0),
+    .ra1_i(g_new), .rd1_o(gt_rd1), .vld1_o(gt_vld1)
   );
 
   // hist[c]: the decayed load of the command's CPU (f_cpu = c in step 1). It never exceeds
@@ -610,6 +654,7 @@ module hws_rq_engine #(
   always @(posedge clk_i) begin
     if (start_i) cmd_q <= cmd_i;
     ht_addr_q <= ht_raddr;
+    if (s1 && op_setw) wnew_q <= f_weight;   // weight(PRIO)
     if (s1) begin
       pk_phys_q <= ffs_phys;
       pk_prio_q <= ffs_idx;
@@ -714,8 +759,9 @@ module hws_rq_engine #(
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
-                            w32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
-                            grp_rd1, hist_sum[0]};
+                            w32, wn32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
+                            grp_rd1, grp_vld1, gl_vld0, gl_vld1, gt_vld0, gt_vld1,
+                            hist_sum[0]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
@@ -758,6 +804,15 @@ module hws_rq_engine #(
       if (t < 0 || t >= TDEP) $fatal(1, "hws_rq_engine: grp_val(%0d) out of range", t);
       grp_val = 0;
       if (u_grp.vld_q[t[TW-1:0]]) grp_val = {{(32-GW){1'b0}}, u_grp.mem_q[t[TW-1:0]]};
+    end
+  endfunction
+
+  // The priority a task's weight follows (section 8, "Load weights"), as the engine holds it.
+  function automatic [7:0] wt_prio_val(input [TW-1:0] t, input [7:0] p);
+    reg [8:0] wt;
+    begin
+      wt = u_wt.mem_q[t];
+      wt_prio_val = (u_grp.vld_q[t] && wt[8]) ? wt[7:0] : p;
     end
   endfunction
 
@@ -816,7 +871,7 @@ module hws_rq_engine #(
         if (chk_vld0_q) check_array(chk_arr0_q, chk_grp0_q);
         if (chk_vld1_q) check_array(chk_arr1_q, chk_grp1_q);
       end
-      if (upd) begin
+      if (upd || setw_upd) begin
         chk_arr0_q <= f_arr;
         chk_arr1_q <= chk_arr0_q;
         chk_grp0_q <= g_a;
@@ -941,7 +996,7 @@ module hws_rq_engine #(
                 if (tt != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
                 if (!first && (u_pv.mem_q[x] != prv)) deep_fail("prev link inconsistent", c, a, p, xi);
                 cnt = cnt + 32'd1;
-                w = {14'd0, hws_weight_fn(p[7:0])};
+                w = {14'd0, hws_weight_fn(wt_prio_val(x, p[7:0]))};
                 load = load + w;
                 gx = grp_val(xi);
                 if (gx < NR_GROUPS) begin
