@@ -86,7 +86,7 @@ RTL_INC := rtl/hws_regs.vh
 # ---- Verilated variants ----------------------------------------------------------------
 # Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model.
 # Default first; the others serve the parameter sweeps of the tests.
-RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 8x16x16 64x256x16 64x4096x16
+RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16
 # Task groups of the load-comparison unit, the same in every variant.
 RTL_GROUPS := 16
 

@@ -193,3 +193,24 @@ TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 	EXPECT_EQ(bad.status, 1);
 	EXPECT_NE(bad.out.find("nonexistent"), std::string::npos) << bad.out;
 }
+
+// The engine's waveform from a run on the RTL backend, and a trace replayed on it (the
+// 2-CPU, 256-task build): the same makespan as on the model, which it is checked against.
+TEST(Cli, RunWritesTheEngineWaveformAndReplaysOnTheRtl)
+{
+	remove("build/cli_run.fst");
+	CliRun r = hwsched("run --workload hackbench:groups=1,loops=1 --topology pkg=2,core=2,smt=2 "
+			   "--backend rtl --wave build/cli_run.fst");
+	ASSERT_EQ(r.status, 0) << r.out;
+	std::string fst = slurp("build/cli_run.fst");
+	EXPECT_GT(fst.size(), 1000u) << "no waveform";
+	std::string dir = trace_dir();
+	if (dir.empty())
+		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	CliRun a = hwsched("replay " + dir + "/make_j4.txt.gz --backend lockstep --json build/rl.json");
+	CliRun b = hwsched("replay " + dir + "/make_j4.txt.gz --backend model --json build/rm.json");
+	ASSERT_EQ(a.status, 0) << a.out;
+	ASSERT_EQ(b.status, 0) << b.out;
+	EXPECT_EQ(json_num(slurp("build/rl.json"), "replay", "makespan_ms"),
+		  json_num(slurp("build/rm.json"), "replay", "makespan_ms"));
+}
