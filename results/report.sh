@@ -83,7 +83,7 @@ fi
 # ---- exp3
 f=$R/exp3.tsv
 if [ -f "$f" ]; then
-	echo "### Experiment 3: 16 CPUs, domains (numa=4,core=4) vs flat (core=16)"
+	echo "### Experiment 3: 16 CPUs, domains (numa=4,core=4) vs flat (--flat)"
 	echo
 	echo "dbench, MB/s:"
 	echo

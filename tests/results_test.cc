@@ -108,6 +108,19 @@ TEST(Results, Exp3DomainsNotWorseThanFlatOnTbench)
 	}
 }
 
+// Seed 3: sched domains beat one flat domain on dbench (32 clients) on the NUMA machine:
+// published +40% at 32 clients (w25 vs bk19), ours about +8% (docs/results.md).
+TEST(Results, Exp3DomainsBeatFlatOnDbench)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out dom = run("dbench:clients=32", "numa=4,core=4", s, 300);
+		Out flat = run("dbench:clients=32", "numa=4,core=4", s, 300, 1, 1, 1);
+		ASSERT_EQ(dom.ret, 0) << dom.err;
+		ASSERT_EQ(flat.ret, 0) << flat.err;
+		EXPECT_GT(dom.throughput, 1.03 * flat.throughput) << s;
+	}
+}
+
 // Seed 4: putting every sysbench task into one child group costs no more than 5%.
 TEST(Results, Exp4GroupingCostsAtMostFivePercent)
 {
@@ -128,8 +141,8 @@ TEST(Results, Exp4EqualSharesOnOneCpu)
 {
 	Out o = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1,cpus=1", "core=4", "hw", 5000);
 	ASSERT_EQ(o.ret, 0) << o.err;
-	EXPECT_NEAR(o.group_share[0], 0.5, 0.08);
-	EXPECT_NEAR(o.group_share[1], 0.5, 0.08);
+	EXPECT_NEAR(o.group_share[0], 0.5, 0.02);
+	EXPECT_NEAR(o.group_share[1], 0.5, 0.02);
 }
 
 // Seed 5: wake balancing (select_idle_sibling) on is no worse than off (1% tolerance for a
