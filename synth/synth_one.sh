@@ -99,7 +99,7 @@ ecp5)
 	LIB=+/ecp5/cells_sim.v
 	REF_DEV="LFE5U-85F"; REF_LUTS=83640; REF_BRAMS=208 ;;
 xilinx)
-	SYNTH="synth_xilinx -top $TOP -family xc7 -noiopad $YOSYS_EXTRA; write_json $WORK/netlist.json"
+	SYNTH="synth_xilinx -top $TOP -family xc7 -flatten -noiopad $YOSYS_EXTRA; write_json $WORK/netlist.json"
 	LUT_RE='^LUT[1-6]$'; FF_RE='^FD[A-Z_0-9]*$'; BRAM_RE='^RAMB(18|36)E1$'; CARRY_RE='^CARRY4$'
 	LUTRAM_RE='^(RAM[0-9]+[A-Z0-9]*|SRL16E|SRLC32E)$'; MUX_RE='^MUXF[78]$'; DSP_RE='^DSP48E1$'
 	LIB=+/xilinx/cells_sim.v
@@ -135,11 +135,18 @@ elif [ $rc -ne 0 ] || [ ! -s "$WORK/stat.txt" ]; then
 	STATUS=failed REASON="yosys exited $rc: ${msg:-see $WORK/yosys.log}"
 fi
 
+# Every family flattens (synth_xilinx only with -flatten): a second module would mean the
+# counts below miss its cells.
+if [ "$STATUS" = ok ] && [ "$(grep -c '^=== ' "$WORK/stat.txt")" -ne 1 ]; then
+	STATUS=failed REASON="the netlist is not flat ($(grep '^=== ' "$WORK/stat.txt" | wc -l) modules in $WORK/stat.txt)"
+fi
+
 # ---- cell counts ------------------------------------------------------------------------
 count() { # regexp -> sum of the matching cell counts in stat.txt
 	[ -s "$WORK/stat.txt" ] || { printf ''; return; }
-	awk -v re="$1" 'BEGIN { n = 0 }
-		/Number of cells:/ { in_c = 1; next }
+	awk -v re="$1" -v top="$TOP" 'BEGIN { n = 0 }
+		/^=== / { in_top = ($2 == top); in_c = 0; next }
+		in_top && /Number of cells:/ { in_c = 1; next }
 		in_c && NF == 2 && $2 ~ /^[0-9]+$/ { if (re != "^$" && $1 ~ re) n += $2; next }
 		in_c && NF != 2 { in_c = 0 }
 		END { print n }' "$WORK/stat.txt"
