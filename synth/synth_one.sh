@@ -339,6 +339,8 @@ fi
 COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(git -C "$ROOT" status --porcelain -- rtl synth 2>/dev/null | head -1)
 [ -n "$DIRTY" ] && COMMIT="$COMMIT+dirty"
+RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknown)
+[ -n "$(git -C "$ROOT" status --porcelain -- rtl 2>/dev/null | head -1)" ] && RTL_COMMIT="$RTL_COMMIT+dirty"
 {
 	printf '{\n'
 	printf '  "family": "%s", "nr_cpus": %s, "nr_tasks": %s,\n' "$FAMILY" "$CPUS" "$TASKS"
@@ -351,8 +353,8 @@ DIRTY=$(git -C "$ROOT" status --porcelain -- rtl synth 2>/dev/null | head -1)
 		"$(jnum "$LUT_LEVELS")" "$(jnum "$DEPTH_CELLS")" "$(jstr "$LTP_FROM")" "$(jstr "$LTP_TO")"
 	printf '  "ref_device": "%s", "ref_device_luts": %s, "ref_device_brams": %s,\n' "$REF_DEV" "$REF_LUTS" "$REF_BRAMS"
 	printf '  "yosys_seconds": %s, "ltp_seconds": %s,\n' "$(jnum "$YOSYS_S")" "$(jnum "$LTP_S")"
-	printf '  "yosys": %s, "yosys_flags": %s, "commit": "%s", "host": %s' \
-		"$(jstr "$YOSYS_VER")" "$(jstr "$YOSYS_FLAGS")" "$COMMIT" "$(jstr "$(hostname)")"
+	printf '  "yosys": %s, "yosys_flags": %s, "commit": "%s", "rtl_commit": "%s", "host": %s' \
+		"$(jstr "$YOSYS_VER")" "$(jstr "$YOSYS_FLAGS")" "$COMMIT" "$RTL_COMMIT" "$(jstr "$(hostname)")"
 	if [ -n "$PNR_JSON" ]; then printf ',\n  "pnr": %s\n' "$PNR_JSON"; else printf '\n'; fi
 	printf '}\n'
 } >"$JSON.tmp"
