@@ -286,9 +286,10 @@ clean:
 # make synth-check               ice40 2x64 only, and check the JSON has every field
 # See docs/synthesis.md. Jobs of other runs are not redone: their stamp files stay until
 # the RTL or the synth scripts change (or rm -rf build/synth).
-SYNTH_DIR := $(BUILD)/synth
+# BOARD only changes the iCE40 UP5K run: its results go to their own folder, iCE40 only.
+SYNTH_DIR := $(BUILD)/synth$(if $(BOARD),-$(BOARD))
 SYNTH_CONFIGS ?=
-SYNTH_FAMILIES ?= ice40 ecp5 xilinx gowin
+SYNTH_FAMILIES ?= $(if $(BOARD),ice40,ice40 ecp5 xilinx gowin)
 SYNTH_SCRIPTS := synth/synth_one.sh synth/hws_synth_top.v synth/board_top.v
 SYNTH_JOBS := $(shell synth/sweep_list.sh $(SYNTH_DIR) "$(SYNTH_CONFIGS)" "$(SYNTH_FAMILIES)" 2>/dev/null | awk '{ print $$1 "_" $$2 "x" $$3 }')
 SYNTH_STAMPS := $(addprefix $(SYNTH_DIR)/,$(addsuffix .stamp,$(SYNTH_JOBS)))

@@ -261,9 +261,9 @@ pnr_one() {
 		csplit=$(cpath_field split "$log")
 		if [ -s "$dir/out.asc" ]; then
 			set +e
-			if [ -n "$pcf" ]; then icopt="-p $pcf"; else icopt=""; fi
-			# shellcheck disable=SC2086
-			timeout "$PNR_TIMEOUT" icetime -d "$dev" -P "$pkg" $icopt -t -r "$dir/icetime.rpt" "$dir/out.asc" \
+			# No -p: icetime's PCF reader rejects "set_io -nowarn" (assertion), and the
+			# routed .asc already holds the placement.
+			timeout "$PNR_TIMEOUT" icetime -d "$dev" -P "$pkg" -t -r "$dir/icetime.rpt" "$dir/out.asc" \
 				>"$dir/icetime.out" 2>&1
 			set -e
 			icet=$(sed -n 's/.*Total path delay:.*(\([0-9.]*\) MHz).*/\1/p' "$dir/icetime.out" "$dir/icetime.rpt" 2>/dev/null | tail -1)
