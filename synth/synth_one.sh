@@ -23,6 +23,8 @@ Environment (optional):
   SYNTH_TIMEOUT    seconds for Yosys (default 10800)
   PNR_TIMEOUT      seconds for each nextpnr run (default 3600)
   LTP_TIMEOUT      seconds for the LUT-level pass (default 1800)
+  SYNTH_MEM_MB     virtual memory cap for Yosys and nextpnr (ulimit -v; default half of
+                   MemTotal, 0 = none): ecp5 64x4096 grew past 14 GB in Yosys's share pass
   PNR_FREQ         nextpnr --freq target in MHz (default 60)
   PNR              auto | yes | no: iCE40 place and route (auto: only NR_CPUS <= 16)
   UP5K_FORCE=1     run the UP5K P&R even when the engine alone already packs into more
@@ -54,10 +56,15 @@ SYNTH_TIMEOUT=${SYNTH_TIMEOUT:-10800}
 PNR_TIMEOUT=${PNR_TIMEOUT:-3600}
 LTP_TIMEOUT=${LTP_TIMEOUT:-1800}
 PNR_FREQ=${PNR_FREQ:-60}
+SYNTH_MEM_MB=${SYNTH_MEM_MB:-$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo 2>/dev/null || echo 0)}
+case "$SYNTH_MEM_MB" in ''|*[!0-9]*) die_usage "SYNTH_MEM_MB '$SYNTH_MEM_MB' is not a number";; esac
 PNR=${PNR:-auto}
 BOARD=${BOARD:-}
 YOSYS_EXTRA=${YOSYS_EXTRA:-}
 case "$BOARD" in ''|icebreaker) ;; *) die_usage "unknown BOARD '$BOARD' (icebreaker)";; esac
+
+# The cap holds for every tool this job starts (ulimit applies to this shell's children).
+[ "$SYNTH_MEM_MB" -gt 0 ] && ulimit -v $((SYNTH_MEM_MB * 1024))
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -130,6 +137,10 @@ t1=$(now)
 YOSYS_S=$(elapsed "$t0" "$t1")
 if [ $rc -eq 124 ]; then
 	STATUS=failed REASON="yosys timed out after ${SYNTH_TIMEOUT} s"
+elif [ $rc -ne 0 ] && grep -q -i -E 'bad_alloc|out of memory|Cannot allocate' "$WORK/yosys.out" "$WORK/yosys.log" 2>/dev/null; then
+	STATUS=failed REASON="yosys ran out of memory (cap SYNTH_MEM_MB=$SYNTH_MEM_MB) after $YOSYS_S s"
+elif [ $rc -gt 128 ]; then
+	STATUS=failed REASON="yosys killed by signal $((rc - 128)) after $YOSYS_S s (last pass: $(grep -E '^[0-9.]+ Executing' "$WORK/yosys.log" 2>/dev/null | tail -1 | cut -c1-120))"
 elif [ $rc -ne 0 ] || [ ! -s "$WORK/stat.txt" ]; then
 	msg=$(grep -m1 -E 'ERROR|rror:' "$WORK/yosys.out" "$WORK/yosys.log" 2>/dev/null | head -1 | cut -d: -f2- | cut -c1-300)
 	STATUS=failed REASON="yosys exited $rc: ${msg:-see $WORK/yosys.log}"
@@ -352,7 +363,7 @@ RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknow
 	printf '  "lut_levels": %s, "depth_cells": %s, "lut_path_from": %s, "lut_path_to": %s,\n' \
 		"$(jnum "$LUT_LEVELS")" "$(jnum "$DEPTH_CELLS")" "$(jstr "$LTP_FROM")" "$(jstr "$LTP_TO")"
 	printf '  "ref_device": "%s", "ref_device_luts": %s, "ref_device_brams": %s,\n' "$REF_DEV" "$REF_LUTS" "$REF_BRAMS"
-	printf '  "yosys_seconds": %s, "ltp_seconds": %s,\n' "$(jnum "$YOSYS_S")" "$(jnum "$LTP_S")"
+	printf '  "yosys_seconds": %s, "ltp_seconds": %s, "mem_cap_mb": %s,\n' "$(jnum "$YOSYS_S")" "$(jnum "$LTP_S")" "$SYNTH_MEM_MB"
 	printf '  "yosys": %s, "yosys_flags": %s, "commit": "%s", "rtl_commit": "%s", "host": %s' \
 		"$(jstr "$YOSYS_VER")" "$(jstr "$YOSYS_FLAGS")" "$COMMIT" "$RTL_COMMIT" "$(jstr "$(hostname)")"
 	if [ -n "$PNR_JSON" ]; then printf ',\n  "pnr": %s\n' "$PNR_JSON"; else printf '\n'; fi
