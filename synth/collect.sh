@@ -83,9 +83,10 @@ fmax_cell() { # FILE DEVICE
 			sz=$(awk 'BEGIN{RS="\001"} { if (match($0, /"lut_sizes": \{[^}]*\}/)) { s = substr($0, RSTART + 14, RLENGTH - 15); gsub(/"LUT/, "", s); gsub(/": /, ":", s); gsub(/, /, " ", s); print s } }' "$f")
 			[ -n "$sz" ] && [ -n "$luts" ] && luts="$luts ($sz)"
 		fi
+		ffs=$(jget "$f" ffs); brams=$(jget "$f" brams); car=$(jget "$f" carries); lv=$(jget "$f" lut_levels)
 		printf '| %s | %sx%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$fam" \
-			"$(jget "$f" nr_cpus)" "$(jget "$f" nr_tasks)" "${luts:--}" "$(jget "$f" ffs)" \
-			"$(jget "$f" brams)" "$(jget "$f" carries)" "$(jget "$f" lut_levels)" "$hx" "$up" \
+			"$(jget "$f" nr_cpus)" "$(jget "$f" nr_tasks)" "${luts:--}" "${ffs:--}" \
+			"${brams:--}" "${car:--}" "${lv:--}" "$hx" "$up" \
 			"$(jget "$f" yosys_seconds)" "$st${why:+: $why}"
 	done
 	per=""
