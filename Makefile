@@ -301,3 +301,46 @@ RESULTS_JOBS ?=
 .PHONY: clean
 clean:
 	rm -rf $(BUILD)
+
+# ==== synth: FPGA synthesis sweep (issue 7) =============================================
+# make synth                     every configuration of synth/sweep_list.sh (four families),
+#                                one job per family/configuration, run with make -j; then
+#                                build/synth/report.{json,md}
+# make synth SYNTH_CONFIGS="8x256 2x64" SYNTH_FAMILIES="ice40 xilinx"   a subset
+# make synth BOARD=icebreaker    iCE40 UP5K P&R of synth/board_top.v with synth/icebreaker.pcf
+# make synth-check               ice40 2x64 only, and check the JSON has every field
+# See docs/synthesis.md. Jobs of other runs are not redone: their stamp files stay until
+# the RTL or the synth scripts change (or rm -rf build/synth).
+# BOARD only changes the iCE40 UP5K run: its results go to their own folder, iCE40 only.
+SYNTH_DIR := $(BUILD)/synth$(if $(BOARD),-$(BOARD))
+SYNTH_CONFIGS ?=
+SYNTH_FAMILIES ?= $(if $(BOARD),ice40,ice40 ecp5 xilinx gowin)
+SYNTH_SCRIPTS := synth/synth_one.sh synth/hws_synth_top.v synth/board_top.v
+SYNTH_JOBS := $(shell synth/sweep_list.sh $(SYNTH_DIR) "$(SYNTH_CONFIGS)" "$(SYNTH_FAMILIES)" 2>/dev/null | awk '{ print $$1 "_" $$2 "x" $$3 }')
+SYNTH_STAMPS := $(addprefix $(SYNTH_DIR)/,$(addsuffix .stamp,$(SYNTH_JOBS)))
+
+.PHONY: synth synth-check
+synth: $(SYNTH_STAMPS)
+	@test -n "$(SYNTH_JOBS)" || { echo "synth: no jobs for SYNTH_CONFIGS='$(SYNTH_CONFIGS)' SYNTH_FAMILIES='$(SYNTH_FAMILIES)'" >&2; exit 1; }
+	synth/collect.sh $(SYNTH_DIR) >/dev/null
+	@echo "synth: wrote $(SYNTH_DIR)/report.json and $(SYNTH_DIR)/report.md"
+
+# One stamp per family and configuration: <family>_<cpus>x<tasks>.stamp.
+$(SYNTH_DIR)/%.stamp: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) | $(DEPS_STAMP)
+	@mkdir -p $(SYNTH_DIR)
+	@j='$*'; f=$${j%%_*}; c=$${j#*_}; \
+	BOARD='$(BOARD)' synth/synth_one.sh $$f $${c%x*} $${c#*x} $(SYNTH_DIR)
+	@touch $@
+
+synth-check: | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/synth-check
+	synth/synth_one.sh ice40 2 64 $(BUILD)/synth-check
+	@j=$(BUILD)/synth-check/ice40_2x64.json; \
+	for k in family nr_cpus nr_tasks luts ffs brams carries lut_levels yosys_seconds status pnr hx8k up5k fmax_mhz; do \
+		grep -q "\"$$k\": " $$j || { echo "synth-check: $$j has no field '$$k'" >&2; exit 1; }; \
+	done; \
+	grep -q '"status": "\(ok\|too big\)"' $$j || { echo "synth-check: ice40 2x64 status is not ok / too big: $$(grep '"status"' $$j | head -1)" >&2; exit 1; }; \
+	for k in luts ffs lut_levels; do \
+		grep -q "\"$$k\": [0-9]" $$j || { echo "synth-check: ice40 2x64 '$$k' is not a number" >&2; exit 1; }; \
+	done; echo "synth-check: $$j has every field"
+# ==== end of synth ========================================================================
