@@ -81,6 +81,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
+SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
 RTL_INC := rtl/hws_regs.vh
 
 # ---- Verilated variants ----------------------------------------------------------------
@@ -196,16 +197,22 @@ lint-verilator: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 		verilator --lint-only -Wall -Irtl $$f \
 			|| { echo "lint-verilator: $$f alone is not clean" >&2; exit 1; }; \
 	done; echo "lint-verilator: every file clean on its own"
+	@for t in hws_synth_top board_top; do \
+		verilator --lint-only -Wall -Irtl --top-module $$t $(RTL_SRCS) $(SYNTH_TOPS) \
+			|| { echo "lint-verilator: synth/ top $$t is not clean" >&2; exit 1; }; \
+	done; echo "lint-verilator: the synthesis tops (synth/) clean"
 
 lint-iverilog: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/iverilog
 	iverilog -g2012 -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top_syn.vvp $(RTL_SRCS)
+	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_synth_top -s board_top -o $(BUILD)/iverilog/synth_tops.vvp $(RTL_SRCS) $(SYNTH_TOPS)
 	@echo "lint-iverilog: compiles"
 
 lint-yosys: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/yosys
 	yosys -q -l $(BUILD)/yosys/read.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -check -top hws_top' 
+	yosys -q -l $(BUILD)/yosys/read_synth.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); hierarchy -check -top board_top'
 	@echo "lint-yosys: reads"
 
 # synth_ice40 on the default configuration: no latches, no multiple drivers, lists in
