@@ -921,18 +921,12 @@ static int where(struct sched *s, const struct sched_task *t)
 static void report(struct sched *s, void *file)
 {
 	FILE *f = file;
-	uint64_t cmds, cycles, mmio;
 
 	fprintf(f, "firmware: %llu balance queries, %llu tasks pulled (%llu by active balance), "
 		   "%llu affine wakeups, %llu wakeups placed on an idle core\n",
 		(unsigned long long)s->balances, (unsigned long long)s->moves,
 		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
 		(unsigned long long)s->wake_idle);
-	s->ops->stats(s->q, &cmds, &cycles, &mmio);
-	if (cmds)
-		fprintf(f, "engine: %llu commands, %llu MMIO accesses, %llu clock edges\n",
-			(unsigned long long)cmds, (unsigned long long)mmio,
-			(unsigned long long)cycles);
 }
 
 const char *fw_o1_error(const struct sched *s)
