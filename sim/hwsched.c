@@ -395,6 +395,22 @@ static int parse_costs(char *s, struct machine_costs *c)
 	return 0;
 }
 
+/* A whole number option: its value, or a message naming the option and exit status 2. */
+static int num_opt(const char *cmd, const char *name, const char *arg, unsigned long long max,
+		   unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (end == arg || *end || errno || *out > max || arg[0] == '-') {
+		fprintf(stderr, "%s %s: --%s '%s': expected a whole number up to %llu\n", prog, cmd,
+			name, arg, max);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -421,6 +437,7 @@ static int cmd_run(int argc, char **argv)
 	const char *json = NULL;
 	char err[400], *end;
 	int c, ret, dur_given = 0;
+	unsigned long long nv;
 
 	machine_default_opts(&o);
 	o.duration_ns = 1000000000ull;
@@ -450,14 +467,26 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'W': o.wake_balance = 0; break;
 		case 'A': o.flat = 1; break;
-		case 'z': o.hz = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'z':
+			if (num_opt("run", "hz", optarg, 100000, &nv))
+				return 2;
+			o.hz = (unsigned)nv;
+			break;
 		case 'j': json = optarg; break;
 		case 'c':
 			if (parse_costs(optarg, &o.costs))
 				return 2;
 			break;
-		case 'k': o.check_every = atoi(optarg); break;
-		case 'T': o.top = (unsigned)atoi(optarg); break;
+		case 'k':
+			if (num_opt("run", "check-every", optarg, 1000000000, &nv))
+				return 2;
+			o.check_every = (int)nv;
+			break;
+		case 'T':
+			if (num_opt("run", "top", optarg, 1000000, &nv))
+				return 2;
+			o.top = (unsigned)nv;
+			break;
 		case 'v': o.svg = optarg; break;
 		case 'F': o.wave = optarg; break;
 		case 'h': usage_run(stdout); return 0;
@@ -545,6 +574,7 @@ static int cmd_replay(int argc, char **argv)
 	const char *json = NULL;
 	char err[400], topo[64];
 	double cpu_ms = 0;
+	unsigned long long nv;
 	int c, ret;
 
 	machine_default_opts(&o);
@@ -556,15 +586,31 @@ static int cmd_replay(int argc, char **argv)
 		case 't': o.topology = optarg; break;
 		case 's': o.sched = optarg; break;
 		case 'b': o.backend = optarg; break;
-		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
+		case 'S':
+			if (num_opt("replay", "seed", optarg, ~0ull, &nv))
+				return 2;
+			o.seed = nv;
+			break;
 		case 'l': to.lenient = 1; break;
 		case 'c': to.comm = optarg; break;
-		case 'p': to.pid = atoi(optarg); break;
-		case 'r': to.tree_of = atoi(optarg); break;
+		case 'p':
+			if (num_opt("replay", "pid", optarg, 4194304, &nv))
+				return 2;
+			to.pid = (int)nv;
+			break;
+		case 'r':
+			if (num_opt("replay", "tree-of", optarg, 4194304, &nv))
+				return 2;
+			to.tree_of = (int)nv;
+			break;
 		case 'j': json = optarg; break;
 		case 'v': o.svg = optarg; break;
 		case 'F': o.wave = optarg; break;
-		case 'T': o.top = (unsigned)atoi(optarg); break;
+		case 'T':
+			if (num_opt("replay", "top", optarg, 1000000, &nv))
+				return 2;
+			o.top = (unsigned)nv;
+			break;
 		case 'C':
 			if (parse_costs(optarg, &o.costs))
 				return 2;

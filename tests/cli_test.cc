@@ -214,3 +214,20 @@ TEST(Cli, RunWritesTheEngineWaveformAndReplaysOnTheRtl)
 	EXPECT_EQ(json_num(slurp("build/rl.json"), "replay", "makespan_ms"),
 		  json_num(slurp("build/rm.json"), "replay", "makespan_ms"));
 }
+
+TEST(Cli, RunAndReplayRefuseBadNumbersNamingTheOption)
+{
+	struct Case {
+		const char *args, *names;
+	};
+	for (const Case &c : { Case{ "run --top x", "--top 'x'" }, Case{ "run --hz -5", "--hz '-5'" },
+			       Case{ "run --check-every 1e3", "--check-every" },
+			       Case{ "run --duration 5parsecs", "--duration" },
+			       Case{ "replay x.txt --pid abc", "--pid 'abc'" },
+			       Case{ "replay x.txt --tree-of 9999999999", "--tree-of" },
+			       Case{ "run --cost smt_speed=2", "smt_speed" } }) {
+		CliRun r = hwsched(c.args);
+		EXPECT_EQ(r.status, 2) << c.args << ": " << r.out;
+		EXPECT_NE(r.out.find(c.names), std::string::npos) << c.args << ": " << r.out;
+	}
+}
