@@ -121,7 +121,7 @@ struct sched {
 	struct ftask *t;
 	struct sched_task **tp;	/* the machine's tasks, by id (from task_new) */
 	struct fcpu *c;
-	uint64_t moves, balances, active_balances, wake_affine, wake_idle;
+	uint64_t moves, balances, active_balances, wake_affine, wake_idle, exec_moves;
 	char wave[256];		/* option wave=FILE */
 	int err;		/* first run-queue error */
 	char errmsg[200];
@@ -775,6 +775,32 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 	}
 }
 
+/*
+ * sched_exec() / sched_balance_exec() (2.6.12): a task that execs has no cache footprint
+ * worth keeping, so it goes to the least loaded CPU of the widest domain if that takes load
+ * off this one (its load plus the task's below this CPU's). The move itself is the
+ * migration thread's: once the task is off this CPU (the push of active balance).
+ */
+static void exec_balance(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+	uint32_t n_here, n_there, src, tgt;
+	unsigned found;
+
+	if (!s->nlevels || s->t[t->id].cpu != (int)cpu || s->c[cpu].push_task != NIL)
+		return;
+	fail(s, s->ops->idlest(s->q, cpu, (unsigned)s->levels[s->nlevels - 1], &found), "IDLEST");
+	if (found == cpu || !allowed(t, found))
+		return;
+	fail(s, s->ops->loads(s->q, cpu, cpu, &n_here, &src, &tgt), "loads");
+	fail(s, s->ops->loads(s->q, cpu, found, &n_there, &src, &tgt), "loads");
+	if ((uint64_t)n_there + load_of(t) >= n_here)
+		return;
+	s->c[cpu].push_task = (int)t->id;
+	s->c[cpu].push_to = found;
+	s->exec_moves++;
+	s->env->kick(s->env->machine, cpu);
+}
+
 static void task_exit(struct sched *s, struct sched_task *t)
 {
 	if (s->t[t->id].cpu != NIL)
@@ -923,10 +949,10 @@ static void report(struct sched *s, void *file)
 	FILE *f = file;
 
 	fprintf(f, "firmware: %llu balance queries, %llu tasks pulled (%llu by active balance), "
-		   "%llu affine wakeups, %llu wakeups placed on an idle core\n",
+		   "%llu affine wakeups, %llu wakeups placed on an idle core, %llu exec moves\n",
 		(unsigned long long)s->balances, (unsigned long long)s->moves,
 		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
-		(unsigned long long)s->wake_idle);
+		(unsigned long long)s->wake_idle, (unsigned long long)s->exec_moves);
 }
 
 const char *fw_o1_error(const struct sched *s)
@@ -950,6 +976,7 @@ const struct sched_ops sched_hw_ops = {
 	.task_exit = task_exit,
 	.pick = pick,
 	.tick = tick,
+	.exec = exec_balance,
 	.nr_queued = nr_queued,
 	.where = where,
 	.report = report,
@@ -965,6 +992,7 @@ const struct sched_ops sched_o1_ops = {
 	.task_exit = task_exit,
 	.pick = pick,
 	.tick = tick,
+	.exec = exec_balance,
 	.nr_queued = nr_queued,
 	.where = where,
 	.report = report,

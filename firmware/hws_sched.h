@@ -122,6 +122,10 @@ struct sched_ops {
 	 * be rescheduled (its slice ran out) or the idle CPU found work. Periodic balancing
 	 * runs from here. */
 	int (*tick)(struct sched *s, unsigned cpu, struct sched_task *curr);
+	/* The task running on @cpu execs a new program (may be NULL: no exec balancing).
+	 * sched_exec(): the scheduler may move it to a less loaded CPU; it then kicks @cpu
+	 * and reports the move with moved() once the task is off @cpu. */
+	void (*exec)(struct sched *s, struct sched_task *t, unsigned cpu);
 	/* Tasks queued on @cpu (for the machine's conservation check). */
 	unsigned (*nr_queued)(struct sched *s, unsigned cpu);
 	/* Deep check: where the scheduler has @t queued (CPU), or -1 when not queued. */

@@ -86,6 +86,7 @@ enum wop_kind {
 	OP_EXIT,
 	OP_WAKE,	/* replay: end task arg's sleep (a token if it is not asleep yet) */
 	OP_SPAWN,	/* replay: fork task arg */
+	OP_EXEC,	/* exec a new program: the scheduler may move the task (sched_exec) */
 };
 
 struct wop {
@@ -691,6 +692,10 @@ static void run_prog(struct machine *m, struct mtask *t, unsigned cpu)
 		case OP_WAKE:
 			deliver(m, t, op->arg, cpu);
 			break;
+		case OP_EXEC:
+			if (m->ops->exec)
+				m->ops->exec(m->s, &t->st, cpu);
+			break;
 		case OP_SPAWN: {
 			struct mtask *c = &m->t[op->arg];
 
@@ -879,7 +884,8 @@ static const struct wop P_DBENCH[] = {
 	{ OP_COUNT, 0, 0, 0, 0 }, { OP_LOOP, 0, 0, 0, 0 },
 };
 static const struct wop P_MAKE[] = { { OP_FORK_JOBS, 0, 0, 4, 0 }, { OP_EXIT, 0, 0, 0, 0 } };
-static const struct wop P_CC[] = {
+static const struct wop P_CC[] = {	/* make forks, the child execs cc1 */
+	{ OP_BURST, 300 * US, 1, 0, 0 }, { OP_EXEC, 0, 0, 0, 0 },
 	{ OP_BURST, 30000 * US, 1, 0, 0 }, { OP_SLEEP, 2000 * US, 1, 0, 0 },
 	{ OP_BURST, 15000 * US, 1, 0, 0 }, { OP_COUNT, 0, 0, 0, 0 }, { OP_EXIT, 0, 0, 0, 0 },
 };

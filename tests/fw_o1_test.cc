@@ -1028,3 +1028,35 @@ TEST(FwO1, GoodOptionsTakeEffect)
 }
 
 }	// namespace
+
+// sched_exec(): a task that execs on a loaded CPU goes to the idlest CPU of the widest
+// domain, through the migration thread's push (moved once it is off its CPU).
+TEST(FwO1, ExecMovesTheTaskToTheIdlestCpuOnceItIsOff)
+{
+	Fake m(flat_topo(4));
+	ASSERT_CREATED(m);
+	sched_task *a = m.task(0, ~0ull), *b = m.task(0, 1ull << 0);
+	m.wake(a);
+	m.wake(b);
+	ASSERT_EQ(m.where(a), 0);
+	ASSERT_EQ(m.run(0), a);
+	m.kicks.clear();
+	// CPU 0: a + b = 2048; CPU 1 (the lowest of the idle ones): 0 + 1024 < 2048: move.
+	sched_o1_ops.exec(m.s, a, 0);
+	EXPECT_TRUE(m.moves.empty()) << "a still runs on CPU 0";
+	EXPECT_EQ(m.kicks, std::vector<unsigned>{ 0 });
+	m.kicks.clear();
+	m.stop(0, 1);
+	ASSERT_EQ(m.moves.size(), 1u);
+	EXPECT_EQ(m.moves[0].t, a);
+	EXPECT_EQ(m.moves[0].to, 1u);
+	EXPECT_EQ(m.where(a), 1);
+	// b alone on CPU 0 now: 1024, and CPU 2 would end at 1024: no gain, no move.
+	ASSERT_EQ(m.run(0), b);
+	m.kicks.clear();
+	sched_o1_ops.exec(m.s, b, 0);
+	EXPECT_TRUE(m.kicks.empty());
+	m.stop(0, 1);
+	EXPECT_EQ(m.moves.size(), 1u);
+	EXPECT_EQ(fw_o1_error(m.s), nullptr);
+}
