@@ -153,15 +153,10 @@ uint32_t fw_weight_of(unsigned prio)
 	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
 }
 
-static uint32_t weight_of(unsigned prio)
-{
-	return fw_weight_of(prio);
-}
-
 /* A task's load weight: by its static priority (SET_WEIGHT at task_new). */
 static uint32_t load_of(const struct sched_task *t)
 {
-	return weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
+	return fw_weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
 }
 
 /* ---- Priorities and slices (2.6.12-2.6.22) ---- */
@@ -966,34 +961,25 @@ void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cyc
 	s->ops->stats(s->q, commands, cycles, mmio);
 }
 
-const struct sched_ops sched_hw_ops = {
-	.name = "hw",
-	.create = create_hw,
-	.destroy = destroy,
-	.task_new = task_new,
-	.wake = wake,
-	.put_prev = put_prev,
-	.task_exit = task_exit,
-	.pick = pick,
-	.tick = tick,
-	.exec = exec_balance,
-	.nr_queued = nr_queued,
-	.where = where,
-	.report = report,
-};
+/* The same policy on the engine (hw) and on software run queues (o1). */
+#define FW_O1_OPS(nm, create_fn)						\
+	{								\
+		.name = nm,						\
+		.create = create_fn,					\
+		.destroy = destroy,					\
+		.task_new = task_new,					\
+		.wake = wake,						\
+		.put_prev = put_prev,					\
+		.task_exit = task_exit,					\
+		.pick = pick,						\
+		.tick = tick,						\
+		.exec = exec_balance,					\
+		.nr_queued = nr_queued,					\
+		.where = where,						\
+		.report = report,					\
+		.error = fw_o1_error,					\
+		.engine_stats = fw_o1_engine_stats,			\
+	}
 
-const struct sched_ops sched_o1_ops = {
-	.name = "o1",
-	.create = create_sw,
-	.destroy = destroy,
-	.task_new = task_new,
-	.wake = wake,
-	.put_prev = put_prev,
-	.task_exit = task_exit,
-	.pick = pick,
-	.tick = tick,
-	.exec = exec_balance,
-	.nr_queued = nr_queued,
-	.where = where,
-	.report = report,
-};
+const struct sched_ops sched_hw_ops = FW_O1_OPS("hw", create_hw);
+const struct sched_ops sched_o1_ops = FW_O1_OPS("o1", create_sw);

@@ -41,11 +41,6 @@ struct fw_rq {
 	uint32_t *gtotal;	/* per group */
 };
 
-static uint32_t weight_of(unsigned prio)
-{
-	return fw_weight_of(prio);
-}
-
 static void charge(struct fw_rq *q, unsigned on_cpu, double ns, int what)
 {
 	q->env->charge(q->env->machine, on_cpu, ns, what);
@@ -103,7 +98,7 @@ static void link_tail(struct fw_rq *q, unsigned t, unsigned cpu, unsigned parr, 
 	e->cpu = (uint8_t)cpu;
 	e->prio = (uint8_t)prio;
 	e->parr = (uint8_t)parr;
-	e->weight = weight_of(e->wfix ? e->wprio : prio);
+	e->weight = fw_weight_of(e->wfix ? e->wprio : prio);
 	if (head) {
 		e->prev = NIL;
 		e->next = c->head[parr][prio];
@@ -276,7 +271,7 @@ static int sw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned 
 	if (t >= q->env->nr_tasks || prio >= NPRIO)
 		return -ERANGE;
 	e = &q->t[t];
-	w = weight_of(prio);
+	w = fw_weight_of(prio);
 	e->wprio = (uint8_t)prio;
 	e->wfix = 1;
 	if (e->queued) {

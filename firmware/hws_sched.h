@@ -94,6 +94,9 @@ struct sched;
 
 struct sched_ops {
 	const char *name;
+	/* One run queue for every CPU (linux24): nr_queued(0) counts every queued task and
+	 * a task may be picked on any CPU whatever CPU wake() returned. */
+	int global_queue;
 	/* Create; return NULL with @msg filled on failure (e.g. an engine that cannot hold
 	 * the machine). */
 	struct sched *(*create)(const struct sched_env *env, const char *opts, char *msg,
@@ -132,6 +135,11 @@ struct sched_ops {
 	int (*where)(struct sched *s, const struct sched_task *t);
 	/* Print scheduler-specific statistics. */
 	void (*report)(struct sched *s, void *file);
+	/* The first internal failure (e.g. an engine error), or NULL. May be NULL. */
+	const char *(*error)(const struct sched *s);
+	/* Engine traffic so far: commands, clock edges, MMIO accesses. May be NULL. */
+	void (*engine_stats)(const struct sched *s, uint64_t *commands, uint64_t *cycles,
+			     uint64_t *mmio);
 };
 
 extern const struct sched_ops sched_linux24_ops;

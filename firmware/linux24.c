@@ -578,6 +578,7 @@ static void l24_report(struct sched *s, void *file)
 
 const struct sched_ops sched_linux24_ops = {
 	.name = "linux24",
+	.global_queue = 1,
 	.create = l24_create,
 	.destroy = l24_destroy,
 	.task_new = l24_task_new,

@@ -16,9 +16,6 @@
 #define MS 1000000ull
 #define MAX_TASKS 4096
 
-extern const char *fw_o1_error(const struct sched *s);
-extern void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cycles,
-			       uint64_t *mmio);
 
 enum tstate { T_NEW, T_BLOCKED, T_QUEUED, T_RUNNING, T_DEAD };
 enum ev_kind { EV_TICK, EV_BURST_END, EV_TIMER, EV_RESCHED };
@@ -536,7 +533,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		fail(m, "CPU %u picked task %u, which is not queued", cpu, n->st.id);
 		return;
 	}
-	if (n && n != prev && n->qcpu != (int)cpu && m->ops != &sched_linux24_ops) {
+	if (n && n != prev && n->qcpu != (int)cpu && !m->ops->global_queue) {
 		fail(m, "CPU %u picked task %u, queued on CPU %d", cpu, n->st.id, n->qcpu);
 		return;
 	}
@@ -1441,7 +1438,7 @@ static void check_conservation(struct machine *m, int deep)
 		struct mtask *t = &m->t[i];
 		int w = m->ops->where(m->s, &t->st);
 
-		if (t->state == T_QUEUED && w != t->qcpu && strcmp(m->ops->name, "linux24"))
+		if (t->state == T_QUEUED && w != t->qcpu && !m->ops->global_queue)
 			fail(m, "task %u: the machine has it queued on CPU %d, the scheduler on %d",
 			     i, t->qcpu, w);
 		if ((t->state == T_BLOCKED || t->state == T_DEAD) && w >= 0)
@@ -1649,7 +1646,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		m->now = e.time;
 		m->events++;
 		handle(m, &e);
-		e1 = m->ops != &sched_linux24_ops ? fw_o1_error(m->s) : NULL;
+		e1 = m->ops->error ? m->ops->error(m->s) : NULL;
 		if (e1)
 			fail(m, "firmware: %s", e1);
 		check_conservation(m, o->check_every && m->events % (unsigned)o->check_every == 0);
@@ -1772,10 +1769,8 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 			ts->delay_max_us = t->delay_max;
 		}
 	}
-	if (!strcmp(m->ops->name, "linux24"))
-		r->engine_commands = 0;
-	else
-		fw_o1_engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
+	if (m->ops->engine_stats)
+		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)
 		m->ops->report(m->s, report);
 	if (o->svg) {
