@@ -922,16 +922,11 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 
 static unsigned nr_queued(struct sched *s, unsigned cpu)
 {
-	unsigned n = s->c[cpu].nr;
+	struct sched_task *curr = s->env->curr(s->env->machine, cpu);
 
-	/* Running tasks stay queued (on the CPU they run on). */
-	for (unsigned x = 0; x < s->ncpu; x++) {
-		struct sched_task *curr = s->env->curr(s->env->machine, x);
-
-		if (curr && s->t[curr->id].cpu == (int)cpu)
-			n--;
-	}
-	return n;
+	/* A running task stays queued on the CPU it runs on: a push (active balance, exec)
+	 * moves it only once it is off that CPU (put_prev). */
+	return s->c[cpu].nr - (curr && s->t[curr->id].cpu == (int)cpu);
 }
 
 static int where(struct sched *s, const struct sched_task *t)

@@ -139,6 +139,7 @@ struct machine {
 	double *lat;
 	size_t nlat, caplat;
 	uint64_t switches, vol, invol, migrations, violations, checks;
+	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
 	double group_time[16];
 	int failed;
@@ -418,6 +419,14 @@ static struct sched_task *env_curr(void *mm, unsigned cpu)
 	return t ? &t->st : NULL;
 }
 
+/* Every state change goes through here, so the per-event check needs no scan. */
+static void set_state(struct machine *m, struct mtask *t, enum tstate st)
+{
+	m->nstate[t->state]--;
+	m->nstate[st]++;
+	t->state = st;
+}
+
 /* ---- running tasks ---- */
 
 static double speed_of(struct machine *m, unsigned cpu)
@@ -539,7 +548,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 	}
 	if (n != prev) {
 		if (prev && prev->state == T_RUNNING) {
-			prev->state = T_QUEUED;
+			set_state(m, prev, T_QUEUED);
 			prev->qcpu = prev->moved_to >= 0 ? prev->moved_to : (int)cpu;
 			prev->moved_to = -1;
 			prev->queued_at = m->now;
@@ -557,7 +566,7 @@ static void dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 	if (n) {
 		if (n->state == T_QUEUED)
 			m->rq_wait += (double)(m->now - n->queued_at);
-		n->state = T_RUNNING;
+		set_state(m, n, T_RUNNING);
 		n->qcpu = -1;
 		if (n->wake_pending) {
 			/* It runs once the switch (and any scheduler work) is done. */
@@ -599,7 +608,7 @@ static void block_curr(struct machine *m, unsigned cpu, int exiting)
 
 	stop_segment(m, cpu);
 	m->ops->put_prev(m->s, cpu, &t->st, 0, m->now - t->st.timestamp);
-	t->state = exiting ? T_DEAD : T_BLOCKED;
+	set_state(m, t, exiting ? T_DEAD : T_BLOCKED);
 	if (exiting) {
 		m->ops->task_exit(m->s, &t->st);
 		m->live--;
@@ -618,7 +627,7 @@ static void wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sch
 
 	if (t->state != T_BLOCKED && t->state != T_NEW)
 		return;
-	t->state = T_QUEUED;
+	set_state(m, t, T_QUEUED);
 	t->queued_at = t->woken_at = m->now;
 	t->wake_pending = 1;
 	q = m->ops->wake(m->s, &t->st, cpu, k);
@@ -698,7 +707,7 @@ static void run_prog(struct machine *m, struct mtask *t, unsigned cpu)
 
 			if (c->state == T_NEW) {
 				m->ops->task_new(m->s, &c->st, &t->st, cpu);
-				c->state = T_BLOCKED;
+				set_state(m, c, T_BLOCKED);
 				wake_task(m, c, cpu, SCHED_FORK);
 			}
 			break;
@@ -1090,7 +1099,7 @@ static void spawn(struct machine *m, struct mtask *parent, unsigned cpu)
 	parent->jobs_left--;
 	parent->children_live++;
 	m->ops->task_new(m->s, &c->st, &parent->st, cpu);
-	c->state = T_BLOCKED;
+	set_state(m, c, T_BLOCKED);
 	wake_task(m, c, cpu, SCHED_FORK);
 }
 
@@ -1413,12 +1422,8 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 
 static void check_conservation(struct machine *m, int deep)
 {
-	unsigned q = 0, c, run = 0, i;
+	unsigned q = m->nstate[T_QUEUED], c, run = m->nstate[T_RUNNING], i, n[T_DEAD + 1] = { 0 };
 
-	for (i = 0; i < m->nt; i++) {
-		q += m->t[i].state == T_QUEUED;
-		run += m->t[i].state == T_RUNNING;
-	}
 	for (c = 0; c < m->topo.nr_cpus; c++) {
 		struct mtask *t = m->cpu[c].curr;
 
@@ -1434,6 +1439,13 @@ static void check_conservation(struct machine *m, int deep)
 	m->checks++;
 	if (!deep)
 		return;
+	/* The counts the per-event check trusts, against the tasks themselves. */
+	for (i = 0; i < m->nt; i++)
+		n[m->t[i].state]++;
+	if (memcmp(n, m->nstate, sizeof(n)))
+		fail(m, "conservation: the machine's state counts (%u queued, %u running) do not "
+			"match its tasks (%u, %u)", m->nstate[T_QUEUED], m->nstate[T_RUNNING],
+		     n[T_QUEUED], n[T_RUNNING]);
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
 		int w = m->ops->where(m->s, &t->st);
@@ -1588,6 +1600,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	ret = setup_workload(m, err, len);
 	if (ret)
 		goto out;
+	m->nstate[T_NEW] = m->nt;	/* every task starts new */
 	if (m->wl != 1 && !o->duration_ns && !(m->wl == 2 && m->t[0].jobs_left)) {
 		snprintf(err, len, "workload mix never ends: give a duration");
 		ret = -EINVAL;
@@ -1625,7 +1638,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		if (m->t[i].spawned)
 			continue;	/* forked later by its parent */
 		m->ops->task_new(m->s, &m->t[i].st, NULL, i % m->topo.nr_cpus);
-		m->t[i].state = T_BLOCKED;
+		set_state(m, &m->t[i], T_BLOCKED);
 	}
 	m->live = m->nt;
 	/* Every task starts runnable, woken in turn from CPU 0 (as a shell would fork them). */
