@@ -81,14 +81,20 @@ static double query_interval_of(struct hws_dev *d, uint32_t cmd)
 	return (double)(cycles(d) - c0) / n;
 }
 
-/* Latency: cycles from CMD write to SYNC, minus the same for a NOP, plus NOP's 1. */
-static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
+/*
+ * Latency: cycles from the CMD write to SYNC (or, with @w, to the command's RESULT word,
+ * which goes to *@w), minus the same for a NOP, plus NOP's 1.
+ */
+static unsigned latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
 {
 	uint32_t c0, c1, c2, c3;
 
 	c0 = cycles(d);
 	CHECK(hws_submit(d, cmd));
-	(void)hws_sync(d, NULL);
+	if (w)
+		CHECK(hws_result(d, w));
+	else
+		(void)hws_sync(d, NULL);
 	c1 = cycles(d);
 	CHECK(hws_nop(d));
 	c2 = cycles(d);
@@ -97,19 +103,21 @@ static unsigned latency_of(struct hws_dev *d, uint32_t cmd)
 	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
 }
 
-/* The latency of a command with a result: from the CMD write to its RESULT word. */
-static unsigned result_latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
+static struct hws_dev *open_backend(enum hws_backend b, unsigned nr_cpus)
 {
-	uint32_t c0 = cycles(d), c1, c2, c3;
+	struct hws_config c;
+	struct hws_dev *d;
+	char msg[512];
 
-	CHECK(hws_submit(d, cmd));
-	CHECK(hws_result(d, w));
-	c1 = cycles(d);
-	CHECK(hws_nop(d));
-	c2 = cycles(d);
-	CHECK(hws_nop(d));
-	c3 = cycles(d);
-	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+	hws_config_default(&c);
+	c.backend = b;
+	c.nr_cpus = nr_cpus;
+	if (hws_open(&d, &c, msg, sizeof(msg))) {
+		fprintf(stderr, "hws_bench: cannot open %s with %u CPUs: %s\n", hws_backend_name(b),
+			nr_cpus, msg);
+		exit(1);
+	}
+	return d;
 }
 
 /*
@@ -119,16 +127,10 @@ static unsigned result_latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
  */
 static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdict)
 {
-	struct hws_config cfg = { be, n, 256, 16, 16, 16, NULL, 0 };
-	struct hws_dev *d;
-	char msg[300];
+	struct hws_dev *d = open_backend(be, n);
 	uint32_t w;
 	unsigned x, t = 0, lat;
 
-	if (hws_open(&d, &cfg, msg, sizeof(msg))) {
-		fprintf(stderr, "hws_bench: %u CPUs on %s: %s\n", n, hws_backend_name(be), msg);
-		exit(1);
-	}
 	for (x = 0; x < n; x++) {
 		CHECK(hws_dom_set(d, x, 2, x - x % (n / 4)));
 		CHECK(hws_dom_set(d, x, 3, x - x % (n / 4)));
@@ -138,7 +140,7 @@ static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdic
 	for (x = n / 4; x < n; x++)	/* nodes 1..3 loaded, node 0 empty */
 		for (unsigned k = 0; k < 1 + x % 3 && t < 256; k++)
 			CHECK(hws_enqueue(d, t++, x, 120, 0, 0));
-	lat = result_latency_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0), &w);
+	lat = latency_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0), &w);
 	*verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
 	hws_close(d);
 	return lat;
@@ -163,21 +165,6 @@ static uint32_t mk_cpu(unsigned i, void *a)
 	return hws_cmd(m->op, 0, 0, 0, 0, 0);
 }
 
-static struct hws_dev *open_backend(enum hws_backend b)
-{
-	struct hws_config c;
-	struct hws_dev *d;
-	char msg[512];
-
-	hws_config_default(&c);
-	c.backend = b;
-	if (hws_open(&d, &c, msg, sizeof(msg))) {
-		fprintf(stderr, "hws_bench: cannot open %s: %s\n", hws_backend_name(b), msg);
-		exit(1);
-	}
-	return d;
-}
-
 struct rate {
 	double cmds_per_s, edges_per_s, secs;
 	uint64_t commands, edges;
@@ -187,7 +174,7 @@ static struct rate random_rate(enum hws_backend b, uint64_t n)
 {
 	struct hws_randcmd_opts o = { .seed = 42, .commands = n, .check_every = 0 };
 	struct hws_randcmd_report *r = calloc(1, sizeof(*r));
-	struct hws_dev *d = open_backend(b);
+	struct hws_dev *d = open_backend(b, 8);
 	struct rate out;
 	double t0;
 
@@ -244,7 +231,7 @@ int main(int argc, char **argv)
 	}
 
 	/* ---- Cycles per command, by occupancy (all tasks on CPU 0, prio 120) ---- */
-	d = open_backend(HWS_BACKEND_RTL);
+	d = open_backend(HWS_BACKEND_RTL, 8);
 	for (o = 0; o < 3; o++) {
 		for (; queued < occs[o]; queued++)
 			CHECK(hws_enqueue(d, queued, 0, 120, 0, 0));
@@ -252,7 +239,7 @@ int main(int argc, char **argv)
 			struct mkarg a = { ops[k].op, queued / 2, queued };
 			int query = ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT;
 
-			lat[o][k] = latency_of(d, query ? mk_cpu(0, &a) : mk_move(0, &a));
+			lat[o][k] = latency_of(d, query ? mk_cpu(0, &a) : mk_move(0, &a), NULL);
 			if (query) {
 				uint32_t w;
 
@@ -264,12 +251,12 @@ int main(int argc, char **argv)
 							&a);
 			}
 		}
-		enq_lat[o] = latency_of(d, hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0));
-		deq_lat[o] = latency_of(d, hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0));
+		enq_lat[o] = latency_of(d, hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0), NULL);
+		deq_lat[o] = latency_of(d, hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0), NULL);
 		{
 			uint32_t w;
 
-			pick_lat[o] = result_latency_of(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0), &w);
+			pick_lat[o] = latency_of(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0), &w);
 		}
 	}
 	t0 = now_s();
