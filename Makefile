@@ -3,6 +3,8 @@
 #   make run     the main job: a lockstep session of the engine (model vs Verilated RTL)
 #   make test    every test: generated files, RTL lint (Verilator, Icarus, Yosys), an iCE40
 #                synthesis smoke test, GoogleTest (directed, lockstep 1e6, sweeps), CLI
+#   make vp      the SystemC virtual platform, build/hwsched_vp (hwsched vp; docs/vp.md)
+#   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh)
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages the build needs
 #   make gen     regenerate rtl/hws_regs.vh, driver/hws_regs.h, docs/regmap.md
@@ -160,8 +162,8 @@ LINK_LIBS := $(VARIANT_LIBS) -lz -lm -pthread
 
 # ---- The executable ------------------------------------------------------------------
 HWSCHED := $(BUILD)/hwsched
-$(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+$(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: all
 all: $(HWSCHED)
@@ -246,8 +248,86 @@ $(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	$(CXX) $(SAN) -o $@ $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
 .PHONY: test unit-test san-test
-test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
-	tests/run_all.sh $(BUILD)/test-reports $(SAN_TEST_BIN) $(TEST_BIN)
+test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(VP_BIN) $(TEST_BIN) $(SAN_TEST_BIN) $(VP_TEST_BIN)
+	tests/run_all.sh $(BUILD)/test-reports $(SAN_TEST_BIN) $(TEST_BIN) $(VP_TEST_BIN)
+
+# ---- The virtual platform (issue 8, docs/vp.md) ----------------------------------------
+# The engine Verilated for SystemC (verilator --sc), one class per parameter set as for the
+# C++ variants; sim/vp wraps it as a TLM-2.0 target behind an interconnect and one
+# initiator per simulated CPU. build/hwsched_vp is hwsched with the platform linked in
+# (build/hwsched vp runs it). VP_VARIANTS: the engines the tests need; make vp-study adds
+# VP_STUDY_VARIANTS (the CPU x task counts of the study).
+VP_VARIANTS ?= 8x256x16
+VP_STUDY_VARIANTS := 1x256x16 1x512x16 8x256x16 8x512x16 8x4096x16 64x256x16 64x512x16 64x4096x16
+VL_SC_FLAGS := --sc -Wall -O3 --assert --top-module hws_top -Irtl --x-assign fast --x-initial fast
+SC_DEFS := -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=0 -DSC_INCLUDE_DYNAMIC_PROCESSES
+SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter
+SC_LIBS := -lsystemc
+
+define VP_VARIANT_RULES
+$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/vlsc
+	verilator $(VL_SC_FLAGS) --prefix Vhws_sc_$(call vl_name,$(1)) \
+		-GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
+		-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
+		-GNR_GROUPS=$(RTL_GROUPS) --Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
+		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
+
+$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h \
+		$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a
+	@mkdir -p $(BUILD)/obj/vp
+	$(CXX) $(SC_CXXFLAGS) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
+		-DHWS_VCLASS=Vhws_sc_$(call vl_name,$(1)) \
+		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' \
+		-DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
+		-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) \
+		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_GROUPS=$(RTL_GROUPS) \
+		-c -o $$@ $$<
+endef
+$(foreach v,$(sort $(VP_VARIANTS) $(VP_STUDY_VARIANTS)),$(eval $(call VP_VARIANT_RULES,$(v))))
+
+VP_VARIANT_OBJS := $(foreach v,$(VP_VARIANTS),$(BUILD)/obj/vp/variant_$(call vl_name,$(v)).o)
+VP_VARIANT_LIBS := $(foreach v,$(VP_VARIANTS),$(BUILD)/vlsc/$(call vl_name,$(v))/Vhws_sc_$(call vl_name,$(v))__ALL.a)
+
+# The Verilator runtime once more, compiled for SystemC.
+VP_RT_OBJS := $(addprefix $(BUILD)/obj/vp/vlrt_,$(addsuffix .o,verilated verilated_threads))
+$(BUILD)/obj/vp/vlrt_%.o: $(VL_ROOT)/%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/obj/vp
+	$(CXX) $(SC_CXXFLAGS) -c -o $@ $<
+
+VP_HDRS := $(wildcard sim/vp/*.h) sim/hws_vp.h $(C_HDRS)
+$(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/obj/vp
+	$(CXX) $(SC_CXXFLAGS) -Isim/vp -c -o $@ $<
+# The harness's C ABI (no C++ variants are linked: the driver's rtl backend is unused).
+$(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/obj/vp
+	$(CXX) $(SC_CXXFLAGS) -Isim -c -o $@ $<
+
+VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/vp/hws_vsim_sc.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
+VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
+VP_BIN := $(BUILD)/hwsched_vp
+$(VP_BIN): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
+
+.PHONY: vp vp-study
+vp: $(DEPS_STAMP) $(HWSCHED) $(VP_BIN)
+
+# The TLM-level tests: their own binary (SystemC elaborates once per process).
+VP_TEST_SRCS := $(sort $(wildcard tests/vp/*_test.cc))
+VP_TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(VP_TEST_SRCS))
+VP_TEST_BIN := $(BUILD)/tests/hws_vp_tests
+$(BUILD)/obj/tests/vp/%.o: tests/vp/%.cc $(VP_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(SC_CXXFLAGS) -Isim/vp -Idriver -c -o $@ $<
+$(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS) -lgtest -pthread
+
+# The break-even study (docs/co-design.md): the VP with the study's engine shapes.
+vp-study: $(DEPS_STAMP) $(HWSCHED)
+	$(MAKE) VP_VARIANTS="$(sort $(VP_VARIANTS) $(VP_STUDY_VARIANTS))" $(VP_BIN)
+	results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench

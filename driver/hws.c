@@ -18,6 +18,8 @@ struct hws_dev {
 	struct hws_config cfg;
 	struct hws_model *model;	/* model, lockstep */
 	struct hws_vsim *rtl;		/* rtl, lockstep */
+	const struct hws_transport *tp;	/* transport */
+	unsigned master;		/* transport: the master of the next accesses */
 	struct hws_bus_stats stats;
 	uint32_t last_cmd;		/* the last word written to CMD */
 	int broken;			/* a lockstep mismatch stopped the device */
@@ -138,6 +140,8 @@ const char *hws_backend_name(enum hws_backend b)
 		return "rtl";
 	case HWS_BACKEND_LOCKSTEP:
 		return "lockstep";
+	case HWS_BACKEND_TRANSPORT:
+		return "tlm";
 	}
 	return "?";
 }
@@ -179,6 +183,13 @@ int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val)
 
 	if (d->broken)
 		return -EIO;
+	if (d->tp) {
+		re = d->tp->read(d->tp->ctx, d->master, off, &rv, &rr, &d->stats.delay_ns);
+		d->stats.reads++;
+		d->stats.edges += re;
+		*val = rv;
+		return resp_errno(d, rr, 0, off);
+	}
 	if (d->model)
 		me = hws_model_read(d->model, off, &mv, &mr);
 	if (d->rtl)
@@ -202,6 +213,12 @@ int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t s
 		d->last_cmd = val;
 		d->stats.commands++;
 	}
+	if (d->tp) {
+		re = d->tp->write(d->tp->ctx, d->master, off, val, strb, &rr, &d->stats.delay_ns);
+		d->stats.writes++;
+		d->stats.edges += re;
+		return resp_errno(d, rr, 1, off);
+	}
 	if (d->model)
 		me = hws_model_write(d->model, off, val, strb, &mr);
 	if (d->rtl)
@@ -218,10 +235,17 @@ int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val)
 	return hws_reg_write_strb(d, off, val, 0xfu);
 }
 
+void hws_set_master(struct hws_dev *d, unsigned master)
+{
+	d->master = master;
+}
+
 int hws_idle(struct hws_dev *d, unsigned edges)
 {
 	if (d->broken)
 		return -EIO;
+	if (d->tp)
+		d->tp->idle(d->tp->ctx, edges, &d->stats.delay_ns);
 	if (d->model)
 		hws_model_idle(d->model, edges);
 	if (d->rtl)
@@ -281,25 +305,37 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 	ret = hws_model_params_check(&mp, msg, len);
 	if (ret)
 		return ret;
+	if (cfg->backend == HWS_BACKEND_TRANSPORT &&
+	    (!cfg->transport || !cfg->transport->read || !cfg->transport->write ||
+	     !cfg->transport->idle)) {
+		snprintf(msg, len, "the transport backend needs hws_config.transport with read, "
+			 "write and idle callbacks");
+		return -EINVAL;
+	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
 	}
 	d->cfg = *cfg;
-	if (cfg->backend != HWS_BACKEND_RTL) {
+	if (cfg->backend == HWS_BACKEND_TRANSPORT)
+		d->tp = cfg->transport;
+	else
+		d->cfg.transport = NULL;
+	if (cfg->backend != HWS_BACKEND_RTL && !d->tp) {
 		ret = hws_model_create(&d->model, &mp);
 		if (ret) {
 			snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
 			goto err_free;
 		}
 	}
-	if (cfg->backend != HWS_BACKEND_MODEL) {
+	if (cfg->backend != HWS_BACKEND_MODEL && !d->tp) {
 		ret = hws_vsim_create(&d->rtl, &vo, msg, len);
 		if (ret)
 			goto err_free;
 	}
-	/* The RTL came out of reset with its harness; the model starts in reset state. */
+	/* The RTL came out of reset with its harness; the model starts in reset state; a
+	 * transport's engine is the caller's (it answers the same ID checks). */
 	ret = check_id(d);
 	if (ret) {
 		snprintf(msg, len, "%s", d->msg);

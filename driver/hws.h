@@ -7,6 +7,10 @@
  *          |                  |                    |            |
  *       model            rtl (Verilated)      lockstep: both, every answer compared
  *
+ * plus a fourth backend, transport: every access goes to callbacks the caller supplies
+ * (struct hws_transport; sim/vp puts a SystemC TLM-2.0 bus there), which also say how long
+ * each access took.
+ *
  * Commands come in two forms. The synchronous calls (hws_enqueue() etc.) write CMD and then
  * read SYNC (mutating commands) or RESULT (queries), so each returns its own outcome. The
  * asynchronous pair hws_submit() / hws_sync() lets a caller keep the command FIFO full and
@@ -32,6 +36,24 @@ enum hws_backend {
 	HWS_BACKEND_MODEL,	/* the C model (models/) */
 	HWS_BACKEND_RTL,	/* the Verilated RTL (sim/hws_vsim) */
 	HWS_BACKEND_LOCKSTEP,	/* both; every answer compared */
+	HWS_BACKEND_TRANSPORT,	/* the callbacks of hws_config.transport ("tlm") */
+};
+
+/*
+ * A bus to the engine, supplied by the caller (backend HWS_BACKEND_TRANSPORT). @master is
+ * the bus master the access comes from (hws_set_master(), e.g. a CPU). read() and write()
+ * perform one AXI4-Lite transaction and return the engine clock edges it took; *resp gets
+ * 0 (OKAY), 2 (SLVERR or refused by the bus) or 3 (no answer); they add the time the
+ * access took, as the bus annotated it (latency, engine cycles, waiting for the bus), to
+ * *ns. idle() lets @edges edges pass with the bus idle and adds their time to *ns.
+ */
+struct hws_transport {
+	void *ctx;
+	unsigned (*read)(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			 uint32_t *resp, double *ns);
+	unsigned (*write)(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			  uint32_t strb, uint32_t *resp, double *ns);
+	void (*idle)(void *ctx, unsigned edges, double *ns);
 };
 
 struct hws_config {
@@ -40,6 +62,7 @@ struct hws_config {
 	unsigned nr_groups;	/* task groups of the load-comparison unit */
 	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
 	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
+	const struct hws_transport *transport;	/* transport: the bus (else unused) */
 };
 
 struct hws_dev;
@@ -49,6 +72,7 @@ struct hws_bus_stats {
 	uint64_t reads, writes;	/* MMIO transactions */
 	uint64_t edges;		/* clock edges they and hws_idle() took */
 	uint64_t commands;	/* words written to CMD */
+	double delay_ns;	/* transport: the time the bus annotated to them (else 0) */
 };
 
 /* What PICK_NEXT and PEEK return. */
@@ -72,7 +96,8 @@ struct hws_task_state {
 /* hws_config_default - 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, model backend. */
 void hws_config_default(struct hws_config *c);
 
-/* hws_backend_parse - "model", "rtl" or "lockstep"; -EINVAL otherwise. */
+/* hws_backend_parse - "model", "rtl" or "lockstep"; -EINVAL otherwise (the transport
+ * backend, named "tlm", needs callbacks and cannot be chosen by name). */
 int hws_backend_parse(const char *name, enum hws_backend *out);
 const char *hws_backend_name(enum hws_backend b);
 
@@ -110,6 +135,9 @@ char *hws_cmd_format(uint32_t cmd, char *buf, size_t len);
 int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val);
 int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val);
 int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t strb);
+/* hws_set_master - the bus master of the following accesses (transport backend; others
+ * ignore it). Default 0. */
+void hws_set_master(struct hws_dev *d, unsigned master);
 /* Let @edges clock edges pass. */
 int hws_idle(struct hws_dev *d, unsigned edges);
 /* Soft reset through CTRL: every queue empty, every counter 0. */

@@ -2,7 +2,9 @@
  * fw_rq_hw.c - the run-queue primitives on the engine, through the driver (scheduler
  * `hw`). Every call is charged what it costs on the bus: each MMIO access the driver
  * makes costs the bus latency, and each engine cycle it waits for (RESULT or SYNC reads
- * that wait) costs one engine clock (docs/simulator.md).
+ * that wait) costs one engine clock (docs/simulator.md). When the machine supplies a bus
+ * (env->bus, the virtual platform of docs/vp.md), the engine is reached through it, each
+ * access made by the CPU that is charged, and the charge is the time the bus annotated.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,9 +32,20 @@ static void charge(struct fw_rq *q, unsigned on_cpu)
 	acc = (s.reads - q->last.reads) + (s.writes - q->last.writes);
 	wait = s.edges - q->last.edges;
 	wait = wait > 2 * acc ? wait - 2 * acc : 0;
-	q->env->charge(q->env->machine, on_cpu,
-		       (double)acc * q->c.bus_ns + (double)wait * q->c.engine_clk_ns, COST_MMIO);
+	if (q->env->bus)
+		q->env->charge(q->env->machine, on_cpu, s.delay_ns - q->last.delay_ns, COST_MMIO);
+	else
+		q->env->charge(q->env->machine, on_cpu,
+			       (double)acc * q->c.bus_ns + (double)wait * q->c.engine_clk_ns,
+			       COST_MMIO);
 	q->last = s;
+}
+
+/* The device, its next accesses made by @cpu (the transport's master; else ignored). */
+static struct hws_dev *on(struct fw_rq *q, unsigned cpu)
+{
+	hws_set_master(q->d, cpu);
+	return q->d;
 }
 
 static int program_topology(struct fw_rq *q, char *msg, size_t len)
@@ -76,6 +89,10 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 	cfg.cmd_depth = cfg.res_depth = 16;
 	cfg.nr_groups = 16;
 	cfg.wave = costs->wave;
+	if (env->bus) {
+		cfg.backend = HWS_BACKEND_TRANSPORT;
+		cfg.transport = env->bus;
+	}
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
 			 cfg.nr_groups, env->nr_groups);
@@ -115,24 +132,24 @@ static int charged(struct fw_rq *q, unsigned cpu, int ret)
 static int hw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
 		      int expired, int head)
 {
-	return charged(q, on_cpu, hws_enqueue(q->d, t, cpu, prio, expired, head));
+	return charged(q, on_cpu, hws_enqueue(on(q, on_cpu), t, cpu, prio, expired, head));
 }
 
 static int hw_dequeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
-	return charged(q, on_cpu, hws_dequeue(q->d, t));
+	return charged(q, on_cpu, hws_dequeue(on(q, on_cpu), t));
 }
 
 static int hw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
-	return charged(q, on_cpu, hws_requeue(q->d, t));
+	return charged(q, on_cpu, hws_requeue(on(q, on_cpu), t));
 }
 
 static int look(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped,
 		int take)
 {
 	struct hws_pick p;
-	int ret = take ? hws_pick_next(q->d, cpu, &p) : hws_peek(q->d, cpu, &p);
+	int ret = take ? hws_pick_next(on(q, on_cpu), cpu, &p) : hws_peek(q->d, cpu, &p);
 
 	charge(q, on_cpu);
 	if (ret)
@@ -154,33 +171,33 @@ static int hw_peek(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, 
 
 static int hw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu)
 {
-	return charged(q, on_cpu, hws_migrate(q->d, t, cpu));
+	return charged(q, on_cpu, hws_migrate(on(q, on_cpu), t, cpu));
 }
 
 static int hw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned group)
 {
-	return charged(q, on_cpu, hws_set_group(q->d, t, group));
+	return charged(q, on_cpu, hws_set_group(on(q, on_cpu), t, group));
 }
 
 static int hw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned prio)
 {
-	return charged(q, on_cpu, hws_set_weight(q->d, t, prio));
+	return charged(q, on_cpu, hws_set_weight(on(q, on_cpu), t, prio));
 }
 
 static int hw_set_idle(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle)
 {
-	return charged(q, on_cpu, hws_set_idle(q->d, cpu, idle));
+	return charged(q, on_cpu, hws_set_idle(on(q, on_cpu), cpu, idle));
 }
 
 static int hw_load_tick(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
 {
-	return charged(q, on_cpu, hws_load_tick(q->d, cpu));
+	return charged(q, on_cpu, hws_load_tick(on(q, on_cpu), cpu));
 }
 
 static int hw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *now,
 		    uint32_t *src, uint32_t *tgt)
 {
-	int ret = hws_cpu_stat(q->d, cpu, HWS_SEL_CPU_STAT_LOAD, now);
+	int ret = hws_cpu_stat(on(q, on_cpu), cpu, HWS_SEL_CPU_STAT_LOAD, now);
 
 	if (!ret)
 		ret = hws_lcu_stat(q->d, cpu, HWS_SEL_LCU_STAT_SOURCE_LOAD, 0, src);
@@ -192,14 +209,14 @@ static int hw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *no
 
 static int hw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w)
 {
-	return charged(q, on_cpu, hws_lcu_stat(q->d, 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
+	return charged(q, on_cpu, hws_lcu_stat(on(q, on_cpu), 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
 }
 
 static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
 		      struct hws_balance *out)
 {
 	struct hws_bal b;
-	int ret = hws_balance_query(q->d, cpu, level, (unsigned)idle, &b);
+	int ret = hws_balance_query(on(q, cpu), cpu, level, (unsigned)idle, &b);
 
 	charge(q, cpu);
 	if (ret)
@@ -217,14 +234,14 @@ static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 
 static int hw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found)
 {
-	return charged(q, cpu, hws_idlest(q->d, cpu, level, found));
+	return charged(q, cpu, hws_idlest(on(q, cpu), cpu, level, found));
 }
 
 static int hw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *found)
 {
 	int whole;
 
-	return charged(q, cpu, hws_idle_core(q->d, cpu, level, found, &whole));
+	return charged(q, cpu, hws_idle_core(on(q, cpu), cpu, level, found, &whole));
 }
 
 static void hw_stats(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio)

@@ -24,6 +24,8 @@
 extern "C" {
 #endif
 
+struct hws_transport;
+
 #define SCHED_MAX_CPUS 64
 #define SCHED_NICE_0_PRIO 120
 
@@ -74,6 +76,10 @@ struct sched_env {
 	int (*cpu_busy)(void *machine, unsigned cpu);
 	/* The task running on @cpu, or NULL. */
 	struct sched_task *(*curr)(void *machine, unsigned cpu);
+	/* The engine's bus when the machine supplies one (the virtual platform, sim/vp): the
+	 * engine scheduler then reaches the engine through it, each access from the CPU it
+	 * charges, and charges the time the bus annotates. NULL: the driver's own backends. */
+	const struct hws_transport *bus;
 };
 
 /* Cost-model items a scheduler charges (docs/simulator.md gives each constant). */

@@ -3,6 +3,7 @@
  *
  *   hwsched lockstep ...   random commands through the engine, model and RTL compared
  *   hwsched run ...        a workload on a simulated machine under one scheduler
+ *   hwsched vp ...         the same on the SystemC virtual platform (build/hwsched_vp)
  *   hwsched help [CMD]     usage
  *
  * Everything it prints comes from here; the libraries below it never print.
@@ -20,6 +21,7 @@
 
 #include "../driver/hws.h"
 #include "hws_randcmd.h"
+#include "hws_vp.h"
 #include "hws_vsim.h"
 #include "machine.h"
 #include "trace.h"
@@ -39,6 +41,8 @@ static void usage_main(FILE *f)
 		"  run        run a workload on a simulated machine under a scheduler (the\n"
 		"             firmware on the engine, or a software baseline) and report\n"
 		"  replay     replay a perf sched trace on the simulated machine, beside Linux\n"
+		"  vp         run a workload on the SystemC virtual platform: the engine on a\n"
+		"             TLM-2.0 bus with a latency per access (make vp builds it)\n"
 		"  help [C]   this text, or the options of command C\n"
 		"\n"
 		"Run '%s COMMAND --help' for the options of a command.\n",
@@ -338,6 +342,33 @@ static void usage_run(FILE *f)
 		prog);
 }
 
+static void usage_vp(FILE *f)
+{
+	fprintf(f,
+		"usage: %s vp [--bus-latency NS] [--no-contention] [--vp-json FILE]\n"
+		"            [--workload W] [--topology T] [--sched hw|o1|linux24] [--seed S]\n"
+		"            [--duration D] [--json FILE] [--cost k=v,...] [other 'run' options]\n"
+		"\n"
+		"Runs the machine of 'run' on the SystemC virtual platform (docs/vp.md): each CPU a\n"
+		"TLM-2.0 initiator running the same firmware and driver, the Verilated engine a\n"
+		"TLM-2.0 target behind an interconnect with a latency per access and one port that\n"
+		"the CPUs contend for. Scheduler overhead is the time the bus annotated. Prints the\n"
+		"report of 'run', then per scheduling decision (scheduler call) its count, MMIO\n"
+		"accesses, bus time and engine cycles (mean and p99).\n"
+		"\n"
+		"  --bus-latency NS  the interconnect's round trip per access, added to the engine's\n"
+		"                    own clock edges (default 0)\n"
+		"  --no-contention   accesses never wait for the engine's port (default: they do)\n"
+		"  --vp-json FILE    the bus figures and the per-decision table as JSON\n"
+		"  --cost engine_clk_ns=N sets the engine clock; bus_ns is not used (the bus is\n"
+		"                    modelled); other options as for 'run' (no --backend, --wave)\n"
+		"\n"
+		"'%s run --sched hw --backend rtl --cost bus_ns=B' equals '%s vp --bus-latency L\n"
+		"--no-contention' when B = L + 2 x engine_clk_ns: the same decisions, the same report.\n"
+		"Needs build/hwsched_vp (make vp) beside this executable.\n",
+		prog, prog, prog);
+}
+
 static int parse_duration(const char *s, uint64_t *ns)
 {
 	char *end;
@@ -411,7 +442,96 @@ static int num_opt(const char *cmd, const char *name, const char *arg, unsigned 
 	return 0;
 }
 
+static int write_vp_json(const struct hws_vp_result *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned k;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\n  \"engine\": \"%s\", \"initiators\": %u, \"clk_ns\": %g, "
+		   "\"bus_latency_ns\": %g, \"contention\": %d,\n",
+		v->engine, v->initiators, v->clk_ns, v->bus_latency_ns, v->contention);
+	fprintf(f, "  \"accesses\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"bus_ns\": %.3f, "
+		   "\"wait_ns\": %.3f, \"waited\": %" PRIu64 ",\n  \"decisions\": {",
+		v->accesses, v->edges, v->bus_ns, v->wait_ns, v->waited);
+	for (k = 0; k < v->ndec; k++) {
+		const struct hws_vp_decision *d = &v->dec[k];
+
+		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", \"mmio_mean\": %.4f, "
+			   "\"mmio_p99\": %.0f, \"bus_ns_mean\": %.3f, \"bus_ns_p99\": %.3f, "
+			   "\"cycles_mean\": %.3f, \"cycles_p99\": %.0f, \"wait_ns_mean\": %.3f}",
+			k ? "," : "", d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean,
+			d->bus_ns_p99, d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+	}
+	fprintf(f, "\n  }\n}\n");
+	return fclose(f) ? -1 : 0;
+}
+
+static void print_vp(const struct hws_vp_result *v, FILE *f)
+{
+	unsigned k;
+
+	fprintf(f, "\nvirtual platform: %u initiators, engine %s (Verilated SystemC, TLM-2.0 "
+		   "target), clock %g ns, bus latency %g ns per access, contention %s\n",
+		v->initiators, v->engine, v->clk_ns, v->bus_latency_ns, v->contention ? "on" : "off");
+	fprintf(f, "bus: %" PRIu64 " MMIO accesses, %" PRIu64 " engine edges, %.3f ms annotated, "
+		   "of which %.3f ms waiting for the port (%" PRIu64 " accesses waited)\n",
+		v->accesses, v->edges, v->bus_ns / 1e6, v->wait_ns / 1e6, v->waited);
+	fprintf(f, "%-10s %9s %14s %22s %18s %12s\n", "decision", "count", "MMIO mean/p99",
+		"bus ns mean/p99", "cycles mean/p99", "wait ns mean");
+	for (k = 0; k < v->ndec; k++) {
+		const struct hws_vp_decision *d = &v->dec[k];
+
+		fprintf(f, "%-10s %9" PRIu64 " %8.2f/%-5.0f %12.1f/%-9.0f %10.1f/%-7.0f %12.1f\n",
+			d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean, d->bus_ns_p99,
+			d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+	}
+	fprintf(f, "(balance: the BALANCE queries, counted again inside the pick and tick calls "
+		   "that made them)\n");
+}
+
+/* hwsched vp in build/hwsched: run build/hwsched_vp, beside this executable. */
+static int exec_vp(char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0) {
+		fprintf(stderr, "%s vp: cannot find this executable: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
+	snprintf(path, sizeof(path), "%s/hwsched_vp", self);
+	if (access(path, X_OK)) {
+		fprintf(stderr, "%s vp: the virtual platform is not built (no %s): run 'make vp'\n",
+			prog, path);
+		return 1;
+	}
+	argv[-1] = path;
+	fflush(stdout);
+	execv(path, argv - 1);
+	fprintf(stderr, "%s vp: cannot run %s: %s\n", prog, path, strerror(errno));
+	return 1;
+}
+
+static int cmd_run_or_vp(int argc, char **argv, int vp);
+
 static int cmd_run(int argc, char **argv)
+{
+	return cmd_run_or_vp(argc, argv, 0);
+}
+
+static int cmd_vp(int argc, char **argv)
+{
+	return cmd_run_or_vp(argc, argv, 1);
+}
+
+static int cmd_run_or_vp(int argc, char **argv, int vp)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
@@ -429,12 +549,18 @@ static int cmd_run(int argc, char **argv)
 		{ "top", required_argument, NULL, 'T' },
 		{ "svg", required_argument, NULL, 'v' },
 		{ "wave", required_argument, NULL, 'F' },
+		{ "bus-latency", required_argument, NULL, 'L' },
+		{ "no-contention", no_argument, NULL, 'N' },
+		{ "vp-json", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *cmd = vp ? "vp" : "run";
 	struct machine_opts o;
 	struct machine_result r;
-	const char *json = NULL;
+	struct hws_vp_opts vo = { 0, 1 };
+	struct hws_vp_result vr;
+	const char *json = NULL, *vp_json = NULL;
 	char err[400], *end;
 	int c, ret, dur_given = 0;
 	unsigned long long nv;
@@ -489,14 +615,37 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'v': o.svg = optarg; break;
 		case 'F': o.wave = optarg; break;
-		case 'h': usage_run(stdout); return 0;
-		default: usage_run(stderr); return 2;
+		case 'L':
+			vo.bus_latency_ns = strtod(optarg, &end);
+			if (end == optarg || *end || !(vo.bus_latency_ns >= 0) ||
+			    vo.bus_latency_ns > 1e9) {
+				fprintf(stderr, "%s vp: --bus-latency '%s': expected a number of ns, "
+						"0..1e9\n", prog, optarg);
+				return 2;
+			}
+			break;
+		case 'N': vo.contention = 0; break;
+		case 'J': vp_json = optarg; break;
+		case 'h': vp ? usage_vp(stdout) : usage_run(stdout); return 0;
+		default: vp ? usage_vp(stderr) : usage_run(stderr); return 2;
+		}
+		if (!vp && (c == 'L' || c == 'N' || c == 'J')) {
+			fprintf(stderr, "%s run: --bus-latency, --no-contention and --vp-json are "
+					"options of 'vp'\n", prog);
+			return 2;
+		}
+		if (vp && (c == 'b' || c == 'F')) {
+			fprintf(stderr, "%s vp: --backend and --wave are options of 'run' (the "
+					"virtual platform's engine is its own)\n", prog);
+			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s run: unexpected argument '%s'\n", prog, argv[optind]);
+		fprintf(stderr, "%s %s: unexpected argument '%s'\n", prog, cmd, argv[optind]);
 		return 2;
 	}
+	if (vp && !hws_vp_available())
+		return exec_vp(argv);
 	if (strcmp(o.backend, "model") && strcmp(o.backend, "rtl") && strcmp(o.backend, "lockstep")) {
 		fprintf(stderr, "%s run: --backend '%s': expected model, rtl or lockstep\n", prog,
 			o.backend);
@@ -504,15 +653,27 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!strncmp(o.workload, "hackbench", 9) && !dur_given)
 		o.duration_ns = 0;	/* hackbench runs until its tasks exit */
-	ret = machine_run(&o, &r, stdout, err, sizeof(err));
+	if (vp) {
+		ret = hws_vp_run(&o, &vo, &r, &vr, stdout, err, sizeof(err));
+		if (!ret && !strcmp(o.sched, "hw"))
+			o.backend = "tlm";
+	} else {
+		ret = machine_run(&o, &r, stdout, err, sizeof(err));
+	}
 	if (ret) {
-		fprintf(stderr, "%s run: %s\n", prog, err);
+		fprintf(stderr, "%s %s: %s\n", prog, cmd, err);
 		return 1;
 	}
 	machine_print(&o, &r, stdout);
 	machine_result_free(&r);
+	if (vp)
+		print_vp(&vr, stdout);
 	if (json && machine_write_json(&o, &r, json)) {
-		fprintf(stderr, "%s run: cannot write %s: %s\n", prog, json, strerror(errno));
+		fprintf(stderr, "%s %s: cannot write %s: %s\n", prog, cmd, json, strerror(errno));
+		return 1;
+	}
+	if (vp_json && write_vp_json(&vr, vp_json)) {
+		fprintf(stderr, "%s vp: cannot write %s: %s\n", prog, vp_json, strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -734,6 +895,8 @@ int main(int argc, char **argv)
 			usage_run(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "replay"))
 			usage_replay(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "vp"))
+			usage_vp(stdout);
 		else if (argc > 2) {
 			fprintf(stderr, "%s: no command '%s'\n", prog, argv[2]);
 			return 2;
@@ -747,6 +910,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "vp"))
+		return cmd_vp(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s' (try '%s --help')\n", prog, argv[1], prog);
 	return 2;
 }

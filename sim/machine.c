@@ -1591,7 +1591,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	ret = machine_parse_topology(o->topology, &m->topo, err, len);
 	if (ret)
 		goto out;
-	m->ops = find_sched(o->sched);
+	m->ops = o->ops ? o->ops : find_sched(o->sched);
 	if (!m->ops) {
 		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
 		ret = -EINVAL;
@@ -1607,12 +1607,13 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		goto out;
 	}
 	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
-				     env_charge, env_moved, env_kick, env_busy, env_curr };
+				     env_charge, env_moved, env_kick, env_busy, env_curr,
+				     o->bus };
 	snprintf(opts, sizeof(opts),
 		 "%swake_balance=%d,bus_ns=%g,clk_ns=%g,sw_op_ns=%g,sw_cpu_ns=%g,sw_base_ns=%g",
 		 o->flat ? "flat=1," : "", o->wake_balance, o->costs.bus_ns,
 		 o->costs.engine_clk_ns, o->costs.sw_op_ns, o->costs.sw_cpu_ns, o->costs.sw_base_ns);
-	if (!strcmp(o->sched, "hw")) {
+	if (!strcmp(o->sched, "hw") && !o->bus) {
 		size_t n = strlen(opts);
 
 		snprintf(opts + n, sizeof(opts) - n, ",backend=%s", o->backend);
@@ -1657,6 +1658,8 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		if (!m->live && e.kind == EV_TICK)
 			continue;
 		m->now = e.time;
+		if (o->advance)
+			o->advance(o->advance_arg, m->now);
 		m->events++;
 		handle(m, &e);
 		e1 = m->ops->error ? m->ops->error(m->s) : NULL;

@@ -46,6 +46,12 @@ struct machine_opts {
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
 	const char *wave;	/* hw on rtl/lockstep: the engine's FST waveform (NULL: none) */
+	/* Hooks of the virtual platform (sim/vp, docs/vp.md); all NULL for `run`. */
+	const struct sched_ops *ops;	/* this scheduler instead of the one named by sched */
+	const struct hws_transport *bus;	/* the engine's bus (firmware: sched_env.bus) */
+	/* Called with the time of each event before the event is handled. */
+	void (*advance)(void *arg, uint64_t now_ns);
+	void *advance_arg;
 };
 
 /* Per task, as `perf sched latency` prints it. */

@@ -1,0 +1,257 @@
+// vp.cpp - the virtual platform's modules (vp.h) and the registry of engine variants.
+#include "vp.h"
+
+#include <algorithm>
+
+#include "verilated.h"
+#include <cerrno>
+
+extern "C" {
+#include "../../driver/hws_regs.h"
+}
+
+namespace hwsvp {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+double to_ns(const sc_time &t)
+{
+	static const double ns_per_unit = sc_core::sc_get_time_resolution().to_seconds() * 1e9;
+
+	return (double)t.value() * ns_per_unit;
+}
+
+// ---- registry of the linked-in engine variants ----
+
+static TargetVariant *targets;
+
+void register_target(TargetVariant *v)
+{
+	v->next = targets;
+	targets = v;
+}
+
+const TargetVariant *find_target(unsigned cpus, unsigned tasks, unsigned cmd, unsigned res,
+				 unsigned groups, std::string *built)
+{
+	const TargetVariant *hit = nullptr;
+
+	built->clear();
+	for (const TargetVariant *v = targets; v; v = v->next) {
+		*built += (built->empty() ? "" : " ") + std::to_string(v->nr_cpus) + "x" +
+			  std::to_string(v->nr_tasks) + "x" + std::to_string(v->cmd_depth);
+		if (v->nr_cpus == cpus && v->nr_tasks == tasks && v->cmd_depth == cmd &&
+		    v->res_depth == res && v->nr_groups == groups)
+			hit = v;
+	}
+	if (built->empty())
+		*built = "none";
+	return hit;
+}
+
+// ---- Interconnect ----
+
+Interconnect::Interconnect(sc_core::sc_module_name name, sc_time lat, bool contend)
+	: sc_core::sc_module(name), in("in"), out("out"), latency(lat), contention(contend)
+{
+	in.register_b_transport(this, &Interconnect::b_transport);
+}
+
+void Interconnect::b_transport(int, tlm::tlm_generic_payload &p, sc_time &delay)
+{
+	const sc_time now = sc_core::sc_time_stamp();
+	const sc_time half = latency / 2;
+	const uint64_t arrive = (now + delay + half).value();
+	sc_time service = SC_ZERO_TIME;
+	uint64_t start = arrive, len;
+
+	// The engine's answer does not depend on when it is asked (it is clocked by the
+	// transactions), so serve first, then place the service in the port's time line.
+	out->b_transport(p, service);
+	len = service.value();
+	// Intervals that ended before now cannot delay anyone: every CPU's time is >= now.
+	while (!busy.empty() && busy.begin()->second <= now.value())
+		busy.erase(busy.begin());
+	if (contention && len) {
+		auto it = busy.upper_bound(start);
+
+		if (it != busy.begin() && std::prev(it)->second > start)
+			start = std::prev(it)->second;
+		for (; it != busy.end() && it->first < start + len; ++it)
+			start = std::max(start, it->second);
+		busy[start] = start + len;
+	}
+	last_wait = sc_time::from_value(start - arrive);
+	if (start > arrive) {
+		total_wait += last_wait;
+		waited++;
+	}
+	delay += half + last_wait + service + (latency - half);
+}
+
+// ---- Cpu ----
+
+Cpu::Cpu(sc_core::sc_module_name name, unsigned cpu_id)
+	: sc_core::sc_module(name), socket("socket"), id(cpu_id)
+{
+	SC_THREAD(thread);
+	sensitive << go_;
+	dont_initialize();
+}
+
+void Cpu::thread()
+{
+	for (;;) {
+		if (job_)
+			job_();
+		job_ = nullptr;
+		done_.notify();
+		wait();
+	}
+}
+
+void Cpu::run(const std::function<void()> &fn)
+{
+	job_ = fn;
+	go_.notify();
+	sc_core::wait(done_);
+}
+
+tlm::tlm_response_status Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32_t *data,
+				     uint32_t strb, sc_time *took)
+{
+	tlm::tlm_generic_payload p;
+	unsigned char buf[4], be[4];
+	const sc_time now = sc_core::sc_time_stamp();
+	const sc_time start = std::max(local, now);
+	sc_time delay = start - now;
+
+	memcpy(buf, data, 4);
+	p.set_command(cmd);
+	p.set_address(addr);
+	p.set_data_ptr(buf);
+	p.set_data_length(4);
+	p.set_streaming_width(4);
+	p.set_byte_enable_ptr(nullptr);
+	if (cmd == tlm::TLM_WRITE_COMMAND && (strb & 0xf) != 0xf) {
+		for (unsigned i = 0; i < 4; i++)
+			be[i] = strb >> i & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+		p.set_byte_enable_ptr(be);
+		p.set_byte_enable_length(4);
+	}
+	p.set_dmi_allowed(false);
+	p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+	socket->b_transport(p, delay);
+	if (cmd == tlm::TLM_READ_COMMAND)
+		memcpy(data, buf, 4);
+	local = now + delay;
+	*took = local - start;
+	return p.get_response_status();
+}
+
+// ---- Platform ----
+
+std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string *err)
+{
+	std::unique_ptr<Platform> pl(new Platform());
+	const sc_time period(c.clk_ns, sc_core::SC_NS);
+
+	pl->cfg = c;
+	if (c.engine) {
+		std::string built;
+		const TargetVariant *v = find_target(c.nr_cpus, c.nr_tasks, c.cmd_depth,
+						     c.res_depth, c.nr_groups, &built);
+
+		if (!v) {
+			*err = "no SystemC engine with " + std::to_string(c.nr_cpus) + " CPUs, " +
+			       std::to_string(c.nr_tasks) + " tasks, FIFOs " +
+			       std::to_string(c.cmd_depth) + " is built into the virtual platform "
+			       "(built: " + built + "; add it to VP_VARIANTS and run make vp)";
+			return nullptr;
+		}
+		// The RTL reads plusargs (+hws_deep_check): the arguments must exist.
+		static const char *argv[] = { "hwsched_vp" };
+		Verilated::commandArgs(1, argv);
+		pl->target = v->create("engine", period);
+	}
+	pl->ic.reset(new Interconnect("interconnect", sc_time(c.latency_ns, sc_core::SC_NS),
+				      c.contention));
+	if (pl->target)
+		pl->ic->out.bind(pl->target->socket);
+	for (unsigned i = 0; i < c.nr_cpus; i++) {
+		pl->cpus.emplace_back(new Cpu(("cpu" + std::to_string(i)).c_str(), i));
+		pl->cpus.back()->socket.bind(pl->ic->in);
+	}
+	pl->transport = { pl.get(), tp_read, tp_write, tp_idle };
+	return pl;
+}
+
+void Platform::restart_time()
+{
+	ic->busy.clear();
+	for (auto &c : cpus)
+		c->local = SC_ZERO_TIME;
+}
+
+unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *data,
+			  uint32_t strb, uint32_t *resp, double *ns)
+{
+	tlm::tlm_response_status st;
+	sc_time took;
+	unsigned edges;
+
+	if (master >= cpus.size() || !target) {
+		*resp = 3;
+		return 0;
+	}
+	st = cpus[master]->access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
+				  data, strb, &took);
+	edges = target->last_edges;
+	*resp = st == tlm::TLM_OK_RESPONSE ? 0 : st == tlm::TLM_INCOMPLETE_RESPONSE ? 3 : 2;
+	*ns += to_ns(took);
+	count.accesses++;
+	count.edges += edges;
+	count.bus_ns += to_ns(took);
+	count.wait_ns += to_ns(ic->last_wait);
+	// A BALANCE query: the CMD write of QUERY kind 2 (ARRAY=1, HEAD=0) to its last read.
+	if (write && addr == HWS_REG_CMD &&
+	    (*data & HWS_CMD_OP_MASK) >> HWS_CMD_OP_LSB == HWS_OP_QUERY &&
+	    (*data & HWS_CMD_ARRAY_MASK) && !(*data & HWS_CMD_HEAD_MASK)) {
+		in_balance_ = true;
+		bal_start_ = count;
+		bal_start_.accesses--;
+		bal_start_.edges -= edges;
+		bal_start_.bus_ns -= to_ns(took);
+		bal_start_.wait_ns -= to_ns(ic->last_wait);
+	} else if (in_balance_ && !write && addr == HWS_REG_BAL_IMB) {
+		in_balance_ = false;
+		balances.push_back({ count.accesses - bal_start_.accesses,
+				     count.edges - bal_start_.edges, count.bus_ns - bal_start_.bus_ns,
+				     count.wait_ns - bal_start_.wait_ns });
+	}
+	return edges;
+}
+
+unsigned Platform::tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			   uint32_t *resp, double *ns)
+{
+	*data = 0;
+	return static_cast<Platform *>(ctx)->access(master, false, addr, data, 0xf, resp, ns);
+}
+
+unsigned Platform::tp_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			    uint32_t strb, uint32_t *resp, double *ns)
+{
+	return static_cast<Platform *>(ctx)->access(master, true, addr, &data, strb, resp, ns);
+}
+
+void Platform::tp_idle(void *ctx, unsigned edges, double *ns)
+{
+	Platform *pl = static_cast<Platform *>(ctx);
+
+	if (pl->target)
+		*ns += to_ns(pl->target->idle(edges));
+}
+
+} // namespace hwsvp

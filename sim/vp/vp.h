@@ -1,0 +1,136 @@
+// vp.h - the virtual platform's modules (docs/vp.md):
+//
+//   Cpu 0 ..  Cpu N-1          one initiator per simulated CPU: an SC_THREAD that runs the
+//   (initiator sockets)        firmware calls made on that CPU, and the socket its MMIO goes out of
+//          |  |  |
+//     Interconnect             latency per access; one target port, contended
+//          |
+//     EngineTarget             the Verilated engine as a TLM-2.0 target (vp_target.h)
+//
+// Loosely timed with temporal decoupling: SystemC time follows the simulated machine's
+// events; each CPU keeps its own local time (how far its bus work has got), and the
+// annotated delay of every b_transport is that local offset plus what the access took.
+#ifndef HWS_VP_H
+#define HWS_VP_H
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "../../driver/hws.h"
+#include "vp_target.h"
+
+namespace hwsvp {
+
+// Latency per access, split evenly between the request and the response path, and a
+// single port to the engine, which serves one transaction at a time: a request that
+// arrives while the engine serves another one waits until it is done (contention; can be
+// switched off). The port keeps the intervals it is busy in; since CPUs are decoupled in
+// time, a request may be placed in a gap before intervals placed earlier (their requests
+// came from CPUs whose local time is ahead), never on top of one.
+class Interconnect : public sc_core::sc_module {
+public:
+	tlm_utils::multi_passthrough_target_socket<Interconnect> in;
+	tlm_utils::simple_initiator_socket<Interconnect> out;
+
+	sc_core::sc_time latency;
+	bool contention;
+	std::map<uint64_t, uint64_t> busy;	// start -> end, in time-resolution units
+	sc_core::sc_time last_wait = sc_core::SC_ZERO_TIME;	// of the latest access
+	sc_core::sc_time total_wait = sc_core::SC_ZERO_TIME;
+	uint64_t waited = 0;	// accesses that found the port busy
+
+	Interconnect(sc_core::sc_module_name name, sc_core::sc_time lat, bool contend);
+
+private:
+	void b_transport(int id, tlm::tlm_generic_payload &p, sc_core::sc_time &delay);
+};
+
+// One simulated CPU as a bus master.
+class Cpu : public sc_core::sc_module {
+public:
+	tlm_utils::simple_initiator_socket<Cpu> socket;
+	const unsigned id;
+	sc_core::sc_time local = sc_core::SC_ZERO_TIME;	// absolute: its bus work is done until
+
+	SC_HAS_PROCESS(Cpu);
+	Cpu(sc_core::sc_module_name name, unsigned id);
+
+	// Run @fn on this CPU's thread and wait until it returns (called from another thread).
+	void run(const std::function<void()> &fn);
+
+	// One access made now: starts at max(now, local), so a CPU's accesses never overlap;
+	// *took gets the time from that start to the response, and local moves to the end.
+	tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t *data,
+					uint32_t strb, sc_core::sc_time *took);
+
+private:
+	void thread();
+
+	sc_core::sc_event go_, done_;
+	std::function<void()> job_;
+};
+
+struct PlatformConfig {
+	unsigned nr_cpus = 8;
+	bool engine = true;	// false: no engine (software schedulers)
+	unsigned nr_tasks = 256, cmd_depth = 16, res_depth = 16, nr_groups = 16;
+	double clk_ns = 10;
+	double latency_ns = 0;
+	bool contention = true;
+};
+
+// Per-access counters, for the per-decision report.
+struct Counters {
+	uint64_t accesses = 0, edges = 0;
+	double bus_ns = 0, wait_ns = 0;
+};
+
+class Platform {
+public:
+	// Build the modules (before sc_start); NULL with *err when the engine shape is not
+	// linked in.
+	static std::unique_ptr<Platform> create(const PlatformConfig &c, std::string *err);
+
+	PlatformConfig cfg;
+	EngineTarget *target = nullptr;	// NULL without an engine
+	std::unique_ptr<Interconnect> ic;
+	std::vector<std::unique_ptr<Cpu>> cpus;
+	struct hws_transport transport;	// the driver's view: ctx is this platform
+	Counters count;
+
+	// BALANCE queries seen on the bus (CMD write of QUERY kind 2 through the read of
+	// BAL_IMB): per query, its accesses, bus time, engine cycles and waits.
+	std::vector<Counters> balances;
+
+	// Forget the time of the accesses so far (engine programmed "before time 0").
+	void restart_time();
+
+private:
+	Platform() = default;
+	bool in_balance_ = false;
+	Counters bal_start_;
+
+	static unsigned tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+				uint32_t *resp, double *ns);
+	static unsigned tp_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+				 uint32_t strb, uint32_t *resp, double *ns);
+	static void tp_idle(void *ctx, unsigned edges, double *ns);
+	unsigned access(unsigned master, bool write, uint32_t addr, uint32_t *data, uint32_t strb,
+			uint32_t *resp, double *ns);
+};
+
+// sc_time -> ns as a double (exact for whole picoseconds below 2^53).
+double to_ns(const sc_core::sc_time &t);
+
+} // namespace hwsvp
+
+#endif // HWS_VP_H
