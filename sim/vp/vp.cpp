@@ -152,6 +152,24 @@ tlm::tlm_response_status Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32
 
 // ---- Platform ----
 
+// What the interconnect's port is bound to when there is no engine (software schedulers):
+// every access is refused.
+class NoEngine : public sc_core::sc_module {
+public:
+	tlm_utils::simple_target_socket<NoEngine> socket;
+
+	explicit NoEngine(sc_core::sc_module_name name) : sc_core::sc_module(name), socket("socket")
+	{
+		socket.register_b_transport(this, &NoEngine::b_transport);
+	}
+
+private:
+	void b_transport(tlm::tlm_generic_payload &p, sc_time &)
+	{
+		p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+	}
+};
+
 std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string *err)
 {
 	std::unique_ptr<Platform> pl(new Platform());
@@ -177,8 +195,14 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 	}
 	pl->ic.reset(new Interconnect("interconnect", sc_time(c.latency_ns, sc_core::SC_NS),
 				      c.contention));
-	if (pl->target)
+	if (pl->target) {
 		pl->ic->out.bind(pl->target->socket);
+	} else {
+		NoEngine *n = new NoEngine("no_engine");
+
+		pl->no_engine.reset(n);
+		pl->ic->out.bind(n->socket);
+	}
 	for (unsigned i = 0; i < c.nr_cpus; i++) {
 		pl->cpus.emplace_back(new Cpu(("cpu" + std::to_string(i)).c_str(), i));
 		pl->cpus.back()->socket.bind(pl->ic->in);

@@ -102,6 +102,7 @@ public:
 
 	PlatformConfig cfg;
 	EngineTarget *target = nullptr;	// NULL without an engine
+	std::unique_ptr<sc_core::sc_module> no_engine;	// then: answers every access ADDRESS_ERROR
 	std::unique_ptr<Interconnect> ic;
 	std::vector<std::unique_ptr<Cpu>> cpus;
 	struct hws_transport transport;	// the driver's view: ctx is this platform
