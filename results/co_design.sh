@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# co_design.sh - the break-even study of docs/co-design.md (make vp-study).
+#
+# For each cell (CPUs x run-queue length), the bus latency at which the engine scheduler
+# (--sched hw, on the virtual platform: interconnect latency per access, one contended
+# engine port) stops beating the same O(1) policy on software run queues (--sched o1)
+# in (a) scheduler overhead and (b) workload throughput.
+#
+# Workload: mix:tasks=CPUS*RQ,burst=200,sleep=100,msg=0.3 (200 us bursts, half of them
+# followed by a 100 us sleep, 30% wake another task): RQ tasks per CPU, mostly runnable.
+# Throughput is the workload's (bursts/s); o1 is also run with seeds SEED+1 and SEED+2,
+# and a throughput crossing is marked * when hw and o1 differ at 0 ns by less than that
+# spread (the decisions, not the bus, decide it).
+# Steady state: every figure is the difference of two runs of the same seed, to WARM and
+# to WARM+SPAN of simulated time (the machine is deterministic, so the first is a prefix
+# of the second): the start, where every task is created and woken at once, drops out.
+# WARM is WARM_MS or, for long queues, RQ x 0.5 ms (the first pass over every task's
+# first 200 us burst), whichever is longer.
+#
+# Latency search per cell and metric: the coarse GRID, then STEPS bisections of the
+# bracket where hw turns worse than o1, then linear interpolation inside the last bracket.
+# "none": hw is worse already at 0 ns; ">MAX": still better at the largest grid latency.
+#
+# Environment: HWSCHED (default build/hwsched), OUT (build/co_design), JOBS (2),
+# CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, SVG (docs/co_design.svg).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HWSCHED=${HWSCHED:-build/hwsched}
+OUT=${OUT:-build/co_design}
+JOBS=${JOBS:-2}
+CPUS=${CPUS:-"1 8 64"}
+RQS=${RQS:-"1 8 64 512"}
+GRID=${GRID:-"0 50 200 800 3200 12800"}
+STEPS=${STEPS:-4}
+WARM_MS=${WARM_MS:-5}
+SPAN_MS=${SPAN_MS:-20}
+SEED=${SEED:-1}
+SVG=${SVG:-docs/co_design.svg}
+MAX_TASKS=4096
+
+command -v parallel >/dev/null || { echo "co_design: GNU parallel is needed (make deps)" >&2; exit 1; }
+command -v gnuplot >/dev/null || { echo "co_design: gnuplot is needed (make deps)" >&2; exit 1; }
+[ -x "$HWSCHED" ] && [ -x "$(dirname "$HWSCHED")/hwsched_vp" ] ||
+	{ echo "co_design: $HWSCHED and hwsched_vp beside it are needed (make vp-study)" >&2; exit 1; }
+mkdir -p "$OUT/runs"
+
+topology() {
+	case $1 in
+	1) echo core=1 ;;
+	8) echo pkg=2,core=4 ;;
+	64) echo numa=4,pkg=2,core=8 ;;
+	*) echo "core=$1" ;;
+	esac
+}
+
+# One VP run: prints "overhead_ns_per_cpu_s work_units sim_s rq_wait_ms" (raw, for diffs).
+vp_raw() {	# sched cpus rq latency duration_ms [seed]
+	local s=$1 c=$2 q=$3 lat=$4 ms=$5 j
+	local seed=${6:-$SEED}
+	j="$OUT/runs/${s}_c${c}_q${q}_l${lat}_d${ms}_s${seed}.json"
+	if [ ! -s "$j" ]; then
+		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=0.3" \
+			--topology "$(topology "$c")" --duration "${ms}ms" --bus-latency "$lat" \
+			--seed "$seed" --top 0 --json "$j.tmp" >/dev/null ||
+			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" >&2; return 1; }
+		mv "$j.tmp" "$j"
+	fi
+	awk -v c="$c" '
+		/"sim_s"/ { for (i = 1; i <= NF; i++) { if ($i == "\"sim_s\":") sim = $(i+1) + 0;
+			if ($i == "\"throughput\":") tp = $(i+1) + 0 } }
+		/"sched_overhead_pct"/ { for (i = 1; i <= NF; i++) if ($i == "\"sched_overhead_pct\":") ov = $(i+1) + 0 }
+		/"rq_wait_ms"/ { for (i = 1; i <= NF; i++) if ($i == "\"rq_wait_ms\":") rq = $(i+1) + 0 }
+		END { printf "%.9g %.9g %.9g %.9g\n", ov / 100 * sim * c, tp * sim, sim, rq }' "$j"
+}
+
+# Steady state between WARM and WARM+SPAN: "overhead_pct throughput rq_per_cpu".
+vp_steady() {	# sched cpus rq latency [seed]
+	local a b w=$WARM_MS
+	[ $(($3 / 2)) -gt "$w" ] && w=$(($3 / 2))
+	a=$(vp_raw "$1" "$2" "$3" "$4" "$w" "${5:-$SEED}")
+	b=$(vp_raw "$1" "$2" "$3" "$4" $((w + SPAN_MS)) "${5:-$SEED}")
+	echo "$a $b" | awk -v c="$2" '{ dt = $7 - $3; if (dt <= 0) dt = 1e-9;
+		printf "%.6f %.3f %.3f\n", 100 * ($5 - $1) / (c * dt), ($6 - $2) / dt,
+			($8 - $4) / 1000 / dt / c }'
+}
+
+# hw worse than o1 at latency L for metric m (1 overhead: higher is worse; 2 throughput:
+# lower is worse)? Prints the signed margin hw - o1 (overhead) or o1 - hw (throughput).
+margin() {	# cpus rq latency metric o1_value
+	local v
+	v=$(vp_steady hw "$1" "$2" "$3" | awk -v m="$4" '{ print $m }')
+	awk -v m="$4" -v h="$v" -v o="$5" 'BEGIN { printf "%.9g\n", m == 1 ? h - o : o - h }'
+}
+
+breakeven() {	# cpus rq metric o1_value -> latency, "none" or ">MAX"
+	local c=$1 q=$2 m=$3 o=$4 lo="" lomar hi="" himar L d k mid midmar
+	for L in $GRID; do
+		d=$(margin "$c" "$q" "$L" "$m" "$o")
+		if awk -v d="$d" 'BEGIN { exit !(d > 0) }'; then hi=$L; himar=$d; break; fi
+		lo=$L; lomar=$d
+	done
+	[ -n "$hi" ] || { echo ">${GRID##* }"; return; }
+	[ -n "$lo" ] || { echo none; return; }
+	for ((k = 0; k < STEPS; k++)); do
+		mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%d\n", (a + b) / 2 }')
+		[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] || break
+		midmar=$(margin "$c" "$q" "$mid" "$m" "$o")
+		if awk -v d="$midmar" 'BEGIN { exit !(d > 0) }'; then hi=$mid; himar=$midmar
+		else lo=$mid; lomar=$midmar; fi
+	done
+	awk -v a="$lo" -v b="$hi" -v da="$lomar" -v db="$himar" \
+		'BEGIN { printf "%.0f\n", (db == da) ? a : a + (b - a) * (0 - da) / (db - da) }'
+}
+
+cell() {	# cpus rq
+	local c=$1 q=$2 o1 ov tp rq h0 lov ltp spread s
+	o1=$(vp_steady o1 "$c" "$q" 0)
+	read -r ov tp rq <<<"$o1"
+	# The throughput o1 reaches with two other seeds: how far decisions alone move it.
+	spread=$( { echo "$tp"; for s in $((SEED + 1)) $((SEED + 2)); do
+		vp_steady o1 "$c" "$q" 0 "$s" | awk '{ print $2 }'; done; } |
+		awk '{ v[NR] = $1; t += $1 } END { lo = v[1]; hi = v[1]; for (i in v) { if (v[i] < lo) lo = v[i];
+			if (v[i] > hi) hi = v[i] } printf "%.2f\n", t ? 100 * (hi - lo) / (t / NR) : 0 }')
+	h0=$(vp_steady hw "$c" "$q" 0)
+	lov=$(breakeven "$c" "$q" 1 "$ov")
+	ltp=$(breakeven "$c" "$q" 2 "$tp")
+	# A throughput gap at 0 ns smaller than the seed spread is noise: the crossing is too.
+	if echo "$h0 $tp $spread" | awk '{ exit !(100 * ($2 - $4 < 0 ? $4 - $2 : $2 - $4) / $4 < $5) }'; then
+		ltp="$ltp*"
+	fi
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$q" "$((c * q))" "$spread" "$ov" \
+		"$(echo "$h0" | awk '{ print $1 }')" "$lov" "$tp" "$(echo "$h0" | awk '{ print $2 }')" "$ltp"
+}
+export -f topology vp_raw vp_steady margin breakeven cell
+export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED
+
+t0=$(date +%s)
+cells=()
+for c in $CPUS; do
+	for q in $RQS; do
+		[ $((c * q)) -le $MAX_TASKS ] && cells+=("$c $q")
+	done
+done
+printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$OUT/cells.tsv"
+{
+	printf "cpus\trq\ttasks\to1_throughput_seed_spread_pct\to1_overhead_pct\thw0_overhead_pct\tbreakeven_overhead_ns\t"
+	printf "o1_throughput\thw0_throughput\tbreakeven_throughput_ns\n"
+	sort -n -k1,1 -k2,2 "$OUT/cells.tsv"
+} >"$OUT/summary.tsv"
+runs=$(ls "$OUT/runs" | wc -l)
+echo "co_design: ${#cells[@]} cells, $runs VP runs, $(( $(date +%s) - t0 )) s; $OUT/summary.tsv"
+
+# The table for docs/co-design.md.
+awk -F'\t' 'NR == 1 { print "| CPUs | tasks/CPU | overhead o1 % | overhead hw @0 ns % | break-even (overhead) ns | throughput o1 (bursts/s) | hw @0 ns | o1 over 3 seeds: spread % | break-even (throughput) ns |";
+	print "|---|---|---|---|---|---|---|---|---|"; next }
+	{ printf "| %s | %s | %.3f | %.3f | %s | %.0f | %.0f | %.1f | %s |\n", $1, $2, $5, $6, $7, $8, $9, $4, $10 }' \
+	"$OUT/summary.tsv" >"$OUT/table.md"
+cat "$OUT/table.md"
+
+# The plot: break-even latency against run-queue length, one line per CPU count, both
+# metrics; cells without a break-even, and throughput crossings within the seed spread
+# (marked * in the table), are left out; 0 ns is drawn at 1 ns (log scale).
+for m in 7 10; do
+	for c in $CPUS; do
+		awk -F'\t' -v c="$c" -v m="$m" 'NR > 1 && $1 == c && $m ~ /^[0-9]+$/ { print $2, ($m > 0 ? $m : 1) }' \
+			"$OUT/summary.tsv" >"$OUT/plot_m${m}_c${c}.dat"
+	done
+done
+{
+	echo "set terminal svg size 900,420 font 'sans,11'"
+	echo "set output '$SVG'"
+	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs'"
+	echo "set logscale xy; set xlabel 'tasks per CPU'; set ylabel 'break-even latency per access (ns)'"
+	echo "set key top left; set grid; set xrange [0.7:800]; set yrange [0.7:20000]"
+	for m in 7 10; do
+		[ $m = 7 ] && echo "set title 'equal scheduler overhead'" || echo "set title 'equal throughput'"
+		p="plot"
+		for c in $CPUS; do
+			f="$OUT/plot_m${m}_c${c}.dat"
+			[ -s "$f" ] && p="$p '$f' using 1:2 with linespoints title '$c CPUs',"
+		done
+		[ "$p" = plot ] && p="plot 1/0 notitle,"
+		echo "${p%,}"
+	done
+	echo "unset multiplot"
+} >"$OUT/plot.gp"
+gnuplot "$OUT/plot.gp"
+echo "co_design: wrote $SVG"
