@@ -158,13 +158,16 @@ awk -F'\t' 'NR == 1 { print "| CPUs | tasks/CPU | overhead o1 % | overhead hw @0
 cat "$OUT/table.md"
 
 # The plot: break-even latency against run-queue length, one line per CPU count, both
-# metrics; cells without a break-even, and throughput crossings within the seed spread
-# (marked * in the table), are left out; 0 ns is drawn at 1 ns (log scale).
-for m in 7 10; do
-	for c in $CPUS; do
-		awk -F'\t' -v c="$c" -v m="$m" 'NR > 1 && $1 == c && $m ~ /^[0-9]+$/ { print $2, ($m > 0 ? $m : 1) }' \
-			"$OUT/summary.tsv" >"$OUT/plot_m${m}_c${c}.dat"
-	done
+# metrics; cells without a break-even are left out (see the table); throughput crossings
+# within o1's seed spread (marked * in the table) are drawn as open circles, unjoined;
+# 0 ns is drawn at 1 ns (log scale).
+for c in $CPUS; do
+	awk -F'\t' -v c="$c" 'NR > 1 && $1 == c && $7 ~ /^[0-9]+$/ { print $2, ($7 > 0 ? $7 : 1) }' \
+		"$OUT/summary.tsv" >"$OUT/plot_ov_c${c}.dat"
+	awk -F'\t' -v c="$c" 'NR > 1 && $1 == c && $10 ~ /^[0-9]+$/ { print $2, ($10 > 0 ? $10 : 1) }' \
+		"$OUT/summary.tsv" >"$OUT/plot_tp_c${c}.dat"
+	awk -F'\t' -v c="$c" 'NR > 1 && $1 == c && $10 ~ /^[0-9]+\*$/ { v = $10 + 0; print $2, (v > 0 ? v : 1) }' \
+		"$OUT/summary.tsv" >"$OUT/plot_tpn_c${c}.dat"
 done
 {
 	echo "set terminal svg size 900,420 font 'sans,11'"
@@ -172,16 +175,24 @@ done
 	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs'"
 	echo "set logscale xy; set xlabel 'tasks per CPU'; set ylabel 'break-even latency per access (ns)'"
 	echo "set key top left; set grid; set xrange [0.7:800]; set yrange [0.7:20000]"
-	for m in 7 10; do
-		[ $m = 7 ] && echo "set title 'equal scheduler overhead'" || echo "set title 'equal throughput'"
-		p="plot"
-		for c in $CPUS; do
-			f="$OUT/plot_m${m}_c${c}.dat"
-			[ -s "$f" ] && p="$p '$f' using 1:2 with linespoints title '$c CPUs',"
-		done
-		[ "$p" = plot ] && p="plot 1/0 notitle,"
-		echo "${p%,}"
+	echo "set title 'equal scheduler overhead'"
+	p="plot"
+	for c in $CPUS; do
+		f="$OUT/plot_ov_c${c}.dat"
+		[ -s "$f" ] && p="$p '$f' using 1:2 with linespoints lw 2 title '$c CPUs',"
 	done
+	[ "$p" = plot ] && p="plot 1/0 notitle,"
+	echo "${p%,}"
+	echo "set title 'equal throughput (open: not resolved)'"
+	p="plot"
+	for c in $CPUS; do
+		f="$OUT/plot_tp_c${c}.dat"
+		[ -s "$f" ] && p="$p '$f' using 1:2 with linespoints lw 2 title '$c CPUs',"
+		f="$OUT/plot_tpn_c${c}.dat"
+		[ -s "$f" ] && p="$p '$f' using 1:2 with points pt 6 ps 1.5 title '$c CPUs, not resolved',"
+	done
+	[ "$p" = plot ] && p="plot 1/0 notitle,"
+	echo "${p%,}"
 	echo "unset multiplot"
 } >"$OUT/plot.gp"
 gnuplot "$OUT/plot.gp"
