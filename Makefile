@@ -307,7 +307,15 @@ $(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim
 VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/vp/hws_vsim_sc.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
 VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
 VP_BIN := $(BUILD)/hwsched_vp
-$(VP_BIN): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
+# The list of engines linked in: a change of VP_VARIANTS relinks (make vp-study adds some,
+# a later make vp or make test drops them again).
+VP_VARIANTS_STAMP := $(BUILD)/vp-variants.txt
+$(VP_VARIANTS_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(sort $(VP_VARIANTS))' | cmp -s - $@ || echo '$(sort $(VP_VARIANTS))' > $@
+.PHONY: FORCE
+FORCE:
+$(VP_BIN): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
 	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
 
 .PHONY: vp vp-study

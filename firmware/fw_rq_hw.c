@@ -148,8 +148,9 @@ static int hw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 static int look(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped,
 		int take)
 {
+	struct hws_dev *d = on(q, on_cpu);
 	struct hws_pick p;
-	int ret = take ? hws_pick_next(on(q, on_cpu), cpu, &p) : hws_peek(q->d, cpu, &p);
+	int ret = take ? hws_pick_next(d, cpu, &p) : hws_peek(d, cpu, &p);
 
 	charge(q, on_cpu);
 	if (ret)
@@ -209,7 +210,8 @@ static int hw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *no
 
 static int hw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w)
 {
-	return charged(q, on_cpu, hws_lcu_stat(on(q, on_cpu), 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
+	return charged(q, on_cpu,
+		       hws_lcu_stat(on(q, on_cpu), 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
 }
 
 static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
