@@ -257,6 +257,31 @@ TEST(VpTarget, OneEnginePortIsContended)
 	}
 }
 
+// The driver's accesses go out of the initiator hws_set_master() names (the CPU the
+// firmware charges): only that CPU's local time moves, by exactly what was annotated.
+TEST(VpTarget, AccessesGoOutOfTheMastersInitiator)
+{
+	set_bus(100, true);
+	run_in_sc([] {
+		std::unique_ptr<hws_dev, Closer> d(open_tlm(&pl->transport));
+		ASSERT_TRUE(d);
+		for (unsigned m : { 3u, 7u, 0u }) {
+			pl->restart_time();
+			hws_set_master(d.get(), m);
+			hws_bus_stats a, b;
+			hws_get_bus_stats(d.get(), &a);
+			hws_pick p;
+			ASSERT_EQ(hws_peek(d.get(), 1, &p), 0) << hws_errmsg(d.get());
+			hws_get_bus_stats(d.get(), &b);
+			for (unsigned c = 0; c < pl->cpus.size(); c++)
+				if (c == m)
+					EXPECT_EQ(to_ns(pl->cpus[c]->local), b.delay_ns - a.delay_ns);
+				else
+					EXPECT_EQ(pl->cpus[c]->local, sc_core::SC_ZERO_TIME) << "CPU " << c;
+		}
+	});
+}
+
 // Every access through the TLM target against the C model (cycle-exact at the pins, and
 // equal to the rtl backend in lockstep): the same data, response and clock edges, for a
 // random stream of commands, legal and not, through the driver.
