@@ -43,6 +43,12 @@ command -v gnuplot >/dev/null || { echo "co_design: gnuplot is needed (make deps
 [ -x "$HWSCHED" ] && [ -x "$(dirname "$HWSCHED")/hwsched_vp" ] ||
 	{ echo "co_design: $HWSCHED and hwsched_vp beside it are needed (make vp-study)" >&2; exit 1; }
 mkdir -p "$OUT/runs"
+# Runs are kept in $OUT/runs and reused, but only for the same executables.
+sum=$(cat "$HWSCHED" "$(dirname "$HWSCHED")/hwsched_vp" | md5sum | cut -d' ' -f1)
+if [ "$(cat "$OUT/binaries.md5" 2>/dev/null)" != "$sum" ]; then
+	rm -f "$OUT"/runs/*.json
+	echo "$sum" >"$OUT/binaries.md5"
+fi
 
 topology() {
 	case $1 in
