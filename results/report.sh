@@ -208,6 +208,7 @@ if [ -f "$f" ]; then
 		echo "| ours $s transactions/s | $(cell $f wake_off $s 4 5 %.0f) | $(cell $f wake_on $s 4 5 %.0f) | $(pct $(v $f wake_on $s) $(v $f wake_off $s)) |"
 		echo "| ours $s wakeup latency p99 us | $(v $f wake_off $s 12) | $(v $f wake_on $s 12) | |"
 		echo "| ours $s migrations per run | $(v $f wake_off $s 11) | $(v $f wake_on $s 11) | |"
+		echo "| ours $s time a core's two threads are busy while another core of the package idles | $(v $f wake_off $s 16)% | $(v $f wake_on $s 16)% | |"
 	done
 	echo
 	for s in o1 hw; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5
