@@ -852,6 +852,40 @@ static unsigned first_allowed(struct sched *s, const struct sched_task *t)
 	return 0;
 }
 
+/*
+ * find_idlest_cpu() over @t's allowed CPUs of @on_cpu's domain at @level. The unit's IDLEST
+ * answers for the whole domain; when @t may not run on that CPU, the firmware reads the
+ * load now of each allowed CPU of the domain (what Linux does at every placement) and takes
+ * the least loaded: @pref on a tie if it is among the tied, else the lowest. No allowed CPU
+ * in the domain: @pref if allowed, else the first allowed CPU.
+ */
+static unsigned idlest_allowed(struct sched *s, const struct sched_task *t, unsigned on_cpu,
+			       unsigned pref, int level)
+{
+	const struct sched_topo *tp = s->env->topo;
+	unsigned found, dom = fw_block(tp, (unsigned)level + 1, on_cpu);
+	uint64_t best_ld = UINT64_MAX;
+	int best = -1;
+
+	fail(s, s->ops->idlest(s->q, on_cpu, (unsigned)level, &found), "IDLEST");
+	if (allowed(t, found))
+		return found;
+	for (unsigned x = 0; x < s->ncpu; x++) {
+		uint32_t n, src, tgt;
+
+		if (!allowed(t, x) || fw_block(tp, (unsigned)level + 1, x) != dom)
+			continue;
+		fail(s, s->ops->loads(s->q, on_cpu, x, &n, &src, &tgt), "loads");
+		if (n < best_ld || (n == best_ld && x == pref)) {
+			best = (int)x;
+			best_ld = n;
+		}
+	}
+	if (best >= 0)
+		return (unsigned)best;
+	return allowed(t, pref) ? pref : first_allowed(s, t);
+}
+
 /* The wake_affine decision of 2.6.12 between the waker's CPU and the task's. */
 static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, unsigned prev)
 {
@@ -880,15 +914,14 @@ static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, uns
 static unsigned select_cpu(struct sched *s, struct sched_task *t, unsigned waker,
 			   enum sched_wake_kind kind)
 {
-	unsigned prev = t->cpu >= 0 ? (unsigned)t->cpu : waker, target, found;
+	unsigned prev = t->cpu >= 0 ? (unsigned)t->cpu : waker, target;
 	int f;
 
 	if (kind == SCHED_FORK) {
 		/* sched_balance_fork(): the idlest CPU of the widest domain. */
 		int top = s->nlevels ? s->levels[s->nlevels - 1] : 3;
 
-		fail(s, s->ops->idlest(s->q, waker, (unsigned)top, &found), "IDLEST");
-		return allowed(t, found) ? found : allowed(t, waker) ? waker : first_allowed(s, t);
+		return idlest_allowed(s, t, waker, waker, top);
 	}
 	if (!allowed(t, prev))
 		prev = first_allowed(s, t);
@@ -965,8 +998,8 @@ static void exec_balance(struct sched *s, struct sched_task *t, unsigned cpu)
 
 	if (!s->nlevels || s->t[t->id].cpu != (int)cpu || s->c[cpu].push_task != NIL)
 		return;
-	fail(s, s->ops->idlest(s->q, cpu, (unsigned)s->levels[s->nlevels - 1], &found), "IDLEST");
-	if (found == cpu || !allowed(t, found))
+	found = idlest_allowed(s, t, cpu, cpu, s->levels[s->nlevels - 1]);
+	if (found == cpu)
 		return;
 	fail(s, s->ops->loads(s->q, cpu, cpu, &n_here, &src, &tgt), "loads");
 	fail(s, s->ops->loads(s->q, cpu, found, &n_there, &src, &tgt), "loads");

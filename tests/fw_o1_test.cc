@@ -739,6 +739,35 @@ TEST(FwO1, WakeBalancePlacesOnTheIdleCore)
 	EXPECT_EQ(smt_wake("wake_balance=0", false), 0u);
 }
 
+TEST(FwO1, ForkPlacementHonoursAffinityWhenTheIdlestCpuIsNotAllowed)
+{
+	// 4 single-CPU groups, wake balancing off (each wake stays on the waker's CPU). CPU 2
+	// holds one task, CPU 3 two (one of them the parent, allowed on {2, 3}); CPUs 0 and 1
+	// idle, so IDLEST answers CPU 0, which the child (it inherits {2, 3}) may not use. The
+	// firmware then reads the allowed CPUs' loads: CPU 2 (1024) < CPU 3 (2048).
+	Fake m(flat_topo(4), "wake_balance=0");
+	ASSERT_CREATED(m);
+	sched_task *a = m.task(0);
+	ASSERT_EQ(m.wake(a, 2), 2u);
+	sched_task *b = m.task(0);
+	ASSERT_EQ(m.wake(b, 3), 3u);
+	sched_task *p = m.task(0, 0xcull);
+	ASSERT_EQ(m.wake(p, 3), 3u);
+	sched_task *c = m.fork(p, 3);
+	EXPECT_EQ(m.wake(c, 3, SCHED_FORK), 2u) << "the least loaded allowed CPU, not the waker";
+	// Equal loads on the allowed CPUs: the waker's CPU wins the tie.
+	sched_task *d = m.task(0);
+	ASSERT_EQ(m.wake(d, 2), 2u);	// CPU 2: 3 tasks with c, CPU 3: 2
+	sched_task *e = m.task(0);
+	ASSERT_EQ(m.wake(e, 3), 3u);	// 3 and 3
+	sched_task *c2 = m.fork(p, 3);
+	EXPECT_EQ(m.wake(c2, 3, SCHED_FORK), 3u);
+	// Allowed on CPU 0 only: IDLEST's answer stands.
+	sched_task *q = m.task(0, 0x1ull);
+	sched_task *c3 = m.fork(q, 3);
+	EXPECT_EQ(m.wake(c3, 3, SCHED_FORK), 0u);
+}
+
 // ---- 7. Group shares ----
 
 TEST(FwO1, GroupSliceFollowsTheGroupsRunnableWeight)
