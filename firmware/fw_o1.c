@@ -16,6 +16,7 @@
  * sum w) make each task's h_weight = weight * shares / sum w. docs/firmware.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #define STARVATION_LIMIT MAX_SLEEP_AVG
 #define GRANULARITY (10 * MS)
 #define CHILD_PENALTY 95
+#define EXIT_WEIGHT 3
 #define TICK_NS MS
 #define NIL (-1)
 
@@ -92,6 +94,19 @@ struct ftask {
 	int next, prev;		/* the firmware's per-CPU list */
 	unsigned prio;		/* the priority it is queued at */
 	int parr;		/* physical array */
+	unsigned wprio;		/* its load weight is weight(wprio) (SET_WEIGHT) */
+};
+
+/*
+ * A task group's place in balancing (h_load). Its tasks weigh on the engine what they are
+ * worth at the top level: weight * shares / W, W the group's runnable weight, rounded to
+ * the nearest prio_to_weight entry, i.e. their static priority shifted by `shift` steps
+ * (x1.25 each). W is smoothed per tick; the shift moves with hysteresis.
+ */
+struct fgroup {
+	uint64_t raw;		/* runnable weight (static priorities) queued now */
+	double avg;		/* raw, halved towards each tick's value */
+	int shift;
 };
 
 struct fcpu {
@@ -103,6 +118,7 @@ struct fcpu {
 	unsigned best_expired_prio;
 	int64_t last_balance[4], interval[4];
 	unsigned failed[4];
+	uint64_t wload;		/* summed load weight of its queued tasks (= the engine's load) */
 	int push_task;		/* active balance: the running task to move once it stops */
 	unsigned push_to;	/* ... and where */
 };
@@ -121,6 +137,10 @@ struct sched {
 	struct ftask *t;
 	struct sched_task **tp;	/* the machine's tasks, by id (from task_new) */
 	struct fcpu *c;
+	struct fgroup *g;	/* per task group */
+	uint64_t reweights;	/* SET_WEIGHTs of group tasks after a shift changed */
+	uint64_t smpnice_moves;	/* balances the smpnice rules made move where 2.6.12's did not */
+	uint64_t slices_returned;	/* children's unused first slices given back at exit */
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle, exec_moves;
 	char wave[256];		/* option wave=FILE */
 	int err;		/* first run-queue error */
@@ -153,10 +173,27 @@ uint32_t fw_weight_of(unsigned prio)
 	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
 }
 
-/* A task's load weight: by its static priority (SET_WEIGHT at task_new). */
-static uint32_t load_of(const struct sched_task *t)
+/* A task's own load weight: by its static priority (smpnice). */
+static uint32_t raw_weight(const struct sched_task *t)
 {
 	return fw_weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
+}
+
+/* The priority whose weight a task carries on the engine: its own, shifted by its group's. */
+static unsigned weight_prio(const struct sched *s, const struct sched_task *t)
+{
+	int p;
+
+	if (t->rt_prio >= 0)
+		return (unsigned)t->rt_prio;
+	p = t->static_prio + (t->group ? s->g[t->group].shift : 0);
+	return (unsigned)(p < 100 ? 100 : p > 139 ? 139 : p);
+}
+
+/* The load weight @t carries on the engine (h_load: SET_WEIGHT(weight_prio)). */
+static uint32_t load_of(const struct sched *s, const struct sched_task *t)
+{
+	return fw_weight_of(s->t[t->id].wprio);
 }
 
 /* ---- Priorities and slices (2.6.12-2.6.22) ---- */
@@ -212,7 +249,7 @@ static int64_t interactive_sleep(const struct sched_task *t)
  */
 static int64_t slice_of(struct sched *s, const struct sched_task *t, unsigned on_cpu)
 {
-	int64_t sl = fw_task_timeslice(t->static_prio), w = load_of(t);
+	int64_t sl = fw_task_timeslice(t->static_prio), w = load_of(s, t);
 	uint32_t total = 0;
 
 	if (t->group == 0 || t->rt_prio >= 0)
@@ -240,6 +277,9 @@ static void list_add(struct sched *s, unsigned id, unsigned cpu, unsigned prio, 
 		s->t[c->head].prev = (int)id;
 	c->head = (int)id;
 	c->nr++;
+	c->wload += fw_weight_of(f->wprio);
+	if (s->tp[id])
+		s->g[s->tp[id]->group].raw += raw_weight(s->tp[id]);
 }
 
 static void list_del(struct sched *s, unsigned id)
@@ -254,6 +294,9 @@ static void list_del(struct sched *s, unsigned id)
 	if (f->next != NIL)
 		s->t[f->next].prev = f->prev;
 	c->nr--;
+	c->wload -= fw_weight_of(f->wprio);
+	if (s->tp[id])
+		s->g[s->tp[id]->group].raw -= raw_weight(s->tp[id]);
 	f->cpu = NIL;
 }
 
@@ -327,14 +370,14 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 				if (!force && task_hot(s, t, level) &&
 				    s->c[this].failed[level] <= sd_params[level].cache_nice_tries)
 					continue;
-				if ((int64_t)load_of(t) > 2 * rem)
+				if ((int64_t)load_of(s, t) > 2 * rem)
 					continue;
 				fail(s, s->ops->migrate(s->q, this, (unsigned)id, this), "MIGRATE");
 				list_del(s, (unsigned)id);
 				list_add(s, (unsigned)id, this, p, want);
 				t->cpu = (int)this;
 				s->env->moved(s->env->machine, t, busiest, this);
-				rem -= load_of(t);
+				rem -= load_of(s, t);
 				moved++;
 				if (force)
 					rem = 0;
@@ -380,6 +423,139 @@ static void finish_push(struct sched *s, unsigned cpu, struct sched_task *t)
 	s->moves++;
 }
 
+/*
+ * update_shares() for the O(1) policy, once per tick on CPU 0: each group's runnable
+ * weight W is smoothed (avg = (avg + W) / 2, skipped while the group has nothing runnable);
+ * when log1.25(avg / shares) is more than 3/4 of a step from the group's shift, the shift
+ * becomes its rounded value and every task of the group is re-weighted (SET_WEIGHT; a
+ * queued task's CPU load changes at once, the others' at their next enqueue).
+ */
+static void update_group_weights(struct sched *s, unsigned cpu)
+{
+	for (unsigned g = 1; g < s->env->nr_groups; g++) {
+		struct fgroup *G = &s->g[g];
+		unsigned scanned = 0;
+		double x;
+
+		if (!G->raw)
+			continue;
+		G->avg = G->avg ? (G->avg + (double)G->raw) / 2 : (double)G->raw;
+		x = log(G->avg / s->env->group_shares[g]) / log(1.25);
+		if (fabs(x - G->shift) <= 0.75)
+			continue;
+		G->shift = (int)lround(x);
+		for (unsigned id = 0; id < s->env->nr_tasks; id++) {
+			struct sched_task *t = s->tp[id];
+			struct ftask *f = &s->t[id];
+			unsigned wp;
+
+			scanned++;
+			if (!t || t->group != g || (wp = weight_prio(s, t)) == f->wprio)
+				continue;
+			fail(s, s->ops->set_weight(s->q, cpu, id, wp), "SET_WEIGHT");
+			if (f->cpu != NIL)
+				s->c[f->cpu].wload = s->c[f->cpu].wload - fw_weight_of(f->wprio) +
+						     fw_weight_of(wp);
+			f->wprio = wp;
+			s->reweights++;
+		}
+		s->env->charge(s->env->machine, cpu, scanned * s->costs.sw_op_ns / 4, COST_SW_OP);
+	}
+}
+
+/* Load weight and tasks queued on the CPUs of @cpu's level-@level domain in group @lead. */
+static void group_sums(struct sched *s, unsigned cpu, int level, unsigned lead, uint64_t *w,
+		       unsigned *nr)
+{
+	const struct sched_topo *tp = s->env->topo;
+	unsigned dom = fw_block(tp, (unsigned)level + 1, cpu);
+
+	*w = 0;
+	*nr = 0;
+	for (unsigned x = 0; x < s->ncpu; x++)
+		if (fw_block(tp, (unsigned)level + 1, x) == dom &&
+		    fw_block(tp, (unsigned)level, x) == lead) {
+			*w += s->c[x].wload;
+			*nr += s->c[x].nr;
+		}
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * The smpnice tail of find_busiest_group() and find_busiest_queue() (2.6.16-2.6.22). The
+ * unit answers with 2.6.12's rules, where "one task" is a nice-0 task's 1024. With
+ * weighted loads, and with group tasks carrying their h_load, a task may weigh much less,
+ * so from the unit's max / avg / this loads the firmware redoes the imbalance with
+ * busiest_load_per_task (the busiest group's load now per queued task), then picks the
+ * busiest CPU of that group, skipping a CPU whose one task outweighs the imbalance
+ * (moving it would only move the imbalance). Returns that CPU and sets *@imb, or -1 when
+ * balanced. docs/balance.md, "smpnice in firmware".
+ */
+static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type idle,
+		   const struct hws_balance *b, uint32_t *imb)
+{
+	const struct sched_topo *tp = s->env->topo;
+	uint64_t max = b->max_load, avg = b->avg_load, this = b->this_load, bw, tw, blpt, tlpt;
+	uint64_t pb = fw_group_power(tp, (unsigned)level), pt = pb, im, pwr_now, pwr_move, tmp;
+	uint64_t best_wl = 0;
+	unsigned bnr, tnr, imbn = 2, dom = fw_block(tp, (unsigned)level + 1, cpu);
+	int best = -1;
+
+	if (b->verdict != HWS_BAL_MOVE && b->verdict != HWS_BAL_MOVE_ONE &&
+	    b->verdict != HWS_BAL_NO_GAIN)
+		return -1;
+	group_sums(s, cpu, level, (unsigned)b->busiest_group, &bw, &bnr);
+	group_sums(s, cpu, level, (unsigned)b->this_group, &tw, &tnr);
+	if (!bnr)
+		return -1;
+	blpt = bw / bnr;
+	if (max <= blpt)
+		return -1;
+	im = 0;
+	if (max >= avg)
+		im = min64(min64(max - avg, max - blpt) * pb, (avg - this) * pt) / 1024;
+	if (im < blpt) {
+		/* Too small to be sure a task moves: move one if the gap is two tasks (one when
+		 * the busiest group's tasks are the heavier), or if it raises the CPU power in
+		 * use by 1/8 of a CPU (the reference's rule, as the unit applies it). */
+		tlpt = tnr ? tw / tnr : 1024;
+		if (tnr && blpt > tlpt)
+			imbn = 1;
+		if (max - this < blpt * imbn) {
+			pwr_now = (pb * min64(blpt, max) + pt * min64(tlpt, this)) / 1024;
+			tmp = blpt * 1024 / pb;
+			pwr_move = max > tmp ? pb * min64(blpt, max - tmp) : 0;
+			tmp = max * pb < blpt * 1024 ? max * pb / pt : blpt * 1024 / pt;
+			pwr_move = (pwr_move + pt * min64(tlpt, this + tmp)) / 1024;
+			if (pwr_move < pwr_now + 1024 / 8)
+				return -1;
+		}
+		im = blpt;
+	}
+	for (unsigned x = 0; x < s->ncpu; x++) {
+		uint32_t n, src, tgt;
+		uint64_t wl;
+
+		if (fw_block(tp, (unsigned)level + 1, x) != dom ||
+		    fw_block(tp, (unsigned)level, x) != (unsigned)b->busiest_group || !s->c[x].nr)
+			continue;
+		fail(s, s->ops->loads(s->q, cpu, x, &n, &src, &tgt), "loads");
+		wl = idle == HWS_CPU_NOT_IDLE ? src : n;
+		if (s->c[x].nr == 1 && wl > im)
+			continue;
+		if (best < 0 || wl > best_wl) {
+			best = (int)x;
+			best_wl = wl;
+		}
+	}
+	*imb = (uint32_t)min64(im, UINT32_MAX);
+	return best;
+}
+
 /* load_balance() / load_balance_newidle() at one engine level; returns tasks moved. */
 static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_idle_type idle)
 {
@@ -387,24 +563,27 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 	const struct sd_param *sp = &sd_params[level];
 	struct hws_balance b;
 	unsigned moved = 0;
-	int ret;
+	uint32_t imb = 0;
+	int ret, busiest;
 
 	s->balances++;
 	ret = s->ops->balance(s->q, cpu, (unsigned)level, idle, &b);
 	fail(s, ret, "BALANCE");
 	if (ret)
 		return 0;
-	if ((b.verdict == HWS_BAL_MOVE || b.verdict == HWS_BAL_MOVE_ONE) && b.busiest_cpu >= 0 &&
-	    (unsigned)b.busiest_cpu != cpu) {
-		moved = move_tasks(s, cpu, (unsigned)b.busiest_cpu, b.imbalance, level, 0);
+	busiest = smpnice(s, cpu, level, idle, &b, &imb);
+	if (busiest >= 0 && (unsigned)busiest != cpu) {
+		if (b.verdict == HWS_BAL_NO_GAIN)
+			s->smpnice_moves++;
+		moved = move_tasks(s, cpu, (unsigned)busiest, imb, level, 0);
 		if (!moved && idle != HWS_CPU_NEWLY_IDLE) {
 			c->failed[level]++;
 			if (c->failed[level] > sp->cache_nice_tries + 2) {
 				/* Active balance: the migration thread moves one task regardless
 				 * of cache-hotness. */
-				moved = move_tasks(s, cpu, (unsigned)b.busiest_cpu, 1024, level, 1);
+				moved = move_tasks(s, cpu, (unsigned)busiest, 1024, level, 1);
 				if (!moved)
-					moved = push_running(s, cpu, (unsigned)b.busiest_cpu);
+					moved = push_running(s, cpu, (unsigned)busiest);
 				s->active_balances += moved;
 				c->failed[level] = sp->cache_nice_tries + 1;
 			}
@@ -415,7 +594,7 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 	if (moved) {
 		c->failed[level] = 0;
 		c->interval[level] = sp->min_interval;
-	} else if (b.verdict != HWS_BAL_MOVE && b.verdict != HWS_BAL_MOVE_ONE) {
+	} else if (busiest < 0 || (unsigned)busiest == cpu) {
 		c->failed[level] = 0;
 		if (c->interval[level] < sp->max_interval)
 			c->interval[level] *= 2;
@@ -534,7 +713,8 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 	s->t = calloc(env->nr_tasks, sizeof(*s->t));
 	s->tp = calloc(env->nr_tasks, sizeof(*s->tp));
 	s->c = calloc(s->ncpu, sizeof(*s->c));
-	if (!s->t || !s->tp || !s->c) {
+	s->g = calloc(env->nr_groups ? env->nr_groups : 1, sizeof(*s->g));
+	if (!s->t || !s->tp || !s->c || !s->g) {
 		snprintf(msg, len, "out of memory");
 		goto err;
 	}
@@ -572,6 +752,7 @@ err:
 	free(s->t);
 	free(s->tp);
 	free(s->c);
+	free(s->g);
 	free(s);
 	return NULL;
 }
@@ -596,6 +777,7 @@ static void destroy(struct sched *s)
 	free(s->t);
 	free(s->tp);
 	free(s->c);
+	free(s->g);
 	free(s);
 }
 
@@ -623,10 +805,10 @@ static void task_new(struct sched *s, struct sched_task *t, struct sched_task *p
 	t->first_slice = t->time_slice;
 	t->prio = fw_effective_prio(t);
 	fail(s, s->ops->set_group(s->q, cpu, t->id, t->group), "SET_GROUP");
-	/* Load weight by static priority (smpnice), not the dynamic list priority. */
-	fail(s, s->ops->set_weight(s->q, cpu, t->id,
-				   (unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio)),
-	     "SET_WEIGHT");
+	/* Load weight by static priority (smpnice), not the dynamic list priority, shifted
+	 * by the task's group (h_load). */
+	s->t[t->id].wprio = weight_prio(s, t);
+	fail(s, s->ops->set_weight(s->q, cpu, t->id, s->t[t->id].wprio), "SET_WEIGHT");
 }
 
 /* recalc_task_prio(): credit the sleep that ends now. */
@@ -670,6 +852,40 @@ static unsigned first_allowed(struct sched *s, const struct sched_task *t)
 	return 0;
 }
 
+/*
+ * find_idlest_cpu() over @t's allowed CPUs of @on_cpu's domain at @level. The unit's IDLEST
+ * answers for the whole domain; when @t may not run on that CPU, the firmware reads the
+ * load now of each allowed CPU of the domain (what Linux does at every placement) and takes
+ * the least loaded: @pref on a tie if it is among the tied, else the lowest. No allowed CPU
+ * in the domain: @pref if allowed, else the first allowed CPU.
+ */
+static unsigned idlest_allowed(struct sched *s, const struct sched_task *t, unsigned on_cpu,
+			       unsigned pref, int level)
+{
+	const struct sched_topo *tp = s->env->topo;
+	unsigned found, dom = fw_block(tp, (unsigned)level + 1, on_cpu);
+	uint64_t best_ld = UINT64_MAX;
+	int best = -1;
+
+	fail(s, s->ops->idlest(s->q, on_cpu, (unsigned)level, &found), "IDLEST");
+	if (allowed(t, found))
+		return found;
+	for (unsigned x = 0; x < s->ncpu; x++) {
+		uint32_t n, src, tgt;
+
+		if (!allowed(t, x) || fw_block(tp, (unsigned)level + 1, x) != dom)
+			continue;
+		fail(s, s->ops->loads(s->q, on_cpu, x, &n, &src, &tgt), "loads");
+		if (n < best_ld || (n == best_ld && x == pref)) {
+			best = (int)x;
+			best_ld = n;
+		}
+	}
+	if (best >= 0)
+		return (unsigned)best;
+	return allowed(t, pref) ? pref : first_allowed(s, t);
+}
+
 /* The wake_affine decision of 2.6.12 between the waker's CPU and the task's. */
 static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, unsigned prev)
 {
@@ -692,21 +908,20 @@ static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, uns
 	pct = fw_level_pct((unsigned)level);
 	pct = pct + (pct - 100) / 2;
 	return (tgt <= load && tgt + prev_tgt <= 1024) ||
-	       100ull * (tgt + load_of(t)) <= (uint64_t)pct * load;
+	       100ull * (tgt + load_of(s, t)) <= (uint64_t)pct * load;
 }
 
 static unsigned select_cpu(struct sched *s, struct sched_task *t, unsigned waker,
 			   enum sched_wake_kind kind)
 {
-	unsigned prev = t->cpu >= 0 ? (unsigned)t->cpu : waker, target, found;
+	unsigned prev = t->cpu >= 0 ? (unsigned)t->cpu : waker, target;
 	int f;
 
 	if (kind == SCHED_FORK) {
 		/* sched_balance_fork(): the idlest CPU of the widest domain. */
 		int top = s->nlevels ? s->levels[s->nlevels - 1] : 3;
 
-		fail(s, s->ops->idlest(s->q, waker, (unsigned)top, &found), "IDLEST");
-		return allowed(t, found) ? found : allowed(t, waker) ? waker : first_allowed(s, t);
+		return idlest_allowed(s, t, waker, waker, top);
 	}
 	if (!allowed(t, prev))
 		prev = first_allowed(s, t);
@@ -783,12 +998,12 @@ static void exec_balance(struct sched *s, struct sched_task *t, unsigned cpu)
 
 	if (!s->nlevels || s->t[t->id].cpu != (int)cpu || s->c[cpu].push_task != NIL)
 		return;
-	fail(s, s->ops->idlest(s->q, cpu, (unsigned)s->levels[s->nlevels - 1], &found), "IDLEST");
-	if (found == cpu || !allowed(t, found))
+	found = idlest_allowed(s, t, cpu, cpu, s->levels[s->nlevels - 1]);
+	if (found == cpu)
 		return;
 	fail(s, s->ops->loads(s->q, cpu, cpu, &n_here, &src, &tgt), "loads");
 	fail(s, s->ops->loads(s->q, cpu, found, &n_there, &src, &tgt), "loads");
-	if ((uint64_t)n_there + load_of(t) >= n_here)
+	if ((uint64_t)n_there + load_of(s, t) >= n_here)
 		return;
 	s->c[cpu].push_task = (int)t->id;
 	s->c[cpu].push_to = found;
@@ -796,11 +1011,29 @@ static void exec_balance(struct sched *s, struct sched_task *t, unsigned cpu)
 	s->env->kick(s->env->machine, cpu);
 }
 
-static void task_exit(struct sched *s, struct sched_task *t)
+/*
+ * sched_exit() (2.6.12): a child that exits within its first slice gives what is left of
+ * it back to its parent (up to one full slice of the child's priority), and a child that
+ * slept less than its parent pulls the parent's sleep_avg down (EXIT_WEIGHT 3).
+ */
+static void task_exit(struct sched *s, struct sched_task *t, struct sched_task *parent)
 {
 	if (s->t[t->id].cpu != NIL)
 		dequeue(s, t->cpu >= 0 ? (unsigned)t->cpu : 0, t);
 	s->tp[t->id] = NULL;
+	if (!parent || t->rt_prio >= 0 || parent->rt_prio >= 0)
+		return;
+	if (t->first_slice && t->time_slice > 0) {
+		int64_t cap = fw_task_timeslice(t->static_prio);
+
+		parent->time_slice += t->time_slice;
+		if (parent->time_slice > cap)
+			parent->time_slice = cap;
+		s->slices_returned++;
+	}
+	if (t->sleep_avg < parent->sleep_avg)
+		parent->sleep_avg = parent->sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT +
+				    t->sleep_avg / (EXIT_WEIGHT + 1);
 }
 
 static struct sched_task *pick(struct sched *s, unsigned cpu)
@@ -870,6 +1103,8 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 	int resched = 0;
 
 	fail(s, s->ops->load_tick(s->q, cpu, cpu), "LOAD_TICK");
+	if (cpu == 0)
+		update_group_weights(s, cpu);
 	if (curr && s->t[curr->id].cpu == (int)cpu) {
 		curr->time_slice -= TICK_NS;
 		if (curr->rt_prio >= 0) {
@@ -943,6 +1178,10 @@ static void report(struct sched *s, void *file)
 		(unsigned long long)s->balances, (unsigned long long)s->moves,
 		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
 		(unsigned long long)s->wake_idle, (unsigned long long)s->exec_moves);
+	fprintf(f, "firmware: %llu balances moved by the smpnice rules where 2.6.12's gave "
+		   "NO_GAIN, %llu group re-weightings (h_load), %llu first slices returned at exit\n",
+		(unsigned long long)s->smpnice_moves, (unsigned long long)s->reweights,
+		(unsigned long long)s->slices_returned);
 }
 
 const char *fw_o1_error(const struct sched *s)

@@ -122,8 +122,9 @@ struct sched_ops {
 	 * its next wake). @ran_ns: how long it ran since it was picked. */
 	void (*put_prev)(struct sched *s, unsigned cpu, struct sched_task *t, int runnable,
 			 uint64_t ran_ns);
-	/* A task exits (after put_prev(..., 0)). */
-	void (*task_exit)(struct sched *s, struct sched_task *t);
+	/* A task exits (after put_prev(..., 0)); @parent: the task that forked it, if it
+	 * still lives, else NULL. */
+	void (*task_exit)(struct sched *s, struct sched_task *t, struct sched_task *parent);
 	/* Take the next task to run on @cpu out of its queue (balancing first if the CPU
 	 * would go idle), or NULL: the CPU idles. */
 	struct sched_task *(*pick)(struct sched *s, unsigned cpu);

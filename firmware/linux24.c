@@ -412,10 +412,13 @@ static void l24_put_prev(struct sched *s, unsigned cpu, struct sched_task *t, in
 	s->put_back[cpu] = t;
 }
 
-static void l24_task_exit(struct sched *s, struct sched_task *t)
+static void l24_task_exit(struct sched *s, struct sched_task *t, struct sched_task *parent)
 {
 	unsigned c;
 
+	/* 2.4 gives the counter back when the parent reaps the child (release_task), which
+	 * this model does not have: the parent is not used. */
+	(void)parent;
 	if (t->id >= s->nr_tasks)
 		return;
 	dequeue(s, t);

@@ -81,6 +81,7 @@ res_run_matrix() {
 }
 
 # Flatten one JSON into: throughput makespan_s overhead_pct migrations p99_us g0 g1 busy_mean
+# smt_share_pct
 res_flat() {
 	tr -d '\n' <"$1" | awk '
 	function num(key,   r) { if (match($0, "\"" key "\": [-0-9.e+]+")) { r = substr($0, RSTART, RLENGTH); sub(/.*: /, "", r); return r } return "nan" }
@@ -89,7 +90,7 @@ res_flat() {
 		p99 = "nan"; if (match($0, "\"p99\": [-0-9.e+]+")) { p99 = substr($0, RSTART, RLENGTH); sub(/.*: /, "", p99) }
 		g = arr("group_share"); ng = split(g, gs, ","); g0 = ng >= 1 && gs[1] != "" ? gs[1] : "nan"; g1 = ng >= 2 ? gs[2] : "nan"
 		b = arr("busy_pct"); nb = split(b, bs, ","); s = 0; for (i = 1; i <= nb; i++) s += bs[i]
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\n", num("throughput"), num("makespan_s"), num("sched_overhead_pct"), num("migrations"), p99, g0, g1, nb ? s / nb : 0
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%s\n", num("throughput"), num("makespan_s"), num("sched_overhead_pct"), num("migrations"), p99, g0, g1, nb ? s / nb : 0, num("smt_share_while_core_idle_pct")
 	}'
 }
 
@@ -97,7 +98,7 @@ res_flat() {
 res_summarize() {
 	local exp=$1 matrix=$2 outdir=$OUT_BASE/$1 tsv=$OUT_BASE/$1.tsv
 	{
-		printf 'point\tsched\tn\tthroughput_mean\tthroughput_sd\tthroughput_min\tthroughput_max\tmakespan_mean\tmakespan_sd\toverhead_pct\tmigrations\tp99_us\tgroup0_share\tgroup1_share\tbusy_pct\tunit\n'
+		printf 'point\tsched\tn\tthroughput_mean\tthroughput_sd\tthroughput_min\tthroughput_max\tmakespan_mean\tmakespan_sd\toverhead_pct\tmigrations\tp99_us\tgroup0_share\tgroup1_share\tbusy_pct\tsmt_share_pct\tunit\n'
 		awk -F'\t' 'NF{print $1 "\t" $2}' "$matrix" | while IFS=$'\t' read -r point sched; do
 			local unit=""
 			for f in "$outdir/${point}__${sched}__s"*.json; do
@@ -105,15 +106,15 @@ res_summarize() {
 				res_flat "$f"
 				unit=$(grep -o '"unit": "[^"]*"' "$f" | sed 's/.*: "//; s/"//')
 			done | awk -F'\t' -v p="$point" -v s="$sched" '
-			{ n++; t[n] = $1; ts += $1; ms += $2; m2[n] = $2; ov += $3; mi += $4; p9 += $5; g0 += $6; g1 += $7; bu += $8
+			{ n++; t[n] = $1; ts += $1; ms += $2; m2[n] = $2; ov += $3; mi += $4; p9 += $5; g0 += $6; g1 += $7; bu += $8; sm += $9
 			  if (n == 1 || $1 < tmin) tmin = $1; if (n == 1 || $1 > tmax) tmax = $1 }
 			END {
 				if (!n) { printf "%s\t%s\t0\n", p, s; exit }
 				tm = ts / n; mm = ms / n; sd = 0; sdm = 0
 				for (i = 1; i <= n; i++) { sd += (t[i] - tm) ^ 2; sdm += (m2[i] - mm) ^ 2 }
 				sd = n > 1 ? sqrt(sd / (n - 1)) : 0; sdm = n > 1 ? sqrt(sdm / (n - 1)) : 0
-				printf "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f\t%.6f\t%.4f\t%.1f\t%.1f\t%.5f\t%.5f\t%.2f\n",
-					p, s, n, tm, sd, tmin, tmax, mm, sdm, ov / n, mi / n, p9 / n, g0 / n, g1 / n, bu / n
+				printf "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.6f\t%.6f\t%.4f\t%.1f\t%.1f\t%.5f\t%.5f\t%.2f\t%.3f\n",
+					p, s, n, tm, sd, tmin, tmax, mm, sdm, ov / n, mi / n, p9 / n, g0 / n, g1 / n, bu / n, sm / n
 			}'
 		done
 	} >"$tsv.tmp"

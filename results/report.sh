@@ -184,7 +184,7 @@ if [ -f "$f" ]; then
 	gs() { awk -F'\t' -v p="$2" -v s="$3" '$1==p && $2==s {printf "%.1f%% / %.1f%%", 100*$13, 100*$14}' "$1"; }
 	echo "| 1 root task vs 16 in group 1, 4 CPUs | 25% / 75% (one task can use one CPU) | $(gs $f split1v16 o1) | $(gs $f split1v16 hw) |"
 	echo "| the same, all pinned to CPU 0 | 50% / 50% | $(gs $f split1v16pin o1) | $(gs $f split1v16pin hw) |"
-	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 50% / 50% by the simulator's report; 80% / 20% by CFS's rule (root tasks weigh 1 each, the group 1) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) |"
+	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 80% / 20% (CFS's rule: each root task weighs as much as the whole group) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) |"
 	echo
 	pubg=(-0.61 -1.17 -6.14 -1.34 -0.33 -1.21 -0.41 1.54 5.34); i=0
 	for t in 1 2 4 8 16 32 64 128 256; do
@@ -208,6 +208,7 @@ if [ -f "$f" ]; then
 		echo "| ours $s transactions/s | $(cell $f wake_off $s 4 5 %.0f) | $(cell $f wake_on $s 4 5 %.0f) | $(pct $(v $f wake_on $s) $(v $f wake_off $s)) |"
 		echo "| ours $s wakeup latency p99 us | $(v $f wake_off $s 12) | $(v $f wake_on $s 12) | |"
 		echo "| ours $s migrations per run | $(v $f wake_off $s 11) | $(v $f wake_on $s 11) | |"
+		echo "| ours $s time a core's two threads are busy while another core of the package idles | $(v $f wake_off $s 16)% | $(v $f wake_on $s 16)% | |"
 	done
 	echo
 	for s in o1 hw; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5

@@ -142,6 +142,12 @@ struct machine {
 	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
 	double group_time[16];
+	/* SMT sharing while a core idles: per core (by leader) its busy threads, per package
+	 * (by leader) its cores with every thread busy / none busy, and the packages where
+	 * both exist at once (docs/simulator.md) */
+	unsigned core_busy[SCHED_MAX_CPUS], pkg_full[SCHED_MAX_CPUS], pkg_empty[SCHED_MAX_CPUS];
+	unsigned smt_bad_pkgs;
+	uint64_t smt_bad_since, smt_bad_ns;
 	int failed;
 	char err[300];
 	struct seg *segs;
@@ -506,14 +512,40 @@ static void log_switch(struct machine *m, unsigned cpu, struct mtask *next)
 	c->log_migr = next && next->last_cpu >= 0 && next->last_cpu != (int)cpu;
 }
 
+/*
+ * @cpu starts (@d = +1) or stops (-1) running a task: keep the time during which some
+ * package has a core with every SMT thread busy while another of its cores is all idle
+ * (two busy threads sharing a core while a core idles: select_idle_sibling's case).
+ */
+static void smt_account(struct machine *m, unsigned cpu, int d)
+{
+	unsigned k = m->topo.lead[0][cpu], p = m->topo.lead[1][cpu], smt = m->topo.smt;
+	unsigned old = m->core_busy[k], nw = (unsigned)((int)old + d);
+	int bad0 = m->pkg_full[p] && m->pkg_empty[p], bad1;
+
+	m->core_busy[k] = nw;
+	m->pkg_empty[p] += (nw == 0) - (old == 0);
+	m->pkg_full[p] += (nw == smt) - (old == smt);
+	bad1 = m->pkg_full[p] && m->pkg_empty[p];
+	if (bad1 && !bad0 && m->smt_bad_pkgs++ == 0)
+		m->smt_bad_since = m->now;
+	if (bad0 && !bad1 && --m->smt_bad_pkgs == 0)
+		m->smt_bad_ns += m->now - m->smt_bad_since;
+}
+
 static void set_busy(struct machine *m, unsigned cpu, int busy)
 {
 	struct mcpu *c = &m->cpu[cpu];
 
-	if (busy && !c->curr)
+	if (busy && !c->curr) {
 		c->busy_since = m->now;
-	else if (!busy && c->curr)
+		if (m->topo.smt > 1)
+			smt_account(m, cpu, 1);
+	} else if (!busy && c->curr) {
 		c->busy_ns += m->now - c->busy_since;
+		if (m->topo.smt > 1)
+			smt_account(m, cpu, -1);
+	}
 }
 
 static void note_lat(struct machine *m, double us)
@@ -610,7 +642,9 @@ static void block_curr(struct machine *m, unsigned cpu, int exiting)
 	m->ops->put_prev(m->s, cpu, &t->st, 0, m->now - t->st.timestamp);
 	set_state(m, t, exiting ? T_DEAD : T_BLOCKED);
 	if (exiting) {
-		m->ops->task_exit(m->s, &t->st);
+		struct mtask *p = t->parent >= 0 ? &m->t[t->parent] : NULL;
+
+		m->ops->task_exit(m->s, &t->st, p && p->state != T_DEAD ? &p->st : NULL);
 		m->live--;
 	}
 	m->vol++;
@@ -1591,6 +1625,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	ret = machine_parse_topology(o->topology, &m->topo, err, len);
 	if (ret)
 		goto out;
+	for (unsigned x = 0; x < m->topo.nr_cpus; x++)
+		if (m->topo.lead[0][x] == x)
+			m->pkg_empty[m->topo.lead[1][x]]++;	/* every core idle */
 	m->ops = o->ops ? o->ops : find_sched(o->sched);
 	if (!m->ops) {
 		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
@@ -1706,6 +1743,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	r->invol_switches = m->invol;
 	r->migrations = m->migrations;
 	r->idle_core_violations = m->violations;
+	r->has_smt = m->topo.smt > 1 && m->topo.cores > 1;
+	r->smt_share_ms = (double)(m->smt_bad_ns + (m->smt_bad_pkgs ? m->now - m->smt_bad_since : 0)) / 1e6;
+	r->smt_share_pct = m->now ? 100.0 * r->smt_share_ms * 1e6 / (double)m->now : 0;
 	r->conservation_checks = m->checks;
 	{
 		double ov = 0, tot = 0, shares = 0;
@@ -1734,12 +1774,17 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 				want[g] = m->shares[g];
 		}
 		/* Water-filling: a group cannot use more CPUs than it has tasks; what it cannot
-		 * use goes to the others in proportion. */
+		 * use goes to the others in proportion ... */
 		double cap[16] = { 0 }, got[16] = { 0 }, left = 1;
 		int open[16] = { 0 }, more = 1;
 
+		/* ... on the CPUs the tasks may use (the union of their affinities). */
+		uint64_t usable = 0;
+
 		for (i = 0; i < m->nt; i++)
-			cap[m->t[i].st.group % 16] += 1.0 / m->topo.nr_cpus;
+			usable |= m->t[i].st.allowed;
+		for (i = 0; i < m->nt; i++)
+			cap[m->t[i].st.group % 16] += 1.0 / __builtin_popcountll(usable);
 		for (i = 0; i < m->ngroups && i < 16; i++) {
 			tot += m->group_time[i];
 			open[i] = want[i] > 0;
@@ -1862,6 +1907,9 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 	}
 	fprintf(f, "idle-core violations: %llu idle-CPU ticks with a task waiting elsewhere\n",
 		(unsigned long long)r->idle_core_violations);
+	if (r->has_smt)
+		fprintf(f, "SMT sharing: %.3f ms (%.2f%% of the run) with a core's threads all busy "
+			   "while another core of the package idled\n", r->smt_share_ms, r->smt_share_pct);
 	fprintf(f, "scheduler overhead: %.3f %% of CPU time\n", r->sched_overhead_pct);
 	if (r->engine_commands)
 		fprintf(f, "engine: %llu commands, %llu MMIO accesses, %llu cycles\n",
@@ -1922,6 +1970,8 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 		fprintf(f, "%s%.5f", c ? ", " : "", r->group_entitled[c]);
 	fprintf(f, "],\n  \"idle_core_violations\": %llu, \"sched_overhead_pct\": %.5f,\n",
 		(unsigned long long)r->idle_core_violations, r->sched_overhead_pct);
+	fprintf(f, "  \"smt_share_while_core_idle_ms\": %.3f, \"smt_share_while_core_idle_pct\": %.4f,\n",
+		r->smt_share_ms, r->smt_share_pct);
 	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
 		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
 		(unsigned long long)r->engine_mmio);

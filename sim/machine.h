@@ -79,6 +79,10 @@ struct machine_result {
 	unsigned nr_groups;
 	double group_share[16], group_entitled[16];
 	uint64_t idle_core_violations;	/* idle-CPU ticks while a task waited elsewhere */
+	/* time some package had a core with all SMT threads busy while another of its cores
+	 * was all idle (0 without SMT) */
+	double smt_share_ms, smt_share_pct;
+	int has_smt;			/* SMT threads and several cores per package */
 	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
 	uint64_t engine_commands, engine_cycles, engine_mmio;
 	uint64_t conservation_checks;

@@ -739,6 +739,35 @@ TEST(FwO1, WakeBalancePlacesOnTheIdleCore)
 	EXPECT_EQ(smt_wake("wake_balance=0", false), 0u);
 }
 
+TEST(FwO1, ForkPlacementHonoursAffinityWhenTheIdlestCpuIsNotAllowed)
+{
+	// 4 single-CPU groups, wake balancing off (each wake stays on the waker's CPU). CPU 2
+	// holds one task, CPU 3 two (one of them the parent, allowed on {2, 3}); CPUs 0 and 1
+	// idle, so IDLEST answers CPU 0, which the child (it inherits {2, 3}) may not use. The
+	// firmware then reads the allowed CPUs' loads: CPU 2 (1024) < CPU 3 (2048).
+	Fake m(flat_topo(4), "wake_balance=0");
+	ASSERT_CREATED(m);
+	sched_task *a = m.task(0);
+	ASSERT_EQ(m.wake(a, 2), 2u);
+	sched_task *b = m.task(0);
+	ASSERT_EQ(m.wake(b, 3), 3u);
+	sched_task *p = m.task(0, 0xcull);
+	ASSERT_EQ(m.wake(p, 3), 3u);
+	sched_task *c = m.fork(p, 3);
+	EXPECT_EQ(m.wake(c, 3, SCHED_FORK), 2u) << "the least loaded allowed CPU, not the waker";
+	// Equal loads on the allowed CPUs: the waker's CPU wins the tie.
+	sched_task *d = m.task(0);
+	ASSERT_EQ(m.wake(d, 2), 2u);	// CPU 2: 3 tasks with c, CPU 3: 2
+	sched_task *e = m.task(0);
+	ASSERT_EQ(m.wake(e, 3), 3u);	// 3 and 3
+	sched_task *c2 = m.fork(p, 3);
+	EXPECT_EQ(m.wake(c2, 3, SCHED_FORK), 3u);
+	// Allowed on CPU 0 only: IDLEST's answer stands.
+	sched_task *q = m.task(0, 0x1ull);
+	sched_task *c3 = m.fork(q, 3);
+	EXPECT_EQ(m.wake(c3, 3, SCHED_FORK), 0u);
+}
+
 // ---- 7. Group shares ----
 
 TEST(FwO1, GroupSliceFollowsTheGroupsRunnableWeight)
@@ -768,8 +797,12 @@ TEST(FwO1, GroupSliceFollowsTheGroupsRunnableWeight)
 	ASSERT_EQ(m.run(0), g[1]);
 	EXPECT_EQ(m.ticks_to_resched(0), 13);
 	EXPECT_EQ(g[1]->time_slice, 12000000);
-	// A nice 5 task (weight 335) joining: W = 8192 + 335 = 8527 at its first pick:
-	// 100 ms * 1024 * 335 / (1024 * 8527) = 3928697.08 ns.
+	// Group tasks carry their h_load on the engine: CPU 0's ticks smoothed W to 8192,
+	// log1.25(8192 / 1024) = 9.3, so the group's shift is 9 and the nice-0 tasks weigh
+	// weight(129) = 137. A nice 5 task joining weighs weight(125 + 9) = 45 (W = 8527 moves
+	// log1.25 to 9.5, within the 3/4-step hysteresis): at its first pick W = 8 x 137 + 45
+	// = 1141 and its slice 100 ms * 1024 * 45 / (1024 * 1141) = 3943908.85 ns (3928697
+	// with raw weights: the quantised h_load costs 0.4% here).
 	sched_task *n5 = m.task(5, ~0ull, 1);
 	m.wake(n5);
 	EXPECT_EQ(n5->time_slice, 0);
@@ -781,7 +814,55 @@ TEST(FwO1, GroupSliceFollowsTheGroupsRunnableWeight)
 		m.ticks_to_resched(0);
 		m.stop(0, 1);
 	}
-	EXPECT_EQ(n5->time_slice, 3928697);
+	EXPECT_EQ(n5->time_slice, 3943908);
+}
+
+TEST(FwO1, AChildsUnusedFirstSliceGoesBackToItsParentAtExit)
+{
+	Fake m(uni_topo());
+	ASSERT_CREATED(m);
+	sched_task *p = m.task(0);
+	m.wake(p);
+	ASSERT_EQ(m.run(0), p);
+	for (int i = 0; i < 20; i++) {
+		m.now += MS;
+		m.tick(0);
+	}
+	ASSERT_EQ(p->time_slice, 80 * MS);
+	sched_task *c = m.fork(p, 0);
+	ASSERT_EQ(p->time_slice, 40 * MS);
+	ASSERT_EQ(c->time_slice, 40 * MS);
+	// The child runs 10 ms of its first slice, sleeping less than the parent, and exits:
+	// sched_exit() gives the parent the 30 ms left, and sleep_avg 3/4 parent + 1/4 child.
+	m.stop(0, 0);	// the parent waits for the child
+	p->sleep_avg = 400 * MS;
+	m.wake(c, 0, SCHED_FORK);
+	ASSERT_EQ(m.run(0), c);
+	for (int i = 0; i < 10; i++) {
+		m.now += MS;
+		m.tick(0);
+	}
+	ASSERT_EQ(c->time_slice, 30 * MS);
+	int64_t child_avg = c->sleep_avg;
+	m.stop(0, 0);
+	m.ops->task_exit(m.s, c, p);
+	EXPECT_EQ(p->time_slice, 70 * MS);
+	EXPECT_EQ(p->sleep_avg, 400 * MS / 4 * 3 + child_avg / 4);
+	// Capped at one full slice of the child's priority (100 ms for nice 0).
+	sched_task *c2 = m.fork(p, 0);
+	ASSERT_EQ(c2->time_slice, 35 * MS);
+	p->time_slice = 90 * MS;
+	m.ops->task_exit(m.s, c2, p);
+	EXPECT_EQ(p->time_slice, 100 * MS);
+	// A child past its first slice gives nothing back; nor does one whose parent is gone.
+	sched_task *c3 = m.fork(p, 0);
+	c3->first_slice = 0;
+	int64_t before = p->time_slice;
+	m.ops->task_exit(m.s, c3, p);
+	EXPECT_EQ(p->time_slice, before);
+	sched_task *c4 = m.fork(p, 0);
+	m.ops->task_exit(m.s, c4, nullptr);
+	EXPECT_EQ(p->time_slice, before - c4->time_slice);
 }
 
 // ---- 8. Conservation under a random run ----
@@ -859,7 +940,7 @@ void random_run(const sched_topo &tp, unsigned seed, int steps)
 		} else {
 			r.st = exiting ? R_DEAD : R_BLOCKED;
 			if (exiting)
-				m.ops->task_exit(m.s, t);
+				m.ops->task_exit(m.s, t, nullptr);
 		}
 		r.moved_to = -1;
 		r.rcpu = -1;

@@ -501,7 +501,7 @@ TEST(Linux24, ConservationOverARandomRun)
 			break;
 		case 5:
 			if (state[id] == BLOCKED && rng() % 8 == 0) {
-				sched_linux24_ops.task_exit(m.s, t);
+				sched_linux24_ops.task_exit(m.s, t, nullptr);
 				state[id] = GONE;
 			}
 			break;

@@ -126,6 +126,22 @@ TEST(Machine, AGroupOfOneAndAGroupOfEightShareOneCpuEvenly)
 	}
 }
 
+TEST(Machine, OneRootTaskAgainstSixteenGroupTasksGetsItsWholeCpu)
+{
+	// 4 CPUs, 1 CPU-bound root task and 16 of group 1 (shares 1024 each): water-filling
+	// entitles the root task to one CPU (25%). The group's tasks carry their h_load
+	// (1024 / 16 each, as weight(132) = 56), so the root task's CPU looks loaded, the
+	// smpnice rules pull the group tasks off it and never move the root task itself (its
+	// load exceeds the imbalance). With raw weights it kept 4 group tasks beside it: 20%.
+	for (const char *s : { "hw", "o1" }) {
+		SimRun x = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1", "core=4", s, 1, 3000);
+		ASSERT_EQ(x.ret, 0) << x.err;
+		EXPECT_NEAR(x.r.group_entitled[0], 0.25, 1e-9) << s;
+		EXPECT_NEAR(x.r.group_share[0], 0.25, 0.02 * 0.25) << s;
+		EXPECT_NEAR(x.r.group_share[1], 0.75, 0.02 * 0.75) << s;
+	}
+}
+
 TEST(Machine, TwoCpuBoundTasksOnA2x2SmtMachineEndOnDifferentCores)
 {
 	// Fork placement puts both on core 0 (CPUs 0 and 1 are the least loaded in turn);
@@ -140,6 +156,33 @@ TEST(Machine, TwoCpuBoundTasksOnA2x2SmtMachineEndOnDifferentCores)
 		EXPECT_LT(core0, 105.0) << s << ": both tasks on core 0";
 		EXPECT_GE(x.r.migrations, 1u) << s;
 	}
+}
+
+TEST(Machine, SmtSharingWhileACoreIdlesIsTimed)
+{
+	// Two CPU-bound tasks allowed only on CPUs 0 and 1 (core 0's threads): core 0 is full
+	// and core 1 idles the whole run.
+	SimRun pinned = run("mix:tasks=2,sleep=0,burst=5000,msg=0,cpus=2", "core=2,smt=2", "hw", 1,
+			    500);
+	ASSERT_EQ(pinned.ret, 0) << pinned.err;
+	EXPECT_EQ(pinned.r.has_smt, 1);
+	EXPECT_GT(pinned.r.smt_share_pct, 99.0);
+	EXPECT_NEAR(pinned.r.smt_share_ms, pinned.r.smt_share_pct * 5.0, 0.01) << "ms vs % of 500 ms";
+	// Both on CPU 0: one thread of core 0 busy, never full.
+	SimRun one = run("mix:tasks=2,sleep=0,burst=5000,msg=0,cpus=1", "core=2,smt=2", "hw", 1, 500);
+	ASSERT_EQ(one.ret, 0) << one.err;
+	EXPECT_EQ(one.r.smt_share_ms, 0.0);
+	// Free to move: balancing separates them within a few balance intervals.
+	for (const char *s : { "hw", "o1" }) {
+		SimRun x = run("mix:tasks=2,sleep=0,burst=5000,msg=0", "core=2,smt=2", s, 1, 1000);
+		ASSERT_EQ(x.ret, 0) << x.err;
+		EXPECT_LT(x.r.smt_share_pct, 5.0) << s;
+	}
+	// Two packages of one core each: nothing to share a package with.
+	SimRun nosmt = run("mix:tasks=2,sleep=0,burst=5000,msg=0,cpus=2", "core=2", "hw", 1, 100);
+	ASSERT_EQ(nosmt.ret, 0) << nosmt.err;
+	EXPECT_EQ(nosmt.r.has_smt, 0);
+	EXPECT_EQ(nosmt.r.smt_share_ms, 0.0);
 }
 
 TEST(Machine, Linux24PaysForItsGlobalLockAndScan)

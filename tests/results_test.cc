@@ -12,7 +12,7 @@ namespace {
 
 struct Out {
 	int ret;
-	double throughput, makespan_s, group_share[2];
+	double throughput, makespan_s, group_share[2], group_entitled[2], smt_share_pct;
 	std::string err;
 };
 
@@ -40,6 +40,9 @@ Out run(const std::string &workload, const char *topo, const char *sched, uint64
 		x.makespan_s = r.makespan_s;
 		x.group_share[0] = r.nr_groups > 0 ? r.group_share[0] : 0;
 		x.group_share[1] = r.nr_groups > 1 ? r.group_share[1] : 0;
+		x.group_entitled[0] = r.nr_groups > 0 ? r.group_entitled[0] : 0;
+		x.group_entitled[1] = r.nr_groups > 1 ? r.group_entitled[1] : 0;
+		x.smt_share_pct = r.smt_share_pct;
 	}
 	machine_result_free(&r);
 	return x;
@@ -143,6 +146,33 @@ TEST(Results, Exp4EqualSharesOnOneCpu)
 	ASSERT_EQ(o.ret, 0) << o.err;
 	EXPECT_NEAR(o.group_share[0], 0.5, 0.02);
 	EXPECT_NEAR(o.group_share[1], 0.5, 0.02);
+}
+
+// Seed 4 on SMP: 1 root task vs 16 in group 1 on 4 CPUs: each group within 2% of its
+// water-filled entitlement (25% / 75%: the root task can use one CPU), on o1 and hw.
+TEST(Results, Exp4EqualSharesOnFourCpus)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out o = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1", "core=4", s, 2000);
+		ASSERT_EQ(o.ret, 0) << o.err;
+		EXPECT_NEAR(o.group_entitled[0], 0.25, 1e-9) << s;
+		EXPECT_NEAR(o.group_share[0], o.group_entitled[0], 0.02 * o.group_entitled[0]) << s;
+		EXPECT_NEAR(o.group_share[1], o.group_entitled[1], 0.02 * o.group_entitled[1]) << s;
+	}
+}
+
+// Seed 5: select_idle_sibling keeps two busy threads off one core while another core of
+// the package idles: with wake balancing on that happens for less of the run than off.
+TEST(Results, Exp5WakeBalancingSharesCoresLess)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out on = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 1);
+		Out off = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 0);
+		ASSERT_EQ(on.ret, 0) << on.err;
+		ASSERT_EQ(off.ret, 0) << off.err;
+		EXPECT_GT(off.smt_share_pct, 0.0) << s;
+		EXPECT_LT(on.smt_share_pct, 0.5 * off.smt_share_pct) << s;
+	}
 }
 
 // Seed 5: wake balancing (select_idle_sibling) on is no worse than off (1% tolerance for a

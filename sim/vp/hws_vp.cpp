@@ -88,9 +88,10 @@ void w_put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int runnabl
 	on_cpu(D_PUT_PREV, cpu, [&] { g.inner->put_prev(s, cpu, t, runnable, ran_ns); });
 }
 
-void w_task_exit(struct sched *s, struct sched_task *t)
+void w_task_exit(struct sched *s, struct sched_task *t, struct sched_task *parent)
 {
-	on_cpu(D_EXIT, t->cpu >= 0 ? (unsigned)t->cpu : 0, [&] { g.inner->task_exit(s, t); });
+	on_cpu(D_EXIT, t->cpu >= 0 ? (unsigned)t->cpu : 0,
+	       [&] { g.inner->task_exit(s, t, parent); });
 }
 
 struct sched_task *w_pick(struct sched *s, unsigned cpu)
