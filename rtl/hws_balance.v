@@ -151,13 +151,29 @@ module hws_balance #(
     else if (pct_we_i) pct_q[pct_lvl_i*8 +: 8] <= pct_i;
   end
 
-  // pw[l][x]: flops (every lane reads its power at once), word {level, cpu}
+  // pw[l][x]: flops (every lane reads its power at once), word {level, cpu}. Every read
+  // and write below selects words with constant part-selects under compares: a variable
+  // part-select of a flat vector becomes a barrel shifter in Yosys.
   reg  [NPW*17-1:0] pw_q;
   wire [CW+1:0]     pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
+  integer           pwx;
   always @(posedge clk_i) begin
-    if (srst_i)       pw_q <= {NPW{HWS_DEF_POWER[16:0]}};
-    else if (pw_we_i) pw_q[pw_wa*17 +: 17] <= pw_i;
+    if (srst_i) begin
+      pw_q <= {NPW{HWS_DEF_POWER[16:0]}};
+    end else if (pw_we_i) begin
+      for (pwx = 0; pwx < NPW; pwx = pwx + 1)
+        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*17 +: 17] <= pw_i;
+    end
   end
+  // The powers of level l, lane g at [g*17 +: 17]
+  function automatic [N*17-1:0] lvl_pw_fn(input [1:0] l);
+    case (l)
+      2'd0:    lvl_pw_fn = pw_q[(0 << CW)*17 +: N*17];
+      2'd1:    lvl_pw_fn = pw_q[(1 << CW)*17 +: N*17];
+      2'd2:    lvl_pw_fn = pw_q[(2 << CW)*17 +: N*17];
+      default: lvl_pw_fn = pw_q[(3 << CW)*17 +: N*17];
+    endcase
+  endfunction
 
   // ---------------------------------------------------------------------------------------
   // Block sums (hws_bsum) of P1..P3, and the machine-wide sums (P4) of the load now and the
@@ -173,8 +189,20 @@ module hws_balance #(
   wire [SW-1:0]     d_n  = ext(upd_n_new_i) - ext(upd_n_old_i);
   wire [SW-1:0]     d_s  = ext(u_sn) - ext(u_so);
   wire [SW-1:0]     d_t  = ext(u_tn) - ext(u_to);
-  wire [LOAD_W-1:0] m_n  = load_i[lset_cpu_i*LOAD_W +: LOAD_W];
-  wire [LOAD_W-1:0] m_h  = hist_i[lset_cpu_i*LOAD_W +: LOAD_W];
+  reg  [LOAD_W-1:0] m_n, m_h;               // load and history of the moved CPU
+  integer           mx;
+  always @* begin
+    m_n = {LOAD_W{1'b0}};
+    m_h = {LOAD_W{1'b0}};
+    if (lset_i) begin
+      for (mx = 0; mx < N; mx = mx + 1) begin
+        if (lset_cpu_i == mx[CW-1:0]) begin
+          m_n = load_i[mx*LOAD_W +: LOAD_W];
+          m_h = hist_i[mx*LOAD_W +: LOAD_W];
+        end
+      end
+    end
+  end
   wire [SW-1:0]     v_n  = ext(m_n);
   wire [SW-1:0]     v_s  = ext((m_h < m_n) ? m_h : m_n);
   wire [SW-1:0]     v_t  = ext((m_h < m_n) ? m_n : m_h);
@@ -243,6 +271,7 @@ module hws_balance #(
   reg  [N-1:0]      lv_q;                   // lanes that lead a group of the domain
 
   wire run = (cnt_q != 6'd0);
+  wire [N*17-1:0] pwl;                      // the powers of level lvl_q, lane g at [g*17]
 
   // ---------------------------------------------------------------------------------------
   // Functions of the table, evaluated only at the edges that need them. They read the
@@ -275,16 +304,23 @@ module hws_balance #(
   function automatic [CW+N-1:0] start_fn(input [CW-1:0] c, input [1:0] l);
     reg [N*CW-1:0] tl, th;
     reg [N-1:0]    lds;
-    reg [CW-1:0]   hc;
+    reg [CW-1:0]   hc, tc;
     integer        x;
     begin
       tl = tab_fn(l);
       th = (l == 2'd3) ? {N*CW{1'b0}} : tab_fn(l + 2'd1);
-      hc = th[c*CW +: CW];
+      hc = {CW{1'b0}};
+      tc = {CW{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        if (c == x[CW-1:0]) begin
+          hc = th[x*CW +: CW];
+          tc = tl[x*CW +: CW];
+        end
+      end
       lds = {N{1'b0}};
       for (x = 0; x < N; x = x + 1)
         lds[x] = (th[x*CW +: CW] == hc) && (tl[x*CW +: CW] == x[CW-1:0]);
-      start_fn = {tl[c*CW +: CW], lds};
+      start_fn = {tc, lds};
     end
   endfunction
 
@@ -295,35 +331,35 @@ module hws_balance #(
     reg [CW-1:0]     d, t;
     reg [SW-1:0]     base, ls, lt;
     reg [LOAD_W-1:0] n, h;
+    integer          x;
     begin
       th = (l == 2'd3) ? {N*CW{1'b0}} : tab_fn(l + 2'd1);
-      d  = th[c*CW +: CW];
       tl = tab_fn(l);
-      t  = tl[c*CW +: CW];
-      n  = load_i[c*LOAD_W +: LOAD_W];
-      h  = hist_i[c*LOAD_W +: LOAD_W];
-      case (l)
-        2'd0: begin
-          base = now_only ? s1n[d*SW +: SW] : s1s[d*SW +: SW];
-          ls   = ext((h < n) ? h : n);
-          lt   = ext((h < n) ? n : h);
+      d  = {CW{1'b0}};
+      t  = {CW{1'b0}};
+      n  = {LOAD_W{1'b0}};
+      h  = {LOAD_W{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        if (c == x[CW-1:0]) begin
+          d = th[x*CW +: CW];
+          t = tl[x*CW +: CW];
+          n = load_i[x*LOAD_W +: LOAD_W];
+          h = hist_i[x*LOAD_W +: LOAD_W];
         end
-        2'd1: begin
-          base = now_only ? s2n[d*SW +: SW] : s2s[d*SW +: SW];
-          ls   = s1s[t*SW +: SW];
-          lt   = s1t[t*SW +: SW];
+      end
+      base = now_only ? s4n_q : s4s_q;
+      ls   = ext((h < n) ? h : n);
+      lt   = ext((h < n) ? n : h);
+      for (x = 0; x < N; x = x + 1) begin
+        if ((l != 2'd3) && (d == x[CW-1:0]))
+          base = (l == 2'd0) ? (now_only ? s1n[x*SW +: SW] : s1s[x*SW +: SW]) :
+                 (l == 2'd1) ? (now_only ? s2n[x*SW +: SW] : s2s[x*SW +: SW]) :
+                               (now_only ? s3n[x*SW +: SW] : s3s[x*SW +: SW]);
+        if ((l != 2'd0) && (t == x[CW-1:0])) begin
+          ls = (l == 2'd1) ? s1s[x*SW +: SW] : (l == 2'd2) ? s2s[x*SW +: SW] : s3s[x*SW +: SW];
+          lt = (l == 2'd1) ? s1t[x*SW +: SW] : (l == 2'd2) ? s2t[x*SW +: SW] : s3t[x*SW +: SW];
         end
-        2'd2: begin
-          base = now_only ? s3n[d*SW +: SW] : s3s[d*SW +: SW];
-          ls   = s2s[t*SW +: SW];
-          lt   = s2t[t*SW +: SW];
-        end
-        default: begin
-          base = now_only ? s4n_q : s4s_q;
-          ls   = s3s[t*SW +: SW];
-          lt   = s3t[t*SW +: SW];
-        end
-      endcase
+      end
       total_fn = now_only ? base : (base - ls + lt);
     end
   endfunction
@@ -364,14 +400,13 @@ module hws_balance #(
 
   // At go: the pw fold's leaves, pw[l][g] for the lanes lv, 0 elsewhere.
   function automatic [N*DVW-1:0] pwl_fn(input [1:0] l, input [N-1:0] lv);
-    integer g;
-    reg [CW+1:0] a;
+    reg [N*17-1:0] pl;
+    integer        g;
     begin
+      pl = lvl_pw_fn(l);
       pwl_fn = {N*DVW{1'b0}};
-      for (g = 0; g < N; g = g + 1) begin
-        a = {l, g[CW-1:0]};
-        if (lv[g]) pwl_fn[g*DVW +: DVW] = {{(DVW-17){1'b0}}, pw_q[a*17 +: 17]};
-      end
+      for (g = 0; g < N; g = g + 1)
+        if (lv[g]) pwl_fn[g*DVW +: DVW] = {{(DVW-17){1'b0}}, pl[g*17 +: 17]};
     end
   endfunction
 
@@ -450,6 +485,8 @@ module hws_balance #(
   // ---------------------------------------------------------------------------------------
   // Datapath of one cycle (zeros outside a BALANCE, so an idle edge costs one compare):
   // divider steps, tree levels.
+  assign pwl = lvl_pw_fn(lvl_q);
+
   reg  [N*17-1:0]     ldr_nx;
   reg  [N*40-1:0]     ldx_nx;
   reg  [N*DVW-1:0]    pf_nx;
@@ -492,7 +529,7 @@ module hws_balance #(
         for (g = 0; g < N; g = g + 1) begin
           t_dr = ldr_q[g*17 +: 17];
           t_dx = ldx_q[g*40 +: 40];
-          t_dv = pw_q[{lvl_q, g[CW-1:0]}*17 +: 17];
+          t_dv = pwl[g*17 +: 17];
           for (k = 0; k < 8; k = k + 1) begin
             t_dt = {t_dr, t_dx[39]};
             tk   = (t_dt >= {1'b0, t_dv});
@@ -582,26 +619,39 @@ module hws_balance #(
   end
 
   // The pick cycle's values: max_load and the busiest leader from the group fold, this_load
-  // from lane T, and their products (64 bits wide; every product fits, 8.3).
-  wire [AW-1:0] pk_max  = gf_v[0] ? gf_q[0 +: AW] : {AW{1'b0}};
-  wire [CW-1:0] pk_b    = gf_v[0] ? gf_i[0 +: CW] : {CW{1'b0}};
-  wire [AW-1:0] pk_this = ldx_q[this_ld_q*40 +: AW];
-  wire [16:0]   pk_pb   = pw_q[{lvl_q, pk_b}*17 +: 17];
-  wire [16:0]   pk_pt   = pw_q[{lvl_q, this_ld_q}*17 +: 17];
-  wire [AW-1:0] pk_dmx  = pk_max - avg_q;
-  wire [AW-1:0] pk_dth  = avg_q - pk_this;
+  // from lane T, their powers, and their products (64 bits wide; every product fits, 8.3).
   function automatic [63:0] x64(input [AW-1:0] v);
     x64 = {{(64-AW){1'b0}}, v};
   endfunction
   function automatic [63:0] p64(input [16:0] v);
     p64 = {47'd0, v};
   endfunction
-  wire [63:0]   pk_pm   = p64(pk_pb) * x64((pk_max > L8191) ? L8191 : pk_max);
-  wire [63:0]   pk_ptp  = p64(pk_pt) * x64((pk_this > L8191) ? L8191 : pk_this);
-  wire [63:0]   pk_p5   = x64((pk_dmx < pk_dth) ? pk_dmx : pk_dth) *
-                          p64((pk_pb < pk_pt) ? pk_pb : pk_pt);
-  wire [63:0]   pk_pp   = {56'd0, pct_q[lvl_q*8 +: 8]} * x64(pk_this);
-  wire [63:0]   pk_m100 = 64'd100 * x64(pk_max);
+  reg [AW-1:0] pk_max, pk_this, pk_dmx, pk_dth;
+  reg [CW-1:0] pk_b;
+  reg [16:0]   pk_pb, pk_pt;
+  reg [63:0]   pk_pm, pk_ptp, pk_p5, pk_pp, pk_m100;
+  integer      px;
+  always @* begin
+    pk_max = {AW{1'b0}};  pk_this = {AW{1'b0}};  pk_dmx = {AW{1'b0}};  pk_dth = {AW{1'b0}};
+    pk_b = {CW{1'b0}};  pk_pb = 17'd0;  pk_pt = 17'd0;
+    pk_pm = 64'd0;  pk_ptp = 64'd0;  pk_p5 = 64'd0;  pk_pp = 64'd0;  pk_m100 = 64'd0;
+    if (cnt_q == C_PICK) begin
+      pk_max = gf_v[0] ? gf_q[0 +: AW] : {AW{1'b0}};
+      pk_b   = gf_v[0] ? gf_i[0 +: CW] : {CW{1'b0}};
+      for (px = 0; px < N; px = px + 1) begin
+        if (pk_b == px[CW-1:0])      pk_pb   = pwl[px*17 +: 17];
+        if (this_ld_q == px[CW-1:0]) pk_pt   = pwl[px*17 +: 17];
+        if (this_ld_q == px[CW-1:0]) pk_this = ldx_q[px*40 +: AW];
+      end
+      pk_dmx  = pk_max - avg_q;
+      pk_dth  = avg_q - pk_this;
+      pk_pm   = p64(pk_pb) * x64((pk_max > L8191) ? L8191 : pk_max);
+      pk_ptp  = p64(pk_pt) * x64((pk_this > L8191) ? L8191 : pk_this);
+      pk_p5   = x64((pk_dmx < pk_dth) ? pk_dmx : pk_dth) * p64((pk_pb < pk_pt) ? pk_pb : pk_pt);
+      pk_pp   = {56'd0, pct_q[lvl_q*8 +: 8]} * x64(pk_this);
+      pk_m100 = 64'd100 * x64(pk_max);
+    end
+  end
 
   // At go: {T, lv}
   reg [CW+N-1:0] go_st;
@@ -698,7 +748,7 @@ module hws_balance #(
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_nx, adx_nx[39:AW], sdx1_nx[39:13],
                             sdx2_nx, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
-                            s4n_q, ldx_q};
+                            s4n_q, ldx_q, pw_q};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks: the quotients fit their registers (the width argument of 8.3), the

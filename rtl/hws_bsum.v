@@ -52,26 +52,36 @@ module hws_bsum #(
 
   reg [NR_CPUS*SW-1:0] sn_q, ss_q, st_q;
 
-  wire [CW-1:0] a  = lead_i[upd_cpu_i*CW +: CW];   // the updated CPU's block
-  wire [CW-1:0] o  = lead_i[mv_cpu_i*CW +: CW];    // the moved CPU's old block
-  wire          mv = mv_i && (o != mv_v_i);
+  // The updated CPU's block a, the moved CPU's old block o (plain muxes: a variable
+  // part-select of a flat vector becomes a barrel shifter in Yosys).
+  reg [CW-1:0] a, o;
+  integer      x;
+  always @* begin
+    a = {CW{1'b0}};
+    o = {CW{1'b0}};
+    for (x = 0; x < NR_CPUS; x = x + 1) begin
+      if (upd_cpu_i == x[CW-1:0]) a = lead_i[x*CW +: CW];
+      if (mv_cpu_i == x[CW-1:0])  o = lead_i[x*CW +: CW];
+    end
+  end
+  wire mv = mv_i && (o != mv_v_i);
 
+  // One adder per word and kind: word L gains d (an update of a CPU of block L), loses v
+  // (a CPU moved out of L) or gains v (moved into L).
+  integer w;
   always @(posedge clk_i) begin
     if (srst_i) begin
       sn_q <= {NR_CPUS*SW{1'b0}};
       ss_q <= {NR_CPUS*SW{1'b0}};
       st_q <= {NR_CPUS*SW{1'b0}};
-    end else if (upd_i) begin
-      sn_q[a*SW +: SW] <= sn_q[a*SW +: SW] + d_n_i;
-      ss_q[a*SW +: SW] <= ss_q[a*SW +: SW] + d_s_i;
-      st_q[a*SW +: SW] <= st_q[a*SW +: SW] + d_t_i;
-    end else if (mv) begin
-      sn_q[o*SW +: SW]      <= sn_q[o*SW +: SW] - v_n_i;
-      ss_q[o*SW +: SW]      <= ss_q[o*SW +: SW] - v_s_i;
-      st_q[o*SW +: SW]      <= st_q[o*SW +: SW] - v_t_i;
-      sn_q[mv_v_i*SW +: SW] <= sn_q[mv_v_i*SW +: SW] + v_n_i;
-      ss_q[mv_v_i*SW +: SW] <= ss_q[mv_v_i*SW +: SW] + v_s_i;
-      st_q[mv_v_i*SW +: SW] <= st_q[mv_v_i*SW +: SW] + v_t_i;
+    end else if (upd_i || mv) begin
+      for (w = 0; w < NR_CPUS; w = w + 1) begin
+        if (upd_i ? (a == w[CW-1:0]) : ((o == w[CW-1:0]) || (mv_v_i == w[CW-1:0]))) begin
+          sn_q[w*SW +: SW] <= sn_q[w*SW +: SW] + (upd_i ? d_n_i : (o == w[CW-1:0]) ? -v_n_i : v_n_i);
+          ss_q[w*SW +: SW] <= ss_q[w*SW +: SW] + (upd_i ? d_s_i : (o == w[CW-1:0]) ? -v_s_i : v_s_i);
+          st_q[w*SW +: SW] <= st_q[w*SW +: SW] + (upd_i ? d_t_i : (o == w[CW-1:0]) ? -v_t_i : v_t_i);
+        end
+      end
     end
   end
 
