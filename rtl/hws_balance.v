@@ -500,9 +500,9 @@ module hws_balance #(
   reg  [39:0]         sdx1_nx, sdx2_nx;
   // temporaries
   reg  [16:0]         t_dr, t_dv;
-  reg  [17:0]         t_dt;
+  reg  [18:0]         t_df;
   reg  [DVW-1:0]      a_dr, a_dv;
-  reg  [DVW:0]        a_dt;
+  reg  [DVW+1:0]      a_df;
   reg  [39:0]         t_dx;
   reg  [47:0]         a_dn;
   reg  [2*N*DVW-1:0]  pf_in;
@@ -518,8 +518,8 @@ module hws_balance #(
     gf_v_nx = {N{1'b0}};    gf_q_nx = {N*AW{1'b0}};  gf_i_nx = {N*CW{1'b0}};
     cf_v_nx = {N{1'b0}};    cf_l_nx = {N*LOAD_W{1'b0}};  cf_i_nx = {N*CW{1'b0}};
     sdr1_nx = 17'd0;  sdr2_nx = 17'd0;  sdx1_nx = 40'd0;  sdx2_nx = 40'd0;
-    t_dr = 17'd0;  t_dv = 17'd0;  t_dt = 18'd0;  t_dx = 40'd0;
-    a_dr = {DVW{1'b0}};  a_dv = {DVW{1'b0}};  a_dt = {(DVW+1){1'b0}};  a_dn = 48'd0;
+    t_dr = 17'd0;  t_dv = 17'd0;  t_df = 19'd0;  t_dx = 40'd0;
+    a_dr = {DVW{1'b0}};  a_dv = {DVW{1'b0}};  a_df = {(DVW+2){1'b0}};  a_dn = 48'd0;
     pf_in = {2*N*DVW{1'b0}};
     f_v = {2*N{1'b0}};  f_q = {2*N*AW{1'b0}};  f_i = {2*N*CW{1'b0}};  f_l = {2*N*LOAD_W{1'b0}};
     tk = 1'b0;
@@ -531,9 +531,9 @@ module hws_balance #(
           t_dx = ldx_q[g*40 +: 40];
           t_dv = pwl[g*17 +: 17];
           for (k = 0; k < 8; k = k + 1) begin
-            t_dt = {t_dr, t_dx[39]};
-            tk   = (t_dt >= {1'b0, t_dv});
-            t_dr = tk ? (t_dt[16:0] - t_dv) : t_dt[16:0];
+            t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, t_dv};   // its borrow is the compare
+            tk   = !t_df[18];
+            t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
             t_dx = {t_dx[38:0], tk};
           end
           ldr_nx[g*17 +: 17] = t_dr;
@@ -550,9 +550,9 @@ module hws_balance #(
       t_dx = (cnt_q == C_AVG0) ? a_dn[39:0] : adx_q;
       a_dv = pf_q[0 +: DVW];
       for (k = 0; k < 8; k = k + 1) begin
-        a_dt = {a_dr, t_dx[39]};
-        tk   = (a_dt >= {1'b0, a_dv});
-        a_dr = tk ? (a_dt[DVW-1:0] - a_dv) : a_dt[DVW-1:0];
+        a_df = {1'b0, a_dr, t_dx[39]} - {2'b0, a_dv};
+        tk   = !a_df[DVW+1];
+        a_dr = tk ? a_df[DVW-1:0] : {a_dr[DVW-2:0], t_dx[39]};
         t_dx = {t_dx[38:0], tk};
       end
       adr_nx = a_dr;
@@ -591,9 +591,9 @@ module hws_balance #(
       t_dr = (cnt_q == C_PICK + 6'd1) ? 17'd16 : sdr1_q;
       t_dx = (cnt_q == C_PICK + 6'd1) ? 40'd0 : sdx1_q;
       for (k = 0; k < 8; k = k + 1) begin
-        t_dt = {t_dr, t_dx[39]};
-        tk   = (t_dt >= {1'b0, pb_q});
-        t_dr = tk ? (t_dt[16:0] - pb_q) : t_dt[16:0];
+        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pb_q};
+        tk   = !t_df[18];
+        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
         t_dx = {t_dx[38:0], tk};
       end
       sdr1_nx = t_dr;
@@ -601,9 +601,9 @@ module hws_balance #(
       t_dr = (cnt_q == C_PICK + 6'd1) ? {12'd0, n2_q[20:16]} : sdr2_q;
       t_dx = (cnt_q == C_PICK + 6'd1) ? {n2_q[15:0], 24'd0} : sdx2_q;
       for (k = 0; k < 8; k = k + 1) begin
-        t_dt = {t_dr, t_dx[39]};
-        tk   = (t_dt >= {1'b0, pt_q});
-        t_dr = tk ? (t_dt[16:0] - pt_q) : t_dt[16:0];
+        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pt_q};
+        tk   = !t_df[18];
+        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
         t_dx = {t_dx[38:0], tk};
       end
       sdr2_nx = t_dr;
@@ -748,7 +748,7 @@ module hws_balance #(
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_nx, adx_nx[39:AW], sdx1_nx[39:13],
                             sdx2_nx, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
-                            s4n_q, ldx_q, pw_q};
+                            s4n_q, ldx_q, pw_q, t_df[17], a_df[DVW]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks: the quotients fit their registers (the width argument of 8.3), the

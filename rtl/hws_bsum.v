@@ -66,8 +66,13 @@ module hws_bsum #(
   end
   wire mv = mv_i && (o != mv_v_i);
 
-  // One adder per word and kind: word L gains d (an update of a CPU of block L), loses v
-  // (a CPU moved out of L) or gains v (moved into L).
+  // One adder per word and kind, fed by two gated buses: bus 1 carries the update's change
+  // (upd_i) or the moved values negated (to the old block), bus 2 the moved values (to the
+  // new block). At most one bus is enabled per word.
+  wire [SW-1:0] b1n = upd_i ? d_n_i : -v_n_i;
+  wire [SW-1:0] b1s = upd_i ? d_s_i : -v_s_i;
+  wire [SW-1:0] b1t = upd_i ? d_t_i : -v_t_i;
+  wire [CW-1:0] h1  = upd_i ? a : o;
   integer w;
   always @(posedge clk_i) begin
     if (srst_i) begin
@@ -76,10 +81,16 @@ module hws_bsum #(
       st_q <= {NR_CPUS*SW{1'b0}};
     end else if (upd_i || mv) begin
       for (w = 0; w < NR_CPUS; w = w + 1) begin
-        if (upd_i ? (a == w[CW-1:0]) : ((o == w[CW-1:0]) || (mv_v_i == w[CW-1:0]))) begin
-          sn_q[w*SW +: SW] <= sn_q[w*SW +: SW] + (upd_i ? d_n_i : (o == w[CW-1:0]) ? -v_n_i : v_n_i);
-          ss_q[w*SW +: SW] <= ss_q[w*SW +: SW] + (upd_i ? d_s_i : (o == w[CW-1:0]) ? -v_s_i : v_s_i);
-          st_q[w*SW +: SW] <= st_q[w*SW +: SW] + (upd_i ? d_t_i : (o == w[CW-1:0]) ? -v_t_i : v_t_i);
+        if ((h1 == w[CW-1:0]) || (!upd_i && (mv_v_i == w[CW-1:0]))) begin
+          sn_q[w*SW +: SW] <= sn_q[w*SW +: SW] +
+                              (((h1 == w[CW-1:0]) ? b1n : {SW{1'b0}}) |
+                               ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_n_i : {SW{1'b0}}));
+          ss_q[w*SW +: SW] <= ss_q[w*SW +: SW] +
+                              (((h1 == w[CW-1:0]) ? b1s : {SW{1'b0}}) |
+                               ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_s_i : {SW{1'b0}}));
+          st_q[w*SW +: SW] <= st_q[w*SW +: SW] +
+                              (((h1 == w[CW-1:0]) ? b1t : {SW{1'b0}}) |
+                               ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_t_i : {SW{1'b0}}));
         end
       end
     end
