@@ -46,8 +46,9 @@
 // whole quotient.
 //
 // Simulation cost: everything of a query is computed under its cycle's enable (clocked
-// blocks, or the always @* block's `run` guard), so an edge outside a BALANCE costs a few
-// compares here; the sums cost one read-modify-write per changed CPU.
+// blocks, or the always @* blocks' `run` / `go_i` guards), so an edge outside a BALANCE
+// costs a few compares here; an edge that changes a CPU's load or history costs a loop
+// over the NR_CPUS words of each partition's sums (hws_bsum: one adder per word).
 `default_nettype none
 
 module hws_balance #(
