@@ -13,8 +13,9 @@
 #define HWS_DEF_PCT 125u /* reset value of every level's imbalance_pct */
 #define HWS_DEF_POWER 1024u /* reset value of every group power (one CPU) */
 #define HWS_MIN_POWER 256u /* smallest group power DOM_SET accepts */
-#define HWS_BAL_LAT_BASE 125u /* BALANCE latency: BAL_LAT_BASE + BAL_LAT_GROUP x groups */
-#define HWS_BAL_LAT_GROUP 41u /* BALANCE latency per group of the domain */
+#define HWS_BAL_LAT_BASE 8u /* BALANCE latency: BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG, ceil(log2 NR_CPUS)), whatever the groups */
+#define HWS_BAL_LAT_LEVEL 2u /* BALANCE latency per level of its two comparator trees (groups, then CPUs) */
+#define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs) */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
@@ -203,7 +204,7 @@
 #define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10] */
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
-#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 125 + 41 x groups), 3 reserved: OPCODE */
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE */
 #define HWS_LAT_QUERY 2
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */

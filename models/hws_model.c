@@ -827,15 +827,28 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	return 0;
 }
 
+/*
+ * BALANCE's latency (section 8.2): BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG,
+ * ceil(log2 NR_CPUS)) whatever the domain: two comparator trees over NR_CPUS lanes.
+ */
+static unsigned balance_latency(unsigned nr_cpus)
+{
+	unsigned lg = 0;
+
+	while ((1u << lg) < nr_cpus)
+		lg++;
+	if (lg < HWS_BAL_LAT_MIN_LG)
+		lg = HWS_BAL_LAT_MIN_LG;
+	return HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * lg;
+}
+
 /* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
 static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 {
 	if (check_cmd(m, c))
 		return 1;
 	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
-		return HWS_BAL_LAT_BASE +
-		       HWS_BAL_LAT_GROUP * (unsigned)__builtin_popcountll(
-						   domain_leaders(m, f_prio(c), f_cpu(c)));
+		return balance_latency(m->p.nr_cpus);
 	return op_lat[f_op(c)];
 }
 

@@ -1,5 +1,6 @@
-// hws_balance: the BALANCE query of the load-comparison unit (docs/accelerator.md 8.2, 8.3)
-// and the state only it reads: group powers pw[l][x] and imbalance_pct pct[l].
+// hws_balance: the BALANCE query of the load-comparison unit (docs/accelerator.md 8.2, 8.3),
+// the state only it reads (group powers pw[l][x], imbalance_pct pct[l], and the per-block
+// load sums of hws_bsum), and the trees that answer it in O(log2 NR_CPUS) cycles.
 //
 // BALANCE(c, level l, idle type) answers find_busiest_group + find_busiest_queue exactly as
 // hws_find_busiest() of firmware/hws_balance.c, over c's level-l domain (the CPUs x with
@@ -8,41 +9,46 @@
 // DOMAIN, so the partitions read here are consistent) and pulses go_i at the edge that ends
 // the check cycle; done_o is high in the final cycle, whose edge is the completion edge.
 //
-// Schedule after the check cycle (cnt_q counts 0..40 in every 41-cycle window):
-//   per group, in leader order:  cnt 0     sum of the group's loads (masked adder over all
-//                                          CPUs), and its busiest CPU by source load
-//                                cnt 1..40 sum*1024 / pw[l][leader], one quotient bit per cycle
-//   T1 (41 cycles)               avg_load  = total*1024 / total power
-//   T2 (41 cycles)               tmp1      = 1024*1024 / pb
-//   T3 (41 cycles)               tmp2      = (max_load*pb < 2^20 ? max_load*pb : 2^20) / pt
-//   FIN (1 cycle)                result word pushed, BAL_* registers written at its edge
-// so a BALANCE over G groups completes 1 + 41 G + 123 + 1 = 125 + 41 G edges after its pop.
+// Structure: one *lane* per CPU index g, standing for the level-l group that g leads (a lane
+// whose g leads no group of the domain is ignored). Group sums are not added at query time:
+// hws_bsum keeps, for each partition P1..P3 and each leader, the sums of the load now, the
+// source load and the target load of the block's CPUs, updated at every edge that changes a
+// CPU's load or history and at every DOM_SET that moves a CPU between blocks; level 0's
+// groups are single CPUs, whose values are read directly; the domain totals come from the
+// sums of P(l+1) (or the machine-wide sums for level 3). So every lane has its group's sum
+// at the go edge, and the query is a fixed schedule (cnt_q = cycle after the check cycle;
+// LG = ceil(log2 NR_CPUS), LGP = max(2, LG)):
+//   go edge          lane dividends {sum, 10'b0}, this group's leader T, the lanes that lead
+//                    a group (lv), the masked powers (pw fold leaves), total_load
+//   cnt 1..5         every lane divides sum*1024 / pw[l][g]: 40 quotient bits, 8 per cycle
+//                    (restoring; the remainder is below the divisor >= 256 from the start)
+//   cnt 1..LG        total_pwr: an adder tree over the lanes, one level per cycle
+//   cnt LG+1..LG+5   avg_load = total_load*1024 / total_pwr, 8 quotient bits per cycle
+//   cnt 5            (at its edge) the group-max tree's leaves: lanes that lead a non-local
+//                    group with a quotient > 0, with their index
+//   cnt 6..5+LGP     the group-max tree, one level per cycle (ties: the lower lane, i.e. the
+//                    lowest leader, as the C's strict '>' in leader order)
+//   cnt CP = 6+LGP   (pick) max_load, the busiest leader B, this_load (lane T), pb, pt and
+//                    every product the verdict needs (parallel multipliers); the leaves of
+//                    the busiest-CPU tree (CPUs of B's block, their source load or load now)
+//   cnt CP+1..CP+2   tmp1 = 2^20 / pb and tmp2 = min(max_load*pb, 2^20) / pt, 8 bits per
+//                    cycle; the verdict at the edge ending CP+2
+//   cnt CP+1..CP+LGP the busiest-CPU tree (ties: the lowest CPU)
+//   cnt CF = 7+2LGP  (final) result word out, BAL_* registers written at its edge
+// so a BALANCE completes CF + 1 = 8 + 2 max(2, ceil(log2 NR_CPUS)) edges after its pop,
+// whatever the number of groups. The trees are folded in place (entry i takes entries 2i
+// and 2i+1), so each is NR_CPUS registers and NR_CPUS/2 combiners, not a pipeline: one
+// BALANCE runs at a time (the engine executes one command at a time anyway).
 //
-// One shared restoring divider: {dr_q, dx_q} = partial remainder and the 40 dividend bits
-// still to bring down (quotient bits shift in at the bottom). Every dividend is below 2^46
-// (sum < NR_CPUS * 2^LOAD_W <= 2^36 even with the history loads) and every divisor is
-// >= 256 (powers >= MIN_POWER), so bits 47..40 of a dividend give a partial remainder below
-// the divisor and 40 iterations give the whole quotient.
+// All divisions are true restoring divisions (no reciprocal): every quotient is the integer
+// formula's by construction. Dividends are below 2^46 (8.3) and divisors at least 256, so
+// starting from the dividend's bits 47..40 as the partial remainder, 40 steps give the
+// whole quotient.
 //
-// One serial multiplier (MSB first over a 17-bit operand, 17 cycles per product) runs beside
-// the divider in T1..T3, so no wide multiplier is built:
-//   T1: PM = pb * min(max_load, 8191), PT = pt * min(this_load, 8191)
-//   T2: P5 = min(max_load - avg_load, avg_load - this_load) * min(pb, pt)  (imb = P5 >> 10),
-//       PP = pct[l] * this_load
-//   T3: 100 * max_load, compared with PP (WITHIN_PCT)
-// The products of the small-imbalance test need no other multiply: pb * tmp1 = 2^20 - rem1
-// and pt * tmp2 = N2 - rem2 (the divider's remainders), and the clamp to 8191 changes no
-// min(1024, ...) that the C computes (tmp1, tmp2 <= 4096). The verdict is decided from
-// these registers at the edge ending T3 and registered, so the final cycle only presents it.
-// The busiest CPU of each group is found in its sum cycle (the same per-CPU source loads
-// as the sum: the busiest group is never the local one) and kept with the busiest group.
-// The spec's final cycle "multiplies and runs the comparator tree"; this schedule gives the
-// same answers and the same cycle count.
-//
-// Simulation cost: the wide computations (the masked adder, the leader search, the verdict) are
-// in clocked blocks under their enables, and the divider and multiplier steps in an
-// always @* block whose body runs only inside a window, so an edge outside a BALANCE costs
-// a few compares here (and an edge inside one about what an idle edge costs).
+// Simulation cost: everything of a query is computed under its cycle's enable (clocked
+// blocks, or the always @* blocks' `run` / `go_i` guards), so an edge outside a BALANCE
+// costs a few compares here; an edge that changes a CPU's load or history costs a loop
+// over the NR_CPUS words of each partition's sums (hws_bsum: one adder per word).
 `default_nettype none
 
 module hws_balance #(
@@ -53,7 +59,7 @@ module hws_balance #(
 ) (
   input  wire                       clk_i,
   input  wire                       srst_i,     // synchronous reset: pw = 1024, pct = 125,
-                                                // BAL_* = 0, a running BALANCE abandoned
+                                                // sums and BAL_* = 0, a BALANCE abandoned
   // DOM_SET k = 0 (checks passed): pct[pct_lvl_i] = pct_i
   input  wire                       pct_we_i,
   input  wire [1:0]                 pct_lvl_i,
@@ -67,6 +73,19 @@ module hws_balance #(
   input  wire [NR_CPUS*CW-1:0]      lead1_i,
   input  wire [NR_CPUS*CW-1:0]      lead2_i,
   input  wire [NR_CPUS*CW-1:0]      lead3_i,
+  // DOM_SET k = 1..3 (checks passed): lead[lset_k_i][lset_cpu_i] = lset_v_i at this edge
+  input  wire                       lset_i,
+  input  wire [1:0]                 lset_k_i,
+  input  wire [CW-1:0]              lset_cpu_i,
+  input  wire [CW-1:0]              lset_v_i,
+  // CPU upd_cpu_i's load goes from n_old to n_new and its history from h_old to h_new at
+  // this edge (the engine's load and history writes)
+  input  wire                       upd_i,
+  input  wire [CW-1:0]              upd_cpu_i,
+  input  wire [LOAD_W-1:0]          upd_n_old_i,
+  input  wire [LOAD_W-1:0]          upd_n_new_i,
+  input  wire [LOAD_W-1:0]          upd_h_old_i,
+  input  wire [LOAD_W-1:0]          upd_h_new_i,
   // BALANCE(cpu, level, idle type): go_i at the edge ending its check cycle
   input  wire                       go_i,
   input  wire [5:0]                 cpu_i,      // < NR_CPUS
@@ -83,11 +102,15 @@ module hws_balance #(
 `include "hws_regs.vh"
   /* verilator lint_on UNUSEDPARAM */
 
+  localparam integer N   = NR_CPUS;
   localparam integer SW  = LOAD_W + CW;        // a sum of per-CPU loads
   localparam integer AW  = SW + 2;             // a scaled load, sum * 1024 / power (>= 256)
-  localparam integer MW  = (SW + 10 > 30) ? SW + 10 : 30;   // products (and dividends)
-  localparam integer DVW = 17 + CW;            // divisors: up to NR_CPUS powers of 17 bits
+  localparam integer DVW = 17 + CW;            // total power: up to NR_CPUS powers of 17 bits
   localparam integer NPW = 4 << CW;            // pw words, address {level, cpu}
+  localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 0;   // tree depth
+  localparam integer LGP = (LG > 2) ? LG : 2;  // tree cycles (at least 2: see CF)
+  localparam integer CP  = 6 + LGP;            // the pick cycle
+  localparam integer CF  = 7 + 2 * LGP;        // the final cycle
 
 `ifndef __ICARUS__
   generate
@@ -96,8 +119,30 @@ module hws_balance #(
       $error("hws_balance: NR_CPUS=%0d LOAD_W=%0d CW=%0d (need 1..64, 18..30, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, CW);
     end
+    // The schedule and the register map's latency formula must agree.
+    if (CF + 1 != HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * LGP ||
+        HWS_BAL_LAT_MIN_LG != 2) begin : g_bad_lat
+      $error("hws_balance: BALANCE takes %0d cycles, the register map says otherwise", CF + 1);
+    end
   endgenerate
 `endif
+
+  localparam integer I_AVG0 = LG + 1;
+  localparam integer I_AVGE = LG + 5;
+  localparam integer I_GFE  = 5 + LGP;
+  localparam integer I_SDE  = CP + 2;
+  localparam integer I_CFE  = CP + LGP;
+  localparam [5:0] C_DIV_END = 6'd5;                    // last lane-divider cycle
+  localparam [5:0] C_PW_END  = LG[5:0];                 // last pw-fold cycle
+  localparam [5:0] C_AVG0    = I_AVG0[5:0];             // first avg-divider cycle
+  localparam [5:0] C_AVG_END = I_AVGE[5:0];             // its last
+  localparam [5:0] C_GF_END  = I_GFE[5:0];              // last group-fold cycle
+  localparam [5:0] C_PICK    = CP[5:0];
+  localparam [5:0] C_SD_END  = I_SDE[5:0];              // last tmp1/tmp2 divider cycle
+  localparam [5:0] C_CF_END  = I_CFE[5:0];              // last busiest-CPU-fold cycle
+  localparam [5:0] C_FIN     = CF[5:0];
+  localparam [AW-1:0] L8191 = 8191;
+  localparam [AW-1:0] L2048 = 2048;
 
   // ---------------------------------------------------------------------------------------
   // pct[l]: four 8-bit words
@@ -107,170 +152,295 @@ module hws_balance #(
     else if (pct_we_i) pct_q[pct_lvl_i*8 +: 8] <= pct_i;
   end
 
-  // pw[l][x]: block RAM (one word per {level, cpu}) with a valid bit per word; a word not
-  // written since reset reads DEF_POWER. The read address is the current group's leader,
-  // registered before the group's sum cycle, so the word is there from its cnt 1 on.
-  reg  [2:0]      ph_q;                      // phase, below
-  reg  [5:0]      cnt_q;                     // cycle within the 41-cycle window
-  reg  [1:0]      lvl_q;
-  reg  [CW-1:0]   cur_q;                     // leader of the group being summed/divided
-  reg  [NPW-1:0]  pvld_q;
-  wire [CW+1:0]   pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
-  wire [CW+1:0]   pw_ra = {lvl_q, cur_q};
-  wire [16:0]     pw_rd;
-  hws_ram #(.DEPTH(NPW), .WIDTH(17), .AW(CW + 2)) u_pw (
-    .clk_i(clk_i), .we_i(pw_we_i && !srst_i), .waddr_i(pw_wa), .wdata_i(pw_i),
-    .raddr_i(pw_ra), .rdata_o(pw_rd)
-  );
+  // pw[l][x]: flops (every lane reads its power at once), word {level, cpu}. Every read
+  // and write below selects words with constant part-selects under compares: a variable
+  // part-select of a flat vector becomes a barrel shifter in Yosys.
+  reg  [NPW*17-1:0] pw_q;
+  wire [CW+1:0]     pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
+  integer           pwx;
   always @(posedge clk_i) begin
-    if (srst_i)       pvld_q <= {NPW{1'b0}};
-    else if (pw_we_i) pvld_q[pw_wa] <= 1'b1;
+    if (srst_i) begin
+      pw_q <= {NPW{HWS_DEF_POWER[16:0]}};
+    end else if (pw_we_i) begin
+      for (pwx = 0; pwx < NPW; pwx = pwx + 1)
+        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*17 +: 17] <= pw_i;
+    end
+  end
+  // The powers of level l, lane g at [g*17 +: 17]
+  function automatic [N*17-1:0] lvl_pw_fn(input [1:0] l);
+    case (l)
+      2'd0:    lvl_pw_fn = pw_q[(0 << CW)*17 +: N*17];
+      2'd1:    lvl_pw_fn = pw_q[(1 << CW)*17 +: N*17];
+      2'd2:    lvl_pw_fn = pw_q[(2 << CW)*17 +: N*17];
+      default: lvl_pw_fn = pw_q[(3 << CW)*17 +: N*17];
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Block sums (hws_bsum) of P1..P3, and the machine-wide sums (P4) of the load now and the
+  // source load. The changes of the updated CPU's three values, and the values of a CPU a
+  // DOM_SET moves, modulo 2^SW.
+  function automatic [SW-1:0] ext(input [LOAD_W-1:0] v);
+    ext = {{CW{1'b0}}, v};
+  endfunction
+  wire [LOAD_W-1:0] u_so = (upd_h_old_i < upd_n_old_i) ? upd_h_old_i : upd_n_old_i;
+  wire [LOAD_W-1:0] u_to = (upd_h_old_i < upd_n_old_i) ? upd_n_old_i : upd_h_old_i;
+  wire [LOAD_W-1:0] u_sn = (upd_h_new_i < upd_n_new_i) ? upd_h_new_i : upd_n_new_i;
+  wire [LOAD_W-1:0] u_tn = (upd_h_new_i < upd_n_new_i) ? upd_n_new_i : upd_h_new_i;
+  wire [SW-1:0]     d_n  = ext(upd_n_new_i) - ext(upd_n_old_i);
+  wire [SW-1:0]     d_s  = ext(u_sn) - ext(u_so);
+  wire [SW-1:0]     d_t  = ext(u_tn) - ext(u_to);
+  reg  [LOAD_W-1:0] m_n, m_h;               // load and history of the moved CPU
+  integer           mx;
+  always @* begin
+    m_n = {LOAD_W{1'b0}};
+    m_h = {LOAD_W{1'b0}};
+    if (lset_i) begin
+      for (mx = 0; mx < N; mx = mx + 1) begin
+        if (lset_cpu_i == mx[CW-1:0]) begin
+          m_n = load_i[mx*LOAD_W +: LOAD_W];
+          m_h = hist_i[mx*LOAD_W +: LOAD_W];
+        end
+      end
+    end
+  end
+  wire [SW-1:0]     v_n  = ext(m_n);
+  wire [SW-1:0]     v_s  = ext((m_h < m_n) ? m_h : m_n);
+  wire [SW-1:0]     v_t  = ext((m_h < m_n) ? m_n : m_h);
+
+  wire [N*SW-1:0] s1n, s1s, s1t, s2n, s2s, s2t, s3n, s3s, s3t;
+  hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s1 (
+    .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead1_i),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .mv_i(lset_i && (lset_k_i == 2'd1)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
+    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s1n), .ss_o(s1s), .st_o(s1t)
+  );
+  hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s2 (
+    .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead2_i),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .mv_i(lset_i && (lset_k_i == 2'd2)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
+    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s2n), .ss_o(s2s), .st_o(s2t)
+  );
+  hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s3 (
+    .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead3_i),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .mv_i(lset_i && (lset_k_i == 2'd3)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
+    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s3n), .ss_o(s3s), .st_o(s3t)
+  );
+  reg [SW-1:0] s4n_q, s4s_q;
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      s4n_q <= {SW{1'b0}};
+      s4s_q <= {SW{1'b0}};
+    end else if (upd_i) begin
+      s4n_q <= s4n_q + d_n;
+      s4s_q <= s4s_q + d_s;
+    end
   end
 
   // ---------------------------------------------------------------------------------------
-  // Phases
-  localparam [2:0] PH_IDLE = 3'd0, PH_GRP = 3'd1, PH_T1 = 3'd2, PH_T2 = 3'd3, PH_T3 = 3'd4,
-                   PH_FIN = 3'd5;
-  wire in_run = (ph_q >= PH_GRP) && (ph_q <= PH_T3);   // a window: GRP, T1, T2 or T3
-
   // Registered state of one BALANCE (no reset: go_i sets what is read before written)
-  reg               now_only_q;
-  reg [CW-1:0]      this_ld_q;              // leader of the local group
-  reg [NR_CPUS-1:0] rem_q;                  // leaders of the groups not yet started
-  reg [SW-1:0]      sum_q;                  // the current group's load sum
-  reg [CW-1:0]      grp_bq_q;               // ... and its busiest CPU
-  reg [SW-1:0]      tot_ld_q;               // total_load
-  reg [DVW-1:0]     tot_pw_q;               // total_pwr
-  reg [AW-1:0]      this_q, max_q, avg_q;   // this_load, max_load, avg_load
-  reg               has_b_q;                // a busiest group exists
-  reg [CW-1:0]      bus_q, bq_q;            // its leader, its busiest CPU
-  reg [16:0]        pb_q, pt_q;             // powers of the busiest and the local group
-  reg [29:0]        pm_q, ptp_q;            // pb * min(max, 8191), pt * min(this, 8191)
+  reg  [5:0]        cnt_q;                  // cycle after the check cycle, 0 = idle
+  reg  [1:0]        lvl_q;
+  reg               now_q;
+  reg  [CW-1:0]     this_ld_q;              // T, leader of the local group
+  reg  [SW-1:0]     tot_q;                  // total_load
+  reg  [N*17-1:0]   ldr_q;                  // lane dividers: partial remainders
+  reg  [N*40-1:0]   ldx_q;                  // ... dividend bits to bring down / quotient
+  reg  [N*DVW-1:0]  pf_q;                   // pw fold
+  reg  [DVW-1:0]    adr_q;                  // avg divider
+  reg  [39:0]       adx_q;
+  reg  [AW-1:0]     avg_q;
+  reg  [N-1:0]      gf_v;                   // group-max fold: valid, quotient, lane
+  reg  [N*AW-1:0]   gf_q;
+  reg  [N*CW-1:0]   gf_i;
+  reg  [N-1:0]      cf_v;                   // busiest-CPU fold: member, load, CPU
+  reg  [N*LOAD_W-1:0] cf_l;
+  reg  [N*CW-1:0]   cf_i;
+  reg               has_b_q;                // pick: a busiest group exists
+  reg  [CW-1:0]     bus_q;                  // its leader (0 when none)
+  reg  [AW-1:0]     this_q, max_q;          // this_load, max_load
+  reg  [16:0]       pb_q, pt_q;             // powers of the busiest and the local group
+  reg  [29:0]       pm_q, ptp_q;            // pb * min(max, 8191), pt * min(this, 8191)
   reg               imb_big_q;              // imb >= 1024
-  reg [31:0]        imb_q;                  // (uint32) imb
-  reg [MW-1:0]      pp_q;                   // pct * this_load
+  reg  [31:0]       imb_q;                  // (uint32) imb
   reg               within_q;               // 100 * max_load <= pct * this_load
-  reg [12:0]        tmp1_q;                 // 2^20 / pb (<= 4096)
-  reg [16:0]        rem1_q;                 // 2^20 % pb
-  reg [31:0]        res_q;                  // the result word, from the edge ending T3
+  reg  [20:0]       n2_q;                   // min(max_load * pb, 2^20)
+  reg  [16:0]       sdr1_q, sdr2_q;         // tmp1, tmp2 dividers
+  reg  [39:0]       sdx1_q, sdx2_q;
+  reg  [2:0]        verd_q;                 // the verdict, from the edge ending CP+2
+  reg  [N-1:0]      lv_q;                   // lanes that lead a group of the domain
+
+  wire run = (cnt_q != 6'd0);
+  wire [N*17-1:0] pwl;                      // the powers of level lvl_q, lane g at [g*17]
 
   // ---------------------------------------------------------------------------------------
-  // Functions of the table, evaluated only at the edges that need them.
-
-  localparam [NR_CPUS-1:0] ONE_M = 1;
-  localparam [AW-1:0]      L8191 = 8191;
-  localparam [AW-1:0]      L2048 = 2048;
-
-  // (uint32)(p >> 10)
-  function automatic [31:0] imb32(input [MW-1:0] p);
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [MW+31:0] w;               // zero-extended: bits 41:10 are the result
-    /* verilator lint_on UNUSEDSIGNAL */
-    begin
-      w = {32'd0, p};
-      imb32 = w[41:10];
-    end
-  endfunction
+  // Functions of the table, evaluated only at the edges that need them. They read the
+  // tables, sums and loads from the module's signals instead of taking them as arguments:
+  // the simulator zeroes the arguments and locals of every inlined call at every edge.
 
   // Partition P0 (every CPU alone) as a table: lead of x = x.
-  function automatic [NR_CPUS*CW-1:0] ident_fn(input integer unused_arg);
+  function automatic [N*CW-1:0] ident_fn(input integer unused_arg);
     integer x;
     begin
-      ident_fn = {NR_CPUS*CW{1'b0}};
-      for (x = 0; x < NR_CPUS; x = x + 1) ident_fn[x*CW +: CW] = x[CW-1:0];
-      if (unused_arg != 0) ident_fn = {NR_CPUS*CW{1'b0}};
+      ident_fn = {N*CW{1'b0}};
+      for (x = 0; x < N; x = x + 1) ident_fn[x*CW +: CW] = x[CW-1:0];
+      if (unused_arg != 0) ident_fn = {N*CW{1'b0}};
     end
   endfunction
-  localparam [NR_CPUS*CW-1:0] IDENT = ident_fn(0);
+  localparam [N*CW-1:0] IDENT = ident_fn(0);
 
-  // {lowest set bit's index, mask without it}
-  function automatic [CW+NR_CPUS-1:0] pop_fn(input [NR_CPUS-1:0] m);
-    reg [CW-1:0] idx;
-    integer      x;
-    begin
-      idx = {CW{1'b0}};
-      for (x = NR_CPUS - 1; x >= 0; x = x - 1)
-        if (m[x]) idx = x[CW-1:0];
-      pop_fn = {idx, m & (m - ONE_M)};
-    end
+  // The table of P(l) (l = 0..3).
+  function automatic [N*CW-1:0] tab_fn(input [1:0] l);
+    case (l)
+      2'd0:    tab_fn = IDENT;
+      2'd1:    tab_fn = lead1_i;
+      2'd2:    tab_fn = lead2_i;
+      default: tab_fn = lead3_i;
+    endcase
   endfunction
 
-  // At go: {leader of c's level-l block, first group's leader, the other leaders}. The
-  // leaders of the domain's groups are its CPUs that name themselves in Pl (the table is
-  // consistent: blocks are named by their first CPU and nest in the domain). tl, th: the
-  // tables of Pl and P(l+1) (P0 every CPU alone, P4 all CPUs in one block).
-  // The functions read the tables and loads from the module's ports instead of taking
-  // them as arguments, and call no other function: Verilator zeroes the arguments and
-  // locals of every inlined call at every edge, whether the call runs or not.
-  function automatic [2*CW+NR_CPUS-1:0] start_fn(input [CW-1:0] c, input [1:0] l);
-    reg [NR_CPUS*CW-1:0] tl, th;
-    reg [NR_CPUS-1:0]    lds;
-    reg [CW-1:0]         hc, idx;
-    integer              x;
+  // At go: {T = leader of c's level-l block, lv = the lanes that lead a group of c's domain}
+  // (the CPUs naming themselves in Pl whose P(l+1) block is c's; P4 is one block).
+  function automatic [CW+N-1:0] start_fn(input [CW-1:0] c, input [1:0] l);
+    reg [N*CW-1:0] tl, th;
+    reg [N-1:0]    lds;
+    reg [CW-1:0]   hc, tc;
+    integer        x;
     begin
-      case (l)
-        2'd0:    begin tl = IDENT;   th = lead1_i; end
-        2'd1:    begin tl = lead1_i; th = lead2_i; end
-        2'd2:    begin tl = lead2_i; th = lead3_i; end
-        default: begin tl = lead3_i; th = {NR_CPUS*CW{1'b0}}; end
-      endcase
-      hc  = th[c*CW +: CW];
-      lds = {NR_CPUS{1'b0}};
-      idx = {CW{1'b0}};
-      for (x = NR_CPUS - 1; x >= 0; x = x - 1) begin
-        lds[x] = (th[x*CW +: CW] == hc) && (tl[x*CW +: CW] == x[CW-1:0]);
-        if (lds[x]) idx = x[CW-1:0];
-      end
-      start_fn = {tl[c*CW +: CW], idx, lds & (lds - ONE_M)};
-    end
-  endfunction
-
-  // Sum cycle of the group led by g: {its busiest CPU, its load sum}. Per CPU the load is
-  // the load now for the idle types, else the target load max(hist, now) in the local group
-  // and the source load min(hist, now) elsewhere; the busiest CPU is the first with the
-  // largest such load (only used for a non-local group, where it is the source load).
-  function automatic [CW+SW-1:0] sum_fn(input [1:0] l, input [CW-1:0] g, input loc);
-    reg [NR_CPUS*CW-1:0] tl;
-    reg [SW-1:0]         s;
-    reg [LOAD_W-1:0]     n, h, v, best;
-    reg [CW-1:0]         bi;
-    reg                  found;
-    integer              x;
-    begin
-      case (l)
-        2'd0:    tl = IDENT;
-        2'd1:    tl = lead1_i;
-        2'd2:    tl = lead2_i;
-        default: tl = lead3_i;
-      endcase
-      s     = {SW{1'b0}};
-      best  = {LOAD_W{1'b0}};
-      bi    = {CW{1'b0}};
-      found = 1'b0;
-      for (x = 0; x < NR_CPUS; x = x + 1) begin
-        n = load_i[x*LOAD_W +: LOAD_W];
-        h = hist_i[x*LOAD_W +: LOAD_W];
-        v = (now_only_q || (loc == (h < n))) ? n : h;
-        if (tl[x*CW +: CW] == g) begin
-          s = s + {{CW{1'b0}}, v};
-          if (!found || (v > best)) begin
-            best  = v;
-            bi    = x[CW-1:0];
-            found = 1'b1;
-          end
+      tl = tab_fn(l);
+      th = (l == 2'd3) ? {N*CW{1'b0}} : tab_fn(l + 2'd1);
+      hc = {CW{1'b0}};
+      tc = {CW{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        if (c == x[CW-1:0]) begin
+          hc = th[x*CW +: CW];
+          tc = tl[x*CW +: CW];
         end
       end
-      sum_fn = {bi, s};
+      lds = {N{1'b0}};
+      for (x = 0; x < N; x = x + 1)
+        lds[x] = (th[x*CW +: CW] == hc) && (tl[x*CW +: CW] == x[CW-1:0]);
+      start_fn = {tc, lds};
     end
   endfunction
 
-  // The verdict (enum hws_balance_verdict) at the edge ending T3, from the registers and
-  // T3's dividend n2 and remainder rem2 = n2 % pt.
+  // At go: total_load of c's level-l domain: the domain's sum of source loads (loads now for
+  // the idle types), with the local group T counted by target loads instead.
+  function automatic [SW-1:0] total_fn(input [CW-1:0] c, input [1:0] l, input now_only);
+    reg [N*CW-1:0]   th, tl;
+    reg [CW-1:0]     d, t;
+    reg [SW-1:0]     base, ls, lt;
+    reg [LOAD_W-1:0] n, h;
+    integer          x;
+    begin
+      th = (l == 2'd3) ? {N*CW{1'b0}} : tab_fn(l + 2'd1);
+      tl = tab_fn(l);
+      d  = {CW{1'b0}};
+      t  = {CW{1'b0}};
+      n  = {LOAD_W{1'b0}};
+      h  = {LOAD_W{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        if (c == x[CW-1:0]) begin
+          d = th[x*CW +: CW];
+          t = tl[x*CW +: CW];
+          n = load_i[x*LOAD_W +: LOAD_W];
+          h = hist_i[x*LOAD_W +: LOAD_W];
+        end
+      end
+      base = now_only ? s4n_q : s4s_q;
+      ls   = ext((h < n) ? h : n);
+      lt   = ext((h < n) ? n : h);
+      for (x = 0; x < N; x = x + 1) begin
+        if ((l != 2'd3) && (d == x[CW-1:0]))
+          base = (l == 2'd0) ? (now_only ? s1n[x*SW +: SW] : s1s[x*SW +: SW]) :
+                 (l == 2'd1) ? (now_only ? s2n[x*SW +: SW] : s2s[x*SW +: SW]) :
+                               (now_only ? s3n[x*SW +: SW] : s3s[x*SW +: SW]);
+        if ((l != 2'd0) && (t == x[CW-1:0])) begin
+          ls = (l == 2'd1) ? s1s[x*SW +: SW] : (l == 2'd2) ? s2s[x*SW +: SW] : s3s[x*SW +: SW];
+          lt = (l == 2'd1) ? s1t[x*SW +: SW] : (l == 2'd2) ? s2t[x*SW +: SW] : s3t[x*SW +: SW];
+        end
+      end
+      total_fn = now_only ? base : (base - ls + lt);
+    end
+  endfunction
+
+  // At go: every lane's divider, {remainders, dividend bits} (the layout of {ldr_q, ldx_q}):
+  // the dividend is the sum of
+  // group g (lane g) times 1024; the local group T sums target loads, the others source
+  // loads, the idle types loads now.
+  function automatic [N*57-1:0] lanes_fn(input [CW-1:0] t, input [1:0] l, input now_only);
+    reg [SW-1:0]     s;
+    reg [47:0]       dn;
+    reg [LOAD_W-1:0] n, h;
+    reg [1:0]        kd;                    // 0 now, 1 source, 2 target
+    integer          g;
+    begin
+      lanes_fn = {N*57{1'b0}};
+      for (g = 0; g < N; g = g + 1) begin
+        kd = now_only ? 2'd0 : (g[CW-1:0] == t) ? 2'd2 : 2'd1;
+        n  = load_i[g*LOAD_W +: LOAD_W];
+        h  = hist_i[g*LOAD_W +: LOAD_W];
+        case (l)
+          2'd0:    s = ext((kd == 2'd0) ? n : (kd == 2'd1) ? ((h < n) ? h : n)
+                                                          : ((h < n) ? n : h));
+          2'd1:    s = (kd == 2'd0) ? s1n[g*SW +: SW] : (kd == 2'd1) ? s1s[g*SW +: SW]
+                                                                     : s1t[g*SW +: SW];
+          2'd2:    s = (kd == 2'd0) ? s2n[g*SW +: SW] : (kd == 2'd1) ? s2s[g*SW +: SW]
+                                                                     : s2t[g*SW +: SW];
+          default: s = (kd == 2'd0) ? s3n[g*SW +: SW] : (kd == 2'd1) ? s3s[g*SW +: SW]
+                                                                     : s3t[g*SW +: SW];
+        endcase
+        dn = 48'd0;
+        dn[SW+9:0] = {s, 10'd0};
+        lanes_fn[N*40 + g*17 +: 17] = {9'd0, dn[47:40]};
+        lanes_fn[g*40 +: 40]        = dn[39:0];
+      end
+    end
+  endfunction
+
+  // At go: the pw fold's leaves, pw[l][g] for the lanes lv, 0 elsewhere.
+  function automatic [N*DVW-1:0] pwl_fn(input [1:0] l, input [N-1:0] lv);
+    reg [N*17-1:0] pl;
+    integer        g;
+    begin
+      pl = lvl_pw_fn(l);
+      pwl_fn = {N*DVW{1'b0}};
+      for (g = 0; g < N; g = g + 1)
+        if (lv[g]) pwl_fn[g*DVW +: DVW] = {{(DVW-17){1'b0}}, pl[g*17 +: 17]};
+    end
+  endfunction
+
+  // At the pick edge: the busiest-CPU fold's leaves: the CPUs of block b at level l, with
+  // their source load (the load now for the idle types).
+  function automatic [N+N*LOAD_W-1:0] cpul_fn(input [1:0] l, input [CW-1:0] b,
+                                                input now_only, input has_b);
+    reg [N*CW-1:0]   tl;
+    reg [LOAD_W-1:0] n, h;
+    integer          x;
+    begin
+      tl = tab_fn(l);
+      cpul_fn = {(N+N*LOAD_W){1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        n = load_i[x*LOAD_W +: LOAD_W];
+        h = hist_i[x*LOAD_W +: LOAD_W];
+        cpul_fn[N*LOAD_W + x] = has_b && (tl[x*CW +: CW] == b);
+        cpul_fn[x*LOAD_W +: LOAD_W] = (now_only || !(h < n)) ? n : h;
+      end
+    end
+  endfunction
+
+  localparam [N*CW-1:0] LANE_IDX = IDENT;   // the index of every leaf
+
+  // The verdict (enum hws_balance_verdict) at the edge ending CP+2, from the registers,
+  // tmp1 = 2^20 / pb with rem1 = 2^20 % pb, and rem2 = n2 % pt.
   //   pwr_now  * 1024 = pb * min(1024, max) + pt * min(1024, this)
   //   pwr_move * 1024 = [max > tmp1] pb * min(1024, max - tmp1) + pt * min(1024, this + tmp2)
   // with pb * min(1024, v) = min(pb << 10, pb * v), pb * tmp1 = 2^20 - rem1 and
-  // pt * tmp2 = n2 - rem2.
-  function automatic [2:0] verdict_fn(input [20:0] n2, input [16:0] rem2);
+  // pt * tmp2 = n2 - rem2. The clamp of max and this to 8191 in pm and ptp changes no
+  // min(1024, ...) (tmp1, tmp2 <= 4096).
+  function automatic [2:0] verdict_fn(input [12:0] tmp1, input [16:0] rem1,
+                                      input [16:0] rem2);
     reg [26:0] pbk, ptk, a1, a2, m1, m2;
     reg [29:0] x1;
     reg [30:0] x2;
@@ -282,44 +452,23 @@ module hws_balance #(
       ptk = {pt_q, 10'd0};
       a1 = (pm_q < {3'd0, pbk}) ? pm_q[26:0] : pbk;
       a2 = (ptp_q < {3'd0, ptk}) ? ptp_q[26:0] : ptk;
-      x1 = pm_q - (30'd1048576 - {13'd0, rem1_q});               // pb * (max - tmp1)
-      x2 = {1'b0, ptp_q} + {10'd0, n2} - {14'd0, rem2};          // pt * (this + tmp2)
+      x1 = pm_q - (30'd1048576 - {13'd0, rem1});                 // pb * (max - tmp1)
+      x2 = {1'b0, ptp_q} + {10'd0, n2_q} - {14'd0, rem2};        // pt * (this + tmp2)
       m1 = 27'd0;
-      if (max_q > {{(AW-13){1'b0}}, tmp1_q})
+      if (max_q > {{(AW-13){1'b0}}, tmp1})
         m1 = (x1 < {3'd0, pbk}) ? x1[26:0] : pbk;
       m2 = (x2 < {4'd0, ptk}) ? x2[26:0] : ptk;
       now_s  = {1'b0, a1} + {1'b0, a2};
       move_s = {1'b0, m1} + {1'b0, m2};
-      if (!has_b_q)                    verdict_fn = 3'd1;   // NO_BUSIEST
-      else if (this_q >= max_q)        verdict_fn = 3'd2;   // THIS_IS_MAX
-      else if (this_q >= avg_q)        verdict_fn = 3'd3;   // THIS_ABOVE_AVG
-      else if (within_q)               verdict_fn = 3'd4;   // WITHIN_PCT
-      else if (imb_big_q)              verdict_fn = 3'd6;   // MOVE
-      else if (max_q - this_q >= L2048) verdict_fn = 3'd7;  // MOVE_ONE: a gap of two tasks
+      if (!has_b_q)                      verdict_fn = 3'd1;   // NO_BUSIEST
+      else if (this_q >= max_q)          verdict_fn = 3'd2;   // THIS_IS_MAX
+      else if (this_q >= avg_q)          verdict_fn = 3'd3;   // THIS_ABOVE_AVG
+      else if (within_q)                 verdict_fn = 3'd4;   // WITHIN_PCT
+      else if (imb_big_q)                verdict_fn = 3'd6;   // MOVE
+      else if (max_q - this_q >= L2048)  verdict_fn = 3'd7;   // MOVE_ONE: a gap of two tasks
       else if ({8'd0, move_s[27:10]} < {8'd0, now_s[27:10]} + 26'd128)
-                                       verdict_fn = 3'd5;   // NO_GAIN
-      else                             verdict_fn = 3'd7;   // MOVE_ONE: 1/8 CPU gained
-    end
-  endfunction
-
-  // The result word of verdict v (BRES fields; every other bit 0).
-  function automatic [31:0] res_fn(input [2:0] v);
-    reg [5:0] bus6, bq6, this6;
-    reg       has_cpu;
-    begin
-      has_cpu = (v == 3'd6) || (v == 3'd7);
-      bus6  = 6'd0;
-      bq6   = 6'd0;
-      this6 = 6'd0;
-      bus6[CW-1:0]  = bus_q;
-      bq6[CW-1:0]   = has_cpu ? bq_q : {CW{1'b0}};
-      this6[CW-1:0] = this_ld_q;
-      res_fn = ({29'd0, v}       << HWS_BRES_VERDICT_LSB) |
-               ({31'd0, has_b_q} << HWS_BRES_HAS_BUSIEST_LSB) |
-               ({26'd0, bus6}    << HWS_BRES_BUSIEST_LSB) |
-               ({31'd0, has_cpu} << HWS_BRES_HAS_CPU_LSB) |
-               ({26'd0, bq6}     << HWS_BRES_BUSIEST_CPU_LSB) |
-               ({26'd0, this6}   << HWS_BRES_THIS_LSB);
+                                         verdict_fn = 3'd5;   // NO_GAIN
+      else                               verdict_fn = 3'd7;   // MOVE_ONE: 1/8 CPU gained
     end
   endfunction
 
@@ -335,167 +484,253 @@ module hws_balance #(
   endfunction
 
   // ---------------------------------------------------------------------------------------
-  // Datapath of one cycle: the divider step (cnt 1..40 of every window; at cnt 1 it starts
-  // from the window's dividend) and the multiplier step (acc = 2 acc + (bit ? a : 0), MSB
-  // first over mb_q; products in cnt 1..17 and 18..34 of T1..T3). Computed only while a
-  // BALANCE runs (zeros otherwise), so an idle edge costs Verilator one compare here.
-  reg  [DVW-1:0] dr_q;               // partial remainder (< divisor)
-  reg  [39:0]    dx_q;               // dividend bits to bring down, quotient bits below
-  reg  [MW-1:0]  acc_q;
-  reg  [16:0]    mb_q;
+  // Datapath of one cycle (zeros outside a BALANCE, so an idle edge costs one compare):
+  // divider steps, tree levels.
+  assign pwl = lvl_pw_fn(lvl_q);
 
-  reg  [16:0]    pw_val;             // pw[l][cur] (DEF_POWER when not written)
-  reg  [20:0]    n2;                 // T3's dividend: max_load * pb, or 2^20
-  reg  [DVW-1:0] dv;                 // divisor of the window
-  reg  [47:0]    dn;                 // dividend of the window
-  reg  [DVW-1:0] dr_in, dr_nx;
-  reg  [39:0]    dx_in, dx_nx;
-  reg  [DVW:0]   dt, dsub;
-  reg            dge;
-  reg  [AW-1:0]  dmx, dth, ma_l;
-  reg  [MW-1:0]  ma, acc_in, acc_nx;
+  reg  [N*17-1:0]     ldr_nx;
+  reg  [N*40-1:0]     ldx_nx;
+  reg  [N*DVW-1:0]    pf_nx;
+  reg  [DVW-1:0]      adr_nx;
+  reg  [39:0]         adx_nx;
+  reg  [N-1:0]        gf_v_nx, cf_v_nx;
+  reg  [N*AW-1:0]     gf_q_nx;
+  reg  [N*CW-1:0]     gf_i_nx, cf_i_nx;
+  reg  [N*LOAD_W-1:0] cf_l_nx;
+  reg  [16:0]         sdr1_nx, sdr2_nx;
+  reg  [39:0]         sdx1_nx, sdx2_nx;
+  // temporaries
+  reg  [16:0]         t_dr, t_dv;
+  reg  [18:0]         t_df;
+  reg  [DVW-1:0]      a_dr, a_dv;
+  reg  [DVW+1:0]      a_df;
+  reg  [39:0]         t_dx;
+  reg  [47:0]         a_dn;
+  reg  [2*N*DVW-1:0]  pf_in;
+  reg  [2*N-1:0]      f_v;
+  reg  [2*N*AW-1:0]   f_q;
+  reg  [2*N*CW-1:0]   f_i;
+  reg  [2*N*LOAD_W-1:0] f_l;
+  reg                 tk;
+  integer             g, k;
   always @* begin
-    pw_val = 17'd0;  n2 = 21'd0;  dv = {DVW{1'b0}};  dn = 48'd0;
-    dr_in = {DVW{1'b0}};  dx_in = 40'd0;  dt = {(DVW+1){1'b0}};  dsub = {(DVW+1){1'b0}};
-    dge = 1'b0;  dr_nx = {DVW{1'b0}};  dx_nx = 40'd0;
-    dmx = {AW{1'b0}};  dth = {AW{1'b0}};  ma_l = {AW{1'b0}};
-    ma = {MW{1'b0}};  acc_in = {MW{1'b0}};  acc_nx = {MW{1'b0}};
-    if (in_run) begin
-      pw_val = pvld_q[pw_ra] ? pw_rd : HWS_DEF_POWER[16:0];
-      n2     = (pm_q < 30'd1048576) ? pm_q[20:0] : 21'd1048576;
-      case (ph_q)
-        PH_GRP: begin
-          dv = {{(DVW-17){1'b0}}, pw_val};
-          dn[SW+9:0] = {sum_q, 10'd0};
+    ldr_nx = {N*17{1'b0}};  ldx_nx = {N*40{1'b0}};  pf_nx = {N*DVW{1'b0}};
+    adr_nx = {DVW{1'b0}};   adx_nx = 40'd0;
+    gf_v_nx = {N{1'b0}};    gf_q_nx = {N*AW{1'b0}};  gf_i_nx = {N*CW{1'b0}};
+    cf_v_nx = {N{1'b0}};    cf_l_nx = {N*LOAD_W{1'b0}};  cf_i_nx = {N*CW{1'b0}};
+    sdr1_nx = 17'd0;  sdr2_nx = 17'd0;  sdx1_nx = 40'd0;  sdx2_nx = 40'd0;
+    t_dr = 17'd0;  t_dv = 17'd0;  t_df = 19'd0;  t_dx = 40'd0;
+    a_dr = {DVW{1'b0}};  a_dv = {DVW{1'b0}};  a_df = {(DVW+2){1'b0}};  a_dn = 48'd0;
+    pf_in = {2*N*DVW{1'b0}};
+    f_v = {2*N{1'b0}};  f_q = {2*N*AW{1'b0}};  f_i = {2*N*CW{1'b0}};  f_l = {2*N*LOAD_W{1'b0}};
+    tk = 1'b0;
+    if (run) begin
+      // lane dividers (cnt 1..5): 8 restoring steps each
+      if (cnt_q <= C_DIV_END) begin
+        for (g = 0; g < N; g = g + 1) begin
+          t_dr = ldr_q[g*17 +: 17];
+          t_dx = ldx_q[g*40 +: 40];
+          t_dv = pwl[g*17 +: 17];
+          for (k = 0; k < 8; k = k + 1) begin
+            t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, t_dv};   // its borrow is the compare
+            tk   = !t_df[18];
+            t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
+            t_dx = {t_dx[38:0], tk};
+          end
+          ldr_nx[g*17 +: 17] = t_dr;
+          ldx_nx[g*40 +: 40] = t_dx;
         end
-        PH_T1: begin
-          dv = tot_pw_q;
-          dn[SW+9:0] = {tot_ld_q, 10'd0};
+      end
+      // pw fold (cnt 1..LG): entry i = entry 2i + entry 2i+1
+      pf_in[N*DVW-1:0] = pf_q;
+      for (g = 0; g < N; g = g + 1)
+        pf_nx[g*DVW +: DVW] = pf_in[2*g*DVW +: DVW] + pf_in[(2*g+1)*DVW +: DVW];
+      // avg divider (cnt LG+1..LG+5), starting from {total_load, 10'b0} / total_pwr
+      a_dn[SW+9:0] = {tot_q, 10'd0};
+      a_dr = (cnt_q == C_AVG0) ? {{(DVW-8){1'b0}}, a_dn[47:40]} : adr_q;
+      t_dx = (cnt_q == C_AVG0) ? a_dn[39:0] : adx_q;
+      a_dv = pf_q[0 +: DVW];
+      for (k = 0; k < 8; k = k + 1) begin
+        a_df = {1'b0, a_dr, t_dx[39]} - {2'b0, a_dv};
+        tk   = !a_df[DVW+1];
+        a_dr = tk ? a_df[DVW-1:0] : {a_dr[DVW-2:0], t_dx[39]};
+        t_dx = {t_dx[38:0], tk};
+      end
+      adr_nx = a_dr;
+      adx_nx = t_dx;
+      // group-max fold: leaves at cnt 5 (from the quotients of its edge), then one level
+      // per cycle. An entry takes its left child when that is valid and not below the right.
+      if (cnt_q == C_DIV_END) begin
+        for (g = 0; g < N; g = g + 1) begin
+          gf_q_nx[g*AW +: AW] = ldx_nx[g*40 +: AW];
+          gf_v_nx[g] = lv_q[g] && (g[CW-1:0] != this_ld_q) &&
+                       (ldx_nx[g*40 +: AW] != {AW{1'b0}});
         end
-        PH_T2: begin
-          dv = {{(DVW-17){1'b0}}, pb_q};
-          dn[20] = 1'b1;
+        gf_i_nx = LANE_IDX;
+      end else begin
+        f_v[N-1:0] = gf_v;  f_q[N*AW-1:0] = gf_q;  f_i[N*CW-1:0] = gf_i;
+        for (g = 0; g < N; g = g + 1) begin
+          tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*AW +: AW] >= f_q[(2*g+1)*AW +: AW]));
+          gf_v_nx[g]          = tk ? f_v[2*g] : f_v[2*g+1];
+          gf_q_nx[g*AW +: AW] = tk ? f_q[2*g*AW +: AW] : f_q[(2*g+1)*AW +: AW];
+          gf_i_nx[g*CW +: CW] = tk ? f_i[2*g*CW +: CW] : f_i[(2*g+1)*CW +: CW];
         end
-        default: begin
-          dv = {{(DVW-17){1'b0}}, pt_q};
-          dn[20:0] = n2;
-        end
-      endcase
-      // the divider
-      dr_in = (cnt_q == 6'd1) ? {{(DVW-8){1'b0}}, dn[47:40]} : dr_q;
-      dx_in = (cnt_q == 6'd1) ? dn[39:0] : dx_q;
-      dt    = {dr_in, dx_in[39]};
-      dge   = (dt >= {1'b0, dv});
-      dsub  = dt - {1'b0, dv};
-      dr_nx = dge ? dsub[DVW-1:0] : dt[DVW-1:0];
-      dx_nx = {dx_in[38:0], dge};
-      // the multiplier
-      dmx = max_q - avg_q;
-      dth = avg_q - this_q;
-      case (ph_q)
-        PH_T1:   ma_l = (cnt_q <= 6'd17) ? ((max_q > L8191) ? L8191 : max_q)
-                                         : ((this_q > L8191) ? L8191 : this_q);
-        PH_T2:   ma_l = (cnt_q <= 6'd17) ? ((dmx < dth) ? dmx : dth) : this_q;
-        default: ma_l = max_q;
-      endcase
-      ma[AW-1:0] = ma_l;
-      acc_in = ((cnt_q == 6'd1) || (cnt_q == 6'd18)) ? {MW{1'b0}} : acc_q;
-      acc_nx = {acc_in[MW-2:0], 1'b0} + (mb_q[16] ? ma : {MW{1'b0}});
+      end
+      // busiest-CPU fold (cnt CP+1..CP+LGP), the same rule
+      f_v = {2*N{1'b0}};  f_i = {2*N*CW{1'b0}};
+      f_v[N-1:0] = cf_v;  f_l[N*LOAD_W-1:0] = cf_l;  f_i[N*CW-1:0] = cf_i;
+      for (g = 0; g < N; g = g + 1) begin
+        tk = f_v[2*g] && (!f_v[2*g+1] ||
+                          (f_l[2*g*LOAD_W +: LOAD_W] >= f_l[(2*g+1)*LOAD_W +: LOAD_W]));
+        cf_v_nx[g]                  = tk ? f_v[2*g] : f_v[2*g+1];
+        cf_l_nx[g*LOAD_W +: LOAD_W] = tk ? f_l[2*g*LOAD_W +: LOAD_W]
+                                         : f_l[(2*g+1)*LOAD_W +: LOAD_W];
+        cf_i_nx[g*CW +: CW]         = tk ? f_i[2*g*CW +: CW] : f_i[(2*g+1)*CW +: CW];
+      end
+      // tmp1 = 2^20 / pb and tmp2 = n2 / pt (cnt CP+1..CP+2): 16 quotient bits, starting
+      // from bits 20..16 of the dividend (below 256 <= the divisor)
+      t_dr = (cnt_q == C_PICK + 6'd1) ? 17'd16 : sdr1_q;
+      t_dx = (cnt_q == C_PICK + 6'd1) ? 40'd0 : sdx1_q;
+      for (k = 0; k < 8; k = k + 1) begin
+        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pb_q};
+        tk   = !t_df[18];
+        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
+        t_dx = {t_dx[38:0], tk};
+      end
+      sdr1_nx = t_dr;
+      sdx1_nx = t_dx;
+      t_dr = (cnt_q == C_PICK + 6'd1) ? {12'd0, n2_q[20:16]} : sdr2_q;
+      t_dx = (cnt_q == C_PICK + 6'd1) ? {n2_q[15:0], 24'd0} : sdx2_q;
+      for (k = 0; k < 8; k = k + 1) begin
+        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pt_q};
+        tk   = !t_df[18];
+        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
+        t_dx = {t_dx[38:0], tk};
+      end
+      sdr2_nx = t_dr;
+      sdx2_nx = t_dx;
     end
   end
-  wire [AW-1:0] quot = dx_nx[AW-1:0];   // the quotient, at a window's last edge
 
   // ---------------------------------------------------------------------------------------
-  // Sequencing and registers. Every register has one assignment statement under one
-  // enable: Verilator then updates it in place (a register assigned in two statements gets
-  // a shadow copy, written back at every edge).
-  wire          grp_end = (ph_q == PH_GRP) && (cnt_q == 6'd40);   // a group's last cycle
-  wire          loc_end = grp_end && (cur_q == this_ld_q);       // ... the local group's
-  wire          bus_end = grp_end && (cur_q != this_ld_q) && (quot > max_q);   // a new busiest
-                                                     // (strictly: the first in leader order wins)
+  // Sequencing and registers
   always @(posedge clk_i) begin
-    if (srst_i || go_i || (ph_q != PH_IDLE))
-      ph_q <= srst_i ? PH_IDLE :
-              go_i ? PH_GRP :
-              (ph_q == PH_FIN) ? PH_IDLE :
-              ((cnt_q == 6'd40) && ((ph_q != PH_GRP) || (rem_q == {NR_CPUS{1'b0}}))) ?
-                  ph_q + 3'd1 : ph_q;
-    if (srst_i || go_i || in_run)
-      cnt_q <= (srst_i || go_i || (cnt_q == 6'd40)) ? 6'd0 : cnt_q + 6'd1;
+    if (srst_i || go_i || run)
+      cnt_q <= (srst_i || (cnt_q == C_FIN)) ? 6'd0 : go_i ? 6'd1 : cnt_q + 6'd1;
+  end
+
+  // The pick cycle's values: max_load and the busiest leader from the group fold, this_load
+  // from lane T, their powers, and their products (64 bits wide; every product fits, 8.3).
+  function automatic [63:0] x64(input [AW-1:0] v);
+    x64 = {{(64-AW){1'b0}}, v};
+  endfunction
+  function automatic [63:0] p64(input [16:0] v);
+    p64 = {47'd0, v};
+  endfunction
+  reg [AW-1:0] pk_max, pk_this, pk_dmx, pk_dth;
+  reg [CW-1:0] pk_b;
+  reg [16:0]   pk_pb, pk_pt;
+  reg [63:0]   pk_pm, pk_ptp, pk_p5, pk_pp, pk_m100;
+  integer      px;
+  always @* begin
+    pk_max = {AW{1'b0}};  pk_this = {AW{1'b0}};  pk_dmx = {AW{1'b0}};  pk_dth = {AW{1'b0}};
+    pk_b = {CW{1'b0}};  pk_pb = 17'd0;  pk_pt = 17'd0;
+    pk_pm = 64'd0;  pk_ptp = 64'd0;  pk_p5 = 64'd0;  pk_pp = 64'd0;  pk_m100 = 64'd0;
+    if (cnt_q == C_PICK) begin
+      pk_max = gf_v[0] ? gf_q[0 +: AW] : {AW{1'b0}};
+      pk_b   = gf_v[0] ? gf_i[0 +: CW] : {CW{1'b0}};
+      for (px = 0; px < N; px = px + 1) begin
+        if (pk_b == px[CW-1:0])      pk_pb   = pwl[px*17 +: 17];
+        if (this_ld_q == px[CW-1:0]) pk_pt   = pwl[px*17 +: 17];
+        if (this_ld_q == px[CW-1:0]) pk_this = ldx_q[px*40 +: AW];
+      end
+      pk_dmx  = pk_max - avg_q;
+      pk_dth  = avg_q - pk_this;
+      pk_pm   = p64(pk_pb) * x64((pk_max > L8191) ? L8191 : pk_max);
+      pk_ptp  = p64(pk_pt) * x64((pk_this > L8191) ? L8191 : pk_this);
+      pk_p5   = x64((pk_dmx < pk_dth) ? pk_dmx : pk_dth) * p64((pk_pb < pk_pt) ? pk_pb : pk_pt);
+      pk_pp   = {56'd0, pct_q[lvl_q*8 +: 8]} * x64(pk_this);
+      pk_m100 = 64'd100 * x64(pk_max);
+    end
+  end
+
+  // At go: {T, lv}
+  reg [CW+N-1:0] go_st;
+  always @* begin
+    go_st = {(CW+N){1'b0}};
+    if (go_i) go_st = start_fn(cpu_i[CW-1:0], level_i);
   end
 
   always @(posedge clk_i) begin
     if (go_i) begin
-      lvl_q      <= level_i;
-      now_only_q <= now_only_i;
+      lvl_q <= level_i;
+      now_q <= now_only_i;
+      {this_ld_q, lv_q} <= go_st;
+      tot_q <= total_fn(cpu_i[CW-1:0], level_i, now_only_i);
     end
-    if (go_i || grp_end) begin
-      {this_ld_q, cur_q, rem_q} <= go_i ? start_fn(cpu_i[CW-1:0], level_i)
-                                        : {this_ld_q, pop_fn(rem_q)};
-      tot_ld_q <= go_i ? {SW{1'b0}} : tot_ld_q + sum_q;
-      tot_pw_q <= go_i ? {DVW{1'b0}} : tot_pw_q + {{(DVW-17){1'b0}}, pw_val};
+    if (go_i || (run && (cnt_q <= C_PW_END)))
+      pf_q  <= go_i ? pwl_fn(level_i, go_st[N-1:0]) : pf_nx;
+    if (go_i || (run && (cnt_q <= C_DIV_END)))
+      {ldr_q, ldx_q} <= go_i ? lanes_fn(go_st[CW+N-1:N], level_i, now_only_i)
+                             : {ldr_nx, ldx_nx};
+    if (run && (cnt_q >= C_AVG0) && (cnt_q <= C_AVG_END)) begin
+      adr_q <= adr_nx;
+      adx_q <= adx_nx;
     end
-    if (go_i || loc_end) this_q <= go_i ? {AW{1'b0}} : quot;
-    if (loc_end)         pt_q   <= pw_val;
-    if (go_i || bus_end) begin
-      max_q   <= go_i ? {AW{1'b0}} : quot;
-      has_b_q <= !go_i;
-      bus_q   <= go_i ? {CW{1'b0}} : cur_q;
-      bq_q    <= go_i ? {CW{1'b0}} : grp_bq_q;
-      pb_q    <= go_i ? HWS_DEF_POWER[16:0] : pw_val;   // (any power when none is busiest)
+    if (run && (cnt_q == C_AVG_END)) avg_q <= adx_nx[AW-1:0];
+    if (run && (cnt_q >= C_DIV_END) && (cnt_q <= C_GF_END)) begin
+      gf_v <= gf_v_nx;
+      gf_q <= gf_q_nx;
+      gf_i <= gf_i_nx;
     end
-    if (in_run) begin
-      // a group's sum cycle
-      if ((ph_q == PH_GRP) && (cnt_q == 6'd0))
-        {grp_bq_q, sum_q} <= sum_fn(lvl_q, cur_q, cur_q == this_ld_q);
-      // the divider
-      if (cnt_q != 6'd0) begin
-        dr_q <= dr_nx;
-        dx_q <= dx_nx;
-      end
-      // the last cycle of a tail window
-      if (cnt_q == 6'd40) begin
-        case (ph_q)
-          PH_T1: avg_q <= quot;
-          PH_T2: begin
-            tmp1_q <= dx_nx[12:0];
-            rem1_q <= dr_nx[16:0];
-          end
-          PH_T3: res_q <= res_fn(verdict_fn(n2, dr_nx[16:0]));
-          default: ;
-        endcase
-      end
-      // the multiplier (T1..T3)
-      if (ph_q != PH_GRP) begin
-        // the 17-bit operands: T1 pb then pt, T2 min(pb, pt) then pct[l], T3 100
-        mb_q <= (cnt_q == 6'd0) ? ((ph_q == PH_T1) ? pb_q :
-                                   (ph_q == PH_T2) ? ((pb_q < pt_q) ? pb_q : pt_q) : 17'd100) :
-                (cnt_q == 6'd17) ? ((ph_q == PH_T1) ? pt_q : {9'd0, pct_q[lvl_q*8 +: 8]}) :
-                {mb_q[15:0], 1'b0};
-        if ((cnt_q != 6'd0) && (cnt_q <= 6'd34)) acc_q <= acc_nx;
-        if (cnt_q == 6'd17) begin
-          case (ph_q)
-            PH_T1: pm_q <= acc_nx[29:0];
-            PH_T2: begin
-              imb_big_q <= (acc_nx >= {{(MW-21){1'b0}}, 21'd1048576});
-              imb_q     <= imb32(acc_nx);
-            end
-            default: within_q <= (acc_nx <= pp_q);
-          endcase
-        end
-        if (cnt_q == 6'd34) begin
-          if (ph_q == PH_T1) ptp_q <= acc_nx[29:0];
-          if (ph_q == PH_T2) pp_q  <= acc_nx;
-        end
-      end
+    if (run && (cnt_q == C_PICK)) begin
+      has_b_q   <= gf_v[0];
+      bus_q     <= pk_b;
+      max_q     <= pk_max;
+      this_q    <= pk_this;
+      pb_q      <= pk_pb;
+      pt_q      <= pk_pt;
+      pm_q      <= pk_pm[29:0];
+      ptp_q     <= pk_ptp[29:0];
+      imb_big_q <= (pk_p5 >= 64'd1048576);
+      imb_q     <= pk_p5[41:10];
+      within_q  <= (pk_m100 <= pk_pp);
+      n2_q      <= (pk_pm < 64'd1048576) ? pk_pm[20:0] : 21'd1048576;
     end
+    if (run && (cnt_q >= C_PICK) && (cnt_q <= C_CF_END)) begin
+      {cf_v, cf_l} <= (cnt_q == C_PICK) ? cpul_fn(lvl_q, pk_b, now_q, gf_v[0])
+                                        : {cf_v_nx, cf_l_nx};
+      cf_i         <= (cnt_q == C_PICK) ? LANE_IDX : cf_i_nx;
+    end
+    if (run && (cnt_q == C_PICK + 6'd1)) begin
+      sdr1_q <= sdr1_nx;
+      sdx1_q <= sdx1_nx;
+      sdr2_q <= sdr2_nx;
+      sdx2_q <= sdx2_nx;
+    end
+    if (run && (cnt_q == C_SD_END))
+      verd_q <= verdict_fn(sdx1_nx[12:0], sdr1_nx, sdr2_nx);
   end
 
   // ---------------------------------------------------------------------------------------
   // Result and registers
-  wire [2:0] verdict = res_q[HWS_BRES_VERDICT_LSB +: 3];
-  assign res_o  = res_q;
-  assign done_o = (ph_q == PH_FIN);
+  wire       has_cpu = (verd_q == 3'd6) || (verd_q == 3'd7);
+  reg  [5:0] bus6, bq6, this6;
+  always @* begin
+    bus6 = 6'd0;
+    bq6  = 6'd0;
+    this6 = 6'd0;
+    bus6[CW-1:0]  = bus_q;
+    bq6[CW-1:0]   = has_cpu ? cf_i[0 +: CW] : {CW{1'b0}};
+    this6[CW-1:0] = this_ld_q;
+  end
+  assign res_o = ({29'd0, verd_q}   << HWS_BRES_VERDICT_LSB) |
+                 ({31'd0, has_b_q}  << HWS_BRES_HAS_BUSIEST_LSB) |
+                 ({26'd0, bus6}     << HWS_BRES_BUSIEST_LSB) |
+                 ({31'd0, has_cpu}  << HWS_BRES_HAS_CPU_LSB) |
+                 ({26'd0, bq6}      << HWS_BRES_BUSIEST_CPU_LSB) |
+                 ({26'd0, this6}    << HWS_BRES_THIS_LSB);
+  assign done_o = (cnt_q == C_FIN);
 
   // BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB at [0 +: 32] .. [96 +: 32]: one register, so the
   // ports up to the register file pass it without rebuilding a vector.
@@ -503,26 +738,72 @@ module hws_balance #(
   always @(posedge clk_i) begin
     if (srst_i) begin
       bal_q <= 128'd0;
-    end else if (ph_q == PH_FIN) begin
+    end else if (cnt_q == C_FIN) begin
       bal_q[0*32 +: 32] <= lo32(this_q);
       bal_q[1*32 +: 32] <= lo32(max_q);
-      bal_q[2*32 +: 32] <= (verdict >= 3'd3) ? lo32(avg_q) : 32'd0;
-      bal_q[3*32 +: 32] <= (verdict == 3'd6) ? imb_q : (verdict == 3'd7) ? 32'd1024 : 32'd0;
+      bal_q[2*32 +: 32] <= (verd_q >= 3'd3) ? lo32(avg_q) : 32'd0;
+      bal_q[3*32 +: 32] <= (verd_q == 3'd6) ? imb_q : (verd_q == 3'd7) ? 32'd1024 : 32'd0;
     end
   end
   assign regs_o = bal_q;
 
-  wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dsub[DVW], dx_nx[39:AW], acc_in[MW-1],
-                            res_q[31:27], res_q[23], res_q[15], res_q[7:6]};
+  wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_nx, adx_nx[39:AW], sdx1_nx[39:13],
+                            sdx2_nx, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
+                            s4n_q, ldx_q, pw_q, t_df[17], a_df[DVW]};
 
   // ---------------------------------------------------------------------------------------
-  // Simulation checks: the quotients fit their registers (the width argument of 8.3).
+  // Simulation checks: the quotients fit their registers (the width argument of 8.3), the
+  // powers are legal, and at every BALANCE the incremental sums equal the sums of the CPUs.
 `ifndef SYNTHESIS
+  function automatic [SW-1:0] sum_of(input [N*CW-1:0] tl, input [CW-1:0] b, input [1:0] kd);
+    reg [LOAD_W-1:0] n, h;
+    integer          x;
+    begin
+      sum_of = {SW{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        n = load_i[x*LOAD_W +: LOAD_W];
+        h = hist_i[x*LOAD_W +: LOAD_W];
+        if (tl[x*CW +: CW] == b)
+          sum_of = sum_of + ext((kd == 2'd0) ? n : (kd == 2'd1) ? ((h < n) ? h : n)
+                                                              : ((h < n) ? n : h));
+      end
+    end
+  endfunction
+  integer cx;
   always @(posedge clk_i) begin
-    if (!srst_i && in_run && (cnt_q == 6'd40) && ((ph_q == PH_GRP) || (ph_q == PH_T1)) &&
-        (dx_nx[39:AW] != {(40-AW){1'b0}})) begin
-      $display("hws_balance: ASSERTION FAILED at %0t: quotient %0d wider than %0d bits",
-               $time, dx_nx, AW);
+    if (!srst_i && go_i) begin
+      for (cx = 0; cx < N; cx = cx + 1) begin
+        if (s1n[cx*SW +: SW] != sum_of(lead1_i, cx[CW-1:0], 2'd0) ||
+            s1s[cx*SW +: SW] != sum_of(lead1_i, cx[CW-1:0], 2'd1) ||
+            s1t[cx*SW +: SW] != sum_of(lead1_i, cx[CW-1:0], 2'd2) ||
+            s2n[cx*SW +: SW] != sum_of(lead2_i, cx[CW-1:0], 2'd0) ||
+            s2s[cx*SW +: SW] != sum_of(lead2_i, cx[CW-1:0], 2'd1) ||
+            s2t[cx*SW +: SW] != sum_of(lead2_i, cx[CW-1:0], 2'd2) ||
+            s3n[cx*SW +: SW] != sum_of(lead3_i, cx[CW-1:0], 2'd0) ||
+            s3s[cx*SW +: SW] != sum_of(lead3_i, cx[CW-1:0], 2'd1) ||
+            s3t[cx*SW +: SW] != sum_of(lead3_i, cx[CW-1:0], 2'd2)) begin
+          $display("hws_balance: ASSERTION FAILED at %0t: block sums of leader %0d stale",
+                   $time, cx);
+          $fatal(1, "hws_balance: block sums");
+        end
+      end
+      if (s4n_q != sum_of({N*CW{1'b0}}, {CW{1'b0}}, 2'd0) ||
+          s4s_q != sum_of({N*CW{1'b0}}, {CW{1'b0}}, 2'd1)) begin
+        $display("hws_balance: ASSERTION FAILED at %0t: machine sums stale", $time);
+        $fatal(1, "hws_balance: machine sums");
+      end
+    end
+    if (!srst_i && run && (cnt_q == C_DIV_END)) begin
+      for (cx = 0; cx < N; cx = cx + 1) begin
+        if (lv_q[cx] && (ldx_nx[cx*40 + AW +: 40 - AW] != {(40-AW){1'b0}})) begin
+          $display("hws_balance: ASSERTION FAILED at %0t: lane %0d quotient wider than %0d bits",
+                   $time, cx, AW);
+          $fatal(1, "hws_balance: quotient overflow");
+        end
+      end
+    end
+    if (!srst_i && run && (cnt_q == C_AVG_END) && (adx_nx[39:AW] != {(40-AW){1'b0}})) begin
+      $display("hws_balance: ASSERTION FAILED at %0t: avg_load wider than %0d bits", $time, AW);
       $fatal(1, "hws_balance: quotient overflow");
     end
     if (!srst_i && pw_we_i && (pw_i < HWS_MIN_POWER[16:0])) begin

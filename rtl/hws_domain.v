@@ -17,7 +17,9 @@
 // QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the whole
 // answer is computed from the table, load[] and idle[] and latched into res_q; step 2
 // returns res_q. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
-// final cycle with the result word on q_res_o. The query logic sits entirely under q_go_i /
+// final cycle with the result word on q_res_o. hws_balance also keeps the per-block load
+// sums BALANCE reads, from the leader writes (set_i) and the engine's load and history
+// writes (upd_i). The query logic sits entirely under q_go_i /
 // set_i in clocked blocks, so Verilator evaluates none of it in cycles without a DOM_SET or
 // QUERY.
 `default_nettype none
@@ -45,6 +47,14 @@ module hws_domain #(
   input  wire [NR_CPUS*LOAD_W-1:0]  load_i,     // load[c] at [c*LOAD_W +: LOAD_W]
   input  wire [NR_CPUS*LOAD_W-1:0]  hist_i,     // hist[c]
   input  wire [NR_CPUS-1:0]         idle_i,     // idle[c]
+  // CPU upd_cpu_i's load goes from n_old to n_new and its history from h_old to h_new at
+  // this edge (for hws_balance's block sums)
+  input  wire                       upd_i,
+  input  wire [5:0]                 upd_cpu_i,  // < NR_CPUS
+  input  wire [LOAD_W-1:0]          upd_n_old_i,
+  input  wire [LOAD_W-1:0]          upd_n_new_i,
+  input  wire [LOAD_W-1:0]          upd_h_old_i,
+  input  wire [LOAD_W-1:0]          upd_h_new_i,
   output wire                       q_done_o,   // BALANCE: its final cycle
   output wire [31:0]                q_res_o,    // the result word: kinds 0, 1 in step 2,
                                                 // BALANCE with q_done_o
@@ -236,13 +246,16 @@ module hws_domain #(
     .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
     .pw_i(set_data_i),
     .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
+    .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_n_old_i(upd_n_old_i),
+    .upd_n_new_i(upd_n_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
     .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
     .load_i(load_i), .hist_i(hist_i),
     .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
   );
   assign q_res_o = q_kind_i[1] ? bal_res : res_q;
 
-  wire unused_bits = &{1'b0, set_cpu_i, set_data_i, q_cpu_i};
+  wire unused_bits = &{1'b0, set_cpu_i, set_data_i, q_cpu_i, upd_cpu_i};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks (cheap: only at DOM_SET and QUERY edges): every lead value written

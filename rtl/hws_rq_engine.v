@@ -45,7 +45,8 @@
 //   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain computes
 //                 the answer from lead[][], load[], idle[] and latches it     2: result
 //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
-//                 step 2 until hws_balance's final cycle (125 + 41 G cycles in all)
+//                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
+//                 NR_CPUS)) cycles in all, whatever the number of groups)
 //
 // Every flop update names one list at a time (the "focus" list f below), so a single
 // adder updates nr and one updates load.
@@ -621,6 +622,19 @@ module hws_rq_engine #(
     else if (ok1 && op_idle) idle_q[c_w] <= afield;
   end
 
+  // The load or history of one CPU, f_cpu, changes at this edge (a load write, or LOAD_TICK
+  // in step 1, where f_cpu = c): hws_balance keeps its block sums from these.
+  wire [LDW-1:0] hist_f   = hist_cpu[f_cpu];
+  wire           tick_we  = ok1 && op_tick;
+  wire           gs_upd   = load_we || tick_we;
+  wire [LDW-1:0] gs_n_new = load_we ? load_new : load_f;
+  wire [LDW-1:0] gs_h_new = tick_we ? hist_sum[LDW:1] : hist_f;
+  reg  [5:0]     gs_cpu6;
+  always @* begin
+    gs_cpu6 = 6'd0;
+    gs_cpu6[CW-1:0] = f_cpu;
+  end
+
   // ---------------------------------------------------------------------------------------
   // Domain table and placement queries (section 8.1)
   wire [31:0] qry_word;
@@ -630,6 +644,8 @@ module hws_rq_engine #(
     .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i({afield, hfield}),
     .q_now_i(tfield[1:0] != 2'd0), .q_bad_o(dom_bad),
     .q_go_i(ok1 && op_qry), .load_i(load_all), .hist_i(hist_all), .idle_i(idle_q),
+    .upd_i(gs_upd), .upd_cpu_i(gs_cpu6), .upd_n_old_i(load_f), .upd_n_new_i(gs_n_new),
+    .upd_h_old_i(hist_f), .upd_h_new_i(gs_h_new),
     .q_done_o(bal_done), .q_res_o(qry_word), .bal_regs_o(bal_regs_o)
   );
 

@@ -124,14 +124,16 @@ static struct hws_dev *open_backend(enum hws_backend b, unsigned nr_cpus)
  * BALANCE on @n CPUs in 4 NUMA nodes of n/4 (the domain of the callgrind figure of
  * bench-balance), level 3 from CPU 1, with tasks queued unevenly: the latency in cycles
  * (from the CMD write to its RESULT, minus a NOP's share), and the verdict it reached.
+ * @flat: the domain after reset instead, every CPU its own group (n groups).
  */
-static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdict)
+static unsigned balance_cycles(enum hws_backend be, unsigned n, int flat, unsigned *verdict,
+			       double *ivl)
 {
 	struct hws_dev *d = open_backend(be, n);
 	uint32_t w;
 	unsigned x, t = 0, lat;
 
-	for (x = 0; x < n; x++) {
+	for (x = 0; x < n && !flat; x++) {
 		CHECK(hws_dom_set(d, x, 2, x - x % (n / 4)));
 		CHECK(hws_dom_set(d, x, 3, x - x % (n / 4)));
 		if (x % (n / 4) == 0)
@@ -142,6 +144,8 @@ static unsigned balance_cycles(enum hws_backend be, unsigned n, unsigned *verdic
 			CHECK(hws_enqueue(d, t++, x, 120, 0, 0));
 	lat = latency_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0), &w);
 	*verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
+	/* back to back, FIFO fed, each answer read: cycles per query */
+	*ivl = query_interval_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0));
 	hws_close(d);
 	return lat;
 }
@@ -288,22 +292,53 @@ int main(int argc, char **argv)
 	printf("\n");
 
 	/* ---- BALANCE cycles per query ---- */
-	static const unsigned bal_n[3] = { 4, 16, 64 };
-	unsigned bal_cyc[3], bal_verdict[3], bal_rtl64, v64;
+	/* The model at 4, 16 and 64 CPUs (and 8); the RTL where the build has a variant of
+	 * that CPU count with 256 tasks (8 and 64), which must agree to the cycle. */
+	static const unsigned bal_n[4] = { 4, 8, 16, 64 };
+	unsigned bal_cyc[4], bal_flat[4], bal_verdict[4], bal_rtl[4], bal_rtl_flat[4], v;
+	double bal_ivl[4], bal_ivl_rtl[4], dummy;
 
-	for (k = 0; k < 3; k++)
-		bal_cyc[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], &bal_verdict[k]);
-	bal_rtl64 = balance_cycles(HWS_BACKEND_RTL, 64, &v64);
-	printf("BALANCE, 4 NUMA nodes, level 3 (4 groups), cycles per query (model; the RTL "
-	       "at 64 CPUs):\n");
-	for (k = 0; k < 3; k++)
-		printf("  %2u CPUs: %u cycles (verdict %u)%s\n", bal_n[k], bal_cyc[k],
-		       bal_verdict[k], k == 2 ? "" : "");
-	printf("  64 CPUs on the RTL: %u cycles (verdict %u)\n", bal_rtl64, v64);
-	if (bal_rtl64 != bal_cyc[2] || v64 != bal_verdict[2]) {
-		fprintf(stderr, "hws_bench: model and RTL disagree on BALANCE\n");
-		return 1;
+	printf("BALANCE cycles per query, level 3 from CPU 1 (docs/accelerator.md 8.2: "
+	       "%u + %u x max(%u, ceil(log2 NR_CPUS))):\n", HWS_BAL_LAT_BASE, HWS_BAL_LAT_LEVEL,
+	       HWS_BAL_LAT_MIN_LG);
+	printf("  CPUs  4 NUMA nodes (model / rtl)   flat, a group per CPU (model / rtl)   "
+	       "issue interval\n");
+	for (k = 0; k < 4; k++) {
+		int has_rtl = bal_n[k] == 8 || bal_n[k] == 64;
+
+		bal_cyc[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], 0, &bal_verdict[k],
+					    &bal_ivl[k]);
+		bal_flat[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], 1, &v, &dummy);
+		bal_rtl[k] = bal_rtl_flat[k] = 0;
+		bal_ivl_rtl[k] = 0;
+		if (has_rtl) {
+			unsigned vr, vf;
+
+			bal_rtl[k] = balance_cycles(HWS_BACKEND_RTL, bal_n[k], 0, &vr,
+						    &bal_ivl_rtl[k]);
+			bal_rtl_flat[k] = balance_cycles(HWS_BACKEND_RTL, bal_n[k], 1, &vf, &dummy);
+			if (bal_rtl[k] != bal_cyc[k] || vr != bal_verdict[k] ||
+			    bal_rtl_flat[k] != bal_flat[k] || vf != v ||
+			    bal_ivl_rtl[k] != bal_ivl[k]) {
+				fprintf(stderr, "hws_bench: model and RTL disagree on BALANCE at %u "
+						"CPUs\n", bal_n[k]);
+				return 1;
+			}
+		}
+		printf("  %4u  %4u / ", bal_n[k], bal_cyc[k]);
+		if (has_rtl)
+			printf("%-4u", bal_rtl[k]);
+		else
+			printf("-   ");
+		printf(" (verdict %u)       %4u / ", bal_verdict[k], bal_flat[k]);
+		if (has_rtl)
+			printf("%-4u", bal_rtl_flat[k]);
+		else
+			printf("-   ");
+		printf("       %.2f\n", bal_ivl[k]);
 	}
+	printf("  (no 4- or 16-CPU RTL variant in RTL_VARIANTS; issue interval: back-to-back "
+	       "BALANCEs with their RESULT reads, cycles per query)\n");
 
 	/* ---- Throughput of random streams ---- */
 	lock = random_rate(HWS_BACKEND_LOCKSTEP, 300000);
@@ -346,8 +381,14 @@ int main(int argc, char **argv)
 	fprintf(f, "  \"rtl_idle_cycles_per_s\": %.0f,\n", idle_rate);
 	fprintf(f, "  \"model_commands_per_s\": %.0f,\n", model.cmds_per_s);
 	fprintf(f, "  \"model_cycles_per_s\": %.0f,\n", model.edges_per_s);
-	fprintf(f, "  \"balance_cycles_per_query\": {\"4\": %u, \"16\": %u, \"64\": %u}\n}\n",
-		bal_cyc[0], bal_cyc[1], bal_cyc[2]);
+	fprintf(f, "  \"balance_cycles_per_query\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
+		bal_cyc[0], bal_cyc[2], bal_cyc[3]);
+	fprintf(f, "  \"balance_cycles_flat\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
+		bal_flat[0], bal_flat[2], bal_flat[3]);
+	fprintf(f, "  \"balance_cycles_rtl\": {\"8\": %u, \"64\": %u},\n", bal_rtl[1],
+		bal_rtl[3]);
+	fprintf(f, "  \"balance_issue_interval_cycles\": {\"4\": %.2f, \"8\": %.2f, \"16\": %.2f, "
+		   "\"64\": %.2f}\n}\n", bal_ivl[0], bal_ivl[1], bal_ivl[2], bal_ivl[3]);
 	if (fclose(f)) {
 		fprintf(stderr, "hws_bench: error writing %s\n", json);
 		return 1;

@@ -927,16 +927,28 @@ TEST_P(Engine, BalanceAnswersBalancedDomainsAndTheSmallImbalanceRules)
 	EXPECT_EQ(b.avg_load, 1408u);
 }
 
-TEST_P(Engine, BalanceLatencyGrowsWithTheGroupsAndBadBalancesChangeNothing)
+// The spec's formula (docs/accelerator.md 8.2), written out here rather than taken from the
+// model: 8 + 2 max(2, ceil(log2 NR_CPUS)) cycles, whatever the groups.
+static unsigned spec_balance_latency(unsigned cpus)
 {
-	// After reset level 3 spans all 8 CPUs, each a group: 125 + 41 x 8.
-	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0)),
-		  HWS_BAL_LAT_BASE + 8 * HWS_BAL_LAT_GROUP);
+	unsigned lg = 0;
+	while ((1u << lg) < cpus)
+		lg++;
+	return 8 + 2 * std::max(2u, lg);
+}
+
+TEST_P(Engine, BalanceLatencyIsTheSameForEveryGroupCountAndBadBalancesChangeNothing)
+{
+	// 8 CPUs: 8 + 2 x 3 = 14 cycles. After reset level 3 spans all 8 CPUs, each a group.
+	ASSERT_EQ(spec_balance_latency(8), 14u);
+	EXPECT_EQ(HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * 3, 14u) << "the register map agrees";
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0)), 14u) << "8 groups";
 	two_nodes_of_four(d);
-	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 1, 3, 5, 1, 0)),
-		  HWS_BAL_LAT_BASE + 2 * HWS_BAL_LAT_GROUP);
-	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 2, 0, 5, 1, 0)),
-		  HWS_BAL_LAT_BASE + 1 * HWS_BAL_LAT_GROUP) << "level 0: one CPU, one group";
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 1, 3, 5, 1, 0)), 14u) << "2 groups";
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 2, 0, 5, 1, 0)), 14u)
+		<< "level 0: one CPU, one group";
+	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 2, 6, 1, 0)), 14u)
+		<< "level 2: a node of 4 single-CPU groups, busy CPU";
 	ASSERT_EQ(hws_enqueue(d, 0, 6, 120, 0, 0), 0);
 	hws_bal good, b;
 	ASSERT_EQ(hws_balance_query(d, 0, 3, 1, &good), 0);
@@ -955,6 +967,112 @@ TEST_P(Engine, BalanceLatencyGrowsWithTheGroupsAndBadBalancesChangeNothing)
 	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), done + 5);
 	// A failing BALANCE takes 1 cycle like every failing command.
 	EXPECT_EQ(latency_of(hws_cmd(HWS_OP_QUERY, 0, 4, 0, 1, 0), -ERANGE), 1u);
+}
+
+// The same at 1, 2, 8 and 64 CPUs (the RTL variants of the build) and at every group count
+// a domain of them can have: flat (every CPU a group), nodes of 4 or of 16, one group.
+TEST_P(Engine, BalanceLatencyIsLogarithmicInTheCpus)
+{
+	struct shape {
+		unsigned cpus, tasks, depth, want;
+	};
+	for (shape sh : { shape{ 1, 16, 16, 12 }, shape{ 2, 16, 4, 12 }, shape{ 8, 16, 16, 14 },
+			  shape{ 64, 256, 16, 20 } }) {
+		SCOPED_TRACE("cpus " + std::to_string(sh.cpus));
+		ASSERT_EQ(spec_balance_latency(sh.cpus), sh.want);
+		d_.reset(hwstest::open_dev(GetParam(), sh.cpus, sh.tasks, sh.depth, 0));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+		// flat: level 3 spans every CPU, each a group (NR_CPUS groups)
+		for (unsigned t = 0; t < std::min(sh.tasks, 3 * sh.cpus); t++)
+			ASSERT_EQ(hws_enqueue(d, t, t % sh.cpus, 100 + t % 40, 0, 0), 0);
+		for (unsigned idle = 0; idle < 3; idle++)
+			EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, sh.cpus - 1, 1, 0)
+						   | idle << HWS_CMD_TASK_LSB), sh.want)
+				<< "flat, idle type " << idle;
+		// nodes of 4 (and of 16 at 64 CPUs) at level 3, single CPUs at level 2
+		for (unsigned node : { 4u, 16u }) {
+			if (sh.cpus < node)
+				continue;
+			for (unsigned x = 0; x < sh.cpus; x++) {
+				ASSERT_EQ(hws_dom_set(d, x, 3, x - x % node), 0);
+				if (x % node == 0)
+					ASSERT_EQ(hws_dom_set_power(d, 3, x, node * 1024), 0);
+			}
+			EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 1, 1, 0)), sh.want)
+				<< sh.cpus / node << " groups of " << node;
+			EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 2, 1, 1, 0)), sh.want)
+				<< node << " groups of 1";
+		}
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 0, 0, 1, 0)), sh.want)
+			<< "one group";
+	}
+}
+
+// Every quotient of BALANCE is the integer formula's (the RTL divides for real, 8.3): at
+// the width limits of the largest engine, 64 CPUs x 4096 real-time tasks (load sums near
+// 2^30, history sums near 2^36 for this_load), with the smallest and the largest powers
+// and random ones, at every level and idle type. Lockstep compares every answer and every
+// BAL_* register with the model, whose hws_find_busiest() divides in 64-bit C; the test
+// also checks a few by hand.
+TEST_P(Engine, BalanceQuotientsAreExactAtTheWidthLimits)
+{
+	d_.reset(hwstest::open_dev(GetParam(), 64, 4096, 16, 0));
+	ASSERT_NE(d_, nullptr);
+	d = d_.get();
+	// 4096 real-time tasks (weight 177522) piled onto CPUs 8..63, most on the last ones.
+	for (unsigned t = 0; t < 4096; t++)
+		ASSERT_EQ(hws_enqueue(d, t, t < 2048 ? 63 - t % 8 : 8 + t % 56, t % 100, 0, 0), 0);
+	for (unsigned k = 0; k < 20; k++)
+		for (unsigned x = 0; x < 64; x++)
+			ASSERT_EQ(hws_load_tick(d, x), 0);
+	// The load moves away: histories stay near the old (large) loads.
+	for (unsigned t = 0; t < 2048; t++)
+		ASSERT_EQ(hws_migrate(d, t, t % 8), 0);
+	// Nodes of 16, packages of 8, cores of 2.
+	for (unsigned x = 0; x < 64; x++) {
+		ASSERT_EQ(hws_dom_set(d, x, 1, x & ~1u), 0);
+		ASSERT_EQ(hws_dom_set(d, x, 2, x & ~7u), 0);
+		ASSERT_EQ(hws_dom_set(d, x, 3, x & ~15u), 0);
+	}
+	uint64_t s = 99;
+	auto rnd = [&s]() {
+		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+		return (uint32_t)(s >> 33);
+	};
+	for (unsigned round = 0; round < 6; round++) {
+		for (unsigned l = 0; l < 4; l++)
+			for (unsigned x = 0; x < 64; x++) {
+				uint32_t p = round == 0 ? 256 : round == 1 ? 131071
+					   : 256 + rnd() % (131072 - 256);
+				ASSERT_EQ(hws_dom_set_power(d, l, x, p), 0);
+			}
+		for (unsigned q = 0; q < 24; q++) {
+			hws_bal b;
+			ASSERT_EQ(hws_balance_query(d, rnd() % 64, q % 4, (q / 4) % 3, &b), 0)
+				<< hws_errmsg(d);
+		}
+	}
+	// By hand: every power 256 (round 0 again), level 3 from CPU 0 (node 0 = CPUs 0..15),
+	// loads now (idle): node 0 holds 2048 tasks on CPUs 0..7 and 56/56 of the rest ...
+	for (unsigned l = 0; l < 4; l++)
+		for (unsigned x = 0; x < 64; x++)
+			ASSERT_EQ(hws_dom_set_power(d, l, x, 256), 0);
+	hws_bal b;
+	ASSERT_EQ(hws_balance_query(d, 0, 3, 1, &b), 0);
+	// node sums (loads now): CPUs 0..7 hold tasks 0..2047, CPUs 8..15 the tasks 2048..4095
+	// with 8 + t % 56 in 8..15; every task weighs 177522.
+	uint64_t tasks[4] = { 2048, 0, 0, 0 };
+	for (unsigned t = 2048; t < 4096; t++)
+		tasks[(8 + t % 56) / 16]++;
+	uint64_t q[4];
+	for (unsigned n = 0; n < 4; n++)
+		q[n] = tasks[n] * 177522 * 1024 / 256;
+	unsigned busiest = q[1] >= q[2] && q[1] >= q[3] ? 1 : q[2] >= q[3] ? 2 : 3;
+	EXPECT_EQ(b.this_load, (uint32_t)q[0]);
+	EXPECT_EQ(b.max_load, (uint32_t)q[busiest]);
+	EXPECT_EQ(b.busiest, (int)busiest * 16);
+	EXPECT_EQ(b.verdict, 2u) << "THIS_IS_MAX: node 0 holds half the tasks";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,
