@@ -22,7 +22,8 @@
 # "none": hw is worse already at 0 ns; ">MAX": still better at the largest grid latency.
 #
 # Environment: HWSCHED (default build/hwsched), OUT (build/co_design), JOBS (2),
-# CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, SVG (docs/co_design.svg).
+# CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, SVG (docs/co_design.svg), TSV
+# (docs/co_design.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HWSCHED=${HWSCHED:-build/hwsched}
@@ -153,6 +154,7 @@ printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$O
 	printf "o1_throughput\thw0_throughput\tbreakeven_throughput_ns\n"
 	sort -n -k1,1 -k2,2 "$OUT/cells.tsv"
 } >"$OUT/summary.tsv"
+cp "$OUT/summary.tsv" "${TSV:-docs/co_design.tsv}"
 runs=$(ls "$OUT/runs" | wc -l)
 echo "co_design: ${#cells[@]} cells, $runs VP runs, $(( $(date +%s) - t0 )) s; $OUT/summary.tsv"
 
