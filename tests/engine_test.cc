@@ -996,8 +996,9 @@ TEST_P(Engine, BalanceLatencyIsLogarithmicInTheCpus)
 				continue;
 			for (unsigned x = 0; x < sh.cpus; x++) {
 				ASSERT_EQ(hws_dom_set(d, x, 3, x - x % node), 0);
-				if (x % node == 0)
+				if (x % node == 0) {
 					ASSERT_EQ(hws_dom_set_power(d, 3, x, node * 1024), 0);
+				}
 			}
 			EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 1, 1, 0)), sh.want)
 				<< sh.cpus / node << " groups of " << node;
