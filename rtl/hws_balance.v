@@ -499,65 +499,65 @@ module hws_balance #(
   reg  [N*LOAD_W-1:0] cf_l_nx;
   reg  [16:0]         sdr1_nx, sdr2_nx;
   reg  [39:0]         sdx1_nx, sdx2_nx;
+  // The dividers, one hws_div8 each: the lanes (cnt 1..5) from their registers, avg
+  // (cnt LG+1..LG+5) from {total_load, 10'b0} / total_pwr, tmp1 = 2^20 / pb and tmp2 =
+  // n2 / pt (cnt CP+1..CP+2, 16 quotient bits, from bits 20..16 of the dividend, which
+  // are below 256 <= the divisor).
+  wire [N*17-1:0]     ldr_st;
+  wire [N*40-1:0]     ldx_st;
+  genvar              gv;
+  generate
+    for (gv = 0; gv < N; gv = gv + 1) begin : g_lane_div
+      hws_div8 #(.DW(17)) u_div (
+        .r_i(ldr_q[gv*17 +: 17]), .x_i(ldx_q[gv*40 +: 40]), .d_i(pwl[gv*17 +: 17]),
+        .r_o(ldr_st[gv*17 +: 17]), .x_o(ldx_st[gv*40 +: 40]));
+    end
+  endgenerate
+  wire [47:0]         a_dn = {{(38 - SW){1'b0}}, tot_q, 10'd0};
+  wire                a_first = (cnt_q == C_AVG0);
+  wire [DVW-1:0]      adr_st;
+  wire [39:0]         adx_st;
+  hws_div8 #(.DW(DVW)) u_avg_div (
+    .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[47:40]} : adr_q), .x_i(a_first ? a_dn[39:0] : adx_q),
+    .d_i(pf_q[0 +: DVW]), .r_o(adr_st), .x_o(adx_st));
+  wire                s_first = (cnt_q == C_PICK + 6'd1);
+  wire [16:0]         sdr1_st, sdr2_st;
+  wire [39:0]         sdx1_st, sdx2_st;
+  hws_div8 #(.DW(17)) u_tmp1_div (
+    .r_i(s_first ? 17'd16 : sdr1_q), .x_i(s_first ? 40'd0 : sdx1_q), .d_i(pb_q),
+    .r_o(sdr1_st), .x_o(sdx1_st));
+  hws_div8 #(.DW(17)) u_tmp2_div (
+    .r_i(s_first ? {12'd0, n2_q[20:16]} : sdr2_q), .x_i(s_first ? {n2_q[15:0], 24'd0} : sdx2_q),
+    .d_i(pt_q), .r_o(sdr2_st), .x_o(sdx2_st));
   // temporaries
-  reg  [16:0]         t_dr, t_dv;
-  reg  [18:0]         t_df;
-  reg  [DVW-1:0]      a_dr, a_dv;
-  reg  [DVW+1:0]      a_df;
-  reg  [39:0]         t_dx;
-  reg  [47:0]         a_dn;
   reg  [2*N*DVW-1:0]  pf_in;
   reg  [2*N-1:0]      f_v;
   reg  [2*N*AW-1:0]   f_q;
   reg  [2*N*CW-1:0]   f_i;
   reg  [2*N*LOAD_W-1:0] f_l;
   reg                 tk;
-  integer             g, k;
+  integer             g;
   always @* begin
     ldr_nx = {N*17{1'b0}};  ldx_nx = {N*40{1'b0}};  pf_nx = {N*DVW{1'b0}};
     adr_nx = {DVW{1'b0}};   adx_nx = 40'd0;
     gf_v_nx = {N{1'b0}};    gf_q_nx = {N*AW{1'b0}};  gf_i_nx = {N*CW{1'b0}};
     cf_v_nx = {N{1'b0}};    cf_l_nx = {N*LOAD_W{1'b0}};  cf_i_nx = {N*CW{1'b0}};
     sdr1_nx = 17'd0;  sdr2_nx = 17'd0;  sdx1_nx = 40'd0;  sdx2_nx = 40'd0;
-    t_dr = 17'd0;  t_dv = 17'd0;  t_df = 19'd0;  t_dx = 40'd0;
-    a_dr = {DVW{1'b0}};  a_dv = {DVW{1'b0}};  a_df = {(DVW+2){1'b0}};  a_dn = 48'd0;
     pf_in = {2*N*DVW{1'b0}};
     f_v = {2*N{1'b0}};  f_q = {2*N*AW{1'b0}};  f_i = {2*N*CW{1'b0}};  f_l = {2*N*LOAD_W{1'b0}};
     tk = 1'b0;
     if (run) begin
-      // lane dividers (cnt 1..5): 8 restoring steps each
+      // lane dividers (cnt 1..5): eight restoring steps each (hws_div8)
       if (cnt_q <= C_DIV_END) begin
-        for (g = 0; g < N; g = g + 1) begin
-          t_dr = ldr_q[g*17 +: 17];
-          t_dx = ldx_q[g*40 +: 40];
-          t_dv = pwl[g*17 +: 17];
-          for (k = 0; k < 8; k = k + 1) begin
-            t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, t_dv};   // its borrow is the compare
-            tk   = !t_df[18];
-            t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
-            t_dx = {t_dx[38:0], tk};
-          end
-          ldr_nx[g*17 +: 17] = t_dr;
-          ldx_nx[g*40 +: 40] = t_dx;
-        end
+        ldr_nx = ldr_st;
+        ldx_nx = ldx_st;
       end
       // pw fold (cnt 1..LG): entry i = entry 2i + entry 2i+1
       pf_in[N*DVW-1:0] = pf_q;
       for (g = 0; g < N; g = g + 1)
         pf_nx[g*DVW +: DVW] = pf_in[2*g*DVW +: DVW] + pf_in[(2*g+1)*DVW +: DVW];
-      // avg divider (cnt LG+1..LG+5), starting from {total_load, 10'b0} / total_pwr
-      a_dn[SW+9:0] = {tot_q, 10'd0};
-      a_dr = (cnt_q == C_AVG0) ? {{(DVW-8){1'b0}}, a_dn[47:40]} : adr_q;
-      t_dx = (cnt_q == C_AVG0) ? a_dn[39:0] : adx_q;
-      a_dv = pf_q[0 +: DVW];
-      for (k = 0; k < 8; k = k + 1) begin
-        a_df = {1'b0, a_dr, t_dx[39]} - {2'b0, a_dv};
-        tk   = !a_df[DVW+1];
-        a_dr = tk ? a_df[DVW-1:0] : {a_dr[DVW-2:0], t_dx[39]};
-        t_dx = {t_dx[38:0], tk};
-      end
-      adr_nx = a_dr;
-      adx_nx = t_dx;
+      adr_nx = adr_st;
+      adx_nx = adx_st;
       // group-max fold: leaves at cnt 5 (from the quotients of its edge), then one level
       // per cycle. An entry takes its left child when that is valid and not below the right.
       if (cnt_q == C_DIV_END) begin
@@ -587,28 +587,10 @@ module hws_balance #(
                                          : f_l[(2*g+1)*LOAD_W +: LOAD_W];
         cf_i_nx[g*CW +: CW]         = tk ? f_i[2*g*CW +: CW] : f_i[(2*g+1)*CW +: CW];
       end
-      // tmp1 = 2^20 / pb and tmp2 = n2 / pt (cnt CP+1..CP+2): 16 quotient bits, starting
-      // from bits 20..16 of the dividend (below 256 <= the divisor)
-      t_dr = (cnt_q == C_PICK + 6'd1) ? 17'd16 : sdr1_q;
-      t_dx = (cnt_q == C_PICK + 6'd1) ? 40'd0 : sdx1_q;
-      for (k = 0; k < 8; k = k + 1) begin
-        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pb_q};
-        tk   = !t_df[18];
-        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
-        t_dx = {t_dx[38:0], tk};
-      end
-      sdr1_nx = t_dr;
-      sdx1_nx = t_dx;
-      t_dr = (cnt_q == C_PICK + 6'd1) ? {12'd0, n2_q[20:16]} : sdr2_q;
-      t_dx = (cnt_q == C_PICK + 6'd1) ? {n2_q[15:0], 24'd0} : sdx2_q;
-      for (k = 0; k < 8; k = k + 1) begin
-        t_df = {1'b0, t_dr, t_dx[39]} - {2'b0, pt_q};
-        tk   = !t_df[18];
-        t_dr = tk ? t_df[16:0] : {t_dr[15:0], t_dx[39]};
-        t_dx = {t_dx[38:0], tk};
-      end
-      sdr2_nx = t_dr;
-      sdx2_nx = t_dx;
+      sdr1_nx = sdr1_st;
+      sdx1_nx = sdx1_st;
+      sdr2_nx = sdr2_st;
+      sdx2_nx = sdx2_st;
     end
   end
 
@@ -749,7 +731,7 @@ module hws_balance #(
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_nx, adx_nx[39:AW], sdx1_nx[39:13],
                             sdx2_nx, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
-                            s4n_q, ldx_q, pw_q, t_df[17], a_df[DVW]};
+                            s4n_q, ldx_q, pw_q};
 
   // ---------------------------------------------------------------------------------------
   // Simulation checks: the quotients fit their registers (the width argument of 8.3), the

@@ -1,0 +1,40 @@
+// hws_div8: eight steps of a restoring divider, combinational (docs/accelerator.md 8.2).
+//
+// {r_i, x_i} is the state of one division: r_i the partial remainder, x_i the dividend
+// bits still to bring down (most significant first) with the quotient bits so far shifted
+// in from the right. Each step subtracts the divisor from {r, the next dividend bit}; when
+// that does not borrow (the borrow is the compare) the quotient bit is 1 and the
+// difference is the new remainder. So five registered calls divide a 40-bit dividend and
+// leave the quotient in x. Every divider of hws_balance (the lanes, avg_load, tmp1, tmp2)
+// is one instance of this module.
+`default_nettype none
+
+module hws_div8 #(
+  parameter integer DW = 17     // divisor and remainder width
+) (
+  input  wire [DW-1:0] r_i,     // partial remainder (< d_i)
+  input  wire [39:0]   x_i,     // dividend bits to bring down, then quotient bits
+  input  wire [DW-1:0] d_i,     // divisor
+  output reg  [DW-1:0] r_o,
+  output reg  [39:0]   x_o
+);
+  reg [DW+1:0] df;
+  reg          q;
+  integer      k;
+  always @* begin
+    r_o = r_i;
+    x_o = x_i;
+    df  = {(DW+2){1'b0}};
+    q   = 1'b0;
+    for (k = 0; k < 8; k = k + 1) begin
+      df  = {1'b0, r_o, x_o[39]} - {2'b0, d_i};
+      q   = !df[DW+1];
+      r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[39]};
+      x_o = {x_o[38:0], q};
+    end
+  end
+  // df[DW] is the top bit of a remainder below the divisor: always 0 when q is 1.
+  wire unused_df = df[DW];
+endmodule
+
+`default_nettype wire
