@@ -73,6 +73,8 @@ struct fw_rq_ops {
 extern const struct fw_rq_ops fw_rq_hw_ops;
 extern const struct fw_rq_ops fw_rq_sw_ops;
 
+/* The task table of the engine fw_rq_hw opens for @nr_tasks tasks: a power of 2, >= 256. */
+unsigned fw_engine_nr_tasks(unsigned nr_tasks);
 /* Linux's load weight of priority @prio (prio_to_weight; real-time 2 x nice -20's). */
 uint32_t fw_weight_of(unsigned prio);
 /* Group powers and imbalance_pct of the topology's levels (shared by both queues). */

@@ -68,6 +68,15 @@ static int program_topology(struct fw_rq *q, char *msg, size_t len)
 	return ret;
 }
 
+unsigned fw_engine_nr_tasks(unsigned nr_tasks)
+{
+	unsigned n = 256;
+
+	while (n < nr_tasks)
+		n *= 2;
+	return n;
+}
+
 static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_costs *costs,
 			       char *msg, size_t len)
 {
@@ -83,9 +92,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 	q->c = *costs;
 	cfg.backend = (enum hws_backend)costs->backend;
 	cfg.nr_cpus = env->topo->nr_cpus;
-	cfg.nr_tasks = 256;
-	while (cfg.nr_tasks < env->nr_tasks)
-		cfg.nr_tasks *= 2;
+	cfg.nr_tasks = fw_engine_nr_tasks(env->nr_tasks);
 	cfg.cmd_depth = cfg.res_depth = 16;
 	cfg.nr_groups = 16;
 	cfg.wave = costs->wave;

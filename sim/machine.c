@@ -932,36 +932,39 @@ static const struct wop P_CC[] = {	/* make forks, the child execs cc1 */
 
 /*
  * Keys every workload takes: nice=N (-20..19), rt=P (SCHED_RR priority 0..99, lower is
- * higher), cpus=N (affinity: CPUs 0..N-1). 1: taken, 0: not one of them, -1: bad value.
+ * higher), cpus=N (affinity: CPUs 0..N-1). 1: taken, 0: not one of them, -EINVAL: a bad
+ * value (@err names it, in workload @name).
  */
-static int generic_key(struct machine *m, const char *kv)
+static int generic_key(struct machine *m, const char *kv, const char *name, char *err,
+		       size_t len)
 {
 	const char *eq = strchr(kv, '=');
 	char *end;
-	long v;
+	long v, lo, hi;
 
 	if (!eq)
 		return 0;
+	if (!strncmp(kv, "nice=", 5))
+		lo = -20, hi = 19;
+	else if (!strncmp(kv, "rt=", 3))
+		lo = 0, hi = 99;
+	else if (!strncmp(kv, "cpus=", 5))
+		lo = 1, hi = (long)m->topo.nr_cpus;
+	else
+		return 0;
 	v = strtol(eq + 1, &end, 10);
-	if (!strncmp(kv, "nice=", 5)) {
-		if (end == eq + 1 || *end || v < -20 || v > 19)
-			return -1;
+	if (end == eq + 1 || *end || v < lo || v > hi) {
+		snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name, kv,
+			 m->topo.nr_cpus);
+		return -EINVAL;
+	}
+	if (kv[0] == 'n')
 		m->g_nice = (int)v;
-		return 1;
-	}
-	if (!strncmp(kv, "rt=", 3)) {
-		if (end == eq + 1 || *end || v < 0 || v > 99)
-			return -1;
+	else if (kv[0] == 'r')
 		m->g_rt = (int)v;
-		return 1;
-	}
-	if (!strncmp(kv, "cpus=", 5)) {
-		if (end == eq + 1 || *end || v < 1 || v > (long)m->topo.nr_cpus)
-			return -1;
+	else
 		m->g_cpus = (unsigned)v;
-		return 1;
-	}
-	return 0;
+	return 1;
 }
 
 static int kv_double(const char *v, double *out)
@@ -1005,15 +1008,12 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		double v, *dst = NULL;
-		int gk = generic_key(m, kv);
+		int gk = generic_key(m, kv, name, err, len);
 
-		if (gk) {
-			if (gk > 0)
-				continue;
-			snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name,
-				 kv, m->topo.nr_cpus);
-			return -EINVAL;
-		}
+		if (gk < 0)
+			return gk;
+		if (gk)
+			continue;
 		if (!eq || kv_double(eq + 1, &v) || v != floor(v)) {
 			snprintf(err, len, "workload %s: '%s' is not key=integer", name, kv);
 			return -EINVAL;
@@ -1375,15 +1375,12 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		double v;
-		int gk = generic_key(m, kv);
+		int gk = generic_key(m, kv, name, err, len);
 
-		if (gk) {
-			if (gk > 0)
-				continue;
-			snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name,
-				 kv, m->topo.nr_cpus);
-			return -EINVAL;
-		}
+		if (gk < 0)
+			return gk;
+		if (gk)
+			continue;
 
 		if (!eq || kv_double(eq + 1, &v)) {
 			snprintf(err, len, "workload %s: '%s' is not key=number", name, kv);
@@ -1511,7 +1508,7 @@ static void check_idle_core(struct machine *m, unsigned cpu)
 
 /* ---- the run ---- */
 
-static const struct sched_ops *find_sched(const char *name)
+const struct sched_ops *machine_find_sched(const char *name)
 {
 	if (!strcmp(name, "hw"))
 		return &sched_hw_ops;
@@ -1628,7 +1625,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	for (unsigned x = 0; x < m->topo.nr_cpus; x++)
 		if (m->topo.lead[0][x] == x)
 			m->pkg_empty[m->topo.lead[1][x]]++;	/* every core idle */
-	m->ops = o->ops ? o->ops : find_sched(o->sched);
+	m->ops = o->ops ? o->ops : machine_find_sched(o->sched);
 	if (!m->ops) {
 		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
 		ret = -EINVAL;

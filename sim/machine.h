@@ -102,6 +102,9 @@ void machine_default_opts(struct machine_opts *o);
 int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
 		char *err, size_t len);
 
+/* The scheduler named @name (hw, o1, linux24), or NULL. */
+const struct sched_ops *machine_find_sched(const char *name);
+
 /* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
 int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);
 

@@ -21,6 +21,7 @@
 extern "C" {
 #include "../hws_vp.h"
 #include "../machine.h"
+#include "../../firmware/fw_rq.h"
 }
 
 namespace {
@@ -233,17 +234,6 @@ void summarise(Dec k, const std::vector<Counters> &s, hws_vp_decision *d)
 	d->cycles_p99 = pct99(c);
 }
 
-const struct sched_ops *sched_by_name(const char *name)
-{
-	if (!strcmp(name, "hw"))
-		return &sched_hw_ops;
-	if (!strcmp(name, "o1"))
-		return &sched_o1_ops;
-	if (!strcmp(name, "linux24"))
-		return &sched_linux24_ops;
-	return nullptr;
-}
-
 // What hws_vp_run() hands to sc_main() (SystemC's own entry, run by sc_elab_and_sim).
 struct Job {
 	struct machine_opts mo;
@@ -352,7 +342,7 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 	ret = machine_parse_topology(o->topology, &topo, err, len);
 	if (ret)
 		return ret;
-	g.inner = sched_by_name(o->sched);
+	g.inner = machine_find_sched(o->sched);
 	if (!g.inner) {
 		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
 		return -EINVAL;
@@ -367,7 +357,7 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 	if (j.pc.engine) {
 		// The engine must be built before time 0, so its size is needed now: the
 		// task count from a 1 ns run of the same machine under o1 (no engine), sized
-		// as fw_rq_hw.c sizes it (the driver checks the engine's answer anyway).
+		// by fw_rq_hw.c's rule (the driver checks the engine's answer anyway).
 		dry.sched = "o1";
 		dry.duration_ns = 1;
 		dry.svg = nullptr;
@@ -377,9 +367,7 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		ret = machine_run(&dry, &dr, nullptr, err, len);
 		if (ret)
 			return ret;
-		j.pc.nr_tasks = 256;
-		while (j.pc.nr_tasks < dr.ntasks)
-			j.pc.nr_tasks *= 2;
+		j.pc.nr_tasks = fw_engine_nr_tasks(dr.ntasks);
 		machine_result_free(&dr);
 	}
 	j.r = r;
