@@ -4,31 +4,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <sys/wait.h>
+
+#include "test_util.h"
 
 namespace {
 
-struct CliRun {
-	int status;
-	std::string out;
-};
-
-// CliRun hwsched with @args; stdout and stderr together.
-CliRun hwsched(const std::string &args)
-{
-	std::string cmd = std::string(HWSCHED_BIN) + " " + args + " 2>&1";
-	CliRun r{ -1, "" };
-	FILE *p = popen(cmd.c_str(), "r");
-	if (!p)
-		return r;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-		r.out.append(buf, n);
-	int st = pclose(p);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return r;
-}
+using hwstest::CliRun;
+using hwstest::hwsched;
+using hwstest::slurp;
 
 std::string last_line(const std::string &s)
 {
@@ -122,20 +105,6 @@ std::string trace_dir()
 		}
 	}
 	return "";
-}
-
-std::string slurp(const std::string &path)
-{
-	std::string s;
-	FILE *f = fopen(path.c_str(), "r");
-	if (!f)
-		return s;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		s.append(buf, n);
-	fclose(f);
-	return s;
 }
 
 // The number after "key": in @json, searched after @side's key.

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
 
 #include "hws.h"
 
@@ -17,8 +20,10 @@ namespace hwstest {
 // @deep_check: the RTL walks all its lists every this many cycles (0: never). Each walk
 // costs about NR_CPUS * 280 + NR_TASKS steps: every cycle is fine for directed tests of
 // the default engine, long random runs use a sparser cadence.
+// @tp: the transport of HWS_BACKEND_TRANSPORT (the VP's tests), else unused.
 inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
-			 unsigned depth = 16, unsigned deep_check = 1)
+			 unsigned depth = 16, unsigned deep_check = 1,
+			 const hws_transport *tp = nullptr)
 {
 	hws_config c;
 	hws_dev *d = nullptr;
@@ -31,6 +36,7 @@ inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
 	c.cmd_depth = depth;
 	c.res_depth = depth;
 	c.deep_check = b == HWS_BACKEND_MODEL ? 0 : deep_check;
+	c.transport = tp;
 	int ret = hws_open(&d, &c, msg, sizeof(msg));
 	EXPECT_EQ(ret, 0) << msg;
 	return ret ? nullptr : d;
@@ -66,6 +72,45 @@ inline uint32_t reg(hws_dev *d, uint32_t off)
 
 	EXPECT_EQ(hws_reg_read(d, off, &v), 0) << hws_errmsg(d);
 	return v;
+}
+
+#ifdef HWSCHED_BIN
+// The hwsched executable run as a user runs it: exit status and stdout + stderr.
+struct CliRun {
+	int status;
+	std::string out;
+};
+
+inline CliRun hwsched(const std::string &args)
+{
+	std::string cmd = std::string(HWSCHED_BIN) + " " + args + " 2>&1";
+	CliRun r{ -1, "" };
+	FILE *p = popen(cmd.c_str(), "r");
+	if (!p)
+		return r;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		r.out.append(buf, n);
+	int st = pclose(p);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return r;
+}
+#endif
+
+// A whole file as a string ("" when it cannot be read).
+inline std::string slurp(const std::string &path)
+{
+	std::string s;
+	FILE *f = fopen(path.c_str(), "r");
+	if (!f)
+		return s;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		s.append(buf, n);
+	fclose(f);
+	return s;
 }
 
 // A seed from HWS_SEED in the environment, else @def.

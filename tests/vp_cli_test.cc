@@ -5,43 +5,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "test_util.h"
 
 namespace {
 
-struct VpRun {
-	int status;
-	std::string out;
-};
-
-VpRun hwsched(const std::string &args)
-{
-	std::string cmd = std::string(HWSCHED_BIN) + " " + args + " 2>&1";
-	VpRun r{ -1, "" };
-	FILE *p = popen(cmd.c_str(), "r");
-	if (!p)
-		return r;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-		r.out.append(buf, n);
-	int st = pclose(p);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return r;
-}
-
-std::string slurp(const std::string &path)
-{
-	std::ifstream f(path);
-	std::stringstream s;
-	s << f.rdbuf();
-	return s.str();
-}
+using hwstest::hwsched;
+using hwstest::slurp;
+using hwstest::CliRun;
 
 // The number after "key": in a JSON text (NaN when absent).
 double json_num(const std::string &j, const std::string &key)
@@ -78,7 +52,7 @@ unsigned seed_of()
 TEST(Vp, HelpAndBadInput)
 {
 	for (const char *a : { "vp --help", "help vp" }) {
-		VpRun r = hwsched(a);
+		CliRun r = hwsched(a);
 		EXPECT_EQ(r.status, 0) << a;
 		EXPECT_NE(r.out.find("--bus-latency"), std::string::npos) << a << ": " << r.out;
 	}
@@ -95,7 +69,7 @@ TEST(Vp, HelpAndBadInput)
 		{ "vp --workload nosuch", "workload 'nosuch': unknown", 1 },
 	};
 	for (const auto &b : bad) {
-		VpRun r = hwsched(b.args);
+		CliRun r = hwsched(b.args);
 		EXPECT_EQ(r.status, b.status) << b.args << ": " << r.out;
 		EXPECT_NE(r.out.find(b.says), std::string::npos) << b.args << ": " << r.out;
 	}
@@ -126,9 +100,9 @@ TEST(Vp, ZeroLatencyMakesTheDecisionsOfRunOnRtl)
 		char bus[64], lat[64];
 		snprintf(bus, sizeof(bus), "%g", c.lat + 20);
 		snprintf(lat, sizeof(lat), "%g", c.lat);
-		VpRun a = hwsched("run --sched hw --backend rtl --cost bus_ns=" + std::string(bus) + " " +
+		CliRun a = hwsched("run --sched hw --backend rtl --cost bus_ns=" + std::string(bus) + " " +
 				common + " --json " + ja);
-		VpRun b = hwsched("vp --sched hw --bus-latency " + std::string(lat) +
+		CliRun b = hwsched("vp --sched hw --bus-latency " + std::string(lat) +
 				" --no-contention " + common + " --json " + jb);
 		SCOPED_TRACE(std::string(c.args) + ", HWS_SEED=" + std::to_string(seed));
 		ASSERT_EQ(a.status, 0) << a.out;
@@ -160,7 +134,7 @@ TEST(Vp, AnnotatedTimeIsLinearInTheLatency)
 			const std::string jv = tmp("lin.vp.json"), jm = tmp("lin.json");
 			char lat[64];
 			snprintf(lat, sizeof(lat), "%g", L);
-			VpRun r = hwsched("vp " + wl + " --bus-latency " + lat +
+			CliRun r = hwsched("vp " + wl + " --bus-latency " + lat +
 					(contend ? "" : " --no-contention") + " --vp-json " + jv +
 					" --json " + jm);
 			SCOPED_TRACE("latency " + std::string(lat) + (contend ? " contended" : ""));
@@ -191,8 +165,8 @@ TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
 {
 	const std::string wl = "--workload hackbench:groups=1,loops=5 --topology core=4 --top 50";
 	for (const char *s : { "o1", "linux24" }) {
-		VpRun a = hwsched(std::string("run --sched ") + s + " " + wl);
-		VpRun b = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
+		CliRun a = hwsched(std::string("run --sched ") + s + " " + wl);
+		CliRun b = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
 		ASSERT_EQ(a.status, 0) << a.out;
 		ASSERT_EQ(b.status, 0) << b.out;
 		EXPECT_EQ(machine_report(a.out), machine_report(b.out)) << s;

@@ -21,6 +21,7 @@
 extern "C" {
 #include "../../driver/hws.h"
 #include "../../models/hws_model.h"
+#include "../test_util.h"
 }
 
 namespace {
@@ -54,21 +55,10 @@ void set_bus(double latency_ns, bool contention)
 
 hws_dev *open_tlm(const hws_transport *tp)
 {
-	hws_config c;
-	hws_dev *d = nullptr;
-	char msg[512];
-
-	hws_config_default(&c);
-	c.backend = HWS_BACKEND_TRANSPORT;
-	c.transport = tp;
-	int ret = hws_open(&d, &c, msg, sizeof(msg));
-	EXPECT_EQ(ret, 0) << msg;
-	return ret ? nullptr : d;
+	return hwstest::open_dev(HWS_BACKEND_TRANSPORT, 8, 256, 16, 0, tp);
 }
 
-struct Closer {
-	void operator()(hws_dev *d) const { hws_close(d); }
-};
+using Closer = hwstest::DevCloser;
 
 unsigned seed_of()
 {
