@@ -104,14 +104,20 @@ VL_FLAGS += -Irtl
 VL_FLAGS += --x-assign fast --x-initial fast
 
 vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))
+# The parameters of variant $(1) = CPUSxTASKSxDEPTH: for Verilator (-G) and for the
+# harness that wraps it (-D), the C++ variants and the SystemC ones alike.
+vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
+	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
+	-GNR_GROUPS=$(RTL_GROUPS)
+vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
+	-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) \
+	-DHWS_V_GROUPS=$(RTL_GROUPS)
 
 define VARIANT_RULES
 $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/vl
-	verilator $(VL_FLAGS) --prefix Vhws_$(call vl_name,$(1)) \
-		-GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
-		-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		-GNR_GROUPS=$(RTL_GROUPS) --Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
+	verilator $(VL_FLAGS) --prefix Vhws_$(call vl_name,$(1)) $(call vl_gparams,$(1)) \
+		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
 $(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h \
@@ -119,11 +125,7 @@ $(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vs
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -Isim -I$(BUILD)/vl/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
-		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' \
-		-DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
-		-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_GROUPS=$(RTL_GROUPS) \
-		-c -o $$@ $$<
+		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
 $(foreach v,$(RTL_VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
@@ -259,7 +261,8 @@ test: $(DEPS_STAMP) gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST
 # VP_STUDY_VARIANTS (the CPU x task counts of the study).
 VP_VARIANTS ?= 8x256x16
 VP_STUDY_VARIANTS := 1x256x16 1x512x16 8x256x16 8x512x16 8x4096x16 64x256x16 64x512x16 64x4096x16
-VL_SC_FLAGS := --sc -Wall -O3 --assert --top-module hws_top -Irtl --x-assign fast --x-initial fast
+# The C++ variants' flags, for SystemC and without the waveform (the VP has none).
+VL_SC_FLAGS := --sc $(filter-out --cc --trace-fst,$(VL_FLAGS))
 SC_DEFS := -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=0 -DSC_INCLUDE_DYNAMIC_PROCESSES
 SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter
 SC_LIBS := -lsystemc
@@ -267,10 +270,8 @@ SC_LIBS := -lsystemc
 define VP_VARIANT_RULES
 $(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/vlsc
-	verilator $(VL_SC_FLAGS) --prefix Vhws_sc_$(call vl_name,$(1)) \
-		-GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
-		-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		-GNR_GROUPS=$(RTL_GROUPS) --Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
+	verilator $(VL_SC_FLAGS) --prefix Vhws_sc_$(call vl_name,$(1)) $(call vl_gparams,$(1)) \
+		--Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
 $(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h \
@@ -278,11 +279,7 @@ $(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_sc_$(call vl_name,$(1)) \
-		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' \
-		-DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
-		-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) \
-		-DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_GROUPS=$(RTL_GROUPS) \
-		-c -o $$@ $$<
+		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
 $(foreach v,$(sort $(VP_VARIANTS) $(VP_STUDY_VARIANTS)),$(eval $(call VP_VARIANT_RULES,$(v))))
 
