@@ -120,7 +120,7 @@ $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $
 		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h \
+$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h sim/axi_master.h \
 		sim/hws_vsim.h $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -Isim -I$(BUILD)/vl/$(call vl_name,$(1)) \
@@ -139,7 +139,7 @@ $(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $(DEPS_STAMP)
+$(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
 
@@ -274,7 +274,7 @@ $(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SR
 		--Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h \
+$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/axi_master.h \
 		$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
@@ -297,7 +297,7 @@ $(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS) driver/hws_regs.h | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) -Isim/vp -c -o $@ $<
 # The harness's C ABI (no C++ variants are linked: the driver's rtl backend is unused).
-$(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/hws_vsim.h | $(DEPS_STAMP)
+$(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) -Isim -c -o $@ $<
 

@@ -13,6 +13,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "axi_master.h"
 #include "hws_vsim.h"
 
 namespace hws {
@@ -34,9 +35,6 @@ struct VsimVariant {
 	VsimVariant *next;
 };
 void register_variant(VsimVariant *v);
-
-// A hung bus (a slave that never answers) is a harness bug: stop after this many edges.
-constexpr unsigned kMaxWaitEdges = 100000;
 
 template <class T> class VsimImpl final : public Vsim {
 public:
@@ -86,38 +84,16 @@ public:
 
 	unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) override
 	{
-		unsigned n = 0;
-		bool taken;
+		Pins p{ *this };
 
-		top_->s_axi_awvalid_i = 1;
-		top_->s_axi_wvalid_i = 1;
-		top_->s_axi_awaddr_i = addr & 0xffu;
-		top_->s_axi_wdata_i = data;
-		top_->s_axi_wstrb_i = strb & 0xfu;
-		do {
-			taken = top_->s_axi_awready_o && top_->s_axi_wready_o;
-			tick();
-			n++;
-		} while (!taken && n < kMaxWaitEdges);
-		top_->s_axi_awvalid_i = 0;
-		top_->s_axi_wvalid_i = 0;
-		return n + wait_response(&top_->s_axi_bvalid_o, nullptr, resp, true);
+		return hwsaxi::write(p, addr, data, strb, resp);
 	}
 
 	unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) override
 	{
-		unsigned n = 0;
-		bool taken;
+		Pins p{ *this };
 
-		top_->s_axi_arvalid_i = 1;
-		top_->s_axi_araddr_i = addr & 0xffu;
-		do {
-			taken = top_->s_axi_arready_o;
-			tick();
-			n++;
-		} while (!taken && n < kMaxWaitEdges);
-		top_->s_axi_arvalid_i = 0;
-		return n + wait_response(&top_->s_axi_rvalid_o, data, resp, false);
+		return hwsaxi::read(p, addr, data, resp);
 	}
 
 	void idle(unsigned edges) override
@@ -127,29 +103,38 @@ public:
 	}
 
 private:
-	// Wait for BVALID/RVALID (READY is held at 1) and take the response at that edge.
-	// The slave's outputs are registers (docs/accelerator.md 4.2: READY and VALID are
-	// functions of its state only), so they are sampled as the last edge left them,
-	// without another eval() after the master changes its inputs.
-	unsigned wait_response(const uint8_t *valid, uint32_t *data, uint32_t *resp, bool wr)
-	{
-		unsigned n = 0;
+	// The slave's pins for the shared master (sim/axi_master.h).
+	struct Pins {
+		VsimImpl &v;
 
-		for (;;) {
-			if (*valid) {
-				*resp = wr ? top_->s_axi_bresp_o : top_->s_axi_rresp_o;
-				if (data)
-					*data = top_->s_axi_rdata_o;
-				tick();
-				return n + 1;
-			}
-			tick();
-			if (++n >= kMaxWaitEdges) {
-				*resp = 3;	// DECERR: the harness gave up
-				return n;
-			}
+		void aw_begin(uint32_t addr, uint32_t data, uint32_t strb)
+		{
+			v.top_->s_axi_awvalid_i = 1;
+			v.top_->s_axi_wvalid_i = 1;
+			v.top_->s_axi_awaddr_i = addr;
+			v.top_->s_axi_wdata_i = data;
+			v.top_->s_axi_wstrb_i = strb;
 		}
-	}
+		void aw_end()
+		{
+			v.top_->s_axi_awvalid_i = 0;
+			v.top_->s_axi_wvalid_i = 0;
+		}
+		bool aw_taken() const { return v.top_->s_axi_awready_o && v.top_->s_axi_wready_o; }
+		void ar_begin(uint32_t addr)
+		{
+			v.top_->s_axi_arvalid_i = 1;
+			v.top_->s_axi_araddr_i = addr;
+		}
+		void ar_end() { v.top_->s_axi_arvalid_i = 0; }
+		bool ar_taken() const { return v.top_->s_axi_arready_o; }
+		bool b_valid() const { return v.top_->s_axi_bvalid_o; }
+		bool r_valid() const { return v.top_->s_axi_rvalid_o; }
+		uint32_t b_resp() const { return v.top_->s_axi_bresp_o; }
+		uint32_t r_resp() const { return v.top_->s_axi_rresp_o; }
+		uint32_t r_data() const { return v.top_->s_axi_rdata_o; }
+		void edge() { v.tick(); }
+	};
 
 	void idle_inputs()
 	{

@@ -24,10 +24,11 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "../axi_master.h"
+
 namespace hwsvp {
 
 constexpr uint32_t kWindow = 0x100;	// the engine's register window (8-bit addresses)
-constexpr unsigned kMaxWaitEdges = 100000;	// as the harness: a hung slave is a bug
 
 class EngineTarget : public sc_core::sc_module {
 public:
@@ -122,63 +123,39 @@ private:
 		reset_done_ = true;
 	}
 
-	unsigned wait_response(const sig<bool> &valid,
-			       const sig<uint32_t> &resp_sig, uint32_t *data,
-			       uint32_t *resp)
-	{
-		unsigned n = 0;
+	// The slave's pins for the shared master (sim/axi_master.h): the signals the
+	// Verilated model's ports bind to, and the delta-cycle edge().
+	struct Pins {
+		EngineTarget &t;
 
-		for (;;) {
-			if (valid.read()) {
-				*resp = resp_sig.read();
-				if (data)
-					*data = rdata_.read();
-				edge();
-				return n + 1;
-			}
-			edge();
-			if (++n >= kMaxWaitEdges) {
-				*resp = 3;
-				return n;
-			}
+		void aw_begin(uint32_t addr, uint32_t data, uint32_t strb)
+		{
+			t.awvalid_.write(true);
+			t.wvalid_.write(true);
+			t.awaddr_.write(addr);
+			t.wdata_.write(data);
+			t.wstrb_.write(strb);
 		}
-	}
-
-	unsigned axi_write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
-	{
-		unsigned n = 0;
-		bool taken;
-
-		awvalid_.write(true);
-		wvalid_.write(true);
-		awaddr_.write(addr & 0xffu);
-		wdata_.write(data);
-		wstrb_.write(strb & 0xfu);
-		do {
-			taken = awready_.read() && wready_.read();
-			edge();
-			n++;
-		} while (!taken && n < kMaxWaitEdges);
-		awvalid_.write(false);
-		wvalid_.write(false);
-		return n + wait_response(bvalid_, bresp_, nullptr, resp);
-	}
-
-	unsigned axi_read(uint32_t addr, uint32_t *data, uint32_t *resp)
-	{
-		unsigned n = 0;
-		bool taken;
-
-		arvalid_.write(true);
-		araddr_.write(addr & 0xffu);
-		do {
-			taken = arready_.read();
-			edge();
-			n++;
-		} while (!taken && n < kMaxWaitEdges);
-		arvalid_.write(false);
-		return n + wait_response(rvalid_, rresp_, data, resp);
-	}
+		void aw_end()
+		{
+			t.awvalid_.write(false);
+			t.wvalid_.write(false);
+		}
+		bool aw_taken() const { return t.awready_.read() && t.wready_.read(); }
+		void ar_begin(uint32_t addr)
+		{
+			t.arvalid_.write(true);
+			t.araddr_.write(addr);
+		}
+		void ar_end() { t.arvalid_.write(false); }
+		bool ar_taken() const { return t.arready_.read(); }
+		bool b_valid() const { return t.bvalid_.read(); }
+		bool r_valid() const { return t.rvalid_.read(); }
+		uint32_t b_resp() const { return t.bresp_.read(); }
+		uint32_t r_resp() const { return t.rresp_.read(); }
+		uint32_t r_data() const { return t.rdata_.read(); }
+		void edge() { t.edge(); }
+	};
 
 	void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &delay)
 	{
@@ -217,12 +194,14 @@ private:
 				if (be[i % len])
 					strb |= 1u << i;
 		}
+		Pins pins{ *this };
+
 		ensure_reset();
 		if (cmd == tlm::TLM_WRITE_COMMAND) {
 			memcpy(&data, p.get_data_ptr(), 4);
-			n = axi_write((uint32_t)addr, data, strb, &resp);
+			n = hwsaxi::write(pins, (uint32_t)addr, data, strb, &resp);
 		} else {
-			n = axi_read((uint32_t)addr, &data, &resp);
+			n = hwsaxi::read(pins, (uint32_t)addr, &data, &resp);
 			memcpy(p.get_data_ptr(), &data, 4);
 		}
 		transactions++;
