@@ -536,6 +536,12 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 		}
 		im = blpt;
 	}
+	*imb = (uint32_t)min64(im, UINT32_MAX);
+	/* The unit named the busiest CPU (MOVE, MOVE_ONE) by the same rule as the scan below
+	 * (largest load, lowest CPU on a tie); unless the lone-task skip applies to it, it is
+	 * the scan's answer too, without reading any load again. */
+	if (b->busiest_cpu >= 0 && s->c[b->busiest_cpu].nr > 1)
+		return b->busiest_cpu;
 	for (unsigned x = 0; x < s->ncpu; x++) {
 		uint32_t n, src, tgt;
 		uint64_t wl;
@@ -552,7 +558,6 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 			best_wl = wl;
 		}
 	}
-	*imb = (uint32_t)min64(im, UINT32_MAX);
 	return best;
 }
 
