@@ -193,10 +193,10 @@
 #define HWS_LAT_LOAD_TICK 1
 #define HWS_RESULT_LOAD_TICK 0
 #define HWS_OP_SET_GROUP 11 /* SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group; with HEAD = 1 it is SET_WEIGHT(task, prio): from then on the task's load weight is that of priority PRIO, whatever list it is on */
-#define HWS_LAT_SET_GROUP 2
+#define HWS_LAT_SET_GROUP 3
 #define HWS_RESULT_SET_GROUP 0
 #define HWS_OP_LCU_STAT 12 /* LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit */
-#define HWS_LAT_LCU_STAT 1
+#define HWS_LAT_LCU_STAT 2
 #define HWS_RESULT_LCU_STAT 1
 #define HWS_OP_SET_IDLE 13 /* SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0) */
 #define HWS_LAT_SET_IDLE 1
@@ -252,8 +252,8 @@
 	X(CPU_STAT, 8, 1, 1) \
 	X(TASK_STAT, 9, 2, 1) \
 	X(LOAD_TICK, 10, 1, 0) \
-	X(SET_GROUP, 11, 2, 0) \
-	X(LCU_STAT, 12, 1, 1) \
+	X(SET_GROUP, 11, 3, 0) \
+	X(LCU_STAT, 12, 2, 1) \
 	X(SET_IDLE, 13, 1, 0) \
 	X(DOM_SET, 14, 1, 0) \
 	X(QUERY, 15, 2, 1) \

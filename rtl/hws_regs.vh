@@ -143,9 +143,9 @@ localparam integer HWS_LAT_TASK_STAT = 2;
 localparam [3:0] HWS_OP_LOAD_TICK = 4'd10; // LOAD_TICK(cpu): decay the CPU's load history: hist = (hist + load) / 2
 localparam integer HWS_LAT_LOAD_TICK = 1;
 localparam [3:0] HWS_OP_SET_GROUP = 4'd11; // SET_GROUP(task, group in PRIO): put a task (queued or not) in a task group; with HEAD = 1 it is SET_WEIGHT(task, prio): from then on the task's load weight is that of priority PRIO, whatever list it is on
-localparam integer HWS_LAT_SET_GROUP = 2;
+localparam integer HWS_LAT_SET_GROUP = 3;
 localparam [3:0] HWS_OP_LCU_STAT = 4'd12; // LCU_STAT(cpu, sel in PRIO, group in TASK): return one value of the load-comparison unit
-localparam integer HWS_LAT_LCU_STAT = 1;
+localparam integer HWS_LAT_LCU_STAT = 2;
 localparam [3:0] HWS_OP_SET_IDLE = 4'd13; // SET_IDLE(cpu, idle in ARRAY): mark a CPU idle (1) or busy (0)
 localparam integer HWS_LAT_SET_IDLE = 1;
 localparam [3:0] HWS_OP_DOM_SET = 4'd14; // DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10]

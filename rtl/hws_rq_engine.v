@@ -33,13 +33,15 @@
 //   CPU_STAT   1: result from the flops
 //   TASK_STAT  1: R tt[t]                   2: result
 //   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
-//   SET_GROUP  1: R tt[t], wt[t]            2: W grp[t], wt[t] (rewritten unchanged); if
-//                                              queued, move its weight between
-//                                              gload[cpu][old/new] and gtotal[old/new]
-//   SET_WEIGHT 1: R tt[t], wt[t];           2: W wt[t] = {1, PRIO}, grp[t] (rewritten
-//   (SET_GROUP    latch weight(PRIO)           unchanged); if queued, add weight(PRIO) - the
-//    HEAD = 1)                                 old weight to load, gload and gtotal
-//   LCU_STAT   1: result from the flops
+//   SET_GROUP  1: R tt[t], wt[t], grp[t]    2: if queued and the group changes, subtract
+//                                              its weight from gload[cpu][old], gtotal[old]
+//              3: ... and add it to gload[cpu][new], gtotal[new]; W grp[t], wt[t]
+//                 (rewritten unchanged)
+//   SET_WEIGHT 1: R tt[t], wt[t], grp[t];   2: if queued, add weight(PRIO) - the old weight
+//   (SET_GROUP    latch weight(PRIO)           to load, gload and gtotal
+//    HEAD = 1)                              3: W wt[t] = {1, PRIO}, grp[t] (unchanged)
+//   LCU_STAT   1: R gload[c][g], gtotal[g]  2: result (a group word pending at the edge
+//                                              ending step 1 is forwarded)
 //   SET_IDLE   1: W idle[c]
 //   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
 //   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain computes
@@ -52,12 +54,14 @@
 // adder updates nr and one updates load.
 //
 // Load-comparison unit, first part (docs/accelerator.md section 8): grp[t], gload[c][g],
-// gtotal[g] live in hws_clrmem flop arrays (a clear empties them in one cycle), hist[c] in
-// one flat register (BALANCE reads every CPU's at once), idle[c] in flops. Group loads follow load[c]: at every edge that adds/subtracts
-// the focus weight w to/from load[f_cpu] (link, unlink), the same w is added/subtracted
-// to/from gload[f_cpu][grp[u]] and gtotal[grp[u]] (port 0 of both arrays), u being the
-// task linked or unlinked. SET_GROUP of a queued task subtracts on port 0 (old group) and
-// adds on port 1 (new group); nothing else uses port 1.
+// gtotal[g] live in block RAM with a valid flop per word (reset clears the flops, an
+// invalid word reads 0), hist[c] in one flat register (BALANCE reads every CPU's at once),
+// idle[c] in flops. Group loads follow load[c]: at every edge that adds/subtracts the focus
+// weight w to/from load[f_cpu] (link, unlink), the group update unit is asked to add the
+// same +-w to gload[f_cpu][grp[u]] and gtotal[grp[u]], u being the task linked or
+// unlinked; it reads both words in that cycle and writes the sums at the next edge, before
+// anything can read them (LCU_STAT forwards the one case where it could). SET_GROUP of a
+// queued task asks twice: -w for the old group in step 2, +w for the new one in step 3.
 //
 // Load weights (section 8, "Load weights"): a task weighs weight(wfix[t] ? wprio[t] : prio).
 // wprio and wfix are kept in the block RAM wt, read at the same address as next (t, or the
@@ -446,9 +450,10 @@ module hws_rq_engine #(
     .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
   );
-  // wt[t] = {wfix, wprio}: written by SET_GROUP (unchanged) and SET_WEIGHT in step 2, read
-  // where next is read (t, or the head that PICK_NEXT unlinks).
-  wire       wt_we = s2 && op_setg;
+  // wt[t] = {wfix, wprio}: written by SET_GROUP (unchanged) and SET_WEIGHT at their
+  // completion (step 3, with grp[t]), read where next is read (t, or the head that
+  // PICK_NEXT unlinks).
+  wire       wt_we = s3 && op_setg;
   wire [8:0] wt_wd = hfield ? {1'b1, pfield} : {u_fix, wt_rd[7:0]};
   hws_ram #(.DEPTH(TDEP), .WIDTH(9), .AW(TW)) u_wt (
     .clk_i(clk_i), .we_i(wt_we && !srst_i), .waddr_i(t_w), .wdata_i(wt_wd),
@@ -545,57 +550,96 @@ module hws_rq_engine #(
   // Load-comparison unit state (section 8)
   wire ok1 = s1 && (ecode == HWS_ERR_OK);   // a 1-cycle command that passed its checks
 
-  // grp[t]: read at u (the task linked/unlinked, or t of SET_GROUP/TASK_STAT), written by
-  // SET_GROUP at its completion.
-  wire [GW-1:0] grp_u;
+  // grp[t]: block RAM read at u (the task linked/unlinked, or t of SET_GROUP/TASK_STAT; the
+  // address is presented from step 1, or from the step PICK_NEXT learns its head, so the
+  // word is there in every step that links, unlinks or reports u), written by SET_GROUP at
+  // its completion. grp_vld_q[t] (flops, cleared by reset) says grp[t] and wt[t] were
+  // written since reset; an invalid grp[t] reads as group 0.
+  wire [GW-1:0] grp_rd;
+  reg  [NR_TASKS-1:0] grp_vld_q;
+  assign grp_vld_u = grp_vld_q[u_task];
+  wire [GW-1:0] grp_u    = grp_vld_u ? grp_rd : {GW{1'b0}};
   wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
   wire [GW-1:0] g_lcu    = tfield[GW-1:0];              // LCU_STAT: the group asked for
   // SET_WEIGHT rewrites grp[t] unchanged, so that its valid bit vouches for wt[t].
-  wire          setg_we  = s2 && op_setg;
+  wire          setg_we  = s3 && op_setg;
   wire [GW-1:0] grp_wd   = hfield ? grp_u : g_new;
-  // SET_GROUP of a queued task moves its weight from the old group to the new one (step 2:
-  // f is the task's list, f_weight its weight); nothing to do when the group stays.
-  wire          setg_mv  = setg_we && !hfield && q_t && (grp_u != g_new);
-  wire [GW-1:0] grp_rd1;
-  wire          grp_vld1;
-  hws_clrmem #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
-    .clk_i(clk_i), .clr_i(srst_i),
-    .we0_i(setg_we), .wa0_i(t_w), .wd0_i(grp_wd),
-    .we1_i(1'b0), .wa1_i({TW{1'b0}}), .wd1_i({GW{1'b0}}),
-    .ra0_i(u_task), .rd0_o(grp_u), .vld0_o(grp_vld_u),
-    .ra1_i({TW{1'b0}}), .rd1_o(grp_rd1), .vld1_o(grp_vld1)
+  // SET_GROUP of a queued task moves its weight from the old group (step 2) to the new one
+  // (step 3); f is the task's list, f_weight its weight; nothing to do when the group stays.
+  wire          setg_mv  = op_setg && !hfield && q_t && (grp_u != g_new);
+  wire          setg_old = s2 && setg_mv;
+  wire          setg_new = s3 && setg_mv;
+  hws_ram #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
+    .clk_i(clk_i), .we_i(setg_we && !srst_i), .waddr_i(t_w), .wdata_i(grp_wd),
+    .raddr_i(u_task), .rdata_o(grp_rd)
   );
+  always @(posedge clk_i) begin
+    if (srst_i) grp_vld_q <= {NR_TASKS{1'b0}};
+    else if (setg_we) grp_vld_q[t_w] <= 1'b1;
+  end
 
-  // gload[c][g] at word c*NR_GROUPS + g, gtotal[g]. Port 0: group g_a of the focus CPU (the
-  // linked/unlinked task's group, the old group of SET_GROUP, LCU_STAT's group); port 1:
-  // SET_GROUP's new group.
-  wire          g_upd0   = upd || setg_mv || setw_upd;
-  wire [GW-1:0] g_a      = op_lcu ? g_lcu : grp_u;
-  wire [31:0]   gl_a0_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_a};
-  wire [31:0]   gl_a1_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_new};
-  wire [GLAW-1:0] gl_a0  = gl_a0_full[GLAW-1:0];
-  wire [GLAW-1:0] gl_a1  = gl_a1_full[GLAW-1:0];
-  wire [LDW-1:0]  gl_rd0, gl_rd1, gt_rd0, gt_rd1;
-  // link adds w; unlink and the old group of SET_GROUP subtract it; SET_WEIGHT adds the change
-  wire [LDW-1:0]  gl_wd0 = gl_rd0 + w_delta;
-  wire [LDW-1:0]  gt_wd0 = gt_rd0 + w_delta;
-  wire            gl_vld0, gl_vld1, gt_vld0, gt_vld1;   // unused
-  wire [LDW-1:0]  gl_wd1 = gl_rd1 + w_ext;
-  wire [LDW-1:0]  gt_wd1 = gt_rd1 + w_ext;
-  hws_clrmem #(.DEPTH(GLD), .WIDTH(LDW), .AW(GLAW)) u_gl (
-    .clk_i(clk_i), .clr_i(srst_i),
-    .we0_i(g_upd0), .wa0_i(gl_a0), .wd0_i(gl_wd0),
-    .we1_i(setg_mv), .wa1_i(gl_a1), .wd1_i(gl_wd1),
-    .ra0_i(gl_a0), .rd0_o(gl_rd0), .vld0_o(gl_vld0),
-    .ra1_i(gl_a1), .rd1_o(gl_rd1), .vld1_o(gl_vld1)
+  // gload[c][g] (word c*NR_GROUPS + g) and gtotal[g] in block RAM, each word with a valid
+  // flop (reset clears them; an invalid word reads 0). The group update unit adds a delta to
+  // gload[a] and gtotal[g] in two cycles: a request presents both read addresses in the
+  // step that links, unlinks or reweighs a task (or moves it between groups), the sums are
+  // written at the next edge. Requests are at least one cycle apart, except SET_GROUP's two
+  // (steps 2 and 3, different words), so a request never reads a word still pending; the
+  // simulation asserts it. LCU_STAT reads in step 1 and answers in step 2; the word pending
+  // in its step 1 (the previous command's last update) is forwarded.
+  wire          gu_req   = upd || setw_upd || setg_old || setg_new;
+  wire [GW-1:0] gu_g     = setg_new ? g_new : grp_u;
+  // +w at a link and at the new group, -w at an unlink and the old group, the change for
+  // SET_WEIGHT: w_delta, with the new group's +w apart
+  wire [LDW-1:0] gu_d    = setg_new ? w_ext : w_delta;
+  wire [GW-1:0] g_a      = op_lcu ? g_lcu : gu_g;
+  wire [31:0]   gl_a_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_a};
+  wire [GLAW-1:0] gl_a   = gl_a_full[GLAW-1:0];
+  reg             gu_pend_q;
+  reg [GLAW-1:0]  gu_la_q;
+  reg [GW-1:0]    gu_ga_q;
+  reg [LDW-1:0]   gu_d_q;
+  reg [GLD-1:0]   gl_vld_q;
+  reg [NR_GROUPS-1:0] gt_vld_q;
+  wire [LDW-1:0]  gl_rd, gt_rd;
+  wire [LDW-1:0]  gl_old = gl_vld_q[gu_la_q] ? gl_rd : {LDW{1'b0}};
+  wire [LDW-1:0]  gt_old = gt_vld_q[gu_ga_q] ? gt_rd : {LDW{1'b0}};
+  wire [LDW-1:0]  gl_wd  = gl_old + gu_d_q;
+  wire [LDW-1:0]  gt_wd  = gt_old + gu_d_q;
+  hws_ram #(.DEPTH((GLD > 1) ? GLD : 2), .WIDTH(LDW), .AW(GLAW)) u_gl (
+    .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_la_q), .wdata_i(gl_wd),
+    .raddr_i(gl_a), .rdata_o(gl_rd)
   );
-  hws_clrmem #(.DEPTH(NR_GROUPS), .WIDTH(LDW), .AW(GW)) u_gt (
-    .clk_i(clk_i), .clr_i(srst_i),
-    .we0_i(g_upd0), .wa0_i(g_a), .wd0_i(gt_wd0),
-    .we1_i(setg_mv), .wa1_i(g_new), .wd1_i(gt_wd1),
-    .ra0_i(g_a), .rd0_o(gt_rd0), .vld0_o(gt_vld0),
-    .ra1_i(g_new), .rd1_o(gt_rd1), .vld1_o(gt_vld1)
+  hws_ram #(.DEPTH((NR_GROUPS > 1) ? NR_GROUPS : 2), .WIDTH(LDW), .AW(GW)) u_gt (
+    .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_ga_q), .wdata_i(gt_wd),
+    .raddr_i(g_a), .rdata_o(gt_rd)
   );
+  // LCU_STAT: forwarding of the word written at the edge that ends its step 1
+  reg            lcu_fl_q, lcu_ft_q;
+  reg [LDW-1:0]  lcu_gl_q, lcu_gt_q;
+  wire [LDW-1:0] gl_lcu = lcu_fl_q ? lcu_gl_q : gl_vld_q[gl_a] ? gl_rd : {LDW{1'b0}};
+  wire [LDW-1:0] gt_lcu = lcu_ft_q ? lcu_gt_q : gt_vld_q[g_lcu] ? gt_rd : {LDW{1'b0}};
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      gu_pend_q <= 1'b0;
+      gl_vld_q  <= {GLD{1'b0}};
+      gt_vld_q  <= {NR_GROUPS{1'b0}};
+    end else begin
+      gu_pend_q <= gu_req;
+      if (gu_pend_q) begin
+        gl_vld_q[gu_la_q] <= 1'b1;
+        gt_vld_q[gu_ga_q] <= 1'b1;
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    gu_la_q  <= gl_a;
+    gu_ga_q  <= gu_g;
+    gu_d_q   <= gu_d;
+    lcu_fl_q <= gu_pend_q && (gu_la_q == gl_a);
+    lcu_ft_q <= gu_pend_q && (gu_ga_q == g_lcu);
+    lcu_gl_q <= gl_wd;
+    lcu_gt_q <= gt_wd;
+  end
 
   // hist[c]: the decayed load of the command's CPU (f_cpu = c in step 1). It never exceeds
   // the largest load, so LDW bits hold it; the sum takes one more bit, so the halving is exact.
@@ -741,8 +785,8 @@ module hws_rq_engine #(
     if (pfield == HWS_SEL_LCU_STAT_HIST)             lcu_word[LDW-1:0] = hist_c;
     else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD) lcu_word[LDW-1:0] = hist_lt ? hist_c : load_f;
     else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD) lcu_word[LDW-1:0] = hist_lt ? load_f : hist_c;
-    else if (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD)  lcu_word[LDW-1:0] = gl_rd0;
-    else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word[LDW-1:0] = gt_rd0;
+    else if (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD)  lcu_word[LDW-1:0] = gl_lcu;
+    else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word[LDW-1:0] = gt_lcu;
     else begin
       // IDLE0 + k, k = 0..3 (selectors 5..8): CPUs 16k+15..16k. 16-bit chunks keep bit 31,
       // the error flag of a result word, clear.
@@ -775,8 +819,7 @@ module hws_rq_engine #(
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
-                            w32, wn32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
-                            grp_rd1, grp_vld1, gl_vld0, gl_vld1, gt_vld0, gt_vld1,
+                            w32, wn32, prio_hi[15:9], load_all, gl_a_full,
                             hist_sum[0]};
 
   // ---------------------------------------------------------------------------------------
@@ -805,21 +848,23 @@ module hws_rq_engine #(
       i = c * NR_GROUPS + g;
       if (i < 0 || i >= GLD) $fatal(1, "hws_rq_engine: gl_val(%0d, %0d) out of range", c, g);
       gl_val = 32'd0;
-      if (u_gl.vld_q[i[GLAW-1:0]]) gl_val[LDW-1:0] = u_gl.mem_q[i[GLAW-1:0]];
+      if (gu_pend_q && (gu_la_q == i[GLAW-1:0])) gl_val[LDW-1:0] = gl_wd;   // lands at this edge
+      else if (gl_vld_q[i[GLAW-1:0]]) gl_val[LDW-1:0] = u_gl.mem_q[i[GLAW-1:0]];
     end
   endfunction
   function automatic [31:0] gt_val(input integer g);
     begin
       if (g < 0 || g >= NR_GROUPS) $fatal(1, "hws_rq_engine: gt_val(%0d) out of range", g);
       gt_val = 32'd0;
-      if (u_gt.vld_q[g[GW-1:0]]) gt_val[LDW-1:0] = u_gt.mem_q[g[GW-1:0]];
+      if (gu_pend_q && (gu_ga_q == g[GW-1:0])) gt_val[LDW-1:0] = gt_wd;     // lands at this edge
+      else if (gt_vld_q[g[GW-1:0]]) gt_val[LDW-1:0] = u_gt.mem_q[g[GW-1:0]];
     end
   endfunction
   function automatic integer grp_val(input integer t);
     begin
       if (t < 0 || t >= TDEP) $fatal(1, "hws_rq_engine: grp_val(%0d) out of range", t);
       grp_val = 0;
-      if (u_grp.vld_q[t[TW-1:0]]) grp_val = {{(32-GW){1'b0}}, u_grp.mem_q[t[TW-1:0]]};
+      if (grp_vld_q[t[TW-1:0]]) grp_val = {{(32-GW){1'b0}}, u_grp.mem_q[t[TW-1:0]]};
     end
   endfunction
 
@@ -828,7 +873,7 @@ module hws_rq_engine #(
     reg [8:0] wt;
     begin
       wt = u_wt.mem_q[t];
-      wt_prio_val = (u_grp.vld_q[t] && wt[8]) ? wt[7:0] : p;
+      wt_prio_val = (grp_vld_q[t] && wt[8]) ? wt[7:0] : p;
     end
   endfunction
 
@@ -920,6 +965,15 @@ module hws_rq_engine #(
       $display("hws_rq_engine: INVARIANT FAILED at %0t: %0d tasks queued, the counts sum to %0d",
                $time, $countones(queued_q), nr_sum(nr_all));
       $fatal(1, "hws_rq_engine: queued/count mismatch");
+    end
+  end
+
+  // The group update unit never reads a word whose sum is still to be written.
+  always @(posedge clk_i) begin
+    if (!srst_i && gu_req && gu_pend_q && ((gu_la_q == gl_a) || (gu_ga_q == gu_g))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: group update of word %0d / group %0d while the same word is pending",
+               $time, gl_a, gu_g);
+      $fatal(1, "hws_rq_engine: group update hazard");
     end
   end
 

@@ -666,6 +666,34 @@ TEST_P(Engine, GroupLoadsFollowEveryQueueCommand)
 	EXPECT_EQ(task(1).group, 0u) << "reset puts every task back in group 0";
 }
 
+// The group sums are written one cycle after the update that asks for them (block RAM,
+// docs/accelerator.md 8): a LCU_STAT queued right behind the update must still see it.
+// The commands are queued first so that each pops at the edge the one before completes.
+TEST_P(Engine, GroupLoadReadRightBehindItsUpdateSeesIt)
+{
+	ASSERT_EQ(hws_set_group(d, 7, 5), 0);
+	ASSERT_EQ(hws_set_group(d, 8, 5), 0);
+	const uint32_t gl5 = hws_cmd(HWS_OP_LCU_STAT, 5, HWS_SEL_LCU_STAT_GROUP_LOAD, 2, 0, 0);
+	const uint32_t gt5 = hws_cmd(HWS_OP_LCU_STAT, 5, HWS_SEL_LCU_STAT_GROUP_TOTAL, 2, 0, 0);
+	const uint32_t gt6 = hws_cmd(HWS_OP_LCU_STAT, 6, HWS_SEL_LCU_STAT_GROUP_TOTAL, 2, 0, 0);
+	const uint32_t cmds[] = {
+		hws_cmd(HWS_OP_ENQUEUE, 7, 120, 2, 0, 0), gl5,	// +1024
+		hws_cmd(HWS_OP_ENQUEUE, 8, 100, 2, 0, 0), gt5,	// +88761
+		hws_cmd(HWS_OP_DEQUEUE, 7, 0, 0, 0, 0), gl5,	// -1024
+		hws_cmd(HWS_OP_SET_GROUP, 8, 6, 0, 0, 0), gt5, gt6,	// 88761 moves to group 6
+		hws_cmd(HWS_OP_SET_GROUP, 8, 139, 0, 0, 1), gt6,	// SET_WEIGHT: now 15
+	};
+	const uint32_t want[] = { 1024, 1024 + 88761, 88761, 0, 88761, 15 };
+	for (uint32_t c : cmds)
+		ASSERT_EQ(hws_submit(d, c), 0);
+	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+		uint32_t w = 0;
+		ASSERT_EQ(hws_result(d, &w), 0);
+		EXPECT_EQ(w, want[i]) << "result " << i;
+	}
+	EXPECT_EQ(hws_sync(d, nullptr), 0);
+}
+
 TEST_P(Engine, IdleFlags)
 {
 	uint32_t v;
