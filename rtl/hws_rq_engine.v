@@ -322,9 +322,11 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Focus list f = (f_cpu, f_phys, f_prio): the list the current step reads or updates.
-  //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the FFS result
-  //   step 2-3: ENQUEUE its list, PICK/PEEK the latched FFS result, others tt[t] (old list)
-  //   step 4-5: the new list of a move
+  //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the summary FFS
+  //             result (word k, prio 16k: only the word is known)
+  //   step 2-3: ENQUEUE its list, PICK/PEEK word k and the FFS16 of it (step 2), then the
+  //             latched prio, others tt[t] (old list)
+  //   step 4-5: PICK_NEXT's latched prio (step 4), the new list of a move
   reg [CW-1:0] f_cpu;
   always @* begin
     f_cpu = c_w;
