@@ -832,9 +832,11 @@ module hws_rq_engine #(
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, f_ht_full, sel_act[7:4], sel_exp[7:4], h32,
-                            w32, wn32, prio_hi[15:9], chunk_oh[15:9], f_bma, cst_bma, load_all, gl_a0_full, gl_a1_full,
+                            w32, wn32, prio_hi[15:9], load_all, gl_a0_full, gl_a1_full,
                             grp_rd1, grp_vld1, gl_vld0, gl_vld1, gt_vld0, gt_vld1,
                             hist_sum[0]};
+  // ... and of the bitmap RAM's addresses (the top bit at NR_CPUS = 1) and one-hots.
+  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
