@@ -169,10 +169,10 @@
 #define HWS_LAT_DEQUEUE 3
 #define HWS_RESULT_DEQUEUE 0
 #define HWS_OP_PICK_NEXT 3 /* PICK_NEXT(cpu): remove and return the highest-priority task of the active array (swapping first when active is empty and expired is not) */
-#define HWS_LAT_PICK_NEXT 3
+#define HWS_LAT_PICK_NEXT 4
 #define HWS_RESULT_PICK_NEXT 1
 #define HWS_OP_PEEK 4 /* PEEK(cpu): return what PICK_NEXT would return, change nothing */
-#define HWS_LAT_PEEK 2
+#define HWS_LAT_PEEK 3
 #define HWS_RESULT_PEEK 1
 #define HWS_OP_REQUEUE 5 /* REQUEUE(task): move a queued task to the tail of its list */
 #define HWS_LAT_REQUEUE 5
@@ -184,7 +184,7 @@
 #define HWS_LAT_MIGRATE 5
 #define HWS_RESULT_MIGRATE 0
 #define HWS_OP_CPU_STAT 8 /* CPU_STAT(cpu, sel): return one per-CPU counter or bitmap chunk */
-#define HWS_LAT_CPU_STAT 1
+#define HWS_LAT_CPU_STAT 2
 #define HWS_RESULT_CPU_STAT 1
 #define HWS_OP_TASK_STAT 9 /* TASK_STAT(task, sel): return one field of a task's state */
 #define HWS_LAT_TASK_STAT 2
@@ -244,12 +244,12 @@
 	X(NOP, 0, 1, 0) \
 	X(ENQUEUE, 1, 2, 0) \
 	X(DEQUEUE, 2, 3, 0) \
-	X(PICK_NEXT, 3, 3, 1) \
-	X(PEEK, 4, 2, 1) \
+	X(PICK_NEXT, 3, 4, 1) \
+	X(PEEK, 4, 3, 1) \
 	X(REQUEUE, 5, 5, 0) \
 	X(SET_PRIO, 6, 5, 0) \
 	X(MIGRATE, 7, 5, 0) \
-	X(CPU_STAT, 8, 1, 1) \
+	X(CPU_STAT, 8, 2, 1) \
 	X(TASK_STAT, 9, 2, 1) \
 	X(LOAD_TICK, 10, 1, 0) \
 	X(SET_GROUP, 11, 3, 0) \

@@ -2,7 +2,9 @@
 //
 // State (docs/accelerator.md section 2):
 //   per CPU c:            swap[c], load[c]                     flip-flops
-//   per physical array:   140-bit bitmap, task count nr        flip-flops
+//   per physical array:   9-bit bitmap summary, task count nr  flip-flops
+//   bitmaps bm[a*16 + k]  = bits 16k+15..16k of array a's bitmap RAM, 9 words per array
+//                                                              (k = 0..8; 7 unused)
 //   per task t:           queued[t]                            flip-flops (reset clears)
 //   task table  tt[t]  = {phys array, prio, cpu}               RAM, indexed by task
 //   weight table wt[t] = {wfix, wprio}  (SET_WEIGHT)           RAM, indexed by task
@@ -13,6 +15,19 @@
 // of a tail are never read. Every RAM has one synchronous read port and one write port,
 // and each is written at most once per cycle.
 //
+// Bitmaps (docs/accelerator.md section 2): the 140-bit bitmap of physical array a = cpu*2 +
+// phys is 9 words of 16 bits in the RAM bm, word k (bits 16k+15..16k; bits 140..143 of word
+// 8 are always 0) at address a*16 + k (a concatenation: no adder; words 9..15 of each array
+// are never written). Summary bit sm[a][k] (flops, reset clears) is set iff word k is
+// non-zero; a word whose summary bit is clear is not trusted and reads as 0, so the RAM
+// needs no reset. Find-first-set is two-level: FFS over the 9 summary bits, read that word,
+// FFS over its 16 bits. A link/unlink that changes a bitmap bit rewrites the word it read
+// in an earlier step of the same command (at the step that reads the list's ht entry, at
+// address (f_arr, f_prio>>4)) and sets sm[a][k] = (new word != 0). Every word is written at
+// the end of a step and read at a later edge: the read-before-write case of hws_ram is
+// never relied upon (the held read address does read the word at its write edge, and that
+// data is never used).
+//
 // A command is latched at its pop edge (start_i) and runs steps 1..L; "step k" is the
 // cycle after the (k-1)-th edge following the pop, and the command completes at the edge
 // ending step L (done_o). Checks are made combinationally in step 1; a failing command
@@ -20,17 +35,21 @@
 // its data is used in the next step; W = RAM/flop write at the end of the step):
 //
 //   NOP        1: done
-//   ENQUEUE    1: R ht[list]                2: W link at head/tail, tt[t], bitmap, nr, load, queued
-//   DEQUEUE    1: R tt[t], next[t], prev[t] 2: R ht[old list]
-//              3: W unlink, bitmap, nr, load, queued
-//   PICK_NEXT  1: FFS of the active (else expired) bitmap, R ht[that list]
-//              2: R next[head]              3: W unlink head, bitmap, nr, load, queued, swap; result
-//   PEEK       1: as PICK_NEXT              2: result
-//   REQUEUE,   1: R tt[t], next[t], prev[t] 2: R ht[old list]
-//   SET_PRIO,  3: W unlink from the old list, its bitmap, nr, load
-//   MIGRATE    4: R ht[new list] (after the unlink wrote)
-//              5: W link at the tail of the new list, tt[t], its bitmap, nr, load
-//   CPU_STAT   1: result from the flops
+//   ENQUEUE    1: R ht[list], bm word       2: W link at head/tail, tt[t], bitmap word and
+//                                              summary, nr, load, queued
+//   DEQUEUE    1: R tt[t], next[t], prev[t] 2: R ht[old list], bm word
+//              3: W unlink, bitmap word and summary, nr, load, queued
+//   PICK_NEXT  1: FFS of the summary of the active (else expired) array, R bm[that word]
+//              2: FFS16 of the word -> prio, R ht[that list]
+//              3: R next[head], wt[head]    4: W unlink head, bitmap word and summary, nr,
+//                                              load, queued, swap; result
+//   PEEK       1, 2: as PICK_NEXT           3: result
+//   REQUEUE,   1: R tt[t], next[t], prev[t] 2: R ht[old list], bm word
+//   SET_PRIO,  3: W unlink from the old list, its bitmap word and summary, nr, load
+//   MIGRATE    4: R ht[new list], bm word (after the unlink wrote)
+//              5: W link at the tail of the new list, tt[t], its bitmap word and summary,
+//                 nr, load
+//   CPU_STAT   1: R bm[chunk] (every selector) 2: result from the flops or the word
 //   TASK_STAT  1: R tt[t]                   2: result
 //   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
 //   SET_GROUP  1: R tt[t], wt[t], grp[t]    2: if queued and the group changes, subtract
@@ -121,6 +140,7 @@ module hws_rq_engine #(
   // ---------------------------------------------------------------------------------------
   // Sizes
   localparam integer NP    = 140;                                   // priority levels
+  localparam integer NK    = 9;                                     // bitmap words per array
   localparam integer TW    = (NR_TASKS > 1) ? $clog2(NR_TASKS) : 1; // task pointer width
   localparam integer CW    = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;   // cpu index width
   localparam integer AIW   = CW + 1;                                // array index {cpu, phys}
@@ -130,6 +150,9 @@ module hws_rq_engine #(
   localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
   localparam integer HTD   = NARR * NP;                             // lists
   localparam integer HTAW  = $clog2(HTD);                           // ht address width
+  localparam integer BMD   = NARR * 16;                             // bm words (a*16 + k)
+  localparam integer BMAW  = $clog2(BMD);                           // bm address width (AIW + 4,
+                                                                    // AIW + 3 at NR_CPUS = 1)
   localparam integer TDEP  = 1 << TW;                               // task RAM depth (>= 2)
   localparam integer GW    = (NR_GROUPS > 1) ? $clog2(NR_GROUPS) : 1; // group index width
   localparam integer GLD   = NR_CPUS * NR_GROUPS;                   // gload words
@@ -182,7 +205,7 @@ module hws_rq_engine #(
   // ---------------------------------------------------------------------------------------
   // Flop state (declared here, updated further down)
   reg  [NR_TASKS-1:0] queued_q;
-  wire [NARR*NP-1:0]  bm_all;     // bitmap of physical array a at [a*NP +: NP], a = cpu*2+phys
+  wire [NARR*NK-1:0]  sm_all;     // bitmap summary of physical array a at [a*NK +: NK], a = cpu*2+phys
   wire [NARR*NRW-1:0] nr_all;     // task count of physical array a
   wire [NR_CPUS*LDW-1:0] load_all;
   wire [NR_CPUS-1:0]  swap_all;
@@ -303,9 +326,11 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Focus list f = (f_cpu, f_phys, f_prio): the list the current step reads or updates.
-  //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the FFS result
-  //   step 2-3: ENQUEUE its list, PICK/PEEK the latched FFS result, others tt[t] (old list)
-  //   step 4-5: the new list of a move
+  //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the summary FFS
+  //             result (word k, prio 16k: only the word is known)
+  //   step 2-3: ENQUEUE its list, PICK/PEEK word k and the FFS16 of it (step 2), then the
+  //             latched prio, others tt[t] (old list)
+  //   step 4-5: PICK_NEXT's latched prio (step 4), the new list of a move
   reg [CW-1:0] f_cpu;
   always @* begin
     f_cpu = c_w;
@@ -317,13 +342,13 @@ module hws_rq_engine #(
 
   // Per-CPU views as arrays: an indexed array is a plain mux to Yosys (a variable part-select
   // of the flat vector became a 12k-LUT shifter) and one load to Verilator.
-  wire [2*NP-1:0]  bm_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} bitmaps of a CPU
+  wire [2*NK-1:0]  sm_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} bitmap summaries of a CPU
   wire [2*NRW-1:0] nr_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} counts of a CPU
   wire [LDW-1:0]   load_cpu [0:NR_CPUS-1];
   wire [LDW-1:0]   hist_cpu [0:NR_CPUS-1];
 
   // Values of the focus CPU
-  wire [2*NP-1:0] bm_f    = bm_cpu[f_cpu];
+  wire [2*NK-1:0] sm_f    = sm_cpu[f_cpu];
   wire [NRW-1:0]  nr_f0   = nr_cpu[f_cpu][0 +: NRW];
   wire [NRW-1:0]  nr_f1   = nr_cpu[f_cpu][NRW +: NRW];
   wire [LDW-1:0]  load_f  = load_cpu[f_cpu];
@@ -331,24 +356,42 @@ module hws_rq_engine #(
   wire            swap_o  = swap_all[tt_cpu];               // swap of a task's old CPU
 
   // An array is empty iff its count is 0 (an invariant, asserted below): cheaper than
-  // OR-reducing 140 bits.
+  // OR-reducing the summary.
   wire [NRW-1:0] nr_act  = swap_f ? nr_f1 : nr_f0;
   wire [NRW-1:0] nr_exp  = swap_f ? nr_f0 : nr_f1;
   wire           act_any = (nr_act != {NRW{1'b0}});
   wire           exp_any = (nr_exp != {NRW{1'b0}});
 
-  // Step 1 of PICK_NEXT/PEEK: first set bit of the active array, else of the expired one
-  wire       ffs_phys = act_any ? swap_f : ~swap_f;
-  wire       ffs_valid;
-  wire [7:0] ffs_idx;
-  hws_ffs140 u_ffs (
-    .bits_i (ffs_phys ? bm_f[NP +: NP] : bm_f[0 +: NP]),
-    .valid_o(ffs_valid),
-    .idx_o  (ffs_idx)
-  );
+  // Find-first-set of 16 bits as a 4-level tree (lowest set bit; 0 when none). The last
+  // level needs only the low bit of each pair, hence w4[3] unused.
+  function automatic [3:0] ffs16(input [15:0] b);
+    reg       l8, l4, l2, l1;
+    reg [7:0] w8;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [3:0] w4;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      l8 = (b[7:0] != 8'd0);
+      w8 = l8 ? b[7:0] : b[15:8];
+      l4 = (w8[3:0] != 4'd0);
+      w4 = l4 ? w8[3:0] : w8[7:4];
+      l2 = (w4[1:0] != 2'd0);
+      l1 = l2 ? w4[0] : w4[2];
+      ffs16 = {!l8, !l4, !l2, !l1};
+    end
+  endfunction
 
-  reg       pk_phys_q, pk_swap_q, pk_none_q;
-  reg [7:0] pk_prio_q;
+  // PICK_NEXT/PEEK, step 1: first set summary bit k of the active array, else of the
+  // expired one (its word k is read); step 2: first set bit of that word, trusted when the
+  // summary had a set bit (then bit k is set).
+  wire [15:0]   bm_rd;
+  reg           pk_phys_q, pk_swap_q, pk_none_q, pk_tw_q;
+  reg  [3:0]    pk_k_q;
+  reg  [7:0]    pk_prio_q;
+  wire          ffs_phys = act_any ? swap_f : ~swap_f;
+  wire [NK-1:0] sm_pk    = ffs_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
+  wire [3:0]    ffs_k    = ffs16({{(16-NK){1'b0}}, sm_pk});
+  wire [3:0]    ffs_lo   = ffs16(pk_tw_q ? bm_rd : 16'd0);
 
   reg       f_phys;
   reg [7:0] f_prio;
@@ -357,7 +400,7 @@ module hws_rq_engine #(
     f_prio = pfield;
     if (op_pick || op_peek) begin
       f_phys = s1 ? ffs_phys : pk_phys_q;
-      f_prio = s1 ? ffs_idx : pk_prio_q;
+      f_prio = s1 ? {ffs_k, 4'd0} : s2 ? {pk_k_q, ffs_lo} : pk_prio_q;
     end else if (op_deq || op_req || op_tst || op_setg) begin
       f_phys = tt_phys;
       f_prio = (s1 && op_setw) ? pfield : tt_prio;   // SET_WEIGHT latches weight(PRIO) in step 1
@@ -374,9 +417,16 @@ module hws_rq_engine #(
   wire [AIW-1:0] f_arr = {f_cpu, f_phys};
   wire [31:0]    f_ht_full = ({{(32-AIW){1'b0}}, f_arr} * 32'd140) + {24'd0, f_prio};
   wire [HTAW-1:0] f_ht = f_ht_full[HTAW-1:0];
-  wire [NP-1:0]  f_bm = f_phys ? bm_f[NP +: NP] : bm_f[0 +: NP];
-  wire           f_ne = f_bm[f_prio];                       // the focus list is non-empty
   wire [NRW-1:0] f_nr = f_phys ? nr_f1 : nr_f0;
+  // one-hots of f_prio's word (k = f_prio[7:4]) and of its bit in the word
+  wire [15:0]    prio_hi = 16'd1 << f_prio[7:4];
+  wire [15:0]    prio_lo = 16'd1 << f_prio[3:0];
+  // The focus list's bitmap word, read in an earlier step of this command (see the RAM
+  // ports): trusted only while its summary bit is set.
+  wire [NK-1:0]  f_sm   = f_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
+  wire           f_sm_k = ((f_sm & prio_hi[NK-1:0]) != {NK{1'b0}});
+  wire [15:0]    bm_tw  = f_sm_k ? bm_rd : 16'd0;
+  wire           f_ne   = ((bm_tw & prio_lo) != 16'd0);     // the focus list is non-empty
 
   // The weight in force of the task u the step links, unlinks or reports (wt[u] is read in
   // the step before; in step 1 nothing is read yet, and the weight is that of f_prio).
@@ -391,15 +441,33 @@ module hws_rq_engine #(
   // RAM ports
   // ht: the read address is presented in the steps that read a list and held otherwise, so
   // the write address of a list is always the held read address (ht_addr_q).
-  wire ht_rd_en = (s1 && (op_enq || op_pick || op_peek)) || (s2 && (op_deq || op_move)) ||
+  wire ht_rd_en = (s1 && op_enq) || (s2 && (op_pick || op_peek || op_deq || op_move)) ||
                   (s4 && op_move);
   reg  [HTAW-1:0] ht_addr_q;
   wire [HTAW-1:0] ht_raddr = ht_rd_en ? f_ht : ht_addr_q;
 
-  wire [TW-1:0] nx_raddr = (s2 && op_pick) ? ht_h : t_w;
+  // bm: the same scheme. The focus list's word (f_arr, f_prio>>4) is read in the step that
+  // reads its ht entry (PICK_NEXT/PEEK: the word of the summary FFS, one step earlier), and
+  // is rewritten (link/unlink) at the held address; CPU_STAT reads chunk k of array
+  // (c, chunk_phys) in step 1.
+  wire [7:0]    sel_act    = pfield - HWS_SEL_CPU_STAT_ACT_BM0;
+  wire [7:0]    sel_exp    = pfield - HWS_SEL_CPU_STAT_EXP_BM0;
+  wire          sel_is_exp = (pfield >= HWS_SEL_CPU_STAT_EXP_BM0);
+  wire          chunk_phys = sel_is_exp ^ swap_f;           // logical array -> physical
+  wire [3:0]    chunk_k    = sel_is_exp ? sel_exp[3:0] : sel_act[3:0];
+  wire bm_rd_en = (s1 && (op_enq || op_pick || op_peek || op_cst)) ||
+                  (s2 && (op_deq || op_move)) || (s4 && op_move);
+  wire [AIW+3:0] f_bma   = {f_arr, f_prio[7:4]};
+  wire [AIW+3:0] cst_bma = {c_w, chunk_phys, chunk_k};
+  reg  [BMAW-1:0] bm_addr_q;
+  wire [BMAW-1:0] bm_raddr = !bm_rd_en ? bm_addr_q :
+                             op_cst ? cst_bma[BMAW-1:0] : f_bma[BMAW-1:0];
 
-  // Unlink (step 3 of DEQUEUE, PICK_NEXT with a task, moves) of task u from the old list.
-  wire          unlink = s3 && (op_deq || op_move || (op_pick && !pk_none_q));
+  wire [TW-1:0] nx_raddr = (s3 && op_pick) ? ht_h : t_w;
+
+  // Unlink (step 3 of DEQUEUE and moves, step 4 of PICK_NEXT with a task) of task u from
+  // the old list.
+  wire          unlink = (s3 && (op_deq || op_move)) || (s4 && op_pick && !pk_none_q);
   wire [TW-1:0] u_task = op_pick ? ht_h : t_w;
   wire          u_is_h = (ht_h == u_task);
   wire          u_is_t = (ht_t == u_task);
@@ -468,20 +536,19 @@ module hws_rq_engine #(
     .raddr_i(ht_raddr), .rdata_o(ht_rd)
   );
 
+  // Bitmap words. A link sets the focus list's bit in its (trusted) word, an unlink that
+  // empties the list clears it; the summary bit follows the new word (below).
+  wire           bm_we = link || (unlink && u_is_h && u_is_t);
+  wire [15:0]    bm_wd = link ? (bm_tw | prio_lo) : (bm_tw & ~prio_lo);
+  wire           sm_wd = (bm_wd != 16'd0);
+  hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
+    .clk_i(clk_i), .we_i(bm_we && !srst_i), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
+    .raddr_i(bm_raddr), .rdata_o(bm_rd)
+  );
+
   // ---------------------------------------------------------------------------------------
-  // Flop updates of the focus list: bitmap bit, count, load; queued; swap
+  // Flop updates of the focus list: bitmap summary bit, count, load; queued; swap
   wire           upd     = unlink || link;
-  wire           bm_we   = link || (unlink && u_is_h && u_is_t);
-  // one-hot of f_prio, decoded in two levels (16 x 16) for a cheap 140-bit decoder
-  wire [15:0]    prio_hi = 16'd1 << f_prio[7:4];
-  wire [15:0]    prio_lo = 16'd1 << f_prio[3:0];
-  wire [NP-1:0]  prio_oh;
-  genvar gp;
-  generate
-    for (gp = 0; gp < NP; gp = gp + 1) begin : g_prio_oh
-      assign prio_oh[gp] = prio_hi[gp / 16] & prio_lo[gp % 16];
-    end
-  endgenerate
   wire [NRW-1:0] nr_new  = link ? (f_nr + ONE32[NRW-1:0]) : (f_nr - ONE32[NRW-1:0]);
   wire [31:0]    w32     = {14'd0, f_weight};
   wire [LDW-1:0] w_ext   = w32[LDW-1:0];
@@ -501,19 +568,19 @@ module hws_rq_engine #(
   genvar ga, gc;
   generate
     for (ga = 0; ga < NARR; ga = ga + 1) begin : g_arr
-      reg [NP-1:0]  bm_q;
+      reg [NK-1:0]  sm_q;
       reg [NRW-1:0] nr_q;
       localparam [31:0] ARR32 = ga;
       always @(posedge clk_i) begin
         if (srst_i) begin
-          bm_q <= {NP{1'b0}};
+          sm_q <= {NK{1'b0}};
           nr_q <= {NRW{1'b0}};
         end else if (upd && (f_arr == ARR32[AIW-1:0])) begin
-          if (bm_we) bm_q <= (bm_q & ~prio_oh) | ({NP{link}} & prio_oh);
+          if (bm_we) sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_wd}} & prio_hi[NK-1:0]);
           nr_q <= nr_new;
         end
       end
-      assign bm_all[ga*NP +: NP]   = bm_q;
+      assign sm_all[ga*NK +: NK]   = sm_q;
       assign nr_all[ga*NRW +: NRW] = nr_q;
     end
     for (gc = 0; gc < NR_CPUS; gc = gc + 1) begin : g_cpu
@@ -531,7 +598,7 @@ module hws_rq_engine #(
       end
       assign load_all[gc*LDW +: LDW] = load_q;
       assign swap_all[gc]            = swap_q;
-      assign bm_cpu[gc]   = bm_all[gc*2*NP +: 2*NP];
+      assign sm_cpu[gc]   = sm_all[gc*2*NK +: 2*NK];
       assign nr_cpu[gc]   = nr_all[gc*2*NRW +: 2*NRW];
       assign load_cpu[gc] = load_q;
       assign hist_cpu[gc] = hist_all[gc*LDW +: LDW];
@@ -714,36 +781,26 @@ module hws_rq_engine #(
   always @(posedge clk_i) begin
     if (start_i) cmd_q <= cmd_i;
     ht_addr_q <= ht_raddr;
+    bm_addr_q <= bm_raddr;
     if (s1 && op_setw) wnew_q <= f_weight;   // weight(PRIO)
     if (s1) begin
       pk_phys_q <= ffs_phys;
-      pk_prio_q <= ffs_idx;
+      pk_k_q    <= ffs_k;
+      pk_tw_q   <= (sm_pk != {NK{1'b0}});
       pk_swap_q <= !act_any && exp_any;
       pk_none_q <= !act_any && !exp_any;
     end
+    if (s2) pk_prio_q <= {pk_k_q, ffs_lo};
   end
 
   // ---------------------------------------------------------------------------------------
   // Result word
   wire [NRW:0]  nr_run = {1'b0, nr_f0} + {1'b0, nr_f1};
-  // 16-bit chunks of both physical arrays of the focus CPU: chunk a*9 + k = bits 16k+15:16k
-  wire [15:0]   chunk [0:17];
-  genvar gk;
-  generate
-    for (gk = 0; gk < 18; gk = gk + 1) begin : g_chunk
-      if (gk % 9 == 8) begin : g_last
-        assign chunk[gk] = {4'd0, bm_f[(gk / 9)*NP + 128 +: 12]};
-      end else begin : g_full
-        assign chunk[gk] = bm_f[(gk / 9)*NP + (gk % 9)*16 +: 16];
-      end
-    end
-  endgenerate
-  wire [7:0]    sel_act = pfield - HWS_SEL_CPU_STAT_ACT_BM0;
-  wire [7:0]    sel_exp = pfield - HWS_SEL_CPU_STAT_EXP_BM0;
-  wire          sel_is_exp = (pfield >= HWS_SEL_CPU_STAT_EXP_BM0);
-  wire          chunk_phys = sel_is_exp ^ swap_f;           // logical array -> physical
-  wire [4:0]    chunk_i    = (chunk_phys ? 5'd9 : 5'd0) + (sel_is_exp ? sel_exp[4:0] : sel_act[4:0]);
-  wire [15:0]   chunk_w    = chunk[chunk_i];
+  // Bitmap chunk k (step 2): the word read in step 1, trusted while its summary bit is set
+  // (bits 140..143 of chunk 8 are never set).
+  wire [NK-1:0] chunk_sm = chunk_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
+  wire [15:0]   chunk_oh = 16'd1 << chunk_k;
+  wire [15:0]   chunk_w  = ((chunk_sm & chunk_oh[NK-1:0]) != {NK{1'b0}}) ? bm_rd : 16'd0;
 
   reg [31:0] cst_word;
   always @* begin
@@ -818,9 +875,11 @@ module hws_rq_engine #(
   assign cmd_o      = cmd_q;
 
   // Bits that some configurations do not need.
-  wire unused_bits = &{1'b0, tfield, cfield, ffs_valid, f_ht_full, sel_act[7:5], sel_exp[7:5], h32,
+  wire unused_bits = &{1'b0, tfield, cfield, f_ht_full, sel_act[7:4], sel_exp[7:4], h32,
                             w32, wn32, prio_hi[15:9], load_all, gl_a_full,
                             hist_sum[0]};
+  // ... and of the bitmap RAM's addresses (the top bit at NR_CPUS = 1) and one-hots.
+  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
@@ -877,26 +936,47 @@ module hws_rq_engine #(
     end
   endfunction
 
+  // Word k of physical array a's bitmap as the engine holds it: the RAM word while its
+  // summary bit is set, else 0. An index out of range is a bug of the checks themselves.
+  function automatic [15:0] bm_word_val(input integer a, input integer k);
+    begin
+      if (a < 0 || a >= NARR || k < 0 || k >= NK)
+        $fatal(1, "hws_rq_engine: bm_word_val(%0d, %0d) out of range", a, k);
+      bm_word_val = 16'd0;
+      if (sm_all[a * NK + k]) bm_word_val = u_bm.mem_q[a * 16 + k];
+    end
+  endfunction
+
   task automatic check_array(input [AIW-1:0] arr, input [GW-1:0] grp);
-    reg [2*NP-1:0]  bm2;
     reg [2*NRW-1:0] nr2;
-    reg [NP-1:0]    bm;
+    reg [NK-1:0]    sm;
+    reg [15:0]      wd;
     reg [NRW-1:0]   nr;
     reg [LDW-1:0]   ld;
     reg [31:0]      gl, gt, ld32;
-    integer         c, g;
+    integer         a, c, g, k;
     begin
+      a   = {{(32-AIW){1'b0}}, arr};
       c   = {{(32-CW){1'b0}}, arr[AIW-1:1]};
       gl  = gl_val(c, {{(32-GW){1'b0}}, grp});
       gt  = gt_val({{(32-GW){1'b0}}, grp});
-      bm2 = bm_cpu[arr[AIW-1:1]];
+      sm  = sm_all[a*NK +: NK];
       nr2 = nr_cpu[arr[AIW-1:1]];
       ld  = load_cpu[arr[AIW-1:1]];
-      bm  = arr[0] ? bm2[NP +: NP] : bm2[0 +: NP];
       nr  = arr[0] ? nr2[NRW +: NRW] : nr2[0 +: NRW];
-      if ((bm == {NP{1'b0}}) != (nr == {NRW{1'b0}})) begin
+      // Each summary bit says its word is non-zero (a clear one makes the word read 0), and
+      // no bit above 139 is set: so the bitmap is empty iff the summary is.
+      for (k = 0; k < NK; k = k + 1) begin
+        wd = u_bm.mem_q[a * 16 + k];
+        if (sm[k] && ((wd == 16'd0) || ((k == NK - 1) && (wd[15:12] != 4'd0)))) begin
+          $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d phys array %0d: summary bit %0d set, word %h",
+                   $time, arr[AIW-1:1], arr[0], k, wd);
+          $fatal(1, "hws_rq_engine: bitmap summary/word mismatch");
+        end
+      end
+      if ((sm == {NK{1'b0}}) != (nr == {NRW{1'b0}})) begin
         $display("hws_rq_engine: INVARIANT FAILED at %0t: cpu %0d phys array %0d: bitmap %0s, count %0d",
-                 $time, arr[AIW-1:1], arr[0], (bm == {NP{1'b0}}) ? "empty" : "non-empty", nr);
+                 $time, arr[AIW-1:1], arr[0], (sm == {NK{1'b0}}) ? "empty" : "non-empty", nr);
         $fatal(1, "hws_rq_engine: bitmap/count mismatch");
       end
       if ((nr2 == {2*NRW{1'b0}}) && (ld != {LDW{1'b0}})) begin
@@ -942,6 +1022,29 @@ module hws_rq_engine #(
       end else if (consistent) begin
         chk_vld0_q <= 1'b0;
         chk_vld1_q <= 1'b0;
+      end
+    end
+  end
+
+  // The bitmap word a step rewrites is the focus list's, read earlier in this command; the
+  // list a task is unlinked from has its bit set; PICK_NEXT/PEEK find a set summary bit
+  // exactly when the count says the array they search has a task.
+  always @(posedge clk_i) begin
+    if (!srst_i) begin
+      if (bm_we && (bm_addr_q != f_bma[BMAW-1:0])) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: bitmap word %0d written, focus list cpu %0d phys %0d prio %0d",
+                 $time, bm_addr_q, f_cpu, f_phys, f_prio);
+        $fatal(1, "hws_rq_engine: bitmap write address");
+      end
+      if (unlink && !f_ne) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: unlink from cpu %0d phys %0d prio %0d, its bitmap bit is clear",
+                 $time, f_cpu, f_phys, f_prio);
+        $fatal(1, "hws_rq_engine: bitmap bit of a non-empty list");
+      end
+      if (s2 && (op_pick || op_peek) && (pk_tw_q == pk_none_q)) begin
+        $display("hws_rq_engine: INVARIANT FAILED at %0t: PICK_NEXT/PEEK on cpu %0d: summary %0s, counts %0s",
+                 $time, f_cpu, pk_tw_q ? "non-empty" : "empty", pk_none_q ? "empty" : "non-empty");
+        $fatal(1, "hws_rq_engine: bitmap summary/count mismatch");
       end
     end
   end
@@ -1046,7 +1149,7 @@ module hws_rq_engine #(
         for (a = 0; a < dk_narr; a = a + 1) begin
           cnt = 32'd0;
           for (p = 0; p < dk_np; p = p + 1) begin
-            if (bm_all[li]) begin
+            if (((bm_word_val(c*2 + a, p / 16) >> (p % 16)) & 16'd1) != 16'd0) begin
               ht = u_ht.mem_q[li];
               x = ht[TW +: TW];
               prv = x;

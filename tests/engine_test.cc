@@ -521,8 +521,12 @@ TEST_P(Engine, LatencyIsConstantWhateverTheOccupancy)
 		EXPECT_EQ(latency_of(hws_cmd(HWS_OP_ENQUEUE, 1000, 0, 0, 0, 0), -ERANGE), 1u)
 			<< "a failing command takes one cycle";
 		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PEEK, 0, 0, 0, 0, 0)), HWS_LAT_PEEK);
-		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_CPU_STAT, 0, 3, 0, 0, 0)),
-			  HWS_LAT_CPU_STAT);
+		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PEEK, 0, 0, 7, 0, 0)), HWS_LAT_PEEK)
+			<< "PEEK of an empty CPU takes as long";
+		// Counters and bitmap chunks alike (a chunk is a block-RAM read): one latency.
+		for (unsigned sel = 0; sel < HWS_SEL_CPU_STAT_COUNT; sel++)
+			EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_CPU_STAT, 0, sel, 0, 0, 0)),
+				  HWS_LAT_CPU_STAT) << "selector " << sel;
 		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_TASK_STAT, 0, 0, 0, 0, 0)),
 			  HWS_LAT_TASK_STAT);
 		EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 0, 0, 0)),
@@ -551,6 +555,62 @@ TEST_P(Engine, SoftResetEmptiesEverything)
 	}
 	EXPECT_FALSE(task(3).queued);
 	EXPECT_EQ(hws_enqueue(d, 3, 0, 120, 0, 0), 0) << "task 3 is free again";
+}
+
+// Spec section 2: RAM is not cleared by a reset, and nothing in it counts unless a flag says
+// so. The bitmaps live in block RAM behind per-word summary flags: after a soft reset the
+// words of a full array read 0, and the first task queued there is the only bit of its word.
+TEST_P(Engine, BitmapsAreEmptyAfterASoftResetWhateverTheRamHeld)
+{
+	auto chunk = [&](unsigned cpu, unsigned sel) {
+		uint32_t w = ~0u;
+		EXPECT_EQ(hws_cpu_stat(d, cpu, sel, &w), 0) << hws_errmsg(d);
+		return w;
+	};
+	const unsigned act7 = HWS_SEL_CPU_STAT_ACT_BM0 + 7, act8 = HWS_SEL_CPU_STAT_ACT_BM0 + 8;
+	const unsigned prios[] = { 120, 121, 125, 139 };
+	for (unsigned i = 0; i < 4; i++)
+		ASSERT_EQ(hws_enqueue(d, i, 2, prios[i], 0, 0), 0) << hws_errmsg(d);
+	ASSERT_EQ(hws_enqueue(d, 4, 2, 100, 1, 0), 0) << hws_errmsg(d);
+	EXPECT_EQ(chunk(2, act7), (1u << 8) | (1u << 9) | (1u << 13));
+	EXPECT_EQ(chunk(2, act8), 1u << 11) << "bits 140..143 of chunk 8 read 0";
+	EXPECT_EQ(chunk(2, HWS_SEL_CPU_STAT_EXP_BM0 + 6), 1u << 4);
+
+	ASSERT_EQ(hws_soft_reset(d), 0);
+	for (unsigned k = 0; k < 9; k++) {
+		EXPECT_EQ(chunk(2, HWS_SEL_CPU_STAT_ACT_BM0 + k), 0u) << "active chunk " << k;
+		EXPECT_EQ(chunk(2, HWS_SEL_CPU_STAT_EXP_BM0 + k), 0u) << "expired chunk " << k;
+	}
+	hws_pick p{};
+	ASSERT_EQ(hws_peek(d, 2, &p), 0);
+	EXPECT_FALSE(p.found);
+
+	ASSERT_EQ(hws_enqueue(d, 5, 2, 122, 0, 0), 0) << hws_errmsg(d);
+	EXPECT_EQ(chunk(2, act7), 1u << 10) << "the stale bits of the word do not come back";
+	ASSERT_EQ(hws_peek(d, 2, &p), 0);
+	EXPECT_TRUE(p.found);
+	EXPECT_EQ(p.task, 5u);
+	EXPECT_EQ(p.prio, 122u);
+	ASSERT_EQ(hws_enqueue(d, 6, 2, 139, 0, 0), 0) << hws_errmsg(d);
+	EXPECT_EQ(chunk(2, act8), 1u << 11);
+	ASSERT_EQ(hws_enqueue(d, 7, 2, 100, 1, 1), 0) << hws_errmsg(d);
+	EXPECT_EQ(chunk(2, HWS_SEL_CPU_STAT_EXP_BM0 + 6), 1u << 4);
+	ASSERT_EQ(hws_dequeue(d, 5), 0);
+	EXPECT_EQ(chunk(2, act7), 0u);
+	p = pick(2);
+	EXPECT_TRUE(p.found);
+	EXPECT_EQ(p.task, 6u);
+	EXPECT_EQ(p.prio, 139u);
+	EXPECT_FALSE(p.swapped);
+	EXPECT_EQ(chunk(2, act8), 0u);
+	p = pick(2);
+	EXPECT_TRUE(p.found);
+	EXPECT_EQ(p.task, 7u) << "active empty: the expired array's task, after a swap";
+	EXPECT_TRUE(p.swapped);
+	for (unsigned k = 0; k < 9; k++)
+		EXPECT_EQ(chunk(2, HWS_SEL_CPU_STAT_ACT_BM0 + k) | chunk(2, HWS_SEL_CPU_STAT_EXP_BM0 + k),
+			  0u) << "chunk " << k;
+	EXPECT_FALSE(pick(2).found);
 }
 
 TEST_P(Engine, ErrClearZeroesTheErrorRegistersOnly)
