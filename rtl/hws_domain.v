@@ -107,8 +107,11 @@ module hws_domain #(
   end
 
   // ---------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
   // Consistency flags {P2 in P3, P1 in P2, P3 ok, P2 ok, P1 ok} of the table (t1, t2, t3)
-  // after the write of v at (k, c).
+  // after the write of v at (k, c), recomputed from scratch: the simulation's reference for
+  // the incremental flags below (every x looks up two table entries: 5 x NR_CPUS
+  // variable-index reads, 40k LUT6 and more memory than Yosys's share pass had at 64 CPUs).
   function automatic [4:0] flags_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
                                     input [NR_CPUS*CW-1:0] t3, input [1:0] k,
                                     input [CW-1:0] c, input [CW-1:0] v);
@@ -137,13 +140,95 @@ module hws_domain #(
     end
   endfunction
 
-  // Recomputed only at a DOM_SET edge that writes a leader, so a QUERY issued back to back
-  // sees the new table.
+`endif
+
+  // The flags, kept incrementally. bad<j>_q[x] says CPU x breaks property j (0: P1 well
+  // formed at x, lead1[x] <= x and lead1[lead1[x]] == lead1[x]; 1, 2: the same for P2, P3;
+  // 3: lead2[lead1[x]] == lead2[x]; 4: lead3[lead2[x]] == lead3[x]); a flag is the NOR of its
+  // bits. A DOM_SET writing v at (k, c) can change only the bits of x = c and of the x whose
+  // looked-up entry is c (lead[k][x] == c, or lead1[x] == c for property 3 and lead2[x] == c
+  // for property 4 when k is the outer table); for those the new bit needs v and at most a
+  // few lookups at v or c, not one per CPU. The simulation checks every update against
+  // flags_fn. Reset: lead[k][x] = x, every property holds.
+  wire [CW-1:0] t1v [0:NR_CPUS-1];   // array views: lead<k>[x]
+  wire [CW-1:0] t2v [0:NR_CPUS-1];
+  wire [CW-1:0] t3v [0:NR_CPUS-1];
+  genvar gt;
+  generate
+    for (gt = 0; gt < NR_CPUS; gt = gt + 1) begin : g_tv
+      assign t1v[gt] = lead1[gt*CW +: CW];
+      assign t2v[gt] = lead2[gt*CW +: CW];
+      assign t3v[gt] = lead3[gt*CW +: CW];
+    end
+  endgenerate
+  wire [1:0]    set_kk  = set_k_i[1:0];
+  wire [CW-1:0] n1_v    = t1v[set_v];
+  wire [CW-1:0] n2_v    = t2v[set_v];
+  wire [CW-1:0] n3_v    = t3v[set_v];
+  wire [CW-1:0] n1_c    = t1v[set_c];
+  wire [CW-1:0] n2_c    = t2v[set_c];
+  wire [CW-1:0] n2_n1c  = t2v[n1_c];
+  wire [CW-1:0] n3_n2c  = t3v[n2_c];
+  wire [CW-1:0] nk_v    = (set_kk == 2'd1) ? n1_v : (set_kk == 2'd2) ? n2_v : n3_v;
+  // property k of x = c after the write: v <= c and lead[k]'[v] == v
+  wire          wf_c    = (set_v > set_c) || (((set_v == set_c) ? set_v : nk_v) != set_v);
+  // property 3 (k = 1 or 2) and 4 (k = 2 or 3) of x = c after the write
+  wire          p3_c    = (set_kk == 2'd1) ? (n2_v != n2_c)
+                                           : (((n1_c == set_c) ? set_v : n2_n1c) != set_v);
+  wire          p4_c    = (set_kk == 2'd2) ? (n3_v != t3v[set_c])
+                                           : (((n2_c == set_c) ? set_v : n3_n2c) != set_v);
+  reg  [NR_CPUS-1:0] bad0_q, bad1_q, bad2_q, bad3_q, bad4_q;
+  reg  [NR_CPUS-1:0] bad0_nx, bad1_nx, bad2_nx, bad3_nx, bad4_nx;
+  integer bx;
+  always @* begin
+    bad0_nx = bad0_q;  bad1_nx = bad1_q;  bad2_nx = bad2_q;
+    bad3_nx = bad3_q;  bad4_nx = bad4_q;
+    for (bx = 0; bx < NR_CPUS; bx = bx + 1) begin
+      if (bx[CW-1:0] == set_c) begin
+        if (set_kk == 2'd1) bad0_nx[bx] = wf_c;
+        if (set_kk == 2'd2) bad1_nx[bx] = wf_c;
+        if (set_kk == 2'd3) bad2_nx[bx] = wf_c;
+        if (set_kk != 2'd3) bad3_nx[bx] = p3_c;
+        if (set_kk != 2'd1) bad4_nx[bx] = p4_c;
+      end else begin
+        // x's own entry is unchanged; the entry it looks up is c's
+        if ((set_kk == 2'd1) && (t1v[bx] == set_c))
+          bad0_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+        if ((set_kk == 2'd2) && (t2v[bx] == set_c))
+          bad1_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+        if ((set_kk == 2'd3) && (t3v[bx] == set_c))
+          bad2_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+        if ((set_kk == 2'd2) && (t1v[bx] == set_c)) bad3_nx[bx] = (set_v != t2v[bx]);
+        if ((set_kk == 2'd3) && (t2v[bx] == set_c)) bad4_nx[bx] = (set_v != t3v[bx]);
+      end
+    end
+  end
+  wire [4:0] ok_nx = {~|bad4_nx, ~|bad3_nx, ~|bad2_nx, ~|bad1_nx, ~|bad0_nx};
+
+  // Registered at a DOM_SET edge that writes a leader, so a QUERY issued back to back sees
+  // the new table.
   reg [4:0] ok_q;
   always @(posedge clk_i) begin
-    if (srst_i)        ok_q <= 5'b11111;
-    else if (set_lead) ok_q <= flags_fn(lead1, lead2, lead3, set_k_i[1:0], set_c, set_v);
+    if (srst_i) begin
+      ok_q   <= 5'b11111;
+      bad0_q <= {NR_CPUS{1'b0}};  bad1_q <= {NR_CPUS{1'b0}};  bad2_q <= {NR_CPUS{1'b0}};
+      bad3_q <= {NR_CPUS{1'b0}};  bad4_q <= {NR_CPUS{1'b0}};
+    end else if (set_lead) begin
+      ok_q   <= ok_nx;
+      bad0_q <= bad0_nx;  bad1_q <= bad1_nx;  bad2_q <= bad2_nx;
+      bad3_q <= bad3_nx;  bad4_q <= bad4_nx;
+    end
   end
+`ifndef SYNTHESIS
+  always @(posedge clk_i) begin
+    if (!srst_i && set_lead &&
+        (ok_nx != flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v))) begin
+      $display("hws_domain: INVARIANT FAILED at %0t: DOM_SET k %0d cpu %0d leader %0d: incremental flags %b, recomputed %b",
+               $time, set_kk, set_c, set_v, ok_nx, flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v));
+      $fatal(1, "hws_domain: consistency flags");
+    end
+  end
+`endif
 
   // DOMAIN check of a QUERY at level l: Pl and P(l+1) where stored (k in 1..3), their
   // nesting when both are stored, and P1 for IDLE_CORE (BALANCE checks what IDLEST does).
