@@ -9,10 +9,11 @@
 //
 // Consistency flags, registered: ok_q[k-1] says Pk is well formed (lead[k][x] <= x and
 // lead[k][lead[k][x]] == lead[k][x] for every x), ok_q[3] that P1 nests in P2, ok_q[4] that
-// P2 nests in P3 (lead[k+1][x] == lead[k+1][lead[k][x]]). They are recomputed only at a
-// DOM_SET edge that writes a leader, from the table as that edge leaves it, so a QUERY
+// P2 nests in P3 (lead[k+1][x] == lead[k+1][lead[k][x]]). They change only at a DOM_SET
+// edge that writes a leader and describe the table as that edge leaves it, so a QUERY
 // issued back to back reads the right flags in its step 1, and the DOMAIN check (q_bad_o)
-// is a few gates.
+// is a few gates. They are kept incrementally, from per-CPU violation bits (bad<j>_q),
+// not recomputed over every CPU (see there).
 //
 // QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the whole
 // answer is computed from the table, load[] and idle[] and latched into res_q; step 2
