@@ -220,12 +220,19 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@echo "lint-yosys: reads"
 
 # synth_ice40 on the default configuration: no latches, no multiple drivers, lists in
-# block RAM (SB_RAM40_4K), not in logic.
+# block RAM (SB_RAM40_4K), not in logic: every memory of SMOKE_BRAMS (the lists, the task
+# table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K.
+SMOKE_BRAMS := u_engine.u_ht u_engine.u_tt u_engine.u_nx u_engine.u_pv u_engine.u_wt \
+	u_engine.u_bm u_engine.u_grp u_engine.u_gl u_engine.u_gt u_cmd_fifo u_res_fifo
 synth-smoke: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/yosys
 	yosys -l $(BUILD)/yosys/synth_ice40.log -p 'read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRCS); synth_ice40 -top hws_top; check -assert; tee -o $(BUILD)/yosys/ice40_stat.txt stat' >/dev/null
 	@! grep -qi 'latch' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: latches inferred" >&2; exit 1; }
 	@grep -q 'SB_RAM40_4K' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: no block RAM inferred" >&2; exit 1; }
+	@for m in $(SMOKE_BRAMS); do \
+		grep -q "^mapping memory hws_top\.$$m\.mem_q via \$$__ICE40_RAM4K_" $(BUILD)/yosys/synth_ice40.log \
+			|| { echo "synth-smoke: memory $$m is not in block RAM (see $(BUILD)/yosys/synth_ice40.log)" >&2; exit 1; }; \
+	done; echo "synth-smoke: $(words $(SMOKE_BRAMS)) memories in block RAM: $(SMOKE_BRAMS)"
 	@echo "synth-smoke: iCE40 synthesis ok:"; grep -E 'SB_LUT4|SB_DFF|SB_RAM40_4K|SB_CARRY' $(BUILD)/yosys/ice40_stat.txt | sort | uniq | sed 's/^/  /'
 
 # ---- Tests ---------------------------------------------------------------------------
