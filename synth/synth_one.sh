@@ -32,6 +32,8 @@ Environment (optional):
   BOARD            icebreaker: P&R the UART board top with synth/icebreaker.pcf on the
                    UP5K sg48 (pins constrained) instead of the unconstrained estimate
   YOSYS_EXTRA      extra options appended to synth_<family> (e.g. -abc9)
+  SYNTH_NOSHARE=1  ecp5, xilinx: leave out the script's share pass (it ran out of memory
+                   at 64x4096); the counts are then an upper bound, and yosys_flags says so
 EOF
 }
 
@@ -119,6 +121,33 @@ gowin)
 	REF_DEV="GW2A-18"; REF_LUTS=20736; REF_BRAMS=46 ;;
 esac
 YOSYS_FLAGS=$(printf '%s' "$SYNTH" | sed 's/;.*//; s/ *$//')
+# SYNTH_NOSHARE=1: the family's script with its `share` step (SAT-based sharing of
+# mutually exclusive operators) left out: the script up to its coarse label, the coarse
+# commands of `help synth_<family>` (Yosys 0.23) without share, then the rest. For
+# configurations where share runs out of memory; sharing can only remove cells, so the
+# counts are then an upper bound. ecp5 and xilinx only (the families of the 64-CPU rows).
+SYNTH_NOSHARE=${SYNTH_NOSHARE:-0}
+case "$SYNTH_NOSHARE" in
+0) ;;
+1)
+	case "$FAMILY" in
+	ecp5)
+		S="synth_ecp5 -top $TOP -nowidelut $YOSYS_EXTRA"
+		SYNTH="$S -run :coarse; proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check;
+			opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean;
+			techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean;
+			techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18;
+			chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean;
+			$S -run map_ram:; write_json $WORK/netlist.json" ;;
+	xilinx)
+		S="synth_xilinx -top $TOP -family xc7 -flatten -noiopad $YOSYS_EXTRA"
+		SYNTH="$S -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6;
+			alumacc; opt; memory -nomap; opt_clean; $S -run map_memory:; write_json $WORK/netlist.json" ;;
+	*) die_usage "SYNTH_NOSHARE=1 is implemented for ecp5 and xilinx, not $FAMILY" ;;
+	esac
+	YOSYS_FLAGS="$(printf "%s" "$S" | sed "s/  */ /g; s/ *$//") (without its share step: SYNTH_NOSHARE=1)" ;;
+*) die_usage "SYNTH_NOSHARE '$SYNTH_NOSHARE' is not 0 or 1" ;;
+esac
 
 # ---- Yosys --------------------------------------------------------------------------------
 echo "$TAG: yosys ($YOSYS_FLAGS) ..." >&2
