@@ -126,6 +126,8 @@ YOSYS_FLAGS=$(printf '%s' "$SYNTH" | sed 's/;.*//; s/ *$//')
 # commands of `help synth_<family>` (Yosys 0.23) without share, then the rest. For
 # configurations where share runs out of memory; sharing can only remove cells, so the
 # counts are then an upper bound. ecp5 and xilinx only (the families of the 64-CPU rows).
+# On ecp5 the script's final `autoname` (renaming only) is left out too: at 64x4096 it ran
+# past an 11 GB cap after everything else had finished.
 SYNTH_NOSHARE=${SYNTH_NOSHARE:-0}
 case "$SYNTH_NOSHARE" in
 0) ;;
@@ -138,7 +140,7 @@ case "$SYNTH_NOSHARE" in
 			techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean;
 			techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18;
 			chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean;
-			$S -run map_ram:; write_json $WORK/netlist.json" ;;
+			$S -run map_ram:check; hierarchy -check; check -noinit; write_json $WORK/netlist.json" ;;
 	xilinx)
 		S="synth_xilinx -top $TOP -family xc7 -flatten -noiopad $YOSYS_EXTRA"
 		SYNTH="$S -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6;
