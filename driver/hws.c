@@ -264,7 +264,7 @@ int hws_soft_reset(struct hws_dev *d)
 static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
-	uint32_t id, cpus, tasks, depths, groups;
+	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
 	ret = hws_reg_read(d, HWS_REG_ID, &id);
@@ -276,15 +276,18 @@ static int check_id(struct hws_dev *d)
 		ret = hws_reg_read(d, HWS_REG_DEPTHS, &depths);
 	if (!ret)
 		ret = hws_reg_read(d, HWS_REG_NR_GROUPS, &groups);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_FEATURES, &feat);
 	if (ret)
 		return ret;
 	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
-	    groups != c->nr_groups ||
+	    groups != c->nr_groups || feat != (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) ||
 	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
-			   "groups; expected %u CPUs, %u tasks, %u groups", id, cpus, tasks, depths,
-			groups, c->nr_cpus, c->nr_tasks, c->nr_groups);
+			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, BALANCE "
+			   "%s", id, cpus, tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks,
+			c->nr_groups, c->no_balance ? "absent" : "built");
 		return -EIO;
 	}
 	return 0;
@@ -294,10 +297,11 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 {
 	struct hws_model_params mp = {
 		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
+		cfg->no_balance,
 	};
 	struct hws_vsim_opts vo = {
 		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
-		cfg->wave, cfg->deep_check,
+		cfg->wave, cfg->deep_check, cfg->no_balance,
 	};
 	struct hws_dev *d;
 	int ret;
@@ -608,7 +612,14 @@ int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned 
 {
 	uint32_t w, v[4];
 	unsigned i;
-	int ret = do_query(d, hws_cmd(HWS_OP_QUERY, idle, level, cpu, 1, 0), &w);
+	int ret;
+
+	if (d->cfg.no_balance) {
+		set_msg(d, "BALANCE: this engine is built without it (FEATURES.BALANCE = 0, "
+			   "LCU_BALANCE=0); read the CPUs' loads and decide in software");
+		return -EOPNOTSUPP;
+	}
+	ret = do_query(d, hws_cmd(HWS_OP_QUERY, idle, level, cpu, 1, 0), &w);
 
 	for (i = 0; !ret && i < 4; i++)
 		ret = hws_reg_read(d, HWS_REG_BAL_THIS + 4 * i, &v[i]);

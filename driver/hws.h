@@ -60,6 +60,7 @@ struct hws_config {
 	enum hws_backend backend;
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
 	unsigned nr_groups;	/* task groups of the load-comparison unit */
+	unsigned no_balance;	/* 1: the engine is built without BALANCE (LCU_BALANCE = 0) */
 	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
 	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* transport: the bus (else unused) */
@@ -214,7 +215,8 @@ struct hws_bal {
 /**
  * hws_balance_query - BALANCE(@cpu, @level, @idle): one QUERY and four register reads
  * @idle: 0 not idle, 1 idle, 2 newly idle
- * Return: 0, or -EINVAL (DOMAIN), -ERANGE (cpu, level or idle type out of range).
+ * Return: 0, or -EINVAL (DOMAIN), -ERANGE (cpu, level or idle type out of range),
+ * -EOPNOTSUPP (the engine is built without BALANCE, hws_config.no_balance; nothing sent).
  */
 int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
 		      struct hws_bal *out);

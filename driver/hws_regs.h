@@ -48,12 +48,16 @@
 #define HWS_REG_BAL_MAX 0x74u /* RO BALANCE: max_load (the busiest group's scaled load) */
 #define HWS_REG_BAL_AVG 0x78u /* RO BALANCE: avg_load of the domain (0 when the verdict came before it) */
 #define HWS_REG_BAL_IMB 0x7cu /* RO BALANCE: imbalance, the weighted load to move (1024 for MOVE_ONE, 0 when balanced) */
+#define HWS_REG_FEATURES 0x84u /* RO optional units this instance was built with */
 #define HWS_DEPTHS_CMD_DEPTH_LSB 0 /* depth of the command FIFO (parameter CMD_DEPTH, 2..32) */
 #define HWS_DEPTHS_CMD_DEPTH_W 6
 #define HWS_DEPTHS_CMD_DEPTH_MASK 0x0000003fu
 #define HWS_DEPTHS_RES_DEPTH_LSB 8 /* depth of the result FIFO (parameter RES_DEPTH, 2..32) */
 #define HWS_DEPTHS_RES_DEPTH_W 6
 #define HWS_DEPTHS_RES_DEPTH_MASK 0x00003f00u
+#define HWS_FEATURES_BALANCE_LSB 0 /* 1: the BALANCE query (QUERY kind 2) is built (parameter LCU_BALANCE); 0: it is refused with OPCODE and BAL_* read 0 */
+#define HWS_FEATURES_BALANCE_W 1
+#define HWS_FEATURES_BALANCE_MASK 0x00000001u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u
@@ -304,6 +308,7 @@
 	X(BAL_MAX, 0x74u, RO) \
 	X(BAL_AVG, 0x78u, RO) \
 	X(BAL_IMB, 0x7cu, RO) \
+	X(FEATURES, 0x84u, RO) \
 	/* end */
 
 #endif /* HWS_REGS_H */

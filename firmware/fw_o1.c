@@ -71,6 +71,44 @@ unsigned fw_level_pct(unsigned level)
 	return level == 0 ? 110 : 125;
 }
 
+uint64_t fw_span(const struct sched_topo *topo, unsigned level, unsigned cpu)
+{
+	uint64_t m = 0;
+
+	for (unsigned x = 0; x < topo->nr_cpus; x++)
+		if (fw_block(topo, level + 1, x) == fw_block(topo, level + 1, cpu))
+			m |= 1ull << x;
+	return m;
+}
+
+int fw_find_busiest(const struct sched_topo *topo, unsigned cpu, unsigned level,
+		    enum hws_idle_type idle, const struct hws_cpu_load *l,
+		    struct hws_balance *out)
+{
+	struct hws_sd sd = { 0 };
+	uint64_t span = fw_span(topo, level, cpu), leaders = 0;
+
+	for (unsigned x = 0; x < topo->nr_cpus; x++)
+		if (span >> x & 1)
+			leaders |= 1ull << fw_block(topo, level, x);
+	for (; leaders; leaders &= leaders - 1) {
+		unsigned g = (unsigned)__builtin_ctzll(leaders);
+
+		for (unsigned x = 0; x < topo->nr_cpus; x++)
+			if ((span >> x & 1) && fw_block(topo, level, x) == g)
+				sd.group_cpus[sd.nr_groups] |= 1ull << x;
+		sd.group_power[sd.nr_groups++] = fw_group_power(topo, level);
+	}
+	sd.imbalance_pct = fw_level_pct(level);
+	if (hws_find_busiest(&sd, cpu, idle, l, out))
+		return -EINVAL;
+	/* Name groups by their first CPU, as the engine does. */
+	out->this_group = __builtin_ctzll(sd.group_cpus[out->this_group]);
+	if (out->busiest_group >= 0)
+		out->busiest_group = __builtin_ctzll(sd.group_cpus[out->busiest_group]);
+	return 0;
+}
+
 /* Per-level sched-domain parameters (reference table, ~2.6.15). */
 struct sd_param {
 	int64_t min_interval, max_interval;
@@ -612,12 +650,12 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 /* ---- The scheduler interface ---- */
 
 /* Options: wake_balance=0|1, bus_ns=, clk_ns=, sw_op_ns=, sw_cpu_ns=, sw_base_ns=,
- * backend=model|rtl|lockstep. */
+ * backend=model|rtl|lockstep, hw_balance=0|1 (0: the engine has no BALANCE). */
 static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 {
 	char buf[512], *save = NULL, *kv;
 
-	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL };
+	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL, 0 };
 	s->wake_balance = 1;
 	if (!opts || !*opts)
 		return 0;
@@ -664,6 +702,8 @@ static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 		}
 		if (!strcmp(kv, "wake_balance"))
 			s->wake_balance = v != 0;
+		else if (!strcmp(kv, "hw_balance"))
+			s->costs.no_hw_balance = v == 0;
 		else if (!strcmp(kv, "flat"))
 			s->flat = v != 0;
 		else if (!strcmp(kv, "bus_ns"))

@@ -31,6 +31,8 @@ struct fw_costs {
 	double sw_balance_base_ns;	/* software balancing, fixed part */
 	int backend;		/* engine backend (enum hws_backend) for fw_rq_hw */
 	const char *wave;	/* rtl/lockstep: write the engine's FST waveform here */
+	int no_hw_balance;	/* fw_rq_hw: the engine is built without BALANCE (LCU_BALANCE=0);
+				 * balance reads every CPU's loads and decides in software */
 };
 
 struct fw_rq_ops {
@@ -82,6 +84,18 @@ uint32_t fw_group_power(const struct sched_topo *topo, unsigned level);
 unsigned fw_level_pct(unsigned level);
 /* The first CPU of @cpu's block at engine partition k (0 = the CPU, 4 = all). */
 unsigned fw_block(const struct sched_topo *topo, unsigned k, unsigned cpu);
+/* The CPUs of @cpu's domain at engine level @level (its block at partition level + 1). */
+uint64_t fw_span(const struct sched_topo *topo, unsigned level, unsigned cpu);
+/*
+ * find_busiest_group + find_busiest_queue in software on the domain the engine's BALANCE
+ * would use (groups: level-@level blocks, the topology's powers and imbalance_pct), from
+ * @l, the loads of every CPU; groups are named by their first CPU, as the engine names
+ * them. The software queues use it, and fw_rq_hw when the engine has no BALANCE.
+ * Return: 0, or -EINVAL (@cpu is in no group).
+ */
+int fw_find_busiest(const struct sched_topo *topo, unsigned cpu, unsigned level,
+		    enum hws_idle_type idle, const struct hws_cpu_load *l,
+		    struct hws_balance *out);
 
 #ifdef __cplusplus
 }

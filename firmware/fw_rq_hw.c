@@ -96,6 +96,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 	cfg.cmd_depth = cfg.res_depth = 16;
 	cfg.nr_groups = 16;
 	cfg.wave = costs->wave;
+	cfg.no_balance = costs->no_hw_balance != 0;
 	if (env->bus) {
 		cfg.backend = HWS_BACKEND_TRANSPORT;
 		cfg.transport = env->bus;
@@ -221,12 +222,41 @@ static int hw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint
 		       hws_lcu_stat(on(q, on_cpu), 0, HWS_SEL_LCU_STAT_GROUP_TOTAL, group, w));
 }
 
+/*
+ * An engine built without BALANCE (the small-FPGA build): read the load now (CPU_STAT) and
+ * history (LCU_STAT) of every CPU of the domain, two commands each, and decide in software
+ * with the same arithmetic (fw_find_busiest): the answer is the engine's, the cost is
+ * 2 x |span| command round trips instead of one query.
+ */
+static int hw_balance_soft(struct fw_rq *q, unsigned cpu, unsigned level,
+			   enum hws_idle_type idle, struct hws_balance *out)
+{
+	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
+	uint64_t span = level < HWS_NR_LEVELS ? fw_span(q->env->topo, level, cpu) : 0;
+	int ret = 0;
+
+	if (cpu >= q->env->topo->nr_cpus || level >= HWS_NR_LEVELS)
+		return -ERANGE;
+	for (; span && !ret; span &= span - 1) {
+		unsigned x = (unsigned)__builtin_ctzll(span);
+
+		ret = hws_cpu_stat(on(q, cpu), x, HWS_SEL_CPU_STAT_LOAD, &l[x].now);
+		if (!ret)
+			ret = hws_lcu_stat(q->d, x, HWS_SEL_LCU_STAT_HIST, 0, &l[x].hist);
+	}
+	charge(q, cpu);
+	return ret ? ret : fw_find_busiest(q->env->topo, cpu, level, idle, l, out);
+}
+
 static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
 		      struct hws_balance *out)
 {
 	struct hws_bal b;
-	int ret = hws_balance_query(on(q, cpu), cpu, level, (unsigned)idle, &b);
+	int ret;
 
+	if (q->c.no_hw_balance)
+		return hw_balance_soft(q, cpu, level, idle, out);
+	ret = hws_balance_query(on(q, cpu), cpu, level, (unsigned)idle, &b);
 	charge(q, cpu);
 	if (ret)
 		return ret;

@@ -327,17 +327,6 @@ static int sw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint
 	return 0;
 }
 
-/* The CPUs of @cpu's domain at @level and its groups, as the engine defines them. */
-static uint64_t span_of(struct fw_rq *q, unsigned level, unsigned cpu)
-{
-	uint64_t m = 0;
-
-	for (unsigned x = 0; x < q->ncpu; x++)
-		if (fw_block(q->env->topo, level + 1, x) == fw_block(q->env->topo, level + 1, cpu))
-			m |= 1ull << x;
-	return m;
-}
-
 static void cpu_loads(struct fw_rq *q, struct hws_cpu_load *l)
 {
 	for (unsigned x = 0; x < q->ncpu; x++) {
@@ -350,37 +339,19 @@ static int sw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 		      struct hws_balance *out)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
-	struct hws_sd sd = { 0 };
-	uint64_t span = span_of(q, level, cpu), leaders = 0;
 
-	for (unsigned x = 0; x < q->ncpu; x++)
-		if (span >> x & 1)
-			leaders |= 1ull << fw_block(q->env->topo, level, x);
-	for (; leaders; leaders &= leaders - 1) {
-		unsigned g = (unsigned)__builtin_ctzll(leaders);
-
-		for (unsigned x = 0; x < q->ncpu; x++)
-			if ((span >> x & 1) && fw_block(q->env->topo, level, x) == g)
-				sd.group_cpus[sd.nr_groups] |= 1ull << x;
-		sd.group_power[sd.nr_groups++] = fw_group_power(q->env->topo, level);
-	}
-	sd.imbalance_pct = fw_level_pct(level);
 	charge(q, cpu, q->c.sw_balance_base_ns +
-			       q->c.sw_balance_cpu_ns * __builtin_popcountll(span), COST_SW_BALANCE);
+			       q->c.sw_balance_cpu_ns *
+				       __builtin_popcountll(fw_span(q->env->topo, level, cpu)),
+	       COST_SW_BALANCE);
 	cpu_loads(q, l);
-	if (hws_find_busiest(&sd, cpu, idle, l, out))
-		return -EINVAL;
-	/* Name groups by their first CPU, as the engine does. */
-	out->this_group = __builtin_ctzll(sd.group_cpus[out->this_group]);
-	if (out->busiest_group >= 0)
-		out->busiest_group = __builtin_ctzll(sd.group_cpus[out->busiest_group]);
-	return 0;
+	return fw_find_busiest(q->env->topo, cpu, level, idle, l, out);
 }
 
 static int sw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
-	uint64_t span = span_of(q, level, cpu);
+	uint64_t span = fw_span(q->env->topo, level, cpu);
 
 	charge(q, cpu, q->c.sw_balance_cpu_ns * __builtin_popcountll(span), COST_SW_BALANCE);
 	cpu_loads(q, l);
@@ -390,7 +361,7 @@ static int sw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *fo
 
 static int sw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *found)
 {
-	uint64_t span = span_of(q, level, cpu), idle = 0, core_of[HWS_MAX_CPUS] = { 0 };
+	uint64_t span = fw_span(q->env->topo, level, cpu), idle = 0, core_of[HWS_MAX_CPUS] = { 0 };
 
 	charge(q, cpu, q->c.sw_balance_cpu_ns * __builtin_popcountll(span), COST_SW_BALANCE);
 	for (unsigned x = 0; x < q->ncpu; x++) {

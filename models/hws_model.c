@@ -119,6 +119,7 @@ void hws_model_default_params(struct hws_model_params *p)
 	p->cmd_depth = 16;
 	p->res_depth = 16;
 	p->nr_groups = 16;
+	p->no_balance = 0;
 }
 
 int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len)
@@ -135,11 +136,15 @@ int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t l
 		bad = "RES_DEPTH must be 2..32";
 	else if (p->nr_groups < 1 || p->nr_groups > 64)
 		bad = "NR_GROUPS must be 1..64";
+	else if (p->no_balance > 1)
+		bad = "no_balance must be 0 or 1";
 	if (!bad)
 		return 0;
 	if (msg && len)
-		snprintf(msg, len, "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u)",
-			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups);
+		snprintf(msg, len,
+			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u)",
+			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
+			 p->no_balance);
 	return -EINVAL;
 }
 
@@ -543,8 +548,8 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 			return HWS_ERR_CPU;
 		return dom_set_check(m, prio, t);
 	case HWS_OP_QUERY:
-		if (q_kind(c) == 3)
-			return HWS_ERR_OPCODE;
+		if (q_kind(c) == 3 || (q_kind(c) == 2 && m->p.no_balance))
+			return HWS_ERR_OPCODE;	/* reserved; BALANCE when it is not built */
 		if (bad_c)
 			return HWS_ERR_CPU;
 		if (prio >= HWS_NR_LEVELS)
@@ -899,6 +904,8 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 		return m->p.nr_tasks;
 	case HWS_REG_NR_GROUPS:
 		return m->p.nr_groups;
+	case HWS_REG_FEATURES:
+		return m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB;
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;

@@ -32,9 +32,11 @@ struct hws_model_params {
 	unsigned cmd_depth;	/* 2..32 */
 	unsigned res_depth;	/* 2..32 */
 	unsigned nr_groups;	/* 1..64: task groups of the load-comparison unit */
+	unsigned no_balance;	/* 0, 1: 1 = built without the BALANCE query (LCU_BALANCE = 0):
+				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
 };
 
-/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups. */
+/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, BALANCE built. */
 void hws_model_default_params(struct hws_model_params *p);
 
 /**

@@ -27,7 +27,9 @@
 
 module hws_domain #(
   parameter integer NR_CPUS = 8,   // CPUs, 1..64
-  parameter integer LOAD_W  = 26   // width of a per-CPU load, 18..30
+  parameter integer LOAD_W  = 26,  // width of a per-CPU load, 18..30
+  parameter integer LCU_BALANCE = 1  // 0: no hws_balance (the engine refuses BALANCE), so no
+                                     // block sums, powers or imbalance_pct are kept
 ) (
   input  wire                       clk_i,
   input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c,
@@ -325,20 +327,32 @@ module hws_domain #(
   // ---------------------------------------------------------------------------------------
   // BALANCE (section 8.2), with the powers and imbalance_pct it reads
   wire [31:0] bal_res;
-  hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W)) u_bal (
-    .clk_i(clk_i), .srst_i(srst_i),
-    .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),
-    .pct_i(set_data_i[7:0]),
-    .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
-    .pw_i(set_data_i),
-    .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
-    .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
-    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_n_old_i(upd_n_old_i),
-    .upd_n_new_i(upd_n_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
-    .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
-    .load_i(load_i), .hist_i(hist_i),
-    .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
-  );
+  generate
+    if (LCU_BALANCE != 0) begin : g_bal
+      hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W)) u_bal (
+        .clk_i(clk_i), .srst_i(srst_i),
+        .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),
+        .pct_i(set_data_i[7:0]),
+        .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
+        .pw_i(set_data_i),
+        .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
+        .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
+        .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_n_old_i(upd_n_old_i),
+        .upd_n_new_i(upd_n_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
+        .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
+        .load_i(load_i), .hist_i(hist_i),
+        .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
+      );
+    end else begin : g_nobal
+      // Without the unit DOM_SET still checks and accepts pct and power writes (the table
+      // is the same for every build) but nothing keeps them; BALANCE never starts.
+      assign q_done_o   = 1'b0;
+      assign bal_res    = 32'd0;
+      assign bal_regs_o = 128'd0;
+      wire unused_nobal = &{1'b0, upd_i, upd_n_old_i, upd_n_new_i, upd_h_old_i, upd_h_new_i,
+                            hist_i, q_now_i, set_k_i, set_lead, set_c, set_v};
+    end
+  endgenerate
   assign q_res_o = q_kind_i[1] ? bal_res : res_q;
 
   wire unused_bits = &{1'b0, set_cpu_i, set_data_i, q_cpu_i, upd_cpu_i};

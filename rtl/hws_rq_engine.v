@@ -94,7 +94,8 @@
 module hws_rq_engine #(
   parameter integer NR_CPUS   = 8,    // CPUs, 1..64
   parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
-  parameter integer NR_GROUPS = 16    // task groups whose per-CPU loads are kept, 1..64
+  parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
+  parameter integer LCU_BALANCE = 1   // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
 ) (
   input  wire        clk_i,
   input  wire        srst_i,      // synchronous reset (rst_ni or CTRL.SOFT_RESET): empties
@@ -161,6 +162,7 @@ module hws_rq_engine #(
   localparam [31:0]  NR_CPUS32   = NR_CPUS;
   localparam [31:0]  NR_GROUPS32 = NR_GROUPS;
   localparam [31:0]  ONE32      = 32'd1;
+  localparam         BAL_BUILT  = (LCU_BALANCE != 0);
 
   // ---------------------------------------------------------------------------------------
   // Sequencer
@@ -277,7 +279,8 @@ module hws_rq_engine #(
           else if (lead_bad) ecode = HWS_ERR_CPU;
         end else if (pw_bad) ecode = HWS_ERR_PRIO;     // power, k 4..7
       HWS_OP_QUERY:
-        if (afield && hfield) ecode = HWS_ERR_OPCODE;  // kind 3 reserved
+        if (afield && (hfield || !BAL_BUILT)) ecode = HWS_ERR_OPCODE;  // kind 3 reserved,
+                                                       // kind 2 when BALANCE is not built
         else if (cpu_bad)  ecode = HWS_ERR_CPU;
         else if (pfield >= HWS_NR_LEVELS[7:0]) ecode = HWS_ERR_PRIO;
         else if (op_bal && ({1'b0, tfield} >= 13'd3)) ecode = HWS_ERR_TASK;   // idle type
@@ -749,7 +752,7 @@ module hws_rq_engine #(
   // ---------------------------------------------------------------------------------------
   // Domain table and placement queries (section 8.1)
   wire [31:0] qry_word;
-  hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW)) u_dom (
+  hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW), .LCU_BALANCE(LCU_BALANCE)) u_dom (
     .clk_i(clk_i), .srst_i(srst_i),
     .set_i(ok1 && op_dset), .set_k_i(dset_k), .set_cpu_i(cfield), .set_data_i(dset_val),
     .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i({afield, hfield}),

@@ -24,7 +24,9 @@ module hws_top #(
   parameter integer NR_TASKS  = 256,  // entries of the task table: 1..4096
   parameter integer CMD_DEPTH = 16,   // command FIFO depth: 2..32
   parameter integer RES_DEPTH = 16,   // result FIFO depth: 2..32
-  parameter integer NR_GROUPS = 16    // task groups of the load-comparison unit: 1..64
+  parameter integer NR_GROUPS = 16,   // task groups of the load-comparison unit: 1..64
+  parameter integer LCU_BALANCE = 1   // 1: build the BALANCE query (section 8.2); 0: leave
+                                      // it out (QUERY kind 2 fails with OPCODE, BAL_* read 0)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -59,9 +61,9 @@ module hws_top #(
   generate
     if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-        NR_GROUPS < 1 || NR_GROUPS > 64) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS);
+        NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE);
     end
   endgenerate
 `endif
@@ -70,14 +72,15 @@ module hws_top #(
   // simulation at time 0 as well.
   initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-              NR_GROUPS < 1 || NR_GROUPS > 64)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS);
+              NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE);
 `endif
 
   localparam [31:0] NR_CPUS32   = NR_CPUS;
   localparam [31:0] NR_TASKS32  = NR_TASKS;
   localparam [31:0] NR_GROUPS32 = NR_GROUPS;
+  localparam [31:0] FEATURES32  = (LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0;
   localparam integer NCNT       = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
@@ -178,6 +181,7 @@ module hws_top #(
       HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
       HWS_REG_NR_GROUPS: rd_word = NR_GROUPS32;
       HWS_REG_DEPTHS:    rd_word = depths_word;
+      HWS_REG_FEATURES:  rd_word = FEATURES32;
       HWS_REG_STATUS:    rd_word = status_word;
       HWS_REG_RESULT:    rd_word = result_word;
       HWS_REG_SYNC:      rd_word = status_word;
@@ -243,7 +247,8 @@ module hws_top #(
     .head_o(res_head), .level_o(res_level), .empty_o(res_empty), .full_o(res_full)
   );
 
-  hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS)) u_engine (
+  hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
+                  .LCU_BALANCE(LCU_BALANCE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)

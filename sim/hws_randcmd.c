@@ -104,8 +104,8 @@ static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, u
 /* The outcome the shadow predicts for a QUERY at @level of @kind (section 8.1). */
 static unsigned query_expect(const struct gen *g, unsigned level, unsigned kind)
 {
-	if (kind > 2)
-		return HWS_ERR_OPCODE;
+	if (kind > 2 || (kind == 2 && g->c->no_balance))
+		return HWS_ERR_OPCODE;	/* reserved; BALANCE where it is not built */
 	if (level >= HWS_NR_LEVELS)
 		return HWS_ERR_PRIO;
 	if (g->dom_bad[level] || g->dom_bad[level + 1] || (kind == 1 && g->dom_bad[1]))
@@ -139,6 +139,15 @@ static struct gcmd gen_illegal(struct gen *g)
 			  HWS_SEL_LCU_STAT_COUNT + rnd(g, 256 - HWS_SEL_LCU_STAT_COUNT), cpu, 0, 0,
 			  HWS_ERR_PRIO);
 	case 11:
+		if (cpus < 64 && rnd(g, 3) == 0) {
+			/* A QUERY of a CPU beyond NR_CPUS: CPU, but OPCODE first for a BALANCE
+			 * where it is not built. */
+			unsigned kind = rnd(g, 3);
+
+			return mk(HWS_OP_QUERY, rnd(g, 3), rnd(g, HWS_NR_LEVELS),
+				  cpus + rnd(g, 64 - cpus), kind >> 1, kind & 1,
+				  kind == 2 && g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_CPU);
+		}
 		if (cpus < 64)
 			return mk(rnd(g, 2) ? HWS_OP_LOAD_TICK : HWS_OP_SET_IDLE, 0, 0,
 				  cpus + rnd(g, 64 - cpus), 0, 0, HWS_ERR_CPU);
@@ -165,7 +174,8 @@ static struct gcmd gen_illegal(struct gen *g)
 	case 13: {
 		unsigned kind = rnd(g, 3), level = HWS_NR_LEVELS + rnd(g, 256 - HWS_NR_LEVELS);
 
-		return mk(HWS_OP_QUERY, rnd(g, 3), level, cpu, kind >> 1, kind & 1, HWS_ERR_PRIO);
+		return mk(HWS_OP_QUERY, rnd(g, 3), level, cpu, kind >> 1, kind & 1,
+			  kind == 2 && g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_PRIO);
 	}
 	case 0:
 		if (tasks < 4096)
@@ -211,10 +221,11 @@ static struct gcmd gen_illegal(struct gen *g)
 				  HWS_ERR_PRIO);
 		break;
 	}
-	/* BALANCE with an idle type >= 3: TASK comes before DOMAIN. */
+	/* BALANCE with an idle type >= 3: TASK comes before DOMAIN (OPCODE before both where
+	 * BALANCE is not built). */
 	if (rnd(g, 2))
 		return mk(HWS_OP_QUERY, 3 + rnd(g, 4093), rnd(g, HWS_NR_LEVELS), cpu, 1, 0,
-			  HWS_ERR_TASK);
+			  g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_TASK);
 	/* The reserved QUERY kind 3 (every opcode is defined; that kind is not). */
 	return mk(HWS_OP_QUERY, rnd(g, 4096), rnd(g, 256), cpu, 1, 1, HWS_ERR_OPCODE);
 }
@@ -589,11 +600,12 @@ static int run_bus(struct gen *g)
 		HWS_REG_CMD_DONE, HWS_REG_CYCLES, HWS_REG_ERR_LAST, HWS_REG_ERR_CMD,
 		HWS_REG_ERR_SEQ, HWS_REG_ERR_TOTAL, HWS_REG_ERR_CNT1, HWS_REG_ERR_CNT11,
 		HWS_REG_NR_GROUPS, HWS_REG_BAL_THIS, HWS_REG_BAL_MAX, HWS_REG_BAL_AVG,
-		HWS_REG_BAL_IMB,
+		HWS_REG_BAL_IMB, HWS_REG_FEATURES,
 	};
 	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x80, 0xfc, 0x15 };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
-					      HWS_REG_NR_GROUPS, 0x70, 0xf0, 0x1a };
+					      HWS_REG_NR_GROUPS, HWS_REG_FEATURES, 0x70, 0xf0,
+					      0x1a };
 	uint32_t v;
 	int ret;
 

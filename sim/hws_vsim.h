@@ -26,6 +26,7 @@ struct hws_vsim_opts {
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
 	const char *wave;	/* FST file to write, or NULL */
 	unsigned deep_check;	/* 0: off; N: RTL walks every list every N idle cycles */
+	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
 };
 
 /**

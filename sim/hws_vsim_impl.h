@@ -31,6 +31,7 @@ public:
 // A factory registered by each variant at static-initialisation time.
 struct VsimVariant {
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
+	unsigned no_balance;	// built with LCU_BALANCE = 0
 	Vsim *(*create)(const hws_vsim_opts *o, std::string *err);
 	VsimVariant *next;
 };

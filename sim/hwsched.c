@@ -54,7 +54,7 @@ static void usage_lockstep(FILE *f)
 	fprintf(f,
 		"usage: %s lockstep [--seed S] [--commands N] [--cpus C] [--tasks T]\n"
 		"                [--backend model|rtl|lockstep] [--wave FILE]\n"
-		"                [--deep-check N] [--check-every N] [--quiet]\n"
+		"                [--deep-check N] [--check-every N] [--no-balance] [--quiet]\n"
 		"\n"
 		"Drives the engine with N random commands, legal and illegal mixed (every opcode,\n"
 		"every error code, FIFO overflow and underflow, bad bus accesses), occupancy\n"
@@ -73,6 +73,8 @@ static void usage_lockstep(FILE *f)
 		"  --wave FILE       write an FST waveform of the RTL (rtl and lockstep)\n"
 		"  --deep-check N    RTL walks all its lists every N idle cycles (default 0: off)\n"
 		"  --check-every N   check the model's invariants every N commands (default 1000)\n"
+		"  --no-balance      the engine built without BALANCE (LCU_BALANCE=0; the rtl and\n"
+		"                    lockstep backends need a variant built so, e.g. 8x256x16xnb)\n"
 		"  --quiet           print the last line only\n"
 		"\n"
 		"The RTL exists for the parameter sets built in: %s.\n"
@@ -153,6 +155,7 @@ static int cmd_lockstep(int argc, char **argv)
 		{ "wave", required_argument, NULL, 'w' },
 		{ "deep-check", required_argument, NULL, 'D' },
 		{ "check-every", required_argument, NULL, 'C' },
+		{ "no-balance", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -224,6 +227,9 @@ static int cmd_lockstep(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'B':
+			cfg.no_balance = 1;
 			break;
 		case 'h':
 			usage_lockstep(stdout);
@@ -309,7 +315,8 @@ static void usage_run(FILE *f)
 	fprintf(f,
 		"usage: %s run [--workload NAME[:k=v,...]] [--topology T] [--sched hw|o1|linux24]\n"
 		"            [--backend model|rtl|lockstep] [--seed S] [--duration D]\n"
-		"            [--no-wake-balance] [--hz N] [--json FILE] [--cost k=v,...]\n"
+		"            [--no-wake-balance] [--no-hw-balance] [--hz N] [--json FILE]\n"
+		"            [--cost k=v,...]\n"
 		"\n"
 		"Simulates a machine of the given topology running the workload, scheduled by the\n"
 		"O(1) firmware on the engine (hw), the same policy on plain C run queues (o1) or\n"
@@ -327,8 +334,11 @@ static void usage_run(FILE *f)
 		"  --duration D     simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\n"
 		"                   ends when its tasks exit)\n"
 		"  --no-wake-balance  no select_idle_sibling on wakeups\n"
-		"  --flat           hw/o1: one flat balancing domain over all CPUs (2.6.0 before\n"
+"  --flat           hw/o1: one flat balancing domain over all CPUs (2.6.0 before\n"
 		"                   sched domains) instead of the SMT/MC/package/NUMA levels\n"
+		"  --no-hw-balance  hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\n"
+		"                   the small-FPGA build): the firmware reads each CPU's loads and\n"
+		"                   decides in software (same decisions, more bus traffic)\n"
 		"  --hz N           timer ticks per second (default 1000)\n"
 		"  --json FILE      write the results as JSON too\n"
 		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
@@ -542,6 +552,7 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "no-wake-balance", no_argument, NULL, 'W' },
 		{ "flat", no_argument, NULL, 'A' },
+		{ "no-hw-balance", no_argument, NULL, 'B' },
 		{ "hz", required_argument, NULL, 'z' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "cost", required_argument, NULL, 'c' },
@@ -593,6 +604,7 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 			break;
 		case 'W': o.wake_balance = 0; break;
 		case 'A': o.flat = 1; break;
+		case 'B': o.no_hw_balance = 1; break;
 		case 'z':
 			if (num_opt("run", "hz", optarg, 100000, &nv))
 				return 2;
@@ -634,9 +646,10 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 					"options of 'vp'\n", prog);
 			return 2;
 		}
-		if (vp && (c == 'b' || c == 'F')) {
-			fprintf(stderr, "%s vp: --backend and --wave are options of 'run' (the "
-					"virtual platform's engine is its own)\n", prog);
+		if (vp && (c == 'b' || c == 'F' || c == 'B')) {
+			fprintf(stderr, "%s vp: %s is an option of 'run' (the virtual platform's "
+					"engine is its own)\n", prog,
+				c == 'b' ? "--backend" : c == 'F' ? "--wave" : "--no-hw-balance");
 			return 2;
 		}
 	}
@@ -649,6 +662,11 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 	if (strcmp(o.backend, "model") && strcmp(o.backend, "rtl") && strcmp(o.backend, "lockstep")) {
 		fprintf(stderr, "%s run: --backend '%s': expected model, rtl or lockstep\n", prog,
 			o.backend);
+		return 2;
+	}
+	if (o.no_hw_balance && strcmp(o.sched, "hw")) {
+		fprintf(stderr, "%s run: --no-hw-balance is an option of --sched hw (got '%s')\n",
+			prog, o.sched);
 		return 2;
 	}
 	if (!strncmp(o.workload, "hackbench", 9) && !dur_given)

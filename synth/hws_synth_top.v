@@ -13,7 +13,8 @@ module hws_synth_top #(
   parameter integer NR_TASKS  = 256,
   parameter integer CMD_DEPTH = 16,
   parameter integer RES_DEPTH = 16,
-  parameter integer NR_GROUPS = 16
+  parameter integer NR_GROUPS = 16,
+  parameter integer LCU_BALANCE = 1
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -67,7 +68,7 @@ module hws_synth_top #(
 
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
-    .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS)
+    .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE)
   ) u_top (
     .clk_i(clk_i), .rst_ni(rst_nq),
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i(awaddr_q),

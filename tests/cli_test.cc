@@ -42,6 +42,18 @@ TEST(Cli, LockstepLastLineAndSummary)
 		EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }
 
+// The build without BALANCE, as a user reaches it: lockstep on its variant, and a run
+// whose firmware balances in software on it.
+TEST(Cli, TheBuildWithoutBalanceRunsFromTheCommandLine)
+{
+	CliRun l = hwsched("lockstep --no-balance --seed 4 --commands 20000");
+	EXPECT_EQ(l.status, 0) << l.out;
+	EXPECT_EQ(last_line(l.out), "lockstep: 20000 commands, 0 mismatches") << l.out;
+	CliRun r = hwsched("run --no-hw-balance --backend rtl --duration 50ms --topology pkg=2,core=4");
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("migrations"), std::string::npos) << r.out;
+}
+
 TEST(Cli, SameSeedSameRun)
 {
 	CliRun a = hwsched("lockstep --backend model --seed 9 --commands 5000 --cpus 2 --tasks 16");
@@ -67,6 +79,9 @@ TEST(Cli, BadArgumentsAreNamed)
 		{ "lockstep extra", "unexpected argument 'extra'" },
 		{ "frobnicate", "unknown command 'frobnicate'" },
 		{ "lockstep --cpus 3 --backend rtl", "no Verilated engine with 3 CPUs" },
+		{ "lockstep --cpus 2 --tasks 16 --depth 4 --no-balance",
+		  "no Verilated engine with 2 CPUs, 16 tasks, FIFOs 4/4, 16 groups, no BALANCE" },
+		{ "run --sched o1 --no-hw-balance", "--no-hw-balance is an option of --sched hw" },
 	};
 	for (const auto &c : cases) {
 		CliRun r = hwsched(c.args);

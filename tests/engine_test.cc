@@ -1164,6 +1164,83 @@ TEST_P(Engine, BalanceQuotientsAreExactAtTheWidthLimits)
 	EXPECT_EQ(b.verdict, 2u) << "THIS_IS_MAX: node 0 holds half the tasks";
 }
 
+// The small-FPGA build (LCU_BALANCE=0, variant 8x256x16xnb): FEATURES says so, BALANCE is
+// refused with OPCODE before any other check and changes nothing, and everything else,
+// including the placement queries and the loads firmware balances from, still works.
+class EngineNoBalance : public Engine {
+protected:
+	void SetUp() override
+	{
+		d_.reset(hwstest::open_dev(GetParam(), 8, 256, 16, 1, nullptr, true));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+	}
+};
+
+TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
+{
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES) & HWS_FEATURES_BALANCE_MASK, 0u);
+	ASSERT_EQ(hws_enqueue(d, 1, 2, 120, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 2, 2, 100, 0, 0), 0);
+	ASSERT_EQ(hws_load_tick(d, 2), 0);
+	// DOM_SET of powers and imbalance_pct is still checked and accepted.
+	EXPECT_EQ(hws_dom_set_power(d, 1, 0, 2048), 0) << hws_errmsg(d);
+	EXPECT_EQ(hws_dom_set_pct(d, 1, 117), 0) << hws_errmsg(d);
+	// The driver does not send it...
+	hws_bal b;
+	EXPECT_EQ(hws_balance_query(d, 0, 0, 1, &b), -EOPNOTSUPP);
+	EXPECT_NE(std::string(hws_errmsg(d)).find("without"), std::string::npos);
+	// ...and the engine refuses it: legal fields, and fields that would fail CPU, PRIO,
+	// TASK or DOMAIN with the unit built, all fail OPCODE in one cycle.
+	const uint32_t cmds[] = {
+		hws_cmd(HWS_OP_QUERY, 1, 3, 0, 1, 0),	// legal with the unit
+		hws_cmd(HWS_OP_QUERY, 0, 0, 9, 1, 0),	// CPU 9 of 8
+		hws_cmd(HWS_OP_QUERY, 0, 7, 0, 1, 0),	// level 7
+		hws_cmd(HWS_OP_QUERY, 5, 1, 0, 1, 0),	// idle type 5
+	};
+	uint32_t e0 = reg(d, HWS_REG_ERR_CNT1), c0 = reg(d, HWS_REG_CMD_DONE);
+	for (uint32_t c : cmds) {
+		EXPECT_EQ(latency_of(c, 1), 1u) << std::hex << c;
+		uint32_t w = 0;
+		ASSERT_EQ(hws_result(d, &w), 0);
+		EXPECT_EQ(w, HWS_ERR_FLAG | HWS_ERR_OPCODE) << std::hex << c;
+		EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_OPCODE);
+		EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), c);
+	}
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CNT1) - e0, 4u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE) - c0, 4u * 3u);	// each probe adds two NOPs
+	for (uint32_t a = HWS_REG_BAL_THIS; a <= HWS_REG_BAL_IMB; a += 4)
+		EXPECT_EQ(reg(d, a), 0u);
+	// Nothing changed: the queue, the loads, the other queries.
+	uint32_t v = 0;
+	ASSERT_EQ(hws_cpu_stat(d, 2, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0);
+	EXPECT_EQ(v, 2u);
+	ASSERT_EQ(hws_cpu_stat(d, 2, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	const uint32_t load = kLinuxWeights[20] + kLinuxWeights[0];	// prio 120 and 100
+	EXPECT_EQ(v, load);
+	ASSERT_EQ(hws_lcu_stat(d, 2, HWS_SEL_LCU_STAT_HIST, 0, &v), 0);
+	EXPECT_EQ(v, load / 2) << "LOAD_TICK from 0";
+	unsigned idlest = 99;
+	ASSERT_EQ(hws_idlest(d, 2, 3, &idlest), 0) << hws_errmsg(d);
+	EXPECT_EQ(idlest, 0u) << "the lowest of the empty CPUs";
+	hws_pick p{};
+	ASSERT_EQ(hws_pick_next(d, 2, &p), 0);
+	EXPECT_TRUE(p.found);
+	EXPECT_EQ(p.task, 2u);
+}
+
+TEST_P(Engine, TheDefaultBuildReportsItsBalanceUnit)
+{
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES), HWS_FEATURES_BALANCE_MASK);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, EngineNoBalance,
+			 ::testing::Values(HWS_BACKEND_MODEL, HWS_BACKEND_RTL,
+					   HWS_BACKEND_LOCKSTEP),
+			 [](const ::testing::TestParamInfo<hws_backend> &i) {
+				 return std::string(hws_backend_name(i.param));
+			 });
+
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,
 			 ::testing::Values(HWS_BACKEND_MODEL, HWS_BACKEND_RTL,
 					   HWS_BACKEND_LOCKSTEP),

@@ -16,13 +16,15 @@ namespace {
 struct Shape {
 	unsigned cpus, tasks, depth;
 	uint64_t commands;
+	bool no_balance = false;	// the variant built without BALANCE (xnb)
 };
 
 void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 {
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth, deep);
+	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth, deep,
+				       nullptr, s.no_balance);
 	ASSERT_NE(d, nullptr);
 	hws_randcmd_opts o{};
 	o.seed = seed;
@@ -33,7 +35,7 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 	EXPECT_EQ(ret, 0) << "seed " << seed << " (" << s.cpus << " CPUs, " << s.tasks
 			  << " tasks): " << r.msg << "\nreplay: build/hwsched lockstep --seed " << seed
 			  << " --commands " << s.commands << " --cpus " << s.cpus << " --tasks "
-			  << s.tasks << " --depth " << s.depth;
+			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "");
 	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
 	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
@@ -63,11 +65,13 @@ TEST_P(LockstepSweep, RandomCommandsAgree)
 INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 			 ::testing::Values(Shape{ 1, 16, 16, 60000 }, Shape{ 2, 16, 4, 60000 },
 					   Shape{ 8, 16, 16, 60000 }, Shape{ 64, 256, 16, 100000 },
-					   Shape{ 64, 4096, 16, 120000 }),
+					   Shape{ 64, 4096, 16, 120000 },
+					   Shape{ 8, 256, 16, 300000, true }),
 			 [](const ::testing::TestParamInfo<Shape> &i) {
 				 return "c" + std::to_string(i.param.cpus) + "_t" +
 					std::to_string(i.param.tasks) + "_d" +
-					std::to_string(i.param.depth);
+					std::to_string(i.param.depth) +
+					(i.param.no_balance ? "_nb" : "");
 			 });
 
 // A disagreement is caught at the first read that shows it, and the message names the
@@ -107,6 +111,15 @@ TEST(Lockstep, MissingRtlVariantIsAClearError)
 	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
 	EXPECT_NE(std::strstr(msg, "RTL_VARIANTS"), nullptr) << msg;
 	EXPECT_NE(std::strstr(msg, "8x256/16/16"), nullptr) << msg;
+	// A shape that exists only with BALANCE built is not silently given to a request
+	// for the build without it.
+	c.nr_cpus = 2;
+	c.nr_tasks = 16;
+	c.cmd_depth = c.res_depth = 4;
+	c.no_balance = 1;
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
+	EXPECT_NE(std::strstr(msg, "no BALANCE"), nullptr) << msg;
+	EXPECT_NE(std::strstr(msg, "8x256/16/16/g16/nobal"), nullptr) << msg;
 }
 
 } // namespace

@@ -26,10 +26,13 @@ struct SimRun {
 };
 
 SimRun run(const char *workload, const char *topo, const char *sched, uint64_t seed,
-	uint64_t duration_ms, const char *backend = "model")
+	uint64_t duration_ms, const char *backend = "model",
+	void (*tweak)(machine_opts *) = nullptr)
 {
 	machine_opts o;
 	machine_default_opts(&o);
+	if (tweak)
+		tweak(&o);
 	o.workload = workload;
 	o.topology = topo;
 	o.sched = sched;
@@ -208,6 +211,51 @@ TEST(Machine, TheEngineMakesTheSameDecisionsOnModelAndRtl)
 	for (int i = 0; i < 4; i++)
 		EXPECT_EQ(m.r.wake_lat_us[i], r.r.wake_lat_us[i]);
 	EXPECT_GT(m.r.engine_commands, 1000u);
+}
+
+// The engine built without BALANCE (the small-FPGA build): the firmware reads every CPU's
+// loads and decides in software with the same arithmetic. With the bus free, the run is
+// the same event for event; the only difference is the commands it takes.
+TEST(Machine, WithoutHwBalanceTheFirmwareDecidesTheSameInSoftware)
+{
+	auto free_bus = [](machine_opts *o) {
+		o->costs.bus_ns = 0;
+		o->costs.engine_clk_ns = 0;
+	};
+	auto free_bus_nobal = [](machine_opts *o) {
+		o->costs.bus_ns = 0;
+		o->costs.engine_clk_ns = 0;
+		o->no_hw_balance = 1;
+	};
+	const char *wl = "mix:tasks=24,burst=300,sleep=200,groups=3";
+	SimRun hw = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model", free_bus);
+	SimRun nb = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model", free_bus_nobal);
+	SimRun nbr = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "rtl", free_bus_nobal);
+	ASSERT_EQ(hw.ret, 0) << hw.err;
+	ASSERT_EQ(nb.ret, 0) << nb.err;
+	ASSERT_EQ(nbr.ret, 0) << nbr.err;
+	EXPECT_GT(hw.r.migrations, 0u) << "the run must balance for the test to mean anything";
+	for (const SimRun *x : { &nb, &nbr }) {
+		EXPECT_EQ(x->r.sim_ns, hw.r.sim_ns);
+		EXPECT_EQ(x->r.switches, hw.r.switches);
+		EXPECT_EQ(x->r.migrations, hw.r.migrations);
+		for (int i = 0; i < 4; i++)
+			EXPECT_EQ(x->r.wake_lat_us[i], hw.r.wake_lat_us[i]);
+		ASSERT_EQ(x->tasks.size(), hw.tasks.size());
+		for (size_t i = 0; i < hw.tasks.size(); i++)
+			EXPECT_EQ(x->tasks[i].runtime_ms, hw.tasks[i].runtime_ms) << "task " << i;
+		// Each software BALANCE reads two words per CPU of its domain instead of
+		// sending one query.
+		EXPECT_GT(x->r.engine_commands, hw.r.engine_commands);
+	}
+	EXPECT_EQ(nb.r.engine_commands, nbr.r.engine_commands);
+	EXPECT_EQ(nb.r.engine_cycles, nbr.r.engine_cycles);
+	// With the bus priced, the software decisions cost the CPUs more bus time.
+	SimRun hwc = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model");
+	SimRun nbc = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model",
+			 [](machine_opts *o) { o->no_hw_balance = 1; });
+	ASSERT_EQ(nbc.ret, 0) << nbc.err;
+	EXPECT_GT(nbc.r.engine_mmio, hwc.r.engine_mmio);
 }
 
 TEST(Machine, EveryWorkloadRunsOnEveryScheduler)

@@ -62,7 +62,9 @@ TEST(Vp, HelpAndBadInput)
 	} bad[] = {
 		{ "vp --bus-latency -5", "--bus-latency '-5'", 2 },
 		{ "vp --bus-latency 10x", "--bus-latency '10x'", 2 },
-		{ "vp --backend rtl", "--backend and --wave are options of 'run'", 2 },
+		{ "vp --backend rtl", "--backend is an option of 'run'", 2 },
+		{ "vp --wave x.fst", "--wave is an option of 'run'", 2 },
+		{ "vp --no-hw-balance", "--no-hw-balance is an option of 'run'", 2 },
 		{ "run --bus-latency 5", "options of 'vp'", 2 },
 		{ "vp --topology core=3 --workload mix:tasks=6 --duration 1ms",
 		  "no SystemC engine with 3 CPUs", 1 },
