@@ -15,14 +15,14 @@
 // is a few gates. They are kept incrementally, from per-CPU violation bits (bad<j>_q),
 // not recomputed over every CPU (see there).
 //
-// QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the whole
-// answer is computed from the table, load[] and idle[] and latched into res_q; step 2
-// returns res_q. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
+// QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the domain
+// of the query is latched (dom_q); step 2 computes the answer from it, the table, load[]
+// and idle[] (IDLEST by a comparison tree) and returns it. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
 // final cycle with the result word on q_res_o. hws_balance also keeps the per-block load
 // sums BALANCE reads, from the leader writes (set_i) and the engine's load and history
-// writes (upd_i). The query logic sits entirely under q_go_i /
-// set_i in clocked blocks, so Verilator evaluates none of it in cycles without a DOM_SET or
-// QUERY.
+// writes (upd_i). The query logic sits under q_go_i / set_i in clocked blocks or under
+// qv_q (step 2 of a query), so Verilator evaluates none of it in cycles without a DOM_SET
+// or QUERY.
 `default_nettype none
 
 module hws_domain #(
@@ -248,23 +248,20 @@ module hws_domain #(
   assign q_bad_o = bad;
 
   // ---------------------------------------------------------------------------------------
-  // The answer of QUERY(c, level l, kind), from a consistent table.
+  // The answer of QUERY(c, level l, kind), from a consistent table, in two parts so that no
+  // path runs from the command word to the answer: at the edge ending step 1 the domain
+  // (one bit per CPU) is latched; in step 2 the answer is computed from it and pushed.
+  // Nothing else executes between the two, so the loads, idle flags and table it reads in
+  // step 2 are those of step 1.
   //   domain of c: x with block(l+1, x) == block(l+1, c); block(k, x) = lead[k][x], block(4, x) = 0
   //   IDLEST:    least load, c on a tie with it, else the lowest CPU number
   //   IDLE_CORE: scanning c, c+1, .., NR_CPUS-1, 0, .., c-1 (first x >= c, else first x):
   //              the first idle x whose core (P1 block, within the domain) is all idle,
   //              else the first idle x, else NONE
-  function automatic [31:0] query_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
-                                     input [NR_CPUS*CW-1:0] t3,
-                                     input [NR_CPUS*LOAD_W-1:0] lds,
-                                     input [NR_CPUS-1:0] idl, input [CW-1:0] c,
-                                     input [1:0] l, input kind);
+  function automatic [NR_CPUS-1:0] dom_fn(input [NR_CPUS*CW-1:0] t1, input [NR_CPUS*CW-1:0] t2,
+                                          input [NR_CPUS*CW-1:0] t3, input [CW-1:0] c,
+                                          input [1:0] l);
     reg [NR_CPUS*CW-1:0] tb;                      // block(l+1, x) of every x
-    reg [CW-1:0]         xc, best, hi_w, lo_w, hi_i, lo_i;
-    reg [LOAD_W-1:0]     best_ld, ld;
-    reg [NR_CPUS-1:0]    dom, busy_core;          // busy_core[b]: core b has a busy CPU in the domain
-    reg                  f_hi_w, f_lo_w, f_hi_i, f_lo_i, cand, whole;
-    reg [5:0]            r_cpu;
     integer              x;
     begin
       case (l)
@@ -273,22 +270,65 @@ module hws_domain #(
         2'd2:    tb = t3;
         default: tb = {NR_CPUS*CW{1'b0}};
       endcase
-      dom       = {NR_CPUS{1'b0}};
-      busy_core = {NR_CPUS{1'b0}};
-      best      = c;
-      best_ld   = lds[c*LOAD_W +: LOAD_W];
-      for (x = 0; x < NR_CPUS; x = x + 1) begin
-        dom[x] = (tb[x*CW +: CW] == tb[c*CW +: CW]);
-        if (dom[x] && !idl[x]) busy_core[t1[x*CW +: CW]] = 1'b1;
+      for (x = 0; x < NR_CPUS; x = x + 1)
+        dom_fn[x] = (tb[x*CW +: CW] == tb[c*CW +: CW]);
+    end
+  endfunction
+
+  // IDLEST as a comparison tree (log2 NR_CPUS levels, not a chain of NR_CPUS): key
+  // {not in the domain, load, x != c}, the smaller key wins, the lower CPU on equal keys.
+  // So the least load wins, c among equals, else the lowest CPU: the rule above.
+  localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;
+  localparam integer NP2 = 1 << LG;
+  localparam integer KW  = LOAD_W + 2;
+  function automatic [CW-1:0] idlest_fn(input [NR_CPUS-1:0] dm,
+                                        input [NR_CPUS*LOAD_W-1:0] lds, input [CW-1:0] c);
+    reg [NP2*KW-1:0] key;
+    reg [NP2*CW-1:0] idx;
+    reg [KW-1:0]     ka, kb;
+    integer          x, lv, i;
+    begin
+      for (x = 0; x < NP2; x = x + 1) begin
+        if (x < NR_CPUS)
+          key[x*KW +: KW] = {!dm[x], lds[x*LOAD_W +: LOAD_W], (x[CW-1:0] != c)};
+        else
+          key[x*KW +: KW] = {KW{1'b1}};
+        idx[x*CW +: CW] = x[CW-1:0];
       end
-      // IDLEST: ascending, strictly below the best so far (initially c's own load)
-      for (x = 0; x < NR_CPUS; x = x + 1) begin
-        ld = lds[x*LOAD_W +: LOAD_W];
-        if (dom[x] && (ld < best_ld)) begin
-          best    = x[CW-1:0];
-          best_ld = ld;
+      for (lv = 0; lv < LG; lv = lv + 1) begin
+        // level lv folds NP2 >> lv entries into NP2 >> (lv + 1), in place (entry i is
+        // read before it is written); constant loop bounds for Yosys
+        for (i = 0; i < NP2 / 2; i = i + 1) begin
+          if (i < (NP2 >> (lv + 1))) begin
+            ka = key[(2*i)*KW +: KW];
+            kb = key[(2*i+1)*KW +: KW];
+            if (kb < ka) begin
+              key[i*KW +: KW] = kb;
+              idx[i*CW +: CW] = idx[(2*i+1)*CW +: CW];
+            end else begin
+              key[i*KW +: KW] = ka;
+              idx[i*CW +: CW] = idx[(2*i)*CW +: CW];
+            end
+          end
         end
       end
+      idlest_fn = idx[0 +: CW];
+    end
+  endfunction
+
+  function automatic [31:0] answer_fn(input [NR_CPUS-1:0] dom, input [NR_CPUS*CW-1:0] t1,
+                                      input [NR_CPUS*LOAD_W-1:0] lds,
+                                      input [NR_CPUS-1:0] idl, input [CW-1:0] c,
+                                      input kind);
+    reg [CW-1:0]         xc, hi_w, lo_w, hi_i, lo_i;
+    reg [NR_CPUS-1:0]    busy_core;               // busy_core[b]: core b has a busy CPU in the domain
+    reg                  f_hi_w, f_lo_w, f_hi_i, f_lo_i, cand, whole;
+    reg [5:0]            r_cpu;
+    integer              x;
+    begin
+      busy_core = {NR_CPUS{1'b0}};
+      for (x = 0; x < NR_CPUS; x = x + 1)
+        if (dom[x] && !idl[x]) busy_core[t1[x*CW +: CW]] = 1'b1;
       // IDLE_CORE: the first candidate at or after c (hi), else the first one (lo)
       f_hi_w = 1'b0;  f_lo_w = 1'b0;  f_hi_i = 1'b0;  f_lo_i = 1'b0;
       hi_w = {CW{1'b0}};  lo_w = {CW{1'b0}};  hi_i = {CW{1'b0}};  lo_i = {CW{1'b0}};
@@ -301,27 +341,40 @@ module hws_domain #(
         if (cand && !f_lo_i) begin f_lo_i = 1'b1; lo_i = xc; end
         if (cand && !f_hi_i && (xc >= c)) begin f_hi_i = 1'b1; hi_i = xc; end
       end
-      query_fn = 32'd0;
+      answer_fn = 32'd0;
       r_cpu = 6'd0;
       if (!kind) begin
-        r_cpu[CW-1:0] = best;
+        r_cpu[CW-1:0] = idlest_fn(dom, lds, c);
       end else if (f_lo_w) begin
         r_cpu[CW-1:0] = f_hi_w ? hi_w : lo_w;
-        query_fn[HWS_QRES_WHOLE_CORE_LSB] = 1'b1;
+        answer_fn[HWS_QRES_WHOLE_CORE_LSB] = 1'b1;
       end else if (f_lo_i) begin
         r_cpu[CW-1:0] = f_hi_i ? hi_i : lo_i;
       end else begin
-        query_fn[HWS_QRES_NONE_LSB] = 1'b1;
+        answer_fn[HWS_QRES_NONE_LSB] = 1'b1;
       end
-      query_fn[HWS_QRES_CPU_LSB +: HWS_QRES_CPU_W] = r_cpu;
+      answer_fn[HWS_QRES_CPU_LSB +: HWS_QRES_CPU_W] = r_cpu;
     end
   endfunction
 
-  // Computed at the edge ending step 1, returned in step 2.
-  reg [31:0] res_q;
+  // The domain, c and the kind, latched at the edge ending step 1; qv_q marks step 2 (the
+  // answer is only evaluated then, which also keeps Verilator from evaluating it in every
+  // cycle that changes a load).
+  reg [NR_CPUS-1:0] dom_q;
+  reg [CW-1:0]      qc_q;
+  reg               qcore_q, qv_q;
   always @(posedge clk_i) begin
-    if (q_go_i && !q_kind_i[1]) res_q <= query_fn(lead1, lead2, lead3, load_i, idle_i,
-                                                  q_cpu_i[CW-1:0], q_level_i, q_kind_i[0]);
+    qv_q <= q_go_i && !q_kind_i[1];
+    if (q_go_i && !q_kind_i[1]) begin
+      dom_q   <= dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i);
+      qc_q    <= q_cpu_i[CW-1:0];
+      qcore_q <= q_kind_i[0];
+    end
+  end
+  reg [31:0] res_w;
+  always @* begin
+    res_w = 32'd0;
+    if (qv_q) res_w = answer_fn(dom_q, lead1, load_i, idle_i, qc_q, qcore_q);
   end
 
   // ---------------------------------------------------------------------------------------
@@ -353,7 +406,7 @@ module hws_domain #(
                             hist_i, q_now_i, set_k_i, set_lead, set_c, set_v};
     end
   endgenerate
-  assign q_res_o = q_kind_i[1] ? bal_res : res_q;
+  assign q_res_o = q_kind_i[1] ? bal_res : res_w;
 
   wire unused_bits = &{1'b0, set_cpu_i, set_data_i, q_cpu_i, upd_cpu_i};
 
