@@ -8,7 +8,7 @@ usage: synth/collect.sh OUTDIR
 
 Merges OUTDIR/<family>_<C>x<T>.json (written by synth/synth_one.sh) into
 OUTDIR/report.json ({"commit": ..., "results": [...]}) and OUTDIR/report.md (a Markdown
-table: family, configuration, LUTs, FFs, BRAMs, carries, LUT levels, iCE40 Fmax on HX8K
+table: family, configuration ("no BALANCE": LCU_BALANCE=0, files <C>x<T>nb), LUTs, FFs, BRAMs, carries, LUT levels, iCE40 Fmax on HX8K
 and UP5K, Yosys seconds, status; then LUTs per CPU of the 64x4096 xilinx/ecp5 rows and the
 iCE40 critical paths). Prints report.md. Exits 1 when there is no result to collect.
 USAGE
@@ -84,8 +84,9 @@ fmax_cell() { # FILE DEVICE
 			[ -n "$sz" ] && [ -n "$luts" ] && luts="$luts ($sz)"
 		fi
 		ffs=$(jget "$f" ffs); brams=$(jget "$f" brams); car=$(jget "$f" carries); lv=$(jget "$f" lut_levels)
-		printf '| %s | %sx%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$fam" \
-			"$(jget "$f" nr_cpus)" "$(jget "$f" nr_tasks)" "${luts:--}" "${ffs:--}" \
+		nb=""; [ "$(jget "$f" lcu_balance)" = 0 ] && nb=" no BALANCE"
+		printf '| %s | %sx%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$fam" \
+			"$(jget "$f" nr_cpus)" "$(jget "$f" nr_tasks)" "$nb" "${luts:--}" "${ffs:--}" \
 			"${brams:--}" "${car:--}" "${lv:--}" "$hx" "$up" \
 			"$(jget "$f" yosys_seconds)" "$st${why:+: $why}"
 	done
@@ -110,7 +111,8 @@ fmax_cell() { # FILE DEVICE
 		[ "$(jget "$f" family)" = ice40 ] || continue
 		for d in hx8k up5k; do
 			[ "$(jget "$f" status "$d")" = ok ] || continue
-			cp="$cp- ice40 $(jget "$f" nr_cpus)x$(jget "$f" nr_tasks) $d: $(jget "$f" fmax_mhz "$d") MHz, $(jget "$f" critical_path_split "$d"); RTL: $(jget "$f" critical_path_src "$d")
+			nb=""; [ "$(jget "$f" lcu_balance)" = 0 ] && nb=" (no BALANCE)"
+			cp="$cp- ice40 $(jget "$f" nr_cpus)x$(jget "$f" nr_tasks)$nb $d: $(jget "$f" fmax_mhz "$d") MHz, $(jget "$f" critical_path_split "$d"); RTL: $(jget "$f" critical_path_src "$d")
 "
 		done
 	done

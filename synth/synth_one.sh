@@ -5,8 +5,8 @@ set -eu
 
 usage() {
 	cat <<'EOF'
-usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS OUTDIR
-       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS OUTDIR"   (one line of sweep_list.sh)
+usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS[nb] OUTDIR
+       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS[nb] OUTDIR"   (one line of sweep_list.sh)
 
 Synthesises synth/hws_synth_top.v (hws_top with every input and output registered) with
 Yosys for FAMILY = ice40 | ecp5 | xilinx | gowin and writes OUTDIR/<family>_<C>x<T>.json:
@@ -15,11 +15,15 @@ seconds, status (ok | too big | failed) and reason. For ice40 it also places and
 with nextpnr-ice40 on an HX8K (ct256) and an UP5K (sg48, through the narrow UART board
 top synth/board_top.v, as the AXI wrapper needs more pins than the sg48 has), records fit,
 Fmax, the critical path and the icetime cross-check. Logs and netlists go to
-OUTDIR/<family>_<C>x<T>/. Exits 0 whenever the JSON was written (even for "failed" or
-"too big"), 2 on bad usage. Runs from any directory; paths are relative to the repository.
+OUTDIR/<family>_<C>x<T>/. NR_TASKS with the suffix nb (e.g. 256nb), or LCU_BALANCE=0,
+builds the engine without its BALANCE unit (hws_top parameter LCU_BALANCE=0, the build for
+FPGAs too small for it); its files are then <family>_<C>x<T>nb. Exits 0 whenever the JSON
+was written (even for "failed" or "too big"), 2 on bad usage. Runs from any directory;
+paths are relative to the repository.
 
 Environment (optional):
   NR_GROUPS CMD_DEPTH RES_DEPTH   other hws_top parameters (default 16 16 16)
+  LCU_BALANCE      1 (default) or 0: as the nb suffix
   SYNTH_TIMEOUT    seconds for Yosys (default 10800)
   PNR_TIMEOUT      seconds for each nextpnr run (default 3600)
   LTP_TIMEOUT      seconds for the LUT-level pass (default 1800)
@@ -49,7 +53,12 @@ fi
 FAMILY=$1 CPUS=$2 TASKS=$3 OUTDIR=$4
 case "$FAMILY" in ice40|ecp5|xilinx|gowin) ;; *) die_usage "unknown family '$FAMILY' (ice40 ecp5 xilinx gowin)";; esac
 case "$CPUS" in ''|*[!0-9]*) die_usage "NR_CPUS '$CPUS' is not a number";; esac
-case "$TASKS" in ''|*[!0-9]*) die_usage "NR_TASKS '$TASKS' is not a number";; esac
+BAL=${LCU_BALANCE:-1}
+case "$BAL" in 0|1) ;; *) die_usage "LCU_BALANCE '$BAL' is not 0 or 1";; esac
+case "$TASKS" in *nb) TASKS=${TASKS%nb}; BAL=0;; esac
+case "$TASKS" in ''|*[!0-9]*) die_usage "NR_TASKS '$TASKS' is not a number (a suffix nb is allowed)";; esac
+SFX=""
+[ "$BAL" = 0 ] && SFX=nb
 
 GROUPS_=${NR_GROUPS:-16}
 CMDD=${CMD_DEPTH:-16}
@@ -74,10 +83,10 @@ mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 cd "$ROOT"
 
-NAME="${FAMILY}_${CPUS}x${TASKS}"
+NAME="${FAMILY}_${CPUS}x${TASKS}${SFX}"
 WORK="$OUTDIR/$NAME"
 JSON="$OUTDIR/$NAME.json"
-TAG="synth_one.sh [$FAMILY ${CPUS}x${TASKS}]"
+TAG="synth_one.sh [$FAMILY ${CPUS}x${TASKS}${SFX}]"
 rm -rf "$WORK"; mkdir -p "$WORK"
 rm -f "$JSON"
 
@@ -93,7 +102,7 @@ jnum() { if [ -n "$1" ]; then printf '%s' "$1"; else printf 'null'; fi; }
 
 # ---- per family: synthesis command, cell classes, reference device -----------------------
 TOP=hws_synth_top
-PARAMS="-chparam NR_CPUS $CPUS -chparam NR_TASKS $TASKS -chparam NR_GROUPS $GROUPS_ -chparam CMD_DEPTH $CMDD -chparam RES_DEPTH $RESD"
+PARAMS="-chparam NR_CPUS $CPUS -chparam NR_TASKS $TASKS -chparam NR_GROUPS $GROUPS_ -chparam CMD_DEPTH $CMDD -chparam RES_DEPTH $RESD -chparam LCU_BALANCE $BAL"
 case "$FAMILY" in
 ice40)
 	SYNTH="synth_ice40 -top $TOP $YOSYS_EXTRA; write_json $WORK/netlist.json"
@@ -127,7 +136,8 @@ YOSYS_FLAGS=$(printf '%s' "$SYNTH" | sed 's/;.*//; s/ *$//')
 # configurations where share runs out of memory; sharing can only remove cells, so the
 # counts are then an upper bound. ecp5 and xilinx only (the families of the 64-CPU rows).
 # On ecp5 the script's final `autoname` (renaming only) is left out too: at 64x4096 it ran
-# past an 11 GB cap after everything else had finished.
+# past an 11 GB cap after everything else had finished; its `blackbox =A:whitebox` (the
+# cell models become black boxes, which write_json needs) is kept.
 SYNTH_NOSHARE=${SYNTH_NOSHARE:-0}
 case "$SYNTH_NOSHARE" in
 0) ;;
@@ -140,7 +150,8 @@ case "$SYNTH_NOSHARE" in
 			techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean;
 			techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18;
 			chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean;
-			$S -run map_ram:check; hierarchy -check; check -noinit; write_json $WORK/netlist.json" ;;
+			$S -run map_ram:check; hierarchy -check; check -noinit; blackbox =A:whitebox;
+			write_json $WORK/netlist.json" ;;
 	xilinx)
 		S="synth_xilinx -top $TOP -family xc7 -flatten -noiopad $YOSYS_EXTRA"
 		SYNTH="$S -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6;
@@ -386,7 +397,7 @@ RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknow
 {
 	printf '{\n'
 	printf '  "family": "%s", "nr_cpus": %s, "nr_tasks": %s,\n' "$FAMILY" "$CPUS" "$TASKS"
-	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s,\n' "$GROUPS_" "$CMDD" "$RESD"
+	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL"
 	printf '  "status": %s, "reason": %s,\n' "$(jstr "$STATUS")" "$(jstr "$REASON")"
 	printf '  "luts": %s, "lut_sizes": %s, "ffs": %s, "brams": %s, "carries": %s,\n' \
 		"$(jnum "$LUTS")" "$LUT_SIZES" "$(jnum "$FFS")" "$(jnum "$BRAMS")" "$(jnum "$CARRIES")"
