@@ -20,7 +20,7 @@ JOBS ?= 2
 # ---- Debian packages -------------------------------------------------------------------
 # Everything make run / make test need on a fresh Debian 12 machine.
 DEB_PACKAGES := build-essential verilator yosys iverilog libsystemc-dev libgtest-dev \
-	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm valgrind gnuplot parallel
+	libgmock-dev zlib1g-dev z3 nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb valgrind gnuplot parallel
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
