@@ -435,8 +435,13 @@ module hws_rq_engine #(
   // the step before; in step 1 nothing is read yet, and the weight is that of f_prio).
   wire [8:0]  wt_rd;
   wire        grp_vld_u;                                    // grp[u] written since reset
+  // PICK_NEXT and PEEK weigh the task only in step 4 (the unlink), at the latched prio: the
+  // weight never sees their step-1/2 FFS results, which keeps the summary FFS and the word
+  // FFS off the weight lookup and the load adders (a path of no use that static timing
+  // cannot tell from a real one: it was the HX8K critical path).
+  wire [7:0]  l_prio = (op_pick || op_peek) ? pk_prio_q : f_prio;
   wire        u_fix = grp_vld_u && wt_rd[8] && !s1;          // wfix[u]
-  wire [7:0]  w_prio = u_fix ? wt_rd[7:0] : f_prio;
+  wire [7:0]  w_prio = u_fix ? wt_rd[7:0] : l_prio;
   wire [17:0] f_weight;
   hws_weight u_weight (.prio_i(w_prio), .weight_o(f_weight));
 
