@@ -206,7 +206,7 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Flop state (declared here, updated further down)
-  reg  [NR_TASKS-1:0] queued_q;
+  wire [NR_TASKS-1:0] queued_q;   // hws_flags u_queued
   wire [NARR*NK-1:0]  sm_all;     // bitmap summary of physical array a at [a*NK +: NK], a = cpu*2+phys
   wire [NARR*NRW-1:0] nr_all;     // task count of physical array a
   wire [NR_CPUS*LDW-1:0] load_all;
@@ -616,10 +616,10 @@ module hws_rq_engine #(
   // queued: set by ENQUEUE, cleared by DEQUEUE and PICK_NEXT, kept by moves
   wire          q_we  = (link && op_enq) || (unlink && (op_deq || op_pick));
   wire [TW-1:0] q_idx = u_task;   // t, or the picked head
-  always @(posedge clk_i) begin
-    if (srst_i) queued_q <= {NR_TASKS{1'b0}};
-    else if (q_we) queued_q[q_idx] <= link;
-  end
+  hws_flags #(.N(NR_TASKS), .AW(TW)) u_queued (
+    .clk_i(clk_i), .srst_i(srst_i), .we_i(q_we), .waddr_i(q_idx), .wdata_i(link),
+    .q_o(queued_q)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Load-comparison unit state (section 8)
@@ -631,7 +631,7 @@ module hws_rq_engine #(
   // its completion. grp_vld_q[t] (flops, cleared by reset) says grp[t] and wt[t] were
   // written since reset; an invalid grp[t] reads as group 0.
   wire [GW-1:0] grp_rd;
-  reg  [NR_TASKS-1:0] grp_vld_q;
+  wire [NR_TASKS-1:0] grp_vld_q;   // hws_flags u_grp_vld
   assign grp_vld_u = grp_vld_q[u_task];
   wire [GW-1:0] grp_u    = grp_vld_u ? grp_rd : {GW{1'b0}};
   wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
@@ -648,10 +648,10 @@ module hws_rq_engine #(
     .clk_i(clk_i), .we_i(setg_we && !srst_i), .waddr_i(t_w), .wdata_i(grp_wd),
     .raddr_i(u_task), .rdata_o(grp_rd)
   );
-  always @(posedge clk_i) begin
-    if (srst_i) grp_vld_q <= {NR_TASKS{1'b0}};
-    else if (setg_we) grp_vld_q[t_w] <= 1'b1;
-  end
+  hws_flags #(.N(NR_TASKS), .AW(TW)) u_grp_vld (
+    .clk_i(clk_i), .srst_i(srst_i), .we_i(setg_we), .waddr_i(t_w), .wdata_i(1'b1),
+    .q_o(grp_vld_q)
+  );
 
   // gload[c][g] (word c*NR_GROUPS + g) and gtotal[g] in block RAM, each word with a valid
   // flop (reset clears them; an invalid word reads 0). The group update unit adds a delta to
@@ -673,8 +673,8 @@ module hws_rq_engine #(
   reg [GLAW-1:0]  gu_la_q;
   reg [GW-1:0]    gu_ga_q;
   reg [LDW-1:0]   gu_d_q;
-  reg [GLD-1:0]   gl_vld_q;
-  reg [NR_GROUPS-1:0] gt_vld_q;
+  wire [GLD-1:0]  gl_vld_q;         // hws_flags u_gl_vld
+  wire [NR_GROUPS-1:0] gt_vld_q;    // hws_flags u_gt_vld
   wire [LDW-1:0]  gl_rd, gt_rd;
   wire [LDW-1:0]  gl_old = gl_vld_q[gu_la_q] ? gl_rd : {LDW{1'b0}};
   wire [LDW-1:0]  gt_old = gt_vld_q[gu_ga_q] ? gt_rd : {LDW{1'b0}};
@@ -694,18 +694,17 @@ module hws_rq_engine #(
   wire [LDW-1:0] gl_lcu = lcu_fl_q ? lcu_gl_q : gl_vld_q[gl_a] ? gl_rd : {LDW{1'b0}};
   wire [LDW-1:0] gt_lcu = lcu_ft_q ? lcu_gt_q : gt_vld_q[g_lcu] ? gt_rd : {LDW{1'b0}};
   always @(posedge clk_i) begin
-    if (srst_i) begin
-      gu_pend_q <= 1'b0;
-      gl_vld_q  <= {GLD{1'b0}};
-      gt_vld_q  <= {NR_GROUPS{1'b0}};
-    end else begin
-      gu_pend_q <= gu_req;
-      if (gu_pend_q) begin
-        gl_vld_q[gu_la_q] <= 1'b1;
-        gt_vld_q[gu_ga_q] <= 1'b1;
-      end
-    end
+    if (srst_i) gu_pend_q <= 1'b0;
+    else        gu_pend_q <= gu_req;
   end
+  hws_flags #(.N(GLD), .AW(GLAW)) u_gl_vld (
+    .clk_i(clk_i), .srst_i(srst_i), .we_i(gu_pend_q), .waddr_i(gu_la_q), .wdata_i(1'b1),
+    .q_o(gl_vld_q)
+  );
+  hws_flags #(.N(NR_GROUPS), .AW(GW)) u_gt_vld (
+    .clk_i(clk_i), .srst_i(srst_i), .we_i(gu_pend_q), .waddr_i(gu_ga_q), .wdata_i(1'b1),
+    .q_o(gt_vld_q)
+  );
   always @(posedge clk_i) begin
     gu_la_q  <= gl_a;
     gu_ga_q  <= gu_g;

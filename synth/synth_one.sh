@@ -299,7 +299,7 @@ pnr_one() {
 		pstat=failed preason="nextpnr timed out after $PNR_TIMEOUT s"
 	elif [ $prc -ne 0 ]; then
 		err=$(grep -m1 'ERROR:' "$log" | sed 's/^ERROR: *//' | cut -c1-300)
-		if printf '%s' "$err" | grep -q -E 'no BELs remaining|Unable to place|Design uses|too many|does not fit|Failed to place|IO pin'; then
+		if printf '%s' "$err" | grep -q -E 'no BELs remaining|Unable to place|Design uses|too many|does not fit|Failed to place|Failed to expand region|IO pin'; then
 			pstat="does not fit"
 			preason="${err}; ICESTORM_LC ${lc_used:-?}/${lc_avail:-?}, SB_IO ${io_used:-?}/${io_avail:-?}"
 		else
