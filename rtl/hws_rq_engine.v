@@ -5,7 +5,7 @@
 //   per physical array:   9-bit bitmap summary, task count nr  flip-flops
 //   bitmaps bm[a*16 + k]  = bits 16k+15..16k of array a's bitmap RAM, 9 words per array
 //                                                              (k = 0..8; 7 unused)
-//   per task t:           queued[t]                            flip-flops (reset clears)
+//   per task t:           queued[t]                            flip-flops (hws_flags; reset clears)
 //   task table  tt[t]  = {phys array, prio, cpu}               RAM, indexed by task
 //   weight table wt[t] = {wfix, wprio}  (SET_WEIGHT)           RAM, indexed by task
 //   next[t], prev[t]                                           RAM, indexed by task
@@ -63,8 +63,9 @@
 //                                              ending step 1 is forwarded)
 //   SET_IDLE   1: W idle[c]
 //   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
-//   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain computes
-//                 the answer from lead[][], load[], idle[] and latches it     2: result
+//   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain latches
+//                 the query's domain (one bit per CPU)   2: hws_domain computes the answer
+//                 from it, load[], idle[] and lead[1][] (IDLEST: a comparison tree); result
 //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
 //                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
 //                 NR_CPUS)) cycles in all, whatever the number of groups)
