@@ -104,16 +104,16 @@ VL_FLAGS += --top-module hws_top
 VL_FLAGS += -Irtl
 VL_FLAGS += --x-assign fast --x-initial fast
 
-vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))$(if $(filter nb,$(word 4,$(subst x, ,$(1)))),_nb)
-vl_nobal = $(if $(filter nb,$(word 4,$(subst x, ,$(1)))),1,0)
+vl_nb = $(filter nb,$(word 4,$(subst x, ,$(1))))
+vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)),_nb)
 # The parameters of variant $(1) = CPUSxTASKSxDEPTH: for Verilator (-G) and for the
 # harness that wraps it (-D), the C++ variants and the SystemC ones alike.
 vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(filter 1,$(call vl_nobal,$(1))),0,1)
+	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1)
 vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(call vl_nobal,$(1))
+	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0)
 
 define VARIANT_RULES
 $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)

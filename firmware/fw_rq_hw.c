@@ -232,12 +232,12 @@ static int hw_balance_soft(struct fw_rq *q, unsigned cpu, unsigned level,
 			   enum hws_idle_type idle, struct hws_balance *out)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
-	uint64_t span = level < HWS_NR_LEVELS ? fw_span(q->env->topo, level, cpu) : 0;
+	uint64_t span;
 	int ret = 0;
 
 	if (cpu >= q->env->topo->nr_cpus || level >= HWS_NR_LEVELS)
 		return -ERANGE;
-	for (; span && !ret; span &= span - 1) {
+	for (span = fw_span(q->env->topo, level, cpu); span && !ret; span &= span - 1) {
 		unsigned x = (unsigned)__builtin_ctzll(span);
 
 		ret = hws_cpu_stat(on(q, cpu), x, HWS_SEL_CPU_STAT_LOAD, &l[x].now);

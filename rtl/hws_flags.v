@@ -1,15 +1,17 @@
 // hws_flags: N one-bit flags in flip-flops, all cleared by a synchronous reset, at most one
 // written per edge (the engine's queued[t] and the valid bits of the block-RAM words).
 //
-// Built for iCE40 logic cells. Written as `if (we) q[waddr] <= d`, every flag gets its own
-// clock enable, the decode of its address: a LUT that feeds only an enable pin cannot share
-// a logic cell with the flip-flop, so each flag took two cells. Here the enable is the
-// shared we_i and the next value of flag i is q[i] ^ (row[hi(i)] & col[lo(i)] & (q[i] ^ d)):
-// a four-input function of the flag, the data bit and two predecoded halves of the address
-// (row and column one-hots), one LUT that packs with its flip-flop. The XOR form keeps
-// Yosys from reading the update as a multiplexer with feedback (a second, per-flag enable).
-// Behaviour is that of the plain form: flag waddr_i takes wdata_i when we_i, the others
-// keep their value.
+// Built for iCE40 logic cells: the write enable is the shared we_i, and the next value of
+// flag i is q[i] ^ (row[hi(i)] & col[lo(i)] & (q[i] ^ d)), a four-input function of the
+// flag, the data bit and two predecoded halves of the address (row and column one-hots),
+// one LUT that packs with its flip-flop. Behaviour is that of `q[waddr] <= d`. Measured on
+// 8x256 without BALANCE (synth/synth_one.sh, RTL 2cc7719), the three ways to write it:
+//   `if (we) q[waddr] <= d`                         7,026 LUT4, 8,398 logic cells
+//   `if (we) for i: if (row & col) q[i] <= d`       6,760 LUT4, 8,770 logic cells (each
+//        flag gets its own enable, whose LUT cannot share a cell with the flip-flop)
+//   this XOR form                                   6,705 LUT4, 8,058 logic cells
+// The XOR keeps Yosys from reading the update as a multiplexer with feedback, i.e. from
+// making the per-flag enable of the second form.
 `default_nettype none
 
 module hws_flags #(

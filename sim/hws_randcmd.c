@@ -101,16 +101,25 @@ static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, u
 	return c;
 }
 
+/*
+ * A QUERY of @kind whose first bad field would fail it with @code: OPCODE comes first, for
+ * the reserved kind 3 and for BALANCE where it is not built (section 1, LCU_BALANCE).
+ */
+static unsigned query_fail(const struct gen *g, unsigned kind, unsigned code)
+{
+	return kind > 2 || (kind == 2 && g->c->no_balance) ? HWS_ERR_OPCODE : code;
+}
+
 /* The outcome the shadow predicts for a QUERY at @level of @kind (section 8.1). */
 static unsigned query_expect(const struct gen *g, unsigned level, unsigned kind)
 {
-	if (kind > 2 || (kind == 2 && g->c->no_balance))
-		return HWS_ERR_OPCODE;	/* reserved; BALANCE where it is not built */
+	unsigned code = 0;
+
 	if (level >= HWS_NR_LEVELS)
-		return HWS_ERR_PRIO;
-	if (g->dom_bad[level] || g->dom_bad[level + 1] || (kind == 1 && g->dom_bad[1]))
-		return HWS_ERR_DOMAIN;
-	return 0;
+		code = HWS_ERR_PRIO;
+	else if (g->dom_bad[level] || g->dom_bad[level + 1] || (kind == 1 && g->dom_bad[1]))
+		code = HWS_ERR_DOMAIN;
+	return query_fail(g, kind, code);
 }
 
 /* A command that must fail, and with which code. */
@@ -146,7 +155,7 @@ static struct gcmd gen_illegal(struct gen *g)
 
 			return mk(HWS_OP_QUERY, rnd(g, 3), rnd(g, HWS_NR_LEVELS),
 				  cpus + rnd(g, 64 - cpus), kind >> 1, kind & 1,
-				  kind == 2 && g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_CPU);
+				  query_fail(g, kind, HWS_ERR_CPU));
 		}
 		if (cpus < 64)
 			return mk(rnd(g, 2) ? HWS_OP_LOAD_TICK : HWS_OP_SET_IDLE, 0, 0,
@@ -175,7 +184,7 @@ static struct gcmd gen_illegal(struct gen *g)
 		unsigned kind = rnd(g, 3), level = HWS_NR_LEVELS + rnd(g, 256 - HWS_NR_LEVELS);
 
 		return mk(HWS_OP_QUERY, rnd(g, 3), level, cpu, kind >> 1, kind & 1,
-			  kind == 2 && g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_PRIO);
+			  query_fail(g, kind, HWS_ERR_PRIO));
 	}
 	case 0:
 		if (tasks < 4096)
@@ -225,7 +234,7 @@ static struct gcmd gen_illegal(struct gen *g)
 	 * BALANCE is not built). */
 	if (rnd(g, 2))
 		return mk(HWS_OP_QUERY, 3 + rnd(g, 4093), rnd(g, HWS_NR_LEVELS), cpu, 1, 0,
-			  g->c->no_balance ? HWS_ERR_OPCODE : HWS_ERR_TASK);
+			  query_fail(g, 2, HWS_ERR_TASK));
 	/* The reserved QUERY kind 3 (every opcode is defined; that kind is not). */
 	return mk(HWS_OP_QUERY, rnd(g, 4096), rnd(g, 256), cpu, 1, 1, HWS_ERR_OPCODE);
 }
