@@ -88,9 +88,12 @@ RTL_INC := rtl/hws_regs.vh
 
 # ---- Verilated variants ----------------------------------------------------------------
 # Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model;
-# a fourth word nb builds it without the BALANCE query (LCU_BALANCE=0, the small-FPGA
-# build of docs/synthesis.md). Default first; the others serve the tests' sweeps.
-RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16 8x256x16xnb
+# a fourth word of options builds it without optional units: nb without the BALANCE query
+# (LCU_BALANCE=0), ne without the per-code error counters (ERR_COUNTERS=0), nbne without
+# both (the build that fits an iCE40 HX8K, docs/synthesis.md). Default first; the others
+# serve the tests' sweeps.
+RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16 8x256x16xnb \
+	8x256x16xnbne
 # Task groups of the load-comparison unit, the same in every variant.
 RTL_GROUPS := 16
 
@@ -104,16 +107,20 @@ VL_FLAGS += --top-module hws_top
 VL_FLAGS += -Irtl
 VL_FLAGS += --x-assign fast --x-initial fast
 
-vl_nb = $(filter nb,$(word 4,$(subst x, ,$(1))))
-vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)),_nb)
+vl_opts = $(word 4,$(subst x, ,$(1)))
+vl_nb = $(filter nb nbne,$(call vl_opts,$(1)))
+vl_ne = $(filter ne nbne,$(call vl_opts,$(1)))
+vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))$(if $(call vl_opts,$(1)),_$(call vl_opts,$(1)))
 # The parameters of variant $(1) = CPUSxTASKSxDEPTH: for Verilator (-G) and for the
 # harness that wraps it (-D), the C++ variants and the SystemC ones alike.
 vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1)
+	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1) \
+	-GERR_COUNTERS=$(if $(call vl_ne,$(1)),0,1)
 vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0)
+	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0) \
+	-DHWS_V_NO_ERR_COUNTERS=$(if $(call vl_ne,$(1)),1,0)
 
 define VARIANT_RULES
 $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
@@ -196,7 +203,8 @@ lint-verilator: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@for g in "" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1" \
 		  "-GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
 		  "-GNR_CPUS=2 -GNR_TASKS=16 -GCMD_DEPTH=4 -GRES_DEPTH=4" \
-		  "-GLCU_BALANCE=0" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1 -GLCU_BALANCE=0"; do \
+		  "-GLCU_BALANCE=0" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1 -GLCU_BALANCE=0" \
+		  "-GERR_COUNTERS=0" "-GLCU_BALANCE=0 -GERR_COUNTERS=0"; do \
 		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
 			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
 	done; echo "lint-verilator: clean"
@@ -214,6 +222,7 @@ lint-iverilog: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	iverilog -g2012 -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top_syn.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -o $(BUILD)/iverilog/hws_top_nb.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -P hws_top.ERR_COUNTERS=0 -o $(BUILD)/iverilog/hws_top_nbne.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_synth_top -s board_top -o $(BUILD)/iverilog/synth_tops.vvp $(RTL_SRCS) $(SYNTH_TOPS)
 	@echo "lint-iverilog: compiles"
 
@@ -221,6 +230,7 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/yosys
 	yosys -q -l $(BUILD)/yosys/read.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -check -top hws_top' 
 	yosys -q -l $(BUILD)/yosys/read_nb.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set LCU_BALANCE 0 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_ne.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set ERR_COUNTERS 0 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_synth.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); hierarchy -check -top board_top'
 	@echo "lint-yosys: reads"
 

@@ -264,6 +264,8 @@ int hws_soft_reset(struct hws_dev *d)
 static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
+	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
@@ -281,13 +283,14 @@ static int check_id(struct hws_dev *d)
 	if (ret)
 		return ret;
 	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
-	    groups != c->nr_groups || feat != (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) ||
+	    groups != c->nr_groups || feat != want_feat ||
 	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
-			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, BALANCE "
-			   "%s", id, cpus, tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks,
-			c->nr_groups, c->no_balance ? "absent" : "built");
+			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
+			   "0x%x (BALANCE %s, per-code error counters %s)", id, cpus, tasks, depths,
+			groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
+			c->no_balance ? "absent" : "built", c->no_err_counters ? "absent" : "built");
 		return -EIO;
 	}
 	return 0;
@@ -297,11 +300,11 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 {
 	struct hws_model_params mp = {
 		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
-		cfg->no_balance,
+		cfg->no_balance, cfg->no_err_counters,
 	};
 	struct hws_vsim_opts vo = {
 		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
-		cfg->wave, cfg->deep_check, cfg->no_balance,
+		cfg->wave, cfg->deep_check, cfg->no_balance, cfg->no_err_counters,
 	};
 	struct hws_dev *d;
 	int ret;

@@ -61,6 +61,8 @@ struct hws_config {
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
 	unsigned nr_groups;	/* task groups of the load-comparison unit */
 	unsigned no_balance;	/* 1: the engine is built without BALANCE (LCU_BALANCE = 0) */
+	unsigned no_err_counters; /* 1: ... without the per-code error counters ERR_CNTn
+				 * (ERR_COUNTERS = 0; they read 0) */
 	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
 	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* transport: the bus (else unused) */

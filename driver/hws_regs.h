@@ -58,6 +58,9 @@
 #define HWS_FEATURES_BALANCE_LSB 0 /* 1: the BALANCE query (QUERY kind 2) is built (parameter LCU_BALANCE); 0: it is refused with OPCODE and BAL_* read 0 */
 #define HWS_FEATURES_BALANCE_W 1
 #define HWS_FEATURES_BALANCE_MASK 0x00000001u
+#define HWS_FEATURES_ERR_COUNTERS_LSB 1 /* 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built) */
+#define HWS_FEATURES_ERR_COUNTERS_W 1
+#define HWS_FEATURES_ERR_COUNTERS_MASK 0x00000002u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u

@@ -650,12 +650,13 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 /* ---- The scheduler interface ---- */
 
 /* Options: wake_balance=0|1, bus_ns=, clk_ns=, sw_op_ns=, sw_cpu_ns=, sw_base_ns=,
- * backend=model|rtl|lockstep, hw_balance=0|1 (0: the engine has no BALANCE). */
+ * backend=model|rtl|lockstep, hw_balance=0|1 (0: the engine has no BALANCE),
+ * err_counters=0|1 (0: the engine has no per-code error counters). */
 static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 {
 	char buf[512], *save = NULL, *kv;
 
-	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL, 0 };
+	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL, 0, 0 };
 	s->wake_balance = 1;
 	if (!opts || !*opts)
 		return 0;
@@ -704,6 +705,8 @@ static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
 			s->wake_balance = v != 0;
 		else if (!strcmp(kv, "hw_balance"))
 			s->costs.no_hw_balance = v == 0;
+		else if (!strcmp(kv, "err_counters"))
+			s->costs.no_err_counters = v == 0;
 		else if (!strcmp(kv, "flat"))
 			s->flat = v != 0;
 		else if (!strcmp(kv, "bus_ns"))

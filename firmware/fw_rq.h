@@ -33,6 +33,8 @@ struct fw_costs {
 	const char *wave;	/* rtl/lockstep: write the engine's FST waveform here */
 	int no_hw_balance;	/* fw_rq_hw: the engine is built without BALANCE (LCU_BALANCE=0);
 				 * balance reads every CPU's loads and decides in software */
+	int no_err_counters;	/* fw_rq_hw: ... without the per-code error counters
+				 * (ERR_COUNTERS=0); nothing here reads them */
 };
 
 struct fw_rq_ops {

@@ -97,6 +97,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 	cfg.nr_groups = 16;
 	cfg.wave = costs->wave;
 	cfg.no_balance = costs->no_hw_balance != 0;
+	cfg.no_err_counters = costs->no_err_counters != 0;
 	if (env->bus) {
 		cfg.backend = HWS_BACKEND_TRANSPORT;
 		cfg.transport = env->bus;

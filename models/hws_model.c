@@ -120,6 +120,7 @@ void hws_model_default_params(struct hws_model_params *p)
 	p->res_depth = 16;
 	p->nr_groups = 16;
 	p->no_balance = 0;
+	p->no_err_counters = 0;
 }
 
 int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len)
@@ -138,13 +139,16 @@ int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t l
 		bad = "NR_GROUPS must be 1..64";
 	else if (p->no_balance > 1)
 		bad = "no_balance must be 0 or 1";
+	else if (p->no_err_counters > 1)
+		bad = "no_err_counters must be 0 or 1";
 	if (!bad)
 		return 0;
 	if (msg && len)
 		snprintf(msg, len,
-			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u)",
+			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
+			 "no_err_counters=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance);
+			 p->no_balance, p->no_err_counters);
 	return -EINVAL;
 }
 
@@ -905,7 +909,8 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 	case HWS_REG_NR_GROUPS:
 		return m->p.nr_groups;
 	case HWS_REG_FEATURES:
-		return m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB;
+		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB) |
+		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
@@ -955,7 +960,8 @@ static void record_err(struct hws_model *m, unsigned code, uint32_t info, uint32
 	m->err_cmd = info;
 	m->err_seq = seq;
 	m->err_total++;
-	m->err_cnt[code]++;
+	if (!m->p.no_err_counters)	/* not built: ERR_CNTn stay 0 */
+		m->err_cnt[code]++;
 	m->err_sticky = 1;
 }
 

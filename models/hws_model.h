@@ -34,9 +34,12 @@ struct hws_model_params {
 	unsigned nr_groups;	/* 1..64: task groups of the load-comparison unit */
 	unsigned no_balance;	/* 0, 1: 1 = built without the BALANCE query (LCU_BALANCE = 0):
 				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
+	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
+				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
 };
 
-/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, BALANCE built. */
+/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, BALANCE and the
+ * per-code error counters built. */
 void hws_model_default_params(struct hws_model_params *p);
 
 /**

@@ -25,8 +25,10 @@ module hws_top #(
   parameter integer CMD_DEPTH = 16,   // command FIFO depth: 2..32
   parameter integer RES_DEPTH = 16,   // result FIFO depth: 2..32
   parameter integer NR_GROUPS = 16,   // task groups of the load-comparison unit: 1..64
-  parameter integer LCU_BALANCE = 1   // 1: build the BALANCE query (section 8.2); 0: leave
+  parameter integer LCU_BALANCE = 1,  // 1: build the BALANCE query (section 8.2); 0: leave
                                       // it out (QUERY kind 2 fails with OPCODE, BAL_* read 0)
+  parameter integer ERR_COUNTERS = 1  // 1: build the per-code counters ERR_CNT1..11; 0: leave
+                                      // them out (they read 0; ERR_TOTAL still counts)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -61,9 +63,10 @@ module hws_top #(
   generate
     if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-        NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE);
+        NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
+        ERR_COUNTERS < 0 || ERR_COUNTERS > 1) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS);
     end
   endgenerate
 `endif
@@ -72,15 +75,17 @@ module hws_top #(
   // simulation at time 0 as well.
   initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-              NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE);
+              NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
+              ERR_COUNTERS < 0 || ERR_COUNTERS > 1)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS);
 `endif
 
   localparam [31:0] NR_CPUS32   = NR_CPUS;
   localparam [31:0] NR_TASKS32  = NR_TASKS;
   localparam [31:0] NR_GROUPS32 = NR_GROUPS;
-  localparam [31:0] FEATURES32  = (LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0;
+  localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
+                                  ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0);
   localparam integer NCNT       = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
@@ -100,7 +105,7 @@ module hws_top #(
   reg [31:0] cmd_done_q, cycles_q;
   reg [7:0]  err_last_q;
   reg [31:0] err_cmd_q, err_seq_q, err_total_q;
-  reg [NCNT*32-1:0] err_cnt_q;    // ERR_CNTn at [(n-1)*32 +: 32], n = 1..NCNT
+  wire [NCNT*32-1:0] err_cnt;     // ERR_CNTn at [(n-1)*32 +: 32], n = 1..NCNT (0 if not built)
   reg        err_sticky_q;        // STATUS.ERR
 
   wire        cmd_empty, cmd_full, res_empty, res_full;
@@ -191,17 +196,17 @@ module hws_top #(
       HWS_REG_ERR_CMD:   rd_word = err_cmd_q;
       HWS_REG_ERR_SEQ:   rd_word = err_seq_q;
       HWS_REG_ERR_TOTAL: rd_word = err_total_q;
-      HWS_REG_ERR_CNT1:  rd_word = err_cnt_q[0*32 +: 32];
-      HWS_REG_ERR_CNT2:  rd_word = err_cnt_q[1*32 +: 32];
-      HWS_REG_ERR_CNT3:  rd_word = err_cnt_q[2*32 +: 32];
-      HWS_REG_ERR_CNT4:  rd_word = err_cnt_q[3*32 +: 32];
-      HWS_REG_ERR_CNT5:  rd_word = err_cnt_q[4*32 +: 32];
-      HWS_REG_ERR_CNT6:  rd_word = err_cnt_q[5*32 +: 32];
-      HWS_REG_ERR_CNT7:  rd_word = err_cnt_q[6*32 +: 32];
-      HWS_REG_ERR_CNT8:  rd_word = err_cnt_q[7*32 +: 32];
-      HWS_REG_ERR_CNT9:  rd_word = err_cnt_q[8*32 +: 32];
-      HWS_REG_ERR_CNT10: rd_word = err_cnt_q[9*32 +: 32];
-      HWS_REG_ERR_CNT11: rd_word = err_cnt_q[10*32 +: 32];
+      HWS_REG_ERR_CNT1:  rd_word = err_cnt[0*32 +: 32];
+      HWS_REG_ERR_CNT2:  rd_word = err_cnt[1*32 +: 32];
+      HWS_REG_ERR_CNT3:  rd_word = err_cnt[2*32 +: 32];
+      HWS_REG_ERR_CNT4:  rd_word = err_cnt[3*32 +: 32];
+      HWS_REG_ERR_CNT5:  rd_word = err_cnt[4*32 +: 32];
+      HWS_REG_ERR_CNT6:  rd_word = err_cnt[5*32 +: 32];
+      HWS_REG_ERR_CNT7:  rd_word = err_cnt[6*32 +: 32];
+      HWS_REG_ERR_CNT8:  rd_word = err_cnt[7*32 +: 32];
+      HWS_REG_ERR_CNT9:  rd_word = err_cnt[8*32 +: 32];
+      HWS_REG_ERR_CNT10: rd_word = err_cnt[9*32 +: 32];
+      HWS_REG_ERR_CNT11: rd_word = err_cnt[10*32 +: 32];
       HWS_REG_BAL_THIS:  rd_word = bal_regs[0*32 +: 32];
       HWS_REG_BAL_MAX:   rd_word = bal_regs[1*32 +: 32];
       HWS_REG_BAL_AVG:   rd_word = bal_regs[2*32 +: 32];
@@ -265,17 +270,25 @@ module hws_top #(
   wire        any_err   = eng_err || e_wr || e_rd;
   wire [31:0] n_err     = {31'd0, eng_err} + {31'd0, e_wr} + {31'd0, e_rd};
 
-  reg [NCNT*32-1:0] err_cnt_d;
-  integer           k;
-  always @* begin
-    err_cnt_d = err_clear ? {NCNT*32{1'b0}} : err_cnt_q;
-    for (k = 1; k <= NCNT; k = k + 1) begin
-      err_cnt_d[(k-1)*32 +: 32] = err_cnt_d[(k-1)*32 +: 32] +
-          {31'd0, eng_err && (eng_code == k[7:0])} +
-          {31'd0, e_wr && (e_wr_code == k[7:0])} +
-          {31'd0, e_rd && (e_rd_code == k[7:0])};
+  generate
+    if (ERR_COUNTERS != 0) begin : g_err_cnt
+      reg [NCNT*32-1:0] err_cnt_q, err_cnt_d;
+      integer           k;
+      always @* begin
+        err_cnt_d = err_clear ? {NCNT*32{1'b0}} : err_cnt_q;
+        for (k = 1; k <= NCNT; k = k + 1) begin
+          err_cnt_d[(k-1)*32 +: 32] = err_cnt_d[(k-1)*32 +: 32] +
+              {31'd0, eng_err && (eng_code == k[7:0])} +
+              {31'd0, e_wr && (e_wr_code == k[7:0])} +
+              {31'd0, e_rd && (e_rd_code == k[7:0])};
+        end
+      end
+      always @(posedge clk_i) err_cnt_q <= srst ? {NCNT*32{1'b0}} : err_cnt_d;
+      assign err_cnt = err_cnt_q;
+    end else begin : g_no_err_cnt
+      assign err_cnt = {NCNT*32{1'b0}};
     end
-  end
+  endgenerate
 
   always @(posedge clk_i) begin
     if (srst) begin
@@ -285,7 +298,6 @@ module hws_top #(
       err_cmd_q    <= 32'd0;
       err_seq_q    <= 32'd0;
       err_total_q  <= 32'd0;
-      err_cnt_q    <= {NCNT*32{1'b0}};
       err_sticky_q <= 1'b0;
     end else begin
       cycles_q <= cycles_q + 32'd1;
@@ -310,7 +322,6 @@ module hws_top #(
         end
       end
       err_total_q <= (err_clear ? 32'd0 : err_total_q) + n_err;
-      err_cnt_q   <= err_cnt_d;
 
       if (any_err) err_sticky_q <= 1'b1;
       else if (rd_status || err_clear) err_sticky_q <= 1'b0;

@@ -511,6 +511,9 @@ static int harvest_errors(struct gen *g)
 		ret = read_reg(g, HWS_REG_ERR_TOTAL + 4 * code, &v);
 		if (ret)
 			return ret;
+		if (g->c->no_err_counters && v)	/* not built: must read 0 (ERR_COUNTERS) */
+			return fail(g, 0, "ERR_CNT%u reads %u on an engine built without the "
+				    "per-code error counters", code, v);
 		g->r->errors[code] += v;
 	}
 	return 0;

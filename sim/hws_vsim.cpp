@@ -31,7 +31,8 @@ extern "C" const char *hws_vsim_variants(void)
 			list += ' ';
 		list += std::to_string(v->nr_cpus) + "x" + std::to_string(v->nr_tasks) + "/" +
 			std::to_string(v->cmd_depth) + "/" + std::to_string(v->res_depth) + "/g" +
-			std::to_string(v->nr_groups) + (v->no_balance ? "/nobal" : "");
+			std::to_string(v->nr_groups) + (v->no_balance ? "/nobal" : "") +
+			(v->no_err_counters ? "/nocnt" : "");
 	}
 	return list.c_str();
 }
@@ -42,7 +43,8 @@ extern "C" int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts
 	for (hws::VsimVariant *v = hws::variants; v; v = v->next) {
 		if (v->nr_cpus != o->nr_cpus || v->nr_tasks != o->nr_tasks ||
 		    v->cmd_depth != o->cmd_depth || v->res_depth != o->res_depth ||
-		    v->nr_groups != o->nr_groups || v->no_balance != o->no_balance)
+		    v->nr_groups != o->nr_groups || v->no_balance != o->no_balance ||
+		    v->no_err_counters != o->no_err_counters)
 			continue;
 		std::string err;
 		hws::Vsim *impl = v->create(o, &err);
@@ -54,11 +56,12 @@ extern "C" int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts
 		return 0;
 	}
 	snprintf(msg, len,
-		 "no Verilated engine with %u CPUs, %u tasks, FIFOs %u/%u, %u groups%s is built "
-		 "in (cpus x tasks / cmd / res depth / groups [/nobal] available: %s; add one to "
-		 "RTL_VARIANTS in the Makefile)",
+		 "no Verilated engine with %u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s is built "
+		 "in (cpus x tasks / cmd / res depth / groups [/nobal] [/nocnt] available: %s; add "
+		 "one to RTL_VARIANTS in the Makefile)",
 		 o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth, o->nr_groups,
-		 o->no_balance ? ", no BALANCE" : "", hws_vsim_variants());
+		 o->no_balance ? ", no BALANCE" : "",
+		 o->no_err_counters ? ", no per-code error counters" : "", hws_vsim_variants());
 	return -ENOTSUP;
 }
 

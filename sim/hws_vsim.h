@@ -27,6 +27,7 @@ struct hws_vsim_opts {
 	const char *wave;	/* FST file to write, or NULL */
 	unsigned deep_check;	/* 0: off; N: RTL walks every list every N idle cycles */
 	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
+	unsigned no_err_counters; /* ... without the per-code error counters (ERR_COUNTERS = 0) */
 };
 
 /**

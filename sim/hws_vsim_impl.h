@@ -32,6 +32,7 @@ public:
 struct VsimVariant {
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
 	unsigned no_balance;	// built with LCU_BALANCE = 0
+	unsigned no_err_counters;	// built with ERR_COUNTERS = 0
 	Vsim *(*create)(const hws_vsim_opts *o, std::string *err);
 	VsimVariant *next;
 };

@@ -2,7 +2,7 @@
 //
 // Compiled once per variant with -DHWS_VCLASS=Vhws_<name> -DHWS_VHDR="Vhws_<name>.h" and
 // -DHWS_V_CPUS/-DHWS_V_TASKS/-DHWS_V_CMD_DEPTH/-DHWS_V_RES_DEPTH/-DHWS_V_GROUPS and
-// -DHWS_V_NO_BALANCE (see the Makefile).
+// -DHWS_V_NO_BALANCE/-DHWS_V_NO_ERR_COUNTERS (see the Makefile).
 #include "hws_vsim_impl.h"
 
 #include HWS_VHDR
@@ -11,6 +11,7 @@ namespace {
 
 hws::VsimVariant variant = {
 	HWS_V_CPUS, HWS_V_TASKS, HWS_V_CMD_DEPTH, HWS_V_RES_DEPTH, HWS_V_GROUPS, HWS_V_NO_BALANCE,
+	HWS_V_NO_ERR_COUNTERS,
 	hws::create_variant<HWS_VCLASS>, nullptr,
 };
 

@@ -54,7 +54,8 @@ static void usage_lockstep(FILE *f)
 	fprintf(f,
 		"usage: %s lockstep [--seed S] [--commands N] [--cpus C] [--tasks T]\n"
 		"                [--backend model|rtl|lockstep] [--wave FILE]\n"
-		"                [--deep-check N] [--check-every N] [--no-balance] [--quiet]\n"
+		"                [--deep-check N] [--check-every N] [--no-balance]\n"
+		"                [--no-err-counters] [--quiet]\n"
 		"\n"
 		"Drives the engine with N random commands, legal and illegal mixed (every opcode,\n"
 		"every error code, FIFO overflow and underflow, bad bus accesses), occupancy\n"
@@ -75,6 +76,8 @@ static void usage_lockstep(FILE *f)
 		"  --check-every N   check the model's invariants every N commands (default 1000)\n"
 		"  --no-balance      the engine built without BALANCE (LCU_BALANCE=0; the rtl and\n"
 		"                    lockstep backends need a variant built so, e.g. 8x256x16xnb)\n"
+		"  --no-err-counters the engine built without the per-code error counters\n"
+		"                    (ERR_COUNTERS=0: ERR_CNTn read 0, checked; e.g. 8x256x16xnbne)\n"
 		"  --quiet           print the last line only\n"
 		"\n"
 		"The RTL exists for the parameter sets built in: %s.\n"
@@ -156,6 +159,7 @@ static int cmd_lockstep(int argc, char **argv)
 		{ "deep-check", required_argument, NULL, 'D' },
 		{ "check-every", required_argument, NULL, 'C' },
 		{ "no-balance", no_argument, NULL, 'B' },
+		{ "no-err-counters", no_argument, NULL, 'E' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -231,6 +235,9 @@ static int cmd_lockstep(int argc, char **argv)
 		case 'B':
 			cfg.no_balance = 1;
 			break;
+		case 'E':
+			cfg.no_err_counters = 1;
+			break;
 		case 'h':
 			usage_lockstep(stdout);
 			return 0;
@@ -295,7 +302,8 @@ static int cmd_lockstep(int argc, char **argv)
 		for (k = 1; k < 16; k++)
 			if (r->errors[k])
 				printf(" %s=%" PRIu64, hws_err_name(k), r->errors[k]);
-		printf("\n");
+		printf("%s\n", cfg.no_err_counters ? " not counted (engine built without "
+			"ERR_CNTn; they read 0, as checked)" : "");
 		if (r->engine_done)
 			printf("engine: %" PRIu64 " commands executed in %" PRIu64 " cycles: %.2f "
 			       "cycles per command (bus included)\n", r->engine_done,
@@ -315,7 +323,8 @@ static void usage_run(FILE *f)
 	fprintf(f,
 		"usage: %s run [--workload NAME[:k=v,...]] [--topology T] [--sched hw|o1|linux24]\n"
 		"            [--backend model|rtl|lockstep] [--seed S] [--duration D]\n"
-		"            [--no-wake-balance] [--no-hw-balance] [--hz N] [--json FILE]\n"
+		"            [--no-wake-balance] [--no-hw-balance] [--no-err-counters]\n"
+		"            [--hz N] [--json FILE]\n"
 		"            [--cost k=v,...]\n"
 		"\n"
 		"Simulates a machine of the given topology running the workload, scheduled by the\n"
@@ -339,6 +348,9 @@ static void usage_run(FILE *f)
 		"  --no-hw-balance  hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\n"
 		"                   the small-FPGA build): the firmware reads each CPU's loads and\n"
 		"                   decides in software (same decisions, more bus traffic)\n"
+		"  --no-err-counters  hw: the engine is built without its per-code error counters\n"
+		"                   (ERR_COUNTERS=0; with --no-hw-balance the build that fits an\n"
+		"                   iCE40 HX8K, docs/synthesis.md); the firmware never reads them\n"
 		"  --hz N           timer ticks per second (default 1000)\n"
 		"  --json FILE      write the results as JSON too\n"
 		"  --cost k=v,...   cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\n"
@@ -553,6 +565,7 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 		{ "no-wake-balance", no_argument, NULL, 'W' },
 		{ "flat", no_argument, NULL, 'A' },
 		{ "no-hw-balance", no_argument, NULL, 'B' },
+		{ "no-err-counters", no_argument, NULL, 'E' },
 		{ "hz", required_argument, NULL, 'z' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "cost", required_argument, NULL, 'c' },
@@ -605,6 +618,7 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 		case 'W': o.wake_balance = 0; break;
 		case 'A': o.flat = 1; break;
 		case 'B': o.no_hw_balance = 1; break;
+		case 'E': o.no_err_counters = 1; break;
 		case 'z':
 			if (num_opt("run", "hz", optarg, 100000, &nv))
 				return 2;
@@ -646,10 +660,11 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 					"options of 'vp'\n", prog);
 			return 2;
 		}
-		if (vp && (c == 'b' || c == 'F' || c == 'B')) {
+		if (vp && (c == 'b' || c == 'F' || c == 'B' || c == 'E')) {
 			fprintf(stderr, "%s vp: %s is an option of 'run' (the virtual platform's "
 					"engine is its own)\n", prog,
-				c == 'b' ? "--backend" : c == 'F' ? "--wave" : "--no-hw-balance");
+				c == 'b' ? "--backend" : c == 'F' ? "--wave" :
+				c == 'B' ? "--no-hw-balance" : "--no-err-counters");
 			return 2;
 		}
 	}
@@ -664,9 +679,9 @@ static int cmd_run_or_vp(int argc, char **argv, int vp)
 			o.backend);
 		return 2;
 	}
-	if (o.no_hw_balance && strcmp(o.sched, "hw")) {
-		fprintf(stderr, "%s run: --no-hw-balance is an option of --sched hw (got '%s')\n",
-			prog, o.sched);
+	if ((o.no_hw_balance || o.no_err_counters) && strcmp(o.sched, "hw")) {
+		fprintf(stderr, "%s run: %s is an option of --sched hw (got '%s')\n", prog,
+			o.no_hw_balance ? "--no-hw-balance" : "--no-err-counters", o.sched);
 		return 2;
 	}
 	if (!strncmp(o.workload, "hackbench", 9) && !dur_given)

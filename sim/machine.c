@@ -1650,8 +1650,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	if (!strcmp(o->sched, "hw") && !o->bus) {
 		size_t n = strlen(opts);
 
-		snprintf(opts + n, sizeof(opts) - n, ",backend=%s%s", o->backend,
-			 o->no_hw_balance ? ",hw_balance=0" : "");
+		snprintf(opts + n, sizeof(opts) - n, ",backend=%s%s%s", o->backend,
+			 o->no_hw_balance ? ",hw_balance=0" : "",
+			 o->no_err_counters ? ",err_counters=0" : "");
 		n = strlen(opts);
 		if (o->wave)
 			snprintf(opts + n, sizeof(opts) - n, ",wave=%s", o->wave);

@@ -41,6 +41,7 @@ struct machine_opts {
 	int wake_balance;	/* select_idle_sibling on wakeups */
 	int flat;		/* hw/o1: one flat domain over all CPUs instead of sched domains */
 	int no_hw_balance;	/* hw: the engine is built without BALANCE (LCU_BALANCE=0) */
+	int no_err_counters;	/* hw: ... without the per-code error counters (ERR_COUNTERS=0) */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */

@@ -8,7 +8,8 @@ usage: synth/collect.sh OUTDIR
 
 Merges OUTDIR/<family>_<C>x<T>.json (written by synth/synth_one.sh) into
 OUTDIR/report.json ({"commit": ..., "results": [...]}) and OUTDIR/report.md (a Markdown
-table: family, configuration ("no BALANCE": LCU_BALANCE=0, files <C>x<T>nb), LUTs, FFs, BRAMs, carries, LUT levels, iCE40 Fmax on HX8K
+table: family, configuration ("no BALANCE": LCU_BALANCE=0, files <C>x<T>nb; "no ERR_CNTn":
+ERR_COUNTERS=0, files ..ne), LUTs, FFs, BRAMs, carries, LUT levels, iCE40 Fmax on HX8K
 and UP5K, Yosys seconds, status; then LUTs per CPU of the 64x4096 xilinx/ecp5 rows and the
 iCE40 critical paths). Prints report.md. Exits 1 when there is no result to collect.
 USAGE
@@ -54,6 +55,14 @@ jget() {
 		} else { match(s, /^[^,}\n]*/); v = substr(s, 1, RLENGTH); if (v != "null") print v }
 	}' "$1"
 }
+# The optional units a row was built without, as a label (" no BALANCE, no ERR_CNTn"), or
+# nothing for the full engine. Older JSONs have no err_counters field: built with them.
+opts_label() {
+	local l=""
+	[ "$(jget "$1" lcu_balance)" = 0 ] && l=" no BALANCE"
+	[ "$(jget "$1" err_counters)" = 0 ] && l="${l:+$l,} no ERR_CNTn"
+	printf '%s' "$l"
+}
 fmax_cell() { # FILE DEVICE
 	st=$(jget "$1" status "$2")
 	case "$st" in
@@ -84,7 +93,7 @@ fmax_cell() { # FILE DEVICE
 			[ -n "$sz" ] && [ -n "$luts" ] && luts="$luts ($sz)"
 		fi
 		ffs=$(jget "$f" ffs); brams=$(jget "$f" brams); car=$(jget "$f" carries); lv=$(jget "$f" lut_levels)
-		nb=""; [ "$(jget "$f" lcu_balance)" = 0 ] && nb=" no BALANCE"
+		nb=$(opts_label "$f")
 		printf '| %s | %sx%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$fam" \
 			"$(jget "$f" nr_cpus)" "$(jget "$f" nr_tasks)" "$nb" "${luts:--}" "${ffs:--}" \
 			"${brams:--}" "${car:--}" "${lv:--}" "$hx" "$up" \
@@ -111,7 +120,7 @@ fmax_cell() { # FILE DEVICE
 		[ "$(jget "$f" family)" = ice40 ] || continue
 		for d in hx8k up5k; do
 			[ "$(jget "$f" status "$d")" = ok ] || continue
-			nb=""; [ "$(jget "$f" lcu_balance)" = 0 ] && nb=" (no BALANCE)"
+			nb=$(opts_label "$f"); [ -n "$nb" ] && nb=" (${nb# })"
 			cp="$cp- ice40 $(jget "$f" nr_cpus)x$(jget "$f" nr_tasks)$nb $d: $(jget "$f" fmax_mhz "$d") MHz, $(jget "$f" critical_path_split "$d"); RTL: $(jget "$f" critical_path_src "$d")
 "
 		done

@@ -54,6 +54,29 @@ TEST(Cli, TheBuildWithoutBalanceRunsFromTheCommandLine)
 	EXPECT_NE(r.out.find("migrations"), std::string::npos) << r.out;
 }
 
+// The build that fits an HX8K (no BALANCE, no per-code error counters) from the command
+// line: random commands in lockstep, and a machine run on its RTL that is, line for line,
+// the run on its C model (only the backend's name differs).
+TEST(Cli, TheHx8kBuildRunsFromTheCommandLine)
+{
+	CliRun l = hwsched("lockstep --no-balance --no-err-counters --seed 5 --commands 20000");
+	EXPECT_EQ(l.status, 0) << l.out;
+	EXPECT_EQ(last_line(l.out), "lockstep: 20000 commands, 0 mismatches") << l.out;
+	EXPECT_NE(l.out.find("errors by code: not counted"), std::string::npos) << l.out;
+	const std::string run = "run --duration 50ms --topology pkg=2,core=4 --seed 3 "
+				"--no-hw-balance --no-err-counters --backend ";
+	CliRun r = hwsched(run + "rtl");
+	CliRun m = hwsched(run + "model");
+	ASSERT_EQ(r.status, 0) << r.out;
+	ASSERT_EQ(m.status, 0) << m.out;
+	EXPECT_NE(r.out.find("migrations"), std::string::npos) << r.out;
+	std::string rm = r.out;
+	size_t i = rm.find("backend rtl");
+	ASSERT_NE(i, std::string::npos) << r.out;
+	rm.replace(i, 11, "backend model");
+	EXPECT_EQ(rm, m.out);
+}
+
 TEST(Cli, SameSeedSameRun)
 {
 	CliRun a = hwsched("lockstep --backend model --seed 9 --commands 5000 --cpus 2 --tasks 16");
@@ -82,6 +105,10 @@ TEST(Cli, BadArgumentsAreNamed)
 		{ "lockstep --cpus 2 --tasks 16 --depth 4 --no-balance",
 		  "no Verilated engine with 2 CPUs, 16 tasks, FIFOs 4/4, 16 groups, no BALANCE" },
 		{ "run --sched o1 --no-hw-balance", "--no-hw-balance is an option of --sched hw" },
+		{ "run --sched o1 --no-err-counters", "--no-err-counters is an option of --sched hw" },
+		{ "run --backend rtl --no-err-counters",
+		  "16 groups, no per-code error counters is built" },
+		{ "vp --no-err-counters", "--no-err-counters is an option of 'run'" },
 	};
 	for (const auto &c : cases) {
 		CliRun r = hwsched(c.args);

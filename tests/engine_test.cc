@@ -1229,10 +1229,88 @@ TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
 	EXPECT_EQ(p.task, 2u);
 }
 
-TEST_P(Engine, TheDefaultBuildReportsItsBalanceUnit)
+TEST_P(Engine, TheDefaultBuildReportsItsOptionalUnits)
 {
-	EXPECT_EQ(reg(d, HWS_REG_FEATURES), HWS_FEATURES_BALANCE_MASK);
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES),
+		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK);
 }
+
+// One error of each code a test can make without timing (OVERFLOW needs a full FIFO):
+// OPCODE, TASK, CPU, PRIO, QUEUED, NOTQUEUED, UNDERFLOW, ADDR, GROUP, DOMAIN. Returns the
+// number of errors made.
+static unsigned make_one_error_of_each_code(hws_dev *d)
+{
+	const uint32_t cmds[] = {
+		hws_cmd(HWS_OP_QUERY, 0, 0, 0, 1, 1),		// kind 3: OPCODE
+		hws_cmd(HWS_OP_ENQUEUE, 300, 120, 0, 0, 0),	// TASK (256 tasks)
+		hws_cmd(HWS_OP_ENQUEUE, 1, 120, 9, 0, 0),	// CPU (8 CPUs)
+		hws_cmd(HWS_OP_ENQUEUE, 1, 140, 0, 0, 0),	// PRIO
+		hws_cmd(HWS_OP_ENQUEUE, 1, 120, 0, 0, 0),	// fine...
+		hws_cmd(HWS_OP_ENQUEUE, 1, 120, 0, 0, 0),	// ...then QUEUED
+		hws_cmd(HWS_OP_DEQUEUE, 2, 0, 0, 0, 0),		// NOTQUEUED
+		hws_cmd(HWS_OP_SET_GROUP, 1, 16, 0, 0, 0),	// GROUP (16 groups)
+		hws_cmd(HWS_OP_DOM_SET, 1, 1, 0, 0, 0),		// P1: CPU 0 led by 1 (fine)...
+		hws_cmd(HWS_OP_QUERY, 0, 0, 0, 0, 0),		// ...IDLEST at level 0: DOMAIN
+	};
+	uint32_t v = 0;
+	for (uint32_t c : cmds)
+		EXPECT_EQ(hws_submit(d, c), 0) << std::hex << c;
+	(void)reg(d, HWS_REG_SYNC);
+	while (hws_result(d, &v) == 0 && v != (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW))
+		;
+	EXPECT_EQ(v, HWS_ERR_FLAG | HWS_ERR_UNDERFLOW) << "the result FIFO drained";
+	EXPECT_EQ(hws_reg_read(d, 0x3c, &v), -EFAULT);	// unmapped: ADDR
+	return 10;	// eight of the commands, UNDERFLOW, ADDR
+}
+
+// The build without the per-code counters (ERR_COUNTERS=0, variant 8x256x16xnbne, the one
+// that fits an HX8K): FEATURES says so, every error is still recorded in ERR_TOTAL,
+// ERR_LAST, ERR_CMD and STATUS.ERR, and ERR_CNTn read 0. The same errors on an engine with
+// the counters (the model) show what they would have counted.
+class EngineNoErrCounters : public Engine {
+protected:
+	void SetUp() override
+	{
+		d_.reset(hwstest::open_dev(GetParam(), 8, 256, 16, 1, nullptr, true, true));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+	}
+};
+
+TEST_P(EngineNoErrCounters, ErrorsAreRecordedButNotCountedByCode)
+{
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES), 0u) << "neither BALANCE nor the counters";
+	std::unique_ptr<hws_dev, hwstest::DevCloser> ref(hwstest::open_dev(HWS_BACKEND_MODEL));
+	ASSERT_NE(ref, nullptr);
+	const unsigned n = make_one_error_of_each_code(d);
+	EXPECT_EQ(make_one_error_of_each_code(ref.get()), n);
+
+	uint32_t counted = 0;
+	unsigned codes = 0;
+	for (uint32_t a = HWS_REG_ERR_CNT1; a <= HWS_REG_ERR_CNT11; a += 4) {
+		EXPECT_EQ(reg(d, a), 0u) << "ERR_CNT" << (a - HWS_REG_ERR_TOTAL) / 4;
+		counted += reg(ref.get(), a);
+		codes += reg(ref.get(), a) != 0;
+	}
+	EXPECT_EQ(counted, n) << "the engine with counters counts every error by its code";
+	EXPECT_EQ(codes, 10u) << "all but OVERFLOW";
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), n);
+	EXPECT_EQ(reg(ref.get(), HWS_REG_ERR_TOTAL), n);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_ADDR);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), 0x3cu);
+	EXPECT_NE(reg(d, HWS_REG_STATUS) & HWS_STATUS_ERR_MASK, 0u);
+	EXPECT_EQ(reg(d, HWS_REG_CMD_DONE), reg(ref.get(), HWS_REG_CMD_DONE));
+	EXPECT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_ERR_CLEAR_MASK), 0);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, EngineNoErrCounters,
+			 ::testing::Values(HWS_BACKEND_MODEL, HWS_BACKEND_RTL,
+					   HWS_BACKEND_LOCKSTEP),
+			 [](const ::testing::TestParamInfo<hws_backend> &i) {
+				 return std::string(hws_backend_name(i.param));
+			 });
 
 INSTANTIATE_TEST_SUITE_P(Backends, EngineNoBalance,
 			 ::testing::Values(HWS_BACKEND_MODEL, HWS_BACKEND_RTL,

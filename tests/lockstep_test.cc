@@ -17,6 +17,7 @@ struct Shape {
 	unsigned cpus, tasks, depth;
 	uint64_t commands;
 	bool no_balance = false;	// the variant built without BALANCE (xnb)
+	bool no_err_counters = false;	// ... and without the per-code error counters (xnbne)
 };
 
 void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
@@ -24,7 +25,7 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
 	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth, deep,
-				       nullptr, s.no_balance);
+				       nullptr, s.no_balance, s.no_err_counters);
 	ASSERT_NE(d, nullptr);
 	hws_randcmd_opts o{};
 	o.seed = seed;
@@ -35,7 +36,8 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 	EXPECT_EQ(ret, 0) << "seed " << seed << " (" << s.cpus << " CPUs, " << s.tasks
 			  << " tasks): " << r.msg << "\nreplay: build/hwsched lockstep --seed " << seed
 			  << " --commands " << s.commands << " --cpus " << s.cpus << " --tasks "
-			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "");
+			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "")
+			  << (s.no_err_counters ? " --no-err-counters" : "");
 	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
 	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
@@ -66,12 +68,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 			 ::testing::Values(Shape{ 1, 16, 16, 60000 }, Shape{ 2, 16, 4, 60000 },
 					   Shape{ 8, 16, 16, 60000 }, Shape{ 64, 256, 16, 100000 },
 					   Shape{ 64, 4096, 16, 120000 },
-					   Shape{ 8, 256, 16, 300000, true }),
+					   Shape{ 8, 256, 16, 300000, true },
+					   Shape{ 8, 256, 16, 200000, true, true }),
 			 [](const ::testing::TestParamInfo<Shape> &i) {
 				 return "c" + std::to_string(i.param.cpus) + "_t" +
 					std::to_string(i.param.tasks) + "_d" +
 					std::to_string(i.param.depth) +
-					(i.param.no_balance ? "_nb" : "");
+					(i.param.no_balance ? "_nb" : "") +
+					(i.param.no_err_counters ? "ne" : "");
 			 });
 
 // A disagreement is caught at the first read that shows it, and the message names the

@@ -23,7 +23,8 @@ namespace hwstest {
 // @tp: the transport of HWS_BACKEND_TRANSPORT (the VP's tests), else unused.
 inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
 			 unsigned depth = 16, unsigned deep_check = 1,
-			 const hws_transport *tp = nullptr, bool no_balance = false)
+			 const hws_transport *tp = nullptr, bool no_balance = false,
+			 bool no_err_counters = false)
 {
 	hws_config c;
 	hws_dev *d = nullptr;
@@ -38,6 +39,7 @@ inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
 	c.deep_check = b == HWS_BACKEND_MODEL ? 0 : deep_check;
 	c.transport = tp;
 	c.no_balance = no_balance;
+	c.no_err_counters = no_err_counters;
 	int ret = hws_open(&d, &c, msg, sizeof(msg));
 	EXPECT_EQ(ret, 0) << msg;
 	return ret ? nullptr : d;
