@@ -6,8 +6,8 @@
 //   bitmaps bm[a*16 + k]  = bits 16k+15..16k of array a's bitmap RAM, 9 words per array
 //                                                              (k = 0..8; 7 unused)
 //   per task t:           queued[t]                            flip-flops (hws_flags; reset clears)
-//   task table  tt[t]  = {phys array, prio, cpu}               RAM, indexed by task
-//   weight table wt[t] = {wfix, wprio}  (SET_WEIGHT)           RAM, indexed by task
+//   task table  tt[t]  = {weight(prio), phys array, prio, cpu} RAM, indexed by task
+//   weight table wt[t] = {weight(wprio), wfix, wprio} (SET_WEIGHT) RAM, indexed by task
 //   next[t], prev[t]                                           RAM, indexed by task
 //   ht[(cpu*2 + phys)*140 + prio] = {head, tail}               RAM, one word per list
 // RAM is never cleared: a list is non-empty iff its bitmap bit is set, its head is the task
@@ -86,6 +86,8 @@
 // Load weights (section 8, "Load weights"): a task weighs weight(wfix[t] ? wprio[t] : prio).
 // wprio and wfix are kept in the block RAM wt, read at the same address as next (t, or the
 // head PICK_NEXT unlinks), so every step that links, unlinks or reports a task has its word.
+// The weights themselves are stored beside the priorities they belong to (in tt and wt), so
+// the load adders take a RAM output or a register through one multiplexer, never a ROM.
 // A RAM cannot be cleared at reset, so wt[t].wfix counts only while grp[t]'s valid bit in
 // u_grp is set (a reset clears those bits): SET_GROUP and SET_WEIGHT both write grp[t] and
 // wt[t] at the same edge, so a valid grp word always has an up-to-date wt word, and after a
@@ -319,12 +321,14 @@ module hws_rq_engine #(
   // ---------------------------------------------------------------------------------------
   // RAM read data
   wire [TTW-1:0]  tt_rd;
+  wire [17:0]     tt_wrd;
   wire [2*TW-1:0] ht_rd;
   wire [TW-1:0]   nx_rd, pv_rd;
 
   wire [CW-1:0] tt_cpu  = tt_rd[CW-1:0];
   wire [7:0]    tt_prio = tt_rd[CW +: 8];
   wire          tt_phys = tt_rd[CW + 8];
+  wire [17:0]   tt_wgt  = tt_wrd[17:0];     // weight(tt_prio), kept beside the entry
   wire [TW-1:0] ht_h    = ht_rd[TW +: TW];
   wire [TW-1:0] ht_t    = ht_rd[0 +: TW];
 
@@ -407,7 +411,7 @@ module hws_rq_engine #(
       f_prio = s1 ? {ffs_k, 4'd0} : s2 ? {pk_k_q, ffs_lo} : pk_prio_q;
     end else if (op_deq || op_req || op_tst || op_setg) begin
       f_phys = tt_phys;
-      f_prio = (s1 && op_setw) ? pfield : tt_prio;   // SET_WEIGHT latches weight(PRIO) in step 1
+      f_prio = tt_prio;
     end else if (op_setp) begin
       f_phys = tt_phys;
       f_prio = (s4 || s5) ? pfield : tt_prio;
@@ -435,16 +439,30 @@ module hws_rq_engine #(
   // The weight in force of the task u the step links, unlinks or reports (wt[u] is read in
   // the step before; in step 1 nothing is read yet, and the weight is that of f_prio).
   wire [8:0]  wt_rd;
+  wire [17:0] wt_wgt;
   wire        grp_vld_u;                                    // grp[u] written since reset
   // PICK_NEXT and PEEK weigh the task only in step 4 (the unlink), at the latched prio: the
   // weight never sees their step-1/2 FFS results, which keeps the summary FFS and the word
   // FFS off the weight lookup and the load adders (a path of no use that static timing
   // cannot tell from a real one: it was the HX8K critical path).
-  wire [7:0]  l_prio = (op_pick || op_peek) ? pk_prio_q : f_prio;
-  wire        u_fix = grp_vld_u && wt_rd[8] && !s1;          // wfix[u]
-  wire [7:0]  w_prio = u_fix ? wt_rd[7:0] : l_prio;
-  wire [17:0] f_weight;
-  hws_weight u_weight (.prio_i(w_prio), .weight_o(f_weight));
+  //
+  // No weight ROM sits between a RAM output and the load adders: the weight of a list
+  // priority is kept beside it in tt (tt_wgt, written at every link) and the weight of a
+  // SET_WEIGHT priority beside it in wt (wt_wgt); the only ROM, hws_weight, weighs a
+  // priority held in a register (the command's PRIO in step 1, PICK_NEXT's latched prio in
+  // step 3) into wl_q, used a step later. grp[u]'s valid bit is registered too (uv_q, the
+  // bit of the step before: u is the same task in both, and grp_vld only changes at the end
+  // of a SET_GROUP).
+  reg  [17:0] wl_q;      // weight(PRIO) from step 2 on; PICK_NEXT: weight(its prio) in step 4
+  reg         uv_q;      // grp_vld[u] of the step before
+  wire [17:0] wl_rom;
+  hws_weight u_weight (.prio_i(s1 ? pfield : pk_prio_q), .weight_o(wl_rom));
+  // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
+  // else the task's own list (tt_wgt)
+  wire        wl_use = op_enq || op_pick || op_peek || (op_setp && (s4 || s5));
+  wire [17:0] l_wgt  = wl_use ? wl_q : tt_wgt;
+  wire        u_fix  = uv_q && wt_rd[8] && !s1;            // wfix[u]
+  wire [17:0] f_weight = u_fix ? wt_wgt : l_wgt;
 
   // ---------------------------------------------------------------------------------------
   // RAM ports
@@ -519,9 +537,13 @@ module hws_rq_engine #(
 
   wire tt_we = link;
 
-  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW), .AW(TW)) u_tt (
-    .clk_i(clk_i), .we_i(tt_we && !srst_i), .waddr_i(t_w), .wdata_i({f_phys, f_prio, f_cpu}),
-    .raddr_i(t_w), .rdata_o(tt_rd)
+  // tt[t] = {weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the command's
+  // PRIO (weight wl_q), REQUEUE and MIGRATE at the task's own (tt_wgt, unchanged).
+  wire [17:0] tt_wgt_wd = (op_enq || op_setp) ? wl_q : tt_wgt;
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + 18), .AW(TW)) u_tt (
+    .clk_i(clk_i), .we_i(tt_we && !srst_i), .waddr_i(t_w),
+    .wdata_i({tt_wgt_wd, f_phys, f_prio, f_cpu}),
+    .raddr_i(t_w), .rdata_o({tt_wrd, tt_rd})
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
     .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
@@ -530,11 +552,12 @@ module hws_rq_engine #(
   // wt[t] = {wfix, wprio}: written by SET_GROUP (unchanged) and SET_WEIGHT at their
   // completion (step 3, with grp[t]), read where next is read (t, or the head that
   // PICK_NEXT unlinks).
-  wire       wt_we = s3 && op_setg;
-  wire [8:0] wt_wd = hfield ? {1'b1, pfield} : {u_fix, wt_rd[7:0]};
-  hws_ram #(.DEPTH(TDEP), .WIDTH(9), .AW(TW)) u_wt (
+  // Beside them, wt_wgt = weight(wprio) (written with it: wl_q holds weight(PRIO)).
+  wire        wt_we = s3 && op_setg;
+  wire [26:0] wt_wd = hfield ? {wl_q, 1'b1, pfield} : {wt_wgt, u_fix, wt_rd[7:0]};
+  hws_ram #(.DEPTH(TDEP), .WIDTH(27), .AW(TW)) u_wt (
     .clk_i(clk_i), .we_i(wt_we && !srst_i), .waddr_i(t_w), .wdata_i(wt_wd),
-    .raddr_i(nx_raddr), .rdata_o(wt_rd)
+    .raddr_i(nx_raddr), .rdata_o({wt_wgt, wt_rd})
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
     .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
@@ -563,8 +586,7 @@ module hws_rq_engine #(
   wire [LDW-1:0] w_ext   = w32[LDW-1:0];
   // SET_WEIGHT of a queued task (step 2, f = its list): its weight changes from w_ext (the
   // weight in force) to weight(PRIO), latched in step 1.
-  reg  [17:0]    wnew_q;
-  wire [31:0]    wn32    = {14'd0, wnew_q};
+  wire [31:0]    wn32    = {14'd0, wl_q};
   wire [LDW-1:0] wn_ext  = wn32[LDW-1:0];
   wire           setw_upd = s2 && op_setw && q_t;
   // What load, gload and gtotal (port 0) add, modulo 2^LDW: +w at a link, -w at an unlink
@@ -634,7 +656,7 @@ module hws_rq_engine #(
   wire [GW-1:0] grp_rd;
   wire [NR_TASKS-1:0] grp_vld_q;   // hws_flags u_grp_vld
   assign grp_vld_u = grp_vld_q[u_task];
-  wire [GW-1:0] grp_u    = grp_vld_u ? grp_rd : {GW{1'b0}};
+  wire [GW-1:0] grp_u    = uv_q ? grp_rd : {GW{1'b0}};     // used from step 2 on
   wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
   wire [GW-1:0] g_lcu    = tfield[GW-1:0];              // LCU_STAT: the group asked for
   // SET_WEIGHT rewrites grp[t] unchanged, so that its valid bit vouches for wt[t].
@@ -790,7 +812,8 @@ module hws_rq_engine #(
     if (start_i) cmd_q <= cmd_i;
     ht_addr_q <= ht_raddr;
     bm_addr_q <= bm_raddr;
-    if (s1 && op_setw) wnew_q <= f_weight;   // weight(PRIO)
+    if (s1 || (s3 && op_pick)) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
+    uv_q <= grp_vld_u;
     if (s1) begin
       pk_phys_q <= ffs_phys;
       pk_k_q    <= ffs_k;
@@ -936,8 +959,11 @@ module hws_rq_engine #(
   endfunction
 
   // The priority a task's weight follows (section 8, "Load weights"), as the engine holds it.
+  // (The weight stored beside wprio is checked by deep_check.)
   function automatic [7:0] wt_prio_val(input [TW-1:0] t, input [7:0] p);
-    reg [8:0] wt;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [26:0] wt;
+    /* verilator lint_on UNUSEDSIGNAL */
     begin
       wt = u_wt.mem_q[t];
       wt_prio_val = (grp_vld_q[t] && wt[8]) ? wt[7:0] : p;
@@ -1136,7 +1162,9 @@ module hws_rq_engine #(
   task automatic deep_check;
     reg [NR_TASKS-1:0] seen;
     reg [2*TW-1:0]     ht;
-    reg [TTW-1:0]      tt, tt_exp;
+    reg [TTW+17:0]     tt;
+    reg [TTW-1:0]      tt_exp;
+    reg [26:0]         wtw;
     reg [TW-1:0]       x, prv;
     reg [31:0]         load, cnt, nr, ldq, w;
     reg                first, fin;
@@ -1174,7 +1202,12 @@ module hws_rq_engine #(
                 if (seen[x]) deep_fail("task twice in the lists (or a cycle)", c, a, p, xi);
                 seen[x] = 1'b1;
                 tt = u_tt.mem_q[x];
-                if (tt != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
+                if (tt[TTW-1:0] != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
+                if (tt[TTW +: 18] != hws_weight_fn(p[7:0]))
+                  deep_fail("entry weight is not its prio's", c, a, p, xi);
+                wtw = u_wt.mem_q[x];
+                if (grp_vld_q[x] && wtw[8] && wtw[9 +: 18] != hws_weight_fn(wtw[7:0]))
+                  deep_fail("SET_WEIGHT weight not its prio's", c, a, p, xi);
                 if (!first && (u_pv.mem_q[x] != prv)) deep_fail("prev link inconsistent", c, a, p, xi);
                 cnt = cnt + 32'd1;
                 w = {14'd0, hws_weight_fn(wt_prio_val(x, p[7:0]))};
