@@ -277,29 +277,31 @@ module hws_domain #(
 
   // IDLEST as a comparison tree (log2 NR_CPUS levels, not a chain of NR_CPUS): key
   // {not in the domain, load, x != c}, the smaller key wins, the lower CPU on equal keys.
-  // So the least load wins, c among equals, else the lowest CPU: the rule above.
+  // So the least load wins, c among equals, else the lowest CPU: the rule above. The tree
+  // is split over the two steps: step 1 computes the domain and folds the first S1 levels
+  // (the loads are final in step 1: the command before has completed), the edge ending it
+  // latches the N1 survivors, step 2 folds the rest. The order of the entries is kept, so
+  // the lower CPU still wins a tie.
   localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;
   localparam integer NP2 = 1 << LG;
   localparam integer KW  = LOAD_W + 2;
-  function automatic [CW-1:0] idlest_fn(input [NR_CPUS-1:0] dm,
-                                        input [NR_CPUS*LOAD_W-1:0] lds, input [CW-1:0] c);
+  localparam integer S1  = LG / 2;          // tree levels folded in step 1
+  localparam integer N1  = NP2 >> S1;       // entries latched at the end of step 1
+  // Fold the first LV levels of a tree of N entries, in place (entry i is read before it
+  // is written; constant loop bounds for Yosys): entries 0 .. (N >> LV) - 1 are the result.
+  function automatic [NP2*(KW+CW)-1:0] fold_fn(input [NP2*KW-1:0] key_i,
+                                               input [NP2*CW-1:0] idx_i,
+                                               input integer n, input integer nlv);
     reg [NP2*KW-1:0] key;
     reg [NP2*CW-1:0] idx;
     reg [KW-1:0]     ka, kb;
-    integer          x, lv, i;
+    integer          lv, i;
     begin
-      for (x = 0; x < NP2; x = x + 1) begin
-        if (x < NR_CPUS)
-          key[x*KW +: KW] = {!dm[x], lds[x*LOAD_W +: LOAD_W], (x[CW-1:0] != c)};
-        else
-          key[x*KW +: KW] = {KW{1'b1}};
-        idx[x*CW +: CW] = x[CW-1:0];
-      end
+      key = key_i;
+      idx = idx_i;
       for (lv = 0; lv < LG; lv = lv + 1) begin
-        // level lv folds NP2 >> lv entries into NP2 >> (lv + 1), in place (entry i is
-        // read before it is written); constant loop bounds for Yosys
         for (i = 0; i < NP2 / 2; i = i + 1) begin
-          if (i < (NP2 >> (lv + 1))) begin
+          if (lv < nlv && i < (n >> (lv + 1))) begin
             ka = key[(2*i)*KW +: KW];
             kb = key[(2*i+1)*KW +: KW];
             if (kb < ka) begin
@@ -312,12 +314,44 @@ module hws_domain #(
           end
         end
       end
-      idlest_fn = idx[0 +: CW];
+      fold_fn = {key, idx};
+    end
+  endfunction
+  // Step 1: the keys of every CPU, folded S1 levels: {keys, indices} of N1 entries.
+  function automatic [N1*(KW+CW)-1:0] idlest1_fn(input [NR_CPUS-1:0] dm,
+                                                 input [NR_CPUS*LOAD_W-1:0] lds,
+                                                 input [CW-1:0] c);
+    reg [NP2*KW-1:0] key;
+    reg [NP2*CW-1:0] idx;
+    integer          x;
+    begin
+      for (x = 0; x < NP2; x = x + 1) begin
+        if (x < NR_CPUS)
+          key[x*KW +: KW] = {!dm[x], lds[x*LOAD_W +: LOAD_W], (x[CW-1:0] != c)};
+        else
+          key[x*KW +: KW] = {KW{1'b1}};
+        idx[x*CW +: CW] = x[CW-1:0];
+      end
+      {key, idx} = fold_fn(key, idx, NP2, S1);
+      idlest1_fn = {key[0 +: N1*KW], idx[0 +: N1*CW]};
+    end
+  endfunction
+  // Step 2: the rest of the tree over the N1 latched entries; the winner's CPU.
+  function automatic [CW-1:0] idlest2_fn(input [N1*KW-1:0] k1, input [N1*CW-1:0] i1);
+    reg [NP2*KW-1:0] key;
+    reg [NP2*CW-1:0] idx;
+    begin
+      key = {NP2*KW{1'b1}};
+      idx = {NP2*CW{1'b0}};
+      key[0 +: N1*KW] = k1;
+      idx[0 +: N1*CW] = i1;
+      {key, idx} = fold_fn(key, idx, N1, LG - S1);
+      idlest2_fn = idx[0 +: CW];
     end
   endfunction
 
   function automatic [31:0] answer_fn(input [NR_CPUS-1:0] dom, input [NR_CPUS*CW-1:0] t1,
-                                      input [NR_CPUS*LOAD_W-1:0] lds,
+                                      input [CW-1:0] idlest,
                                       input [NR_CPUS-1:0] idl, input [CW-1:0] c,
                                       input kind);
     reg [CW-1:0]         xc, hi_w, lo_w, hi_i, lo_i;
@@ -344,7 +378,7 @@ module hws_domain #(
       answer_fn = 32'd0;
       r_cpu = 6'd0;
       if (!kind) begin
-        r_cpu[CW-1:0] = idlest_fn(dom, lds, c);
+        r_cpu[CW-1:0] = idlest;
       end else if (f_lo_w) begin
         r_cpu[CW-1:0] = f_hi_w ? hi_w : lo_w;
         answer_fn[HWS_QRES_WHOLE_CORE_LSB] = 1'b1;
@@ -360,21 +394,26 @@ module hws_domain #(
   // The domain, c and the kind, latched at the edge ending step 1; qv_q marks step 2 (the
   // answer is only evaluated then, which also keeps Verilator from evaluating it in every
   // cycle that changes a load).
+  // IDLEST's first tree levels are latched with them (ik_q, ii_q).
   reg [NR_CPUS-1:0] dom_q;
   reg [CW-1:0]      qc_q;
   reg               qcore_q, qv_q;
+  reg [N1*KW-1:0]   ik_q;
+  reg [N1*CW-1:0]   ii_q;
   always @(posedge clk_i) begin
     qv_q <= q_go_i && !q_kind_i[1];
     if (q_go_i && !q_kind_i[1]) begin
       dom_q   <= dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i);
       qc_q    <= q_cpu_i[CW-1:0];
       qcore_q <= q_kind_i[0];
+      {ik_q, ii_q} <= idlest1_fn(dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i),
+                                 load_i, q_cpu_i[CW-1:0]);
     end
   end
   reg [31:0] res_w;
   always @* begin
     res_w = 32'd0;
-    if (qv_q) res_w = answer_fn(dom_q, lead1, load_i, idle_i, qc_q, qcore_q);
+    if (qv_q) res_w = answer_fn(dom_q, lead1, idlest2_fn(ik_q, ii_q), idle_i, qc_q, qcore_q);
   end
 
   // ---------------------------------------------------------------------------------------

@@ -6,10 +6,12 @@
 //   bitmaps bm[a*16 + k]  = bits 16k+15..16k of array a's bitmap RAM, 9 words per array
 //                                                              (k = 0..8; 7 unused)
 //   per task t:           queued[t]                            flip-flops (hws_flags; reset clears)
-//   task table  tt[t]  = {weight(prio), phys array, prio, cpu} RAM, indexed by task
+//   task table  tt[t]  = {ht index, weight(prio), phys array, prio, cpu} RAM, by task
 //   weight table wt[t] = {weight(wprio), wfix, wprio} (SET_WEIGHT) RAM, indexed by task
 //   next[t], prev[t]                                           RAM, indexed by task
-//   ht[(cpu*2 + phys)*140 + prio] = {head, tail}               RAM, one word per list
+//   ht[(cpu*2 + phys)*144 + prio] = {head, tail}               RAM, one word per list
+//                         (144 = 9 x 16 slots per array, so the address is
+//                         {a*9 + prio[7:4], prio[3:0]}: the low bits need no adder)
 // RAM is never cleared: a list is non-empty iff its bitmap bit is set, its head is the task
 // h with ht.head == h, its tail the one with ht.tail == t; the prev of a head and the next
 // of a tail are never read. Every RAM has one synchronous read port and one write port,
@@ -152,7 +154,8 @@ module hws_rq_engine #(
   localparam integer NRW   = $clog2(NR_TASKS + 1);                  // task count width
   localparam integer LDW   = $clog2(NR_TASKS * 177522 + 1);         // load width (<= 30)
   localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
-  localparam integer HTD   = NARR * NP;                             // lists
+  localparam integer HSTR  = 144;                                   // ht slots per array
+  localparam integer HTD   = NARR * HSTR;                           // lists (140 used per array)
   localparam integer HTAW  = $clog2(HTD);                           // ht address width
   localparam integer BMD   = NARR * 16;                             // bm words (a*16 + k)
   localparam integer BMAW  = $clog2(BMD);                           // bm address width (AIW + 4,
@@ -212,6 +215,7 @@ module hws_rq_engine #(
   wire [NR_TASKS-1:0] queued_q;   // hws_flags u_queued
   wire [NARR*NK-1:0]  sm_all;     // bitmap summary of physical array a at [a*NK +: NK], a = cpu*2+phys
   wire [NARR*NRW-1:0] nr_all;     // task count of physical array a
+  wire [NARR-1:0]     ne_all;     // array a is non-empty (nr != 0, kept as a flop)
   wire [NR_CPUS*LDW-1:0] load_all;
   wire [NR_CPUS-1:0]  swap_all;
 
@@ -223,7 +227,13 @@ module hws_rq_engine #(
   wire pgrp_bad = ({1'b0, pfield} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
   wire tgrp_bad = ({1'b0, tfield} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
   wire lcu_grp  = (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL);
-  wire q_t      = task_bad ? 1'b0 : queued_q[t_w];
+  // queued[t] of the command's task, registered at the pop edge from the command word
+  // then at the FIFO head (qt_q): the 256:1 select of queued_q then runs in the cycle before
+  // step 1, in parallel with the command before, whose own write at that edge is forwarded.
+  // A command's own task changes queued only at its last edge, so qt_q holds for all its
+  // steps (asserted below).
+  reg  qt_q;
+  wire q_t      = qt_q;
   wire lead_bad = ({1'b0, tfield} >= NR_CPUS32[12:0]);     // DOM_SET: leader in TASK
   wire dom_bad;                                            // QUERY: DOMAIN (hws_domain)
   // DOM_SET: k = PRIO[2:0]; PRIO[7:3] is data (the top bits of a power)
@@ -354,21 +364,30 @@ module hws_rq_engine #(
   wire [2*NRW-1:0] nr_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} counts of a CPU
   wire [LDW-1:0]   load_cpu [0:NR_CPUS-1];
   wire [LDW-1:0]   hist_cpu [0:NR_CPUS-1];
+  wire [1:0]       ne_cpu   [0:NR_CPUS-1];   // {phys 1, phys 0} non-empty flags of a CPU
 
   // Values of the focus CPU
   wire [2*NK-1:0] sm_f    = sm_cpu[f_cpu];
   wire [NRW-1:0]  nr_f0   = nr_cpu[f_cpu][0 +: NRW];
   wire [NRW-1:0]  nr_f1   = nr_cpu[f_cpu][NRW +: NRW];
   wire [LDW-1:0]  load_f  = load_cpu[f_cpu];
+  // The command's CPU's load, for the commands that name a CPU and report or decay its load
+  // (CPU_STAT, LCU_STAT, LOAD_TICK): f_cpu is c_w for them, but through the multiplexer that
+  // also takes a task's CPU from tt, a path from a RAM output no result needs.
+  wire [LDW-1:0]  load_c  = load_cpu[c_w];
   wire            swap_f  = swap_all[f_cpu];
   wire            swap_o  = swap_all[tt_cpu];               // swap of a task's old CPU
 
-  // An array is empty iff its count is 0 (an invariant, asserted below): cheaper than
-  // OR-reducing the summary.
   wire [NRW-1:0] nr_act  = swap_f ? nr_f1 : nr_f0;
   wire [NRW-1:0] nr_exp  = swap_f ? nr_f0 : nr_f1;
-  wire           act_any = (nr_act != {NRW{1'b0}});
-  wire           exp_any = (nr_exp != {NRW{1'b0}});
+  // PICK_NEXT/PEEK step 1 reads the command's CPU directly (f_cpu is c_w in step 1, but
+  // through the multiplexer of the other steps and commands), and whether an array is empty
+  // from its ne flop (an array is empty iff its count is 0, asserted below).
+  wire [2*NK-1:0] sm_c    = sm_cpu[c_w];
+  wire            swap_c  = swap_all[c_w];
+  wire [1:0]      ne_c    = ne_cpu[c_w];
+  wire            act_any = swap_c ? ne_c[1] : ne_c[0];
+  wire            exp_any = swap_c ? ne_c[0] : ne_c[1];
 
   // Find-first-set of 16 bits as a 4-level tree (lowest set bit; 0 when none). The last
   // level needs only the low bit of each pair, hence w4[3] unused.
@@ -396,8 +415,8 @@ module hws_rq_engine #(
   reg           pk_phys_q, pk_swap_q, pk_none_q, pk_tw_q;
   reg  [3:0]    pk_k_q;
   reg  [7:0]    pk_prio_q;
-  wire          ffs_phys = act_any ? swap_f : ~swap_f;
-  wire [NK-1:0] sm_pk    = ffs_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
+  wire          ffs_phys = act_any ? swap_c : ~swap_c;
+  wire [NK-1:0] sm_pk    = ffs_phys ? sm_c[NK +: NK] : sm_c[0 +: NK];
   wire [3:0]    ffs_k    = ffs16({{(16-NK){1'b0}}, sm_pk});
   wire [3:0]    ffs_lo   = ffs16(pk_tw_q ? bm_rd : 16'd0);
 
@@ -407,8 +426,9 @@ module hws_rq_engine #(
     f_phys = afield ^ swap_f;        // ENQUEUE (logical array -> physical)
     f_prio = pfield;
     if (op_pick || op_peek) begin
-      f_phys = s1 ? ffs_phys : pk_phys_q;
-      f_prio = s1 ? {ffs_k, 4'd0} : s2 ? {pk_k_q, ffs_lo} : pk_prio_q;
+      // (step 1 reads its bitmap word at pk_bma, not through f)
+      f_phys = pk_phys_q;
+      f_prio = s2 ? {pk_k_q, ffs_lo} : pk_prio_q;
     end else if (op_deq || op_req || op_tst || op_setg) begin
       f_phys = tt_phys;
       f_prio = tt_prio;
@@ -423,8 +443,16 @@ module hws_rq_engine #(
   end
 
   wire [AIW-1:0] f_arr = {f_cpu, f_phys};
-  wire [31:0]    f_ht_full = ({{(32-AIW){1'b0}}, f_arr} * 32'd140) + {24'd0, f_prio};
-  wire [HTAW-1:0] f_ht = f_ht_full[HTAW-1:0];
+  // ht address of list (a, p): {a*9 + p[7:4], p[3:0]}
+  function automatic [HTAW-1:0] ht_idx(input [AIW-1:0] a, input [7:0] p);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [31:0] hi;                               // < NARR * 9: HTAW - 4 bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      hi = ({{(32-AIW){1'b0}}, a} * 32'd9) + {28'd0, p[7:4]};
+      ht_idx = {hi[HTAW-5:0], p[3:0]};
+    end
+  endfunction
   wire [NRW-1:0] f_nr = f_phys ? nr_f1 : nr_f0;
   // one-hots of f_prio's word (k = f_prio[7:4]) and of its bit in the word
   wire [15:0]    prio_hi = 16'd1 << f_prio[7:4];
@@ -468,10 +496,27 @@ module hws_rq_engine #(
   // RAM ports
   // ht: the read address is presented in the steps that read a list and held otherwise, so
   // the write address of a list is always the held read address (ht_addr_q).
+  // The address comes from registers or straight from a RAM word, not through the
+  // focus-list multiplexer: ENQUEUE (step 1) from the command; PICK_NEXT/PEEK (step 2) as
+  // {their array * 9 + word k, the word's FFS16}, the sum formed from registers while the
+  // bitmap word is read; the old list of DEQUEUE and the moves (step 2) from tt_hti, the
+  // index stored beside the task's entry at its link; the new list of a move (step 4) from
+  // hnew_q, formed in step 3 from the entry and the command.
   wire ht_rd_en = (s1 && op_enq) || (s2 && (op_pick || op_peek || op_deq || op_move)) ||
                   (s4 && op_move);
-  reg  [HTAW-1:0] ht_addr_q;
-  wire [HTAW-1:0] ht_raddr = ht_rd_en ? f_ht : ht_addr_q;
+  reg  [HTAW-1:0] ht_addr_q, hnew_q;
+  wire [HTAW-1:0] tt_hti;
+  wire [HTAW-1:0] pk_ht  = ht_idx({c_w, pk_phys_q}, {pk_k_q, ffs_lo});
+  wire [AIW-1:0]  enq_arr = {c_w, afield ^ swap_c};       // ENQUEUE's list (as f in step 1)
+  wire [HTAW-1:0] ht_raddr = !ht_rd_en ? ht_addr_q :
+                             s1 ? ht_idx(enq_arr, pfield) :
+                             (op_pick || op_peek) ? pk_ht :
+                             s2 ? tt_hti : hnew_q;
+  // the new list of a move: MIGRATE keeps the logical array on the command's CPU, SET_PRIO
+  // takes the command's priority, REQUEUE the same list
+  wire [AIW-1:0]  nl_arr = op_migr ? {c_w, tt_phys ^ swap_o ^ swap_c} : {tt_cpu, tt_phys};
+  wire [7:0]      nl_prio = op_setp ? pfield : tt_prio;
+  reg  [AIW+3:0]  bnew_q;
 
   // bm: the same scheme. The focus list's word (f_arr, f_prio>>4) is read in the step that
   // reads its ht entry (PICK_NEXT/PEEK: the word of the summary FFS, one step earlier), and
@@ -487,8 +532,14 @@ module hws_rq_engine #(
   wire [AIW+3:0] f_bma   = {f_arr, f_prio[7:4]};
   wire [AIW+3:0] cst_bma = {c_w, chunk_phys, chunk_k};
   reg  [BMAW-1:0] bm_addr_q;
+  wire [AIW+3:0] pk_bma  = {c_w, ffs_phys, ffs_k};        // PICK_NEXT/PEEK step 1
+  wire [AIW+3:0] tt_bma  = {tt_cpu, tt_phys, tt_prio[7:4]}; // the old list (step 2)
+  wire [AIW+3:0] enq_bma = {enq_arr, pfield[7:4]};          // ENQUEUE (step 1)
   wire [BMAW-1:0] bm_raddr = !bm_rd_en ? bm_addr_q :
-                             op_cst ? cst_bma[BMAW-1:0] : f_bma[BMAW-1:0];
+                             op_cst ? cst_bma[BMAW-1:0] :
+                             (op_pick || op_peek) ? pk_bma[BMAW-1:0] :
+                             op_enq ? enq_bma[BMAW-1:0] :
+                             s2 ? tt_bma[BMAW-1:0] : bnew_q[BMAW-1:0];
 
   wire [TW-1:0] nx_raddr = (s3 && op_pick) ? ht_h : t_w;
 
@@ -496,6 +547,9 @@ module hws_rq_engine #(
   // the old list.
   wire          unlink = (s3 && (op_deq || op_move)) || (s4 && op_pick && !pk_none_q);
   wire [TW-1:0] u_task = op_pick ? ht_h : t_w;
+  // the pop edge's forwarding for qt_q (q_we, q_idx and link are defined below)
+  wire [11:0]   t_in     = cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
+  wire          t_in_bad = ({1'b0, t_in} >= NR_TASKS32[12:0]);
   wire          u_is_h = (ht_h == u_task);
   wire          u_is_t = (ht_t == u_task);
   // Link (step 2 of ENQUEUE, step 5 of moves) of t into the focus list.
@@ -537,13 +591,14 @@ module hws_rq_engine #(
 
   wire tt_we = link;
 
-  // tt[t] = {weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the command's
+  // tt[t] = {ht index, weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the command's
   // PRIO (weight wl_q), REQUEUE and MIGRATE at the task's own (tt_wgt, unchanged).
   wire [17:0] tt_wgt_wd = (op_enq || op_setp) ? wl_q : tt_wgt;
-  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + 18), .AW(TW)) u_tt (
+  // ... and beside them the list's ht address, the held one at the link (ht_addr_q).
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + 18 + HTAW), .AW(TW)) u_tt (
     .clk_i(clk_i), .we_i(tt_we && !srst_i), .waddr_i(t_w),
-    .wdata_i({tt_wgt_wd, f_phys, f_prio, f_cpu}),
-    .raddr_i(t_w), .rdata_o({tt_wrd, tt_rd})
+    .wdata_i({ht_addr_q, tt_wgt_wd, f_phys, f_prio, f_cpu}),
+    .raddr_i(t_w), .rdata_o({tt_hti, tt_wrd, tt_rd})
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
     .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
@@ -601,18 +656,22 @@ module hws_rq_engine #(
     for (ga = 0; ga < NARR; ga = ga + 1) begin : g_arr
       reg [NK-1:0]  sm_q;
       reg [NRW-1:0] nr_q;
+      reg           ne_q;         // nr_q != 0, without a compare after the adder
       localparam [31:0] ARR32 = ga;
       always @(posedge clk_i) begin
         if (srst_i) begin
           sm_q <= {NK{1'b0}};
           nr_q <= {NRW{1'b0}};
+          ne_q <= 1'b0;
         end else if (upd && (f_arr == ARR32[AIW-1:0])) begin
           if (bm_we) sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_wd}} & prio_hi[NK-1:0]);
           nr_q <= nr_new;
+          ne_q <= link || (f_nr != ONE32[NRW-1:0]);   // an unlink leaves f_nr - 1
         end
       end
       assign sm_all[ga*NK +: NK]   = sm_q;
       assign nr_all[ga*NRW +: NRW] = nr_q;
+      assign ne_all[ga]            = ne_q;
     end
     for (gc = 0; gc < NR_CPUS; gc = gc + 1) begin : g_cpu
       reg [LDW-1:0] load_q;
@@ -631,6 +690,7 @@ module hws_rq_engine #(
       assign swap_all[gc]            = swap_q;
       assign sm_cpu[gc]   = sm_all[gc*2*NK +: 2*NK];
       assign nr_cpu[gc]   = nr_all[gc*2*NRW +: 2*NRW];
+      assign ne_cpu[gc]   = ne_all[gc*2 +: 2];
       assign load_cpu[gc] = load_q;
       assign hist_cpu[gc] = hist_all[gc*LDW +: LDW];
     end
@@ -712,10 +772,12 @@ module hws_rq_engine #(
     .raddr_i(g_a), .rdata_o(gt_rd)
   );
   // LCU_STAT: forwarding of the word written at the edge that ends its step 1
-  reg            lcu_fl_q, lcu_ft_q;
+  // (the valid bits of the words read in step 1 are registered with them: lcu_vl_q, lcu_vt_q;
+  // a word made valid at the edge ending step 1 is the forwarded one)
+  reg            lcu_fl_q, lcu_ft_q, lcu_vl_q, lcu_vt_q;
   reg [LDW-1:0]  lcu_gl_q, lcu_gt_q;
-  wire [LDW-1:0] gl_lcu = lcu_fl_q ? lcu_gl_q : gl_vld_q[gl_a] ? gl_rd : {LDW{1'b0}};
-  wire [LDW-1:0] gt_lcu = lcu_ft_q ? lcu_gt_q : gt_vld_q[g_lcu] ? gt_rd : {LDW{1'b0}};
+  wire [LDW-1:0] gl_lcu = lcu_fl_q ? lcu_gl_q : lcu_vl_q ? gl_rd : {LDW{1'b0}};
+  wire [LDW-1:0] gt_lcu = lcu_ft_q ? lcu_gt_q : lcu_vt_q ? gt_rd : {LDW{1'b0}};
   always @(posedge clk_i) begin
     if (srst_i) gu_pend_q <= 1'b0;
     else        gu_pend_q <= gu_req;
@@ -733,6 +795,8 @@ module hws_rq_engine #(
     gu_ga_q  <= gu_g;
     gu_d_q   <= gu_d;
     lcu_fl_q <= gu_pend_q && (gu_la_q == gl_a);
+    lcu_vl_q <= gl_vld_q[gl_a];
+    lcu_vt_q <= gt_vld_q[g_lcu];
     lcu_ft_q <= gu_pend_q && (gu_ga_q == g_lcu);
     lcu_gl_q <= gl_wd;
     lcu_gt_q <= gt_wd;
@@ -746,7 +810,7 @@ module hws_rq_engine #(
   // indexed part-select of the flat vector costs Yosys about 600 LUTs more).
   reg  [NR_CPUS*LDW-1:0] hist_all;
   wire [LDW-1:0] hist_c = hist_cpu[c_w];
-  wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_f};
+  wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_c};
   integer hx;
   always @(posedge clk_i) begin
     if (srst_i) hist_all <= {NR_CPUS*LDW{1'b0}};
@@ -809,8 +873,13 @@ module hws_rq_engine #(
 
   // Datapath registers without reset
   always @(posedge clk_i) begin
-    if (start_i) cmd_q <= cmd_i;
+    if (start_i) begin
+      cmd_q <= cmd_i;
+      qt_q  <= !t_in_bad && ((q_we && (q_idx == t_in[TW-1:0])) ? link : queued_q[t_in[TW-1:0]]);
+    end
     ht_addr_q <= ht_raddr;
+    hnew_q    <= ht_idx(nl_arr, nl_prio);       // used in step 4 of a move
+    bnew_q    <= {nl_arr, nl_prio[7:4]};
     bm_addr_q <= bm_raddr;
     if (s1 || (s3 && op_pick)) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
     uv_q <= grp_vld_u;
@@ -839,7 +908,7 @@ module hws_rq_engine #(
     if (pfield == HWS_SEL_CPU_STAT_NR_RUNNING)      cst_word[NRW:0] = nr_run;
     else if (pfield == HWS_SEL_CPU_STAT_NR_ACTIVE)  cst_word[NRW-1:0] = nr_act;
     else if (pfield == HWS_SEL_CPU_STAT_NR_EXPIRED) cst_word[NRW-1:0] = nr_exp;
-    else if (pfield == HWS_SEL_CPU_STAT_LOAD)       cst_word[LDW-1:0] = load_f;
+    else if (pfield == HWS_SEL_CPU_STAT_LOAD)       cst_word[LDW-1:0] = load_c;
     else if (pfield == HWS_SEL_CPU_STAT_SWAP)       cst_word[0] = swap_f;
     else                                            cst_word[15:0] = chunk_w;
   end
@@ -866,13 +935,13 @@ module hws_rq_engine #(
     idle64 = 64'd0;
     idle64[NR_CPUS-1:0] = idle_q;
   end
-  wire hist_lt = (hist_c < load_f);
+  wire hist_lt = (hist_c < load_c);
   reg [31:0] lcu_word;
   always @* begin
     lcu_word = 32'd0;
     if (pfield == HWS_SEL_LCU_STAT_HIST)             lcu_word[LDW-1:0] = hist_c;
-    else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD) lcu_word[LDW-1:0] = hist_lt ? hist_c : load_f;
-    else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD) lcu_word[LDW-1:0] = hist_lt ? load_f : hist_c;
+    else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD) lcu_word[LDW-1:0] = hist_lt ? hist_c : load_c;
+    else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD) lcu_word[LDW-1:0] = hist_lt ? load_c : hist_c;
     else if (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD)  lcu_word[LDW-1:0] = gl_lcu;
     else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word[LDW-1:0] = gt_lcu;
     else begin
@@ -906,11 +975,11 @@ module hws_rq_engine #(
   assign cmd_o      = cmd_q;
 
   // Bits that some configurations do not need.
-  wire unused_bits = &{1'b0, tfield, cfield, f_ht_full, sel_act[7:4], sel_exp[7:4], h32,
+  wire unused_bits = &{1'b0, tfield, cfield, sel_act[7:4], sel_exp[7:4], h32,
                             w32, wn32, prio_hi[15:9], load_all, gl_a_full,
                             hist_sum[0]};
   // ... and of the bitmap RAM's addresses (the top bit at NR_CPUS = 1) and one-hots.
-  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma};
+  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma, pk_bma, tt_bma, bnew_q, enq_bma};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
@@ -1103,6 +1172,12 @@ module hws_rq_engine #(
                $time, $countones(queued_q), nr_sum(nr_all));
       $fatal(1, "hws_rq_engine: queued/count mismatch");
     end
+    // qt_q, latched at the pop, is queued[t] in every step of the command
+    if (!srst_i && busy_q && (qt_q != (task_bad ? 1'b0 : queued_q[t_w]))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: qt_q %0d, queued[%0d] %0d",
+               $time, qt_q, t_w, queued_q[t_w]);
+      $fatal(1, "hws_rq_engine: qt_q differs from queued[t]");
+    end
   end
 
   // The group update unit never reads a word whose sum is still to be written.
@@ -1162,7 +1237,7 @@ module hws_rq_engine #(
   task automatic deep_check;
     reg [NR_TASKS-1:0] seen;
     reg [2*TW-1:0]     ht;
-    reg [TTW+17:0]     tt;
+    reg [TTW+17+HTAW:0] tt;
     reg [TTW-1:0]      tt_exp;
     reg [26:0]         wtw;
     reg [TW-1:0]       x, prv;
@@ -1174,7 +1249,6 @@ module hws_rq_engine #(
     integer            c, a, p, g, gx, ti;
     begin
       seen = {NR_TASKS{1'b0}};
-      li = {HTAW{1'b0}};
       gtot = {NR_GROUPS*32{1'b0}};
       for (ti = 0; ti < dk_ntask; ti = ti + 1) begin
         if (grp_val(ti) >= NR_GROUPS) deep_fail("task group out of range", 0, 0, 0, ti);
@@ -1185,6 +1259,7 @@ module hws_rq_engine #(
         for (a = 0; a < dk_narr; a = a + 1) begin
           cnt = 32'd0;
           for (p = 0; p < dk_np; p = p + 1) begin
+            li = ht_idx(c[CW:0] * 2 + a[CW:0], p[7:0]);
             if (((bm_word_val(c*2 + a, p / 16) >> (p % 16)) & 16'd1) != 16'd0) begin
               ht = u_ht.mem_q[li];
               x = ht[TW +: TW];
@@ -1203,6 +1278,7 @@ module hws_rq_engine #(
                 seen[x] = 1'b1;
                 tt = u_tt.mem_q[x];
                 if (tt[TTW-1:0] != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
+                if (tt[TTW + 18 +: HTAW] != li) deep_fail("task entry's ht index is wrong", c, a, p, xi);
                 if (tt[TTW +: 18] != hws_weight_fn(p[7:0]))
                   deep_fail("entry weight is not its prio's", c, a, p, xi);
                 wtw = u_wt.mem_q[x];
@@ -1226,11 +1302,11 @@ module hws_rq_engine #(
                 end
               end
             end
-            li = li + {{(HTAW-1){1'b0}}, 1'b1};
           end
           nr = 32'd0;
           nr[NRW-1:0] = nr_all[(c*2 + a)*NRW +: NRW];
           if (cnt != nr) deep_fail("count differs from the lists", c, a, 0, 0);
+          if ((nr != 32'd0) != ne_all[c*2 + a]) deep_fail("non-empty flag differs", c, a, 0, 0);
         end
         ldq = 32'd0;
         ldq[LDW-1:0] = load_all[c*LDW +: LDW];

@@ -268,7 +268,14 @@ module hws_top #(
   wire [7:0]  e_rd_code = rd_addr_err ? HWS_ERR_ADDR : HWS_ERR_UNDERFLOW;
   wire [31:0] e_rd_word = rd_addr_err ? {24'd0, rd_addr} : 32'd0;
   wire        any_err   = eng_err || e_wr || e_rd;
-  wire [31:0] n_err     = {31'd0, eng_err} + {31'd0, e_wr} + {31'd0, e_rd};
+  // ERR_TOTAL's next value, base + n_err (n_err <= 3) by carry select: the engine's error
+  // flag comes late in the cycle, so it only forms the low two bits and picks the upper 30
+  // bits, base's or base's plus one, both formed from the register alone.
+  wire [31:0] tot_base  = err_clear ? 32'd0 : err_total_q;
+  wire [1:0]  n_err     = {1'b0, eng_err} + {1'b0, e_wr} + {1'b0, e_rd};
+  wire [2:0]  tot_lo    = {1'b0, tot_base[1:0]} + {1'b0, n_err};
+  wire [29:0] tot_hi1   = tot_base[31:2] + 30'd1;
+  wire [31:0] tot_next  = {tot_lo[2] ? tot_hi1 : tot_base[31:2], tot_lo[1:0]};
 
   generate
     if (ERR_COUNTERS != 0) begin : g_err_cnt
@@ -321,7 +328,7 @@ module hws_top #(
           err_cmd_q  <= eng_cmd;
         end
       end
-      err_total_q <= (err_clear ? 32'd0 : err_total_q) + n_err;
+      err_total_q <= tot_next;
 
       if (any_err) err_sticky_q <= 1'b1;
       else if (rd_status || err_clear) err_sticky_q <= 1'b0;
