@@ -461,7 +461,11 @@ module hws_rq_engine #(
   // ports): trusted only while its summary bit is set.
   wire [NK-1:0]  f_sm   = f_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
   wire           f_sm_k = ((f_sm & prio_hi[NK-1:0]) != {NK{1'b0}});
-  wire [15:0]    bm_tw  = f_sm_k ? bm_rd : 16'd0;
+  // The links and unlinks use the summary bit of the step before (smk_q): the focus list
+  // is the same in both, nothing writes the summaries between them (asserted below), and
+  // the bit then comes from a flop, not from the task entry through the focus multiplexer.
+  reg            smk_q;
+  wire [15:0]    bm_tw  = smk_q ? bm_rd : 16'd0;
   wire           f_ne   = ((bm_tw & prio_lo) != 16'd0);     // the focus list is non-empty
 
   // The weight in force of the task u the step links, unlinks or reports (wt[u] is read in
@@ -525,7 +529,7 @@ module hws_rq_engine #(
   wire [7:0]    sel_act    = pfield - HWS_SEL_CPU_STAT_ACT_BM0;
   wire [7:0]    sel_exp    = pfield - HWS_SEL_CPU_STAT_EXP_BM0;
   wire          sel_is_exp = (pfield >= HWS_SEL_CPU_STAT_EXP_BM0);
-  wire          chunk_phys = sel_is_exp ^ swap_f;           // logical array -> physical
+  wire          chunk_phys = sel_is_exp ^ swap_c;           // logical array -> physical
   wire [3:0]    chunk_k    = sel_is_exp ? sel_exp[3:0] : sel_act[3:0];
   wire bm_rd_en = (s1 && (op_enq || op_pick || op_peek || op_cst)) ||
                   (s2 && (op_deq || op_move)) || (s4 && op_move);
@@ -879,6 +883,7 @@ module hws_rq_engine #(
     end
     ht_addr_q <= ht_raddr;
     hnew_q    <= ht_idx(nl_arr, nl_prio);       // used in step 4 of a move
+    smk_q     <= f_sm_k;
     bnew_q    <= {nl_arr, nl_prio[7:4]};
     bm_addr_q <= bm_raddr;
     if (s1 || (s3 && op_pick)) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
@@ -898,20 +903,24 @@ module hws_rq_engine #(
   wire [NRW:0]  nr_run = {1'b0, nr_f0} + {1'b0, nr_f1};
   // Bitmap chunk k (step 2): the word read in step 1, trusted while its summary bit is set
   // (bits 140..143 of chunk 8 are never set).
-  wire [NK-1:0] chunk_sm = chunk_phys ? sm_f[NK +: NK] : sm_f[0 +: NK];
+  wire [NK-1:0] chunk_sm = chunk_phys ? sm_c[NK +: NK] : sm_c[0 +: NK];
   wire [15:0]   chunk_oh = 16'd1 << chunk_k;
   wire [15:0]   chunk_w  = ((chunk_sm & chunk_oh[NK-1:0]) != {NK{1'b0}}) ? bm_rd : 16'd0;
 
-  reg [31:0] cst_word;
+  // The selectors that read flops are formed in step 1 and registered (cst_q, sampled at
+  // every edge, used in step 2: CPU_STAT changes nothing between its two steps); only a
+  // bitmap chunk, a RAM word, is selected in step 2.
+  reg [31:0] cst_pre, cst_q;
   always @* begin
-    cst_word = 32'd0;
-    if (pfield == HWS_SEL_CPU_STAT_NR_RUNNING)      cst_word[NRW:0] = nr_run;
-    else if (pfield == HWS_SEL_CPU_STAT_NR_ACTIVE)  cst_word[NRW-1:0] = nr_act;
-    else if (pfield == HWS_SEL_CPU_STAT_NR_EXPIRED) cst_word[NRW-1:0] = nr_exp;
-    else if (pfield == HWS_SEL_CPU_STAT_LOAD)       cst_word[LDW-1:0] = load_c;
-    else if (pfield == HWS_SEL_CPU_STAT_SWAP)       cst_word[0] = swap_f;
-    else                                            cst_word[15:0] = chunk_w;
+    cst_pre = 32'd0;
+    if (pfield == HWS_SEL_CPU_STAT_NR_RUNNING)      cst_pre[NRW:0] = nr_run;
+    else if (pfield == HWS_SEL_CPU_STAT_NR_ACTIVE)  cst_pre[NRW-1:0] = nr_act;
+    else if (pfield == HWS_SEL_CPU_STAT_NR_EXPIRED) cst_pre[NRW-1:0] = nr_exp;
+    else if (pfield == HWS_SEL_CPU_STAT_LOAD)       cst_pre[LDW-1:0] = load_c;
+    else if (pfield == HWS_SEL_CPU_STAT_SWAP)       cst_pre[0] = swap_c;
   end
+  always @(posedge clk_i) cst_q <= cst_pre;
+  wire [31:0] cst_word = (pfield >= HWS_SEL_CPU_STAT_ACT_BM0) ? {16'd0, chunk_w} : cst_q;
 
   wire [31:0] h32   = {{(32-TW){1'b0}}, ht_h};
   wire [11:0] h_ext = h32[11:0];
@@ -921,7 +930,7 @@ module hws_rq_engine #(
                            ({24'd0, pk_prio_q} << HWS_RES_PRIO_LSB));
 
   wire [31:0] tinfo_word = ({31'd0, 1'b1} << HWS_TINFO_QUEUED_LSB) |
-                           ({31'd0, tt_phys ^ swap_f} << HWS_TINFO_ARRAY_LSB) |
+                           ({31'd0, tt_phys ^ swap_o} << HWS_TINFO_ARRAY_LSB) |
                            ({{(32-CW){1'b0}}, tt_cpu} << HWS_TINFO_CPU_LSB) |
                            ({24'd0, tt_prio} << HWS_TINFO_PRIO_LSB);
   wire [31:0] grp32    = {{(32-GW){1'b0}}, grp_u};   // u = t for TASK_STAT
@@ -1171,6 +1180,11 @@ module hws_rq_engine #(
       $display("hws_rq_engine: INVARIANT FAILED at %0t: %0d tasks queued, the counts sum to %0d",
                $time, $countones(queued_q), nr_sum(nr_all));
       $fatal(1, "hws_rq_engine: queued/count mismatch");
+    end
+    if (!srst_i && (link || unlink) && (smk_q != f_sm_k)) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: summary bit %0d, a step earlier %0d",
+               $time, f_sm_k, smk_q);
+      $fatal(1, "hws_rq_engine: smk_q differs from the focus list's summary bit");
     end
     // qt_q, latched at the pop, is queued[t] in every step of the command
     if (!srst_i && busy_q && (qt_q != (task_bad ? 1'b0 : queued_q[t_w]))) begin
