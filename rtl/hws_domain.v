@@ -336,17 +336,27 @@ module hws_domain #(
       idlest1_fn = {key[0 +: N1*KW], idx[0 +: N1*CW]};
     end
   endfunction
-  // Step 2: the rest of the tree over the N1 latched entries; the winner's CPU.
+  // Step 2: the least of the N1 latched entries, by all pairwise comparisons at once (one
+  // comparator deep instead of log2 N1): entry i wins when its key is below every earlier
+  // entry's and not above any later one's (the lower entry, hence the lower CPU, wins a tie).
   function automatic [CW-1:0] idlest2_fn(input [N1*KW-1:0] k1, input [N1*CW-1:0] i1);
-    reg [NP2*KW-1:0] key;
-    reg [NP2*CW-1:0] idx;
+    reg [N1*N1-1:0] bl;                     // bl[a*N1 + b], a < b: key b < key a
+    reg             win;
+    integer         i, j;
     begin
-      key = {NP2*KW{1'b1}};
-      idx = {NP2*CW{1'b0}};
-      key[0 +: N1*KW] = k1;
-      idx[0 +: N1*CW] = i1;
-      {key, idx} = fold_fn(key, idx, N1, LG - S1);
-      idlest2_fn = idx[0 +: CW];
+      bl = {N1*N1{1'b0}};
+      for (i = 0; i < N1; i = i + 1)
+        for (j = 0; j < N1; j = j + 1)
+          if (i < j) bl[i*N1 + j] = (k1[j*KW +: KW] < k1[i*KW +: KW]);
+      idlest2_fn = {CW{1'b0}};
+      for (i = 0; i < N1; i = i + 1) begin
+        win = 1'b1;
+        for (j = 0; j < N1; j = j + 1) begin
+          if (j < i && !bl[j*N1 + i]) win = 1'b0;   // i must be below every earlier entry
+          if (j > i && bl[i*N1 + j])  win = 1'b0;   // and no later entry below i
+        end
+        if (win) idlest2_fn = idlest2_fn | i1[i*CW +: CW];
+      end
     end
   endfunction
 
