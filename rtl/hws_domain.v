@@ -17,7 +17,7 @@
 //
 // QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the domain
 // of the query is latched (dom_q); step 2 computes the answer from it, the table, load[]
-// and idle[] (IDLEST by a comparison tree) and returns it. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
+// and idle[] (IDLEST by a comparison tree, its first levels folded in step 1) and returns it. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
 // final cycle with the result word on q_res_o. hws_balance also keeps the per-block load
 // sums BALANCE reads, from the leader writes (set_i) and the engine's load and history
 // writes (upd_i). The query logic sits under q_go_i / set_i in clocked blocks or under
@@ -280,8 +280,8 @@ module hws_domain #(
   // So the least load wins, c among equals, else the lowest CPU: the rule above. The tree
   // is split over the two steps: step 1 computes the domain and folds the first S1 levels
   // (the loads are final in step 1: the command before has completed), the edge ending it
-  // latches the N1 survivors, step 2 folds the rest. The order of the entries is kept, so
-  // the lower CPU still wins a tie.
+  // latches the N1 survivors, step 2 picks the least of them by all pairwise comparisons
+  // (idlest2_fn). The order of the entries is kept, so the lower CPU still wins a tie.
   localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;
   localparam integer NP2 = 1 << LG;
   localparam integer KW  = LOAD_W + 2;
