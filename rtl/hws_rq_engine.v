@@ -469,29 +469,24 @@ module hws_rq_engine #(
   wire           f_ne   = ((bm_tw & prio_lo) != 16'd0);     // the focus list is non-empty
 
   // The weight in force of the task u the step links, unlinks or reports (wt[u] is read in
-  // the step before; in step 1 nothing is read yet, and the weight is that of f_prio).
+  // the step before; in step 1 nothing is read yet).
   wire [8:0]  wt_rd;
   wire [17:0] wt_wgt;
   wire        grp_vld_u;                                    // grp[u] written since reset
-  // PICK_NEXT and PEEK weigh the task only in step 4 (the unlink), at the latched prio: the
-  // weight never sees their step-1/2 FFS results, which keeps the summary FFS and the word
-  // FFS off the weight lookup and the load adders (a path of no use that static timing
-  // cannot tell from a real one: it was the HX8K critical path).
-  //
   // No weight ROM sits between a RAM output and the load adders: the weight of a list
   // priority is kept beside it in tt (tt_wgt, written at every link) and the weight of a
   // SET_WEIGHT priority beside it in wt (wt_wgt); the only ROM, hws_weight, weighs a
   // priority held in a register (the command's PRIO in step 1, PICK_NEXT's latched prio in
-  // step 3) into wl_q, used a step later. grp[u]'s valid bit is registered too (uv_q, the
-  // bit of the step before: u is the same task in both, and grp_vld only changes at the end
-  // of a SET_GROUP).
+  // step 3, so the FFS results of its steps 1 and 2 never reach it) into wl_q, used a step
+  // later. grp[u]'s valid bit is registered too (uv_q, the bit of the step before: u is the
+  // same task in both, and grp_vld only changes at the end of a SET_GROUP).
   reg  [17:0] wl_q;      // weight(PRIO) from step 2 on; PICK_NEXT: weight(its prio) in step 4
   reg         uv_q;      // grp_vld[u] of the step before
   wire [17:0] wl_rom;
   hws_weight u_weight (.prio_i(s1 ? pfield : pk_prio_q), .weight_o(wl_rom));
   // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
   // else the task's own list (tt_wgt)
-  wire        wl_use = op_enq || op_pick || op_peek || (op_setp && (s4 || s5));
+  wire        wl_use = op_enq || op_pick || (op_setp && (s4 || s5));
   wire [17:0] l_wgt  = wl_use ? wl_q : tt_wgt;
   wire        u_fix  = uv_q && wt_rd[8] && !s1;            // wfix[u]
   wire [17:0] f_weight = u_fix ? wt_wgt : l_wgt;
