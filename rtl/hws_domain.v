@@ -287,32 +287,21 @@ module hws_domain #(
   localparam integer KW  = LOAD_W + 2;
   localparam integer S1  = LG / 2;          // tree levels folded in step 1
   localparam integer N1  = NP2 >> S1;       // entries latched at the end of step 1
-  // Step 1: the domain of the query and the keys of every CPU, the first S1 tree levels
-  // folded in place (entry i is read before it is written; constant loop bounds for Yosys):
-  // {domain, keys, indices} of the N1 survivors. One function, so the domain is computed
-  // once for the latch and for the keys.
-  function automatic [NR_CPUS+N1*(KW+CW)-1:0] idlest1_fn(input [NR_CPUS*CW-1:0] t1,
-                                                         input [NR_CPUS*CW-1:0] t2,
-                                                         input [NR_CPUS*CW-1:0] t3,
-                                                         input [CW-1:0] c, input [1:0] l,
-                                                         input [NR_CPUS*LOAD_W-1:0] lds);
-    reg [NR_CPUS-1:0] dm;
-    reg [NP2*KW-1:0]  key;
-    reg [NP2*CW-1:0]  idx;
-    reg [KW-1:0]      ka, kb;
-    integer           x, lv, i;
+  // Fold the first LV levels of a tree of N entries, in place (entry i is read before it
+  // is written; constant loop bounds for Yosys): entries 0 .. (N >> LV) - 1 are the result.
+  function automatic [NP2*(KW+CW)-1:0] fold_fn(input [NP2*KW-1:0] key_i,
+                                               input [NP2*CW-1:0] idx_i,
+                                               input integer n, input integer nlv);
+    reg [NP2*KW-1:0] key;
+    reg [NP2*CW-1:0] idx;
+    reg [KW-1:0]     ka, kb;
+    integer          lv, i;
     begin
-      dm = dom_fn(t1, t2, t3, c, l);
-      for (x = 0; x < NP2; x = x + 1) begin
-        if (x < NR_CPUS)
-          key[x*KW +: KW] = {!dm[x], lds[x*LOAD_W +: LOAD_W], (x[CW-1:0] != c)};
-        else
-          key[x*KW +: KW] = {KW{1'b1}};
-        idx[x*CW +: CW] = x[CW-1:0];
-      end
-      for (lv = 0; lv < S1; lv = lv + 1) begin
+      key = key_i;
+      idx = idx_i;
+      for (lv = 0; lv < LG; lv = lv + 1) begin
         for (i = 0; i < NP2 / 2; i = i + 1) begin
-          if (i < (NP2 >> (lv + 1))) begin
+          if (lv < nlv && i < (n >> (lv + 1))) begin
             ka = key[(2*i)*KW +: KW];
             kb = key[(2*i+1)*KW +: KW];
             if (kb < ka) begin
@@ -325,7 +314,26 @@ module hws_domain #(
           end
         end
       end
-      idlest1_fn = {dm, key[0 +: N1*KW], idx[0 +: N1*CW]};
+      fold_fn = {key, idx};
+    end
+  endfunction
+  // Step 1: the keys of every CPU, folded S1 levels: {keys, indices} of N1 entries.
+  function automatic [N1*(KW+CW)-1:0] idlest1_fn(input [NR_CPUS-1:0] dm,
+                                                 input [NR_CPUS*LOAD_W-1:0] lds,
+                                                 input [CW-1:0] c);
+    reg [NP2*KW-1:0] key;
+    reg [NP2*CW-1:0] idx;
+    integer          x;
+    begin
+      for (x = 0; x < NP2; x = x + 1) begin
+        if (x < NR_CPUS)
+          key[x*KW +: KW] = {!dm[x], lds[x*LOAD_W +: LOAD_W], (x[CW-1:0] != c)};
+        else
+          key[x*KW +: KW] = {KW{1'b1}};
+        idx[x*CW +: CW] = x[CW-1:0];
+      end
+      {key, idx} = fold_fn(key, idx, NP2, S1);
+      idlest1_fn = {key[0 +: N1*KW], idx[0 +: N1*CW]};
     end
   endfunction
   // Step 2: the least of the N1 latched entries, by all pairwise comparisons at once (one
@@ -405,10 +413,11 @@ module hws_domain #(
   always @(posedge clk_i) begin
     qv_q <= q_go_i && !q_kind_i[1];
     if (q_go_i && !q_kind_i[1]) begin
-      {dom_q, ik_q, ii_q} <= idlest1_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i,
-                                        load_i);
+      dom_q   <= dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i);
       qc_q    <= q_cpu_i[CW-1:0];
       qcore_q <= q_kind_i[0];
+      {ik_q, ii_q} <= idlest1_fn(dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i),
+                                 load_i, q_cpu_i[CW-1:0]);
     end
   end
   reg [31:0] res_w;

@@ -486,7 +486,7 @@ module hws_rq_engine #(
   hws_weight u_weight (.prio_i(s1 ? pfield : pk_prio_q), .weight_o(wl_rom));
   // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
   // else the task's own list (tt_wgt)
-  wire        wl_use = op_enq || op_pick || (op_setp && (s4 || s5));
+  wire        wl_use = op_enq || op_pick || op_peek || (op_setp && (s4 || s5));
   wire [17:0] l_wgt  = wl_use ? wl_q : tt_wgt;
   wire        u_fix  = uv_q && wt_rd[8] && !s1;            // wfix[u]
   wire [17:0] f_weight = u_fix ? wt_wgt : l_wgt;
