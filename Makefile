@@ -236,7 +236,8 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 
 # synth_ice40 on the default configuration: no latches, no multiple drivers, lists in
 # block RAM (SB_RAM40_4K), not in logic: every memory of SMOKE_BRAMS (the lists, the task
-# table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K.
+# table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K, and
+# hws_ram's words straight to it, without logic that emulates read-before-write.
 SMOKE_BRAMS := u_engine.u_ht u_engine.u_tt u_engine.u_nx u_engine.u_pv u_engine.u_wt \
 	u_engine.u_bm u_engine.u_grp u_engine.u_gl u_engine.u_gt u_cmd_fifo u_res_fifo
 synth-smoke: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
@@ -248,6 +249,8 @@ synth-smoke: $(RTL_SRCS) $(RTL_INC) | $(DEPS_STAMP)
 		grep -q "^mapping memory hws_top\.$$m\.mem_q via \$$__ICE40_RAM4K_" $(BUILD)/yosys/synth_ice40.log \
 			|| { echo "synth-smoke: memory $$m is not in block RAM (see $(BUILD)/yosys/synth_ice40.log)" >&2; exit 1; }; \
 	done; echo "synth-smoke: $(words $(SMOKE_BRAMS)) memories in block RAM: $(SMOKE_BRAMS)"
+	@! grep -q 'emulate_read_first' $(BUILD)/yosys/synth_ice40.log \
+		|| { echo "synth-smoke: Yosys emulates read-before-write around a block RAM (hws_ram's memory lost its no_rw_check attribute?), see $(BUILD)/yosys/synth_ice40.log" >&2; exit 1; }
 	@echo "synth-smoke: iCE40 synthesis ok:"; grep -E 'SB_LUT4|SB_DFF|SB_RAM40_4K|SB_CARRY' $(BUILD)/yosys/ice40_stat.txt | sort | uniq | sed 's/^/  /'
 
 # ---- Tests ---------------------------------------------------------------------------

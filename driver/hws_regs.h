@@ -212,7 +212,7 @@
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
 #define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE */
-#define HWS_LAT_QUERY 2
+#define HWS_LAT_QUERY 3
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */
 #define HWS_ERR_OPCODE 1 /* unknown opcode */
@@ -263,7 +263,7 @@
 	X(LCU_STAT, 12, 2, 1) \
 	X(SET_IDLE, 13, 1, 0) \
 	X(DOM_SET, 14, 1, 0) \
-	X(QUERY, 15, 2, 1) \
+	X(QUERY, 15, 3, 1) \
 	/* end */
 #define HWS_FOR_EACH_ERR(X) \
 	X(OK, 0, 0) \

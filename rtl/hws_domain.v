@@ -16,13 +16,15 @@
 // not recomputed over every CPU (see there).
 //
 // QUERY kinds 0 and 1: step 1 (the engine's checks pass, q_go_i): at its edge the domain
-// of the query is latched (dom_q); step 2 computes the answer from it, the table, load[]
-// and idle[] (IDLEST by a comparison tree, its first levels folded in step 1) and returns it. Kind 2 (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
+// of the query is latched (dom_q); step 2 computes from it, the table, load[] and idle[]
+// IDLEST's winner (a comparison tree, its first levels folded in step 1) and IDLE_CORE's
+// candidate sets, latched at its edge; step 3 forms the answer and returns it. Kind 2
+// (BALANCE): q_go_i starts hws_balance, which raises q_done_o in its
 // final cycle with the result word on q_res_o. hws_balance also keeps the per-block load
 // sums BALANCE reads, from the leader writes (set_i) and the engine's load and history
-// writes (upd_i). The query logic sits under q_go_i / set_i in clocked blocks or under
-// qv_q (step 2 of a query), so Verilator evaluates none of it in cycles without a DOM_SET
-// or QUERY.
+// writes (upd_i). The query logic sits under q_go_i / set_i / qv_q in clocked blocks or
+// under qv2_q (step 3 of a query), so Verilator evaluates none of it in cycles without a
+// DOM_SET or QUERY.
 `default_nettype none
 
 module hws_domain #(
@@ -59,7 +61,7 @@ module hws_domain #(
   input  wire [LOAD_W-1:0]          upd_h_old_i,
   input  wire [LOAD_W-1:0]          upd_h_new_i,
   output wire                       q_done_o,   // BALANCE: its final cycle
-  output wire [31:0]                q_res_o,    // the result word: kinds 0, 1 in step 2,
+  output wire [31:0]                q_res_o,    // the result word: kinds 0, 1 in step 3,
                                                 // BALANCE with q_done_o
   output wire [127:0]               bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 );
@@ -360,30 +362,47 @@ module hws_domain #(
     end
   endfunction
 
-  function automatic [31:0] answer_fn(input [NR_CPUS-1:0] dom, input [NR_CPUS*CW-1:0] t1,
-                                      input [CW-1:0] idlest,
-                                      input [NR_CPUS-1:0] idl, input [CW-1:0] c,
-                                      input kind);
-    reg [CW-1:0]         xc, hi_w, lo_w, hi_i, lo_i;
+  // IDLE_CORE, step 2: its candidates (idle CPUs of the domain) and, among them, those
+  // whose whole core is idle (no busy CPU of the domain on it), each also masked to the CPUs
+  // at or after c: {whole >= c, cand >= c, whole, cand}.
+  function automatic [4*NR_CPUS-1:0] core_fn(input [NR_CPUS-1:0] dom,
+                                            input [NR_CPUS*CW-1:0] t1,
+                                            input [NR_CPUS-1:0] idl, input [CW-1:0] c);
     reg [NR_CPUS-1:0]    busy_core;               // busy_core[b]: core b has a busy CPU in the domain
-    reg                  f_hi_w, f_lo_w, f_hi_i, f_lo_i, cand, whole;
-    reg [5:0]            r_cpu;
+    reg [NR_CPUS-1:0]    cand, whole, ge;
     integer              x;
     begin
       busy_core = {NR_CPUS{1'b0}};
       for (x = 0; x < NR_CPUS; x = x + 1)
         if (dom[x] && !idl[x]) busy_core[t1[x*CW +: CW]] = 1'b1;
+      for (x = 0; x < NR_CPUS; x = x + 1) begin
+        cand[x]  = dom[x] && idl[x];
+        whole[x] = cand[x] && !busy_core[t1[x*CW +: CW]];
+        ge[x]    = (x[CW-1:0] >= c);
+      end
+      core_fn = {whole & ge, cand & ge, whole, cand};
+    end
+  endfunction
+
+  // Step 3: the answer, from step 2's registered IDLEST winner and IDLE_CORE sets.
+  function automatic [31:0] answer_fn(input [4*NR_CPUS-1:0] sets, input [CW-1:0] idlest,
+                                      input kind);
+    reg [CW-1:0]         xc, hi_w, lo_w, hi_i, lo_i;
+    reg [NR_CPUS-1:0]    whole_hi, cand_hi, whole, cand;
+    reg                  f_hi_w, f_lo_w, f_hi_i, f_lo_i;
+    reg [5:0]            r_cpu;
+    integer              x;
+    begin
+      {whole_hi, cand_hi, whole, cand} = sets;
       // IDLE_CORE: the first candidate at or after c (hi), else the first one (lo)
       f_hi_w = 1'b0;  f_lo_w = 1'b0;  f_hi_i = 1'b0;  f_lo_i = 1'b0;
       hi_w = {CW{1'b0}};  lo_w = {CW{1'b0}};  hi_i = {CW{1'b0}};  lo_i = {CW{1'b0}};
       for (x = 0; x < NR_CPUS; x = x + 1) begin
         xc    = x[CW-1:0];
-        cand  = dom[x] && idl[x];
-        whole = cand && !busy_core[t1[x*CW +: CW]];
-        if (whole && !f_lo_w) begin f_lo_w = 1'b1; lo_w = xc; end
-        if (whole && !f_hi_w && (xc >= c)) begin f_hi_w = 1'b1; hi_w = xc; end
-        if (cand && !f_lo_i) begin f_lo_i = 1'b1; lo_i = xc; end
-        if (cand && !f_hi_i && (xc >= c)) begin f_hi_i = 1'b1; hi_i = xc; end
+        if (whole[x] && !f_lo_w) begin f_lo_w = 1'b1; lo_w = xc; end
+        if (whole_hi[x] && !f_hi_w) begin f_hi_w = 1'b1; hi_w = xc; end
+        if (cand[x] && !f_lo_i) begin f_lo_i = 1'b1; lo_i = xc; end
+        if (cand_hi[x] && !f_hi_i) begin f_hi_i = 1'b1; hi_i = xc; end
       end
       answer_fn = 32'd0;
       r_cpu = 6'd0;
@@ -401,17 +420,24 @@ module hws_domain #(
     end
   endfunction
 
-  // The domain, c and the kind, latched at the edge ending step 1; qv_q marks step 2 (the
-  // answer is only evaluated then, which also keeps Verilator from evaluating it in every
-  // cycle that changes a load).
-  // IDLEST's first tree levels are latched with them (ik_q, ii_q).
+  // The domain, c and the kind, latched at the edge ending step 1; qv_q marks step 2 and
+  // qv2_q step 3 (the query logic is only evaluated then, which also keeps Verilator from
+  // evaluating it in every cycle that changes a load).
+  // IDLEST's first tree levels are latched with them (ik_q, ii_q); step 2 latches IDLEST's
+  // winner (iw_q) and IDLE_CORE's candidate sets (sets_q); step 3 answers from those.
   reg [NR_CPUS-1:0] dom_q;
-  reg [CW-1:0]      qc_q;
-  reg               qcore_q, qv_q;
+  reg [CW-1:0]      qc_q, iw_q;
+  reg               qcore_q, qv_q, qv2_q;
   reg [N1*KW-1:0]   ik_q;
   reg [N1*CW-1:0]   ii_q;
+  reg [4*NR_CPUS-1:0] sets_q;
   always @(posedge clk_i) begin
-    qv_q <= q_go_i && !q_kind_i[1];
+    qv_q  <= q_go_i && !q_kind_i[1];
+    qv2_q <= qv_q;
+    if (qv_q) begin
+      iw_q   <= idlest2_fn(ik_q, ii_q);
+      sets_q <= core_fn(dom_q, lead1, idle_i, qc_q);
+    end
     if (q_go_i && !q_kind_i[1]) begin
       dom_q   <= dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i);
       qc_q    <= q_cpu_i[CW-1:0];
@@ -423,7 +449,7 @@ module hws_domain #(
   reg [31:0] res_w;
   always @* begin
     res_w = 32'd0;
-    if (qv_q) res_w = answer_fn(dom_q, lead1, idlest2_fn(ik_q, ii_q), idle_i, qc_q, qcore_q);
+    if (qv2_q) res_w = answer_fn(sets_q, iw_q, qcore_q);
   end
 
   // ---------------------------------------------------------------------------------------

@@ -1,7 +1,12 @@
 // hws_ram: single-clock RAM with one write port and one synchronous read port.
 //
-// Read data appears one cycle after the address (read-before-write when both ports name
-// the same word at one edge: the old word is returned). No reset and no initial contents:
+// Read data appears one cycle after the address. When both ports name the same word at one
+// edge (a read/write collision) the word read is undefined: the engine never uses it. In
+// synthesis the memory carries no_rw_check, so Yosys maps it straight to a block RAM (the
+// iCE40 SB_RAM40_4K leaves the collision undefined; without the attribute Yosys emulated
+// read-before-write with a register for every written bit and address and a multiplexer
+// after every read bit). In simulation a collision returns the inverse of the old word, so
+// any use of it shows up as a mismatch with the model. No reset and no initial contents:
 // the engine reads a word only after writing it. Infers iCE40 SB_RAM40_4K, ECP5 DP16KD,
 // Xilinx RAMB18/36 block RAM.
 `default_nettype none
@@ -34,12 +39,17 @@ module hws_ram #(
            DEPTH, WIDTH, AW);
 `endif
 
+  (* no_rw_check *)
   reg [WIDTH-1:0] mem_q [0:DEPTH-1];
   reg [WIDTH-1:0] rdata_q;
 
   always @(posedge clk_i) begin
     if (we_i) mem_q[waddr_i] <= wdata_i;
+`ifdef SYNTHESIS
     rdata_q <= mem_q[raddr_i];
+`else
+    rdata_q <= (we_i && (waddr_i == raddr_i)) ? ~mem_q[raddr_i] : mem_q[raddr_i];
+`endif
   end
 
   assign rdata_o = rdata_q;

@@ -156,7 +156,7 @@ localparam integer HWS_LAT_SET_IDLE = 1;
 localparam [3:0] HWS_OP_DOM_SET = 4'd14; // DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10]
 localparam integer HWS_LAT_DOM_SET = 1;
 localparam [3:0] HWS_OP_QUERY = 4'd15; // QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE
-localparam integer HWS_LAT_QUERY = 2;
+localparam integer HWS_LAT_QUERY = 3;
 localparam [7:0] HWS_ERR_OK = 8'd0; // no error
 localparam [7:0] HWS_ERR_OPCODE = 8'd1; // unknown opcode
 localparam [7:0] HWS_ERR_TASK = 8'd2; // task index >= NR_TASKS

@@ -9,9 +9,11 @@
 //   task table  tt[t]  = {ht index, weight(prio), phys array, prio, cpu} RAM, by task
 //   weight table wt[t] = {weight(wprio), wfix, wprio} (SET_WEIGHT) RAM, indexed by task
 //   next[t], prev[t]                                           RAM, indexed by task
-//   ht[(cpu*2 + phys)*144 + prio] = {head, tail}               RAM, one word per list
-//                         (144 = 9 x 16 slots per array, so the address is
-//                         {a*9 + prio[7:4], prio[3:0]}: the low bits need no adder)
+//   ht[{prio[7], cpu, phys, prio[6:0]}] = {head, tail}         RAM, one word per list, in
+//                         two block RAMs: prio 0..127 at {a, prio[6:0]} (u_ht), prio
+//                         128..139 at {a, prio[3:0]} (u_hth); the address is a
+//                         concatenation, and the read data passes one 2:1 multiplexer
+//                         (one RAM of 144 words per array took a 9:1 one)
 // RAM is never cleared: a list is non-empty iff its bitmap bit is set, its head is the task
 // h with ht.head == h, its tail the one with ht.tail == t; the prev of a head and the next
 // of a tail are never read. Every RAM has one synchronous read port and one write port,
@@ -66,8 +68,9 @@
 //   SET_IDLE   1: W idle[c]
 //   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
 //   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain latches
-//                 the query's domain (one bit per CPU)   2: hws_domain computes the answer
-//                 from it, load[], idle[] and lead[1][] (IDLEST: a comparison tree); result
+//                 the query's domain (one bit per CPU)   2: hws_domain computes IDLEST's
+//                 winner and IDLE_CORE's candidate sets from it, load[], idle[] and
+//                 lead[1][], latched            3: the answer from them; result
 //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
 //                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
 //                 NR_CPUS)) cycles in all, whatever the number of groups)
@@ -154,9 +157,11 @@ module hws_rq_engine #(
   localparam integer NRW   = $clog2(NR_TASKS + 1);                  // task count width
   localparam integer LDW   = $clog2(NR_TASKS * 177522 + 1);         // load width (<= 30)
   localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
-  localparam integer HSTR  = 144;                                   // ht slots per array
-  localparam integer HTD   = NARR * HSTR;                           // lists (140 used per array)
-  localparam integer HTAW  = $clog2(HTD);                           // ht address width
+  localparam integer HTAW  = AIW + 8;                              // ht index {p[7], a, p[6:0]}
+  localparam integer HLD   = NARR * 128;                            // u_ht words (prio 0..127)
+  localparam integer HHD   = NARR * 16;                             // u_hth words (prio 128..143)
+  localparam integer HLAW  = $clog2(HLD);                           // AIW + 7 (AIW + 6 at
+  localparam integer HHAW  = $clog2(HHD);                           // NR_CPUS = 1), AIW + 4 (+ 3)
   localparam integer BMD   = NARR * 16;                             // bm words (a*16 + k)
   localparam integer BMAW  = $clog2(BMD);                           // bm address width (AIW + 4,
                                                                     // AIW + 3 at NR_CPUS = 1)
@@ -220,13 +225,106 @@ module hws_rq_engine #(
   wire [NR_CPUS-1:0]  swap_all;
 
   // ---------------------------------------------------------------------------------------
-  // Checks (step 1), in the order of docs/accelerator.md section 3
-  wire task_bad = ({1'b0, tfield} >= NR_TASKS32[12:0]);
-  wire cpu_bad  = ({1'b0, cfield} >= NR_CPUS32[6:0]);
-  wire prio_bad = (pfield >= 8'd140);
-  wire pgrp_bad = ({1'b0, pfield} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
-  wire tgrp_bad = ({1'b0, tfield} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
-  wire lcu_grp  = (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL);
+  // Checks, in the order of docs/accelerator.md section 3. The command's own word decides
+  // all of them but the last of its order, which reads state: QUEUED / NOTQUEUED (queued[t])
+  // and DOMAIN (the domain table's flags). check_fn evaluates the word checks on the FIFO
+  // head in the cycle before step 1 and the pop edge registers them (ck_*_q), with which
+  // state check follows; step 1 adds that one from qt_q or dom_bad. So no compare of a
+  // command field sits between cmd_q and the error flag, the sequencer's done and the pop.
+  // check_fn's result: {code of the first failing word check (OK if none), QUEUED applies,
+  // NOTQUEUED applies, DOMAIN applies}.
+  function automatic [10:0] check_fn(input [31:0] c);
+    reg [3:0]  o;
+    reg [11:0] tf;
+    reg [7:0]  pf;
+    reg [5:0]  cf;
+    reg        af, hf;
+    reg        t_bad, c_bad, p_bad, pg_bad, tg_bad, lg, ld_bad, pc_bad, pwr_bad, dhi, bal;
+    reg [2:0]  dk;
+    reg [16:0] dv;
+    reg [7:0]  code;
+    reg        nq, nnq, nd;
+    begin
+      o  = c[HWS_CMD_OP_LSB   +: HWS_CMD_OP_W];
+      tf = c[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
+      pf = c[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+      cf = c[HWS_CMD_CPU_LSB  +: HWS_CMD_CPU_W];
+      af = c[HWS_CMD_ARRAY_LSB];
+      hf = c[HWS_CMD_HEAD_LSB];
+      t_bad   = ({1'b0, tf} >= NR_TASKS32[12:0]);
+      c_bad   = ({1'b0, cf} >= NR_CPUS32[6:0]);
+      p_bad   = (pf >= 8'd140);
+      pg_bad  = ({1'b0, pf} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
+      tg_bad  = ({1'b0, tf} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
+      lg      = (pf == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pf == HWS_SEL_LCU_STAT_GROUP_TOTAL);
+      ld_bad  = ({1'b0, tf} >= NR_CPUS32[12:0]);     // DOM_SET: leader in TASK
+      // DOM_SET: k = PRIO[2:0]; PRIO[7:3] is data (the top bits of a power)
+      dk      = pf[2:0];
+      dhi     = (pf[7:3] != 5'd0);
+      dv      = {pf[7:3], tf};
+      pc_bad  = dhi || (tf[9:8] != 2'd0) || (tf[7:0] < 8'd100);
+      pwr_bad = (dv < HWS_MIN_POWER[16:0]);
+      bal     = af && !hf;                           // QUERY kind 2, BALANCE
+      code = HWS_ERR_OK;
+      nq = 1'b0;  nnq = 1'b0;  nd = 1'b0;
+      case (o)
+        HWS_OP_NOP: code = HWS_ERR_OK;
+        HWS_OP_ENQUEUE:
+          if (t_bad)       code = HWS_ERR_TASK;
+          else if (c_bad)  code = HWS_ERR_CPU;
+          else if (p_bad)  code = HWS_ERR_PRIO;
+          else             nq = 1'b1;                 // then QUEUED
+        HWS_OP_DEQUEUE, HWS_OP_REQUEUE:
+          if (t_bad)       code = HWS_ERR_TASK;
+          else             nnq = 1'b1;                // then NOTQUEUED
+        HWS_OP_PICK_NEXT, HWS_OP_PEEK:
+          if (c_bad)       code = HWS_ERR_CPU;
+        HWS_OP_SET_PRIO:
+          if (t_bad)       code = HWS_ERR_TASK;
+          else if (p_bad)  code = HWS_ERR_PRIO;
+          else             nnq = 1'b1;
+        HWS_OP_MIGRATE:
+          if (t_bad)       code = HWS_ERR_TASK;
+          else if (c_bad)  code = HWS_ERR_CPU;
+          else             nnq = 1'b1;
+        HWS_OP_CPU_STAT:
+          if (c_bad)       code = HWS_ERR_CPU;
+          else if (pf >= HWS_SEL_CPU_STAT_COUNT) code = HWS_ERR_PRIO;
+        HWS_OP_TASK_STAT:
+          if (t_bad)       code = HWS_ERR_TASK;
+          else if (pf >= HWS_SEL_TASK_STAT_COUNT) code = HWS_ERR_PRIO;
+        HWS_OP_LOAD_TICK, HWS_OP_SET_IDLE:
+          if (c_bad)       code = HWS_ERR_CPU;
+        HWS_OP_SET_GROUP:                              // HEAD = 1: SET_WEIGHT
+          if (t_bad)       code = HWS_ERR_TASK;
+          else if (hf) begin
+            if (p_bad)     code = HWS_ERR_PRIO;
+          end else if (pg_bad) code = HWS_ERR_GROUP;
+        HWS_OP_LCU_STAT:
+          if (c_bad)       code = HWS_ERR_CPU;
+          else if (pf >= HWS_SEL_LCU_STAT_COUNT) code = HWS_ERR_PRIO;
+          else if (lg && tg_bad) code = HWS_ERR_GROUP;
+        HWS_OP_DOM_SET:
+          if (c_bad)       code = HWS_ERR_CPU;
+          else if (dk == 3'd0) begin                   // imbalance_pct
+            if (pc_bad)    code = HWS_ERR_PRIO;
+          end else if (!dk[2]) begin                   // leader, k 1..3
+            if (dhi)       code = HWS_ERR_PRIO;
+            else if (ld_bad) code = HWS_ERR_CPU;
+          end else if (pwr_bad) code = HWS_ERR_PRIO;   // power, k 4..7
+        HWS_OP_QUERY:
+          if (af && (hf || !BAL_BUILT)) code = HWS_ERR_OPCODE;  // kind 3 reserved,
+                                                       // kind 2 when BALANCE is not built
+          else if (c_bad)  code = HWS_ERR_CPU;
+          else if (pf >= HWS_NR_LEVELS[7:0]) code = HWS_ERR_PRIO;
+          else if (bal && ({1'b0, tf} >= 13'd3)) code = HWS_ERR_TASK;   // idle type
+          else             nd = 1'b1;                 // then DOMAIN
+        default:           code = HWS_ERR_OPCODE;
+      endcase
+      check_fn = {code, nq, nnq, nd};
+    end
+  endfunction
+
   // queued[t] of the command's task, registered at the pop edge from the command word
   // then at the FIFO head (qt_q): the 256:1 select of queued_q then runs in the cycle before
   // step 1, in parallel with the command before, whose own write at that edge is forwarded.
@@ -234,99 +332,48 @@ module hws_rq_engine #(
   // steps (asserted below).
   reg  qt_q;
   wire q_t      = qt_q;
-  wire lead_bad = ({1'b0, tfield} >= NR_CPUS32[12:0]);     // DOM_SET: leader in TASK
   wire dom_bad;                                            // QUERY: DOMAIN (hws_domain)
   // DOM_SET: k = PRIO[2:0]; PRIO[7:3] is data (the top bits of a power)
   wire [2:0]  dset_k   = pfield[2:0];
-  wire        dset_hi  = (pfield[7:3] != 5'd0);
   wire [16:0] dset_val = {pfield[7:3], tfield};
-  wire        pct_bad  = dset_hi || (tfield[9:8] != 2'd0) || (tfield[7:0] < 8'd100);
-  wire        pw_bad   = (dset_val < HWS_MIN_POWER[16:0]);
 
-  reg [7:0] ecode;
-  always @* begin
-    ecode = HWS_ERR_OK;
-    case (op)
-      HWS_OP_NOP: ecode = HWS_ERR_OK;
-      HWS_OP_ENQUEUE:
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (cpu_bad)  ecode = HWS_ERR_CPU;
-        else if (prio_bad) ecode = HWS_ERR_PRIO;
-        else if (q_t)      ecode = HWS_ERR_QUEUED;
-      HWS_OP_DEQUEUE, HWS_OP_REQUEUE:
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
-      HWS_OP_PICK_NEXT, HWS_OP_PEEK:
-        if (cpu_bad)       ecode = HWS_ERR_CPU;
-      HWS_OP_SET_PRIO:
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (prio_bad) ecode = HWS_ERR_PRIO;
-        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
-      HWS_OP_MIGRATE:
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (cpu_bad)  ecode = HWS_ERR_CPU;
-        else if (!q_t)     ecode = HWS_ERR_NOTQUEUED;
-      HWS_OP_CPU_STAT:
-        if (cpu_bad)       ecode = HWS_ERR_CPU;
-        else if (pfield >= HWS_SEL_CPU_STAT_COUNT) ecode = HWS_ERR_PRIO;
-      HWS_OP_TASK_STAT:
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (pfield >= HWS_SEL_TASK_STAT_COUNT) ecode = HWS_ERR_PRIO;
-      HWS_OP_LOAD_TICK, HWS_OP_SET_IDLE:
-        if (cpu_bad)       ecode = HWS_ERR_CPU;
-      HWS_OP_SET_GROUP:                                // HEAD = 1: SET_WEIGHT
-        if (task_bad)      ecode = HWS_ERR_TASK;
-        else if (hfield) begin
-          if (prio_bad)    ecode = HWS_ERR_PRIO;
-        end else if (pgrp_bad) ecode = HWS_ERR_GROUP;
-      HWS_OP_LCU_STAT:
-        if (cpu_bad)       ecode = HWS_ERR_CPU;
-        else if (pfield >= HWS_SEL_LCU_STAT_COUNT) ecode = HWS_ERR_PRIO;
-        else if (lcu_grp && tgrp_bad) ecode = HWS_ERR_GROUP;
-      HWS_OP_DOM_SET:
-        if (cpu_bad)       ecode = HWS_ERR_CPU;
-        else if (dset_k == 3'd0) begin                 // imbalance_pct
-          if (pct_bad)     ecode = HWS_ERR_PRIO;
-        end else if (!dset_k[2]) begin                 // leader, k 1..3
-          if (dset_hi)     ecode = HWS_ERR_PRIO;
-          else if (lead_bad) ecode = HWS_ERR_CPU;
-        end else if (pw_bad) ecode = HWS_ERR_PRIO;     // power, k 4..7
-      HWS_OP_QUERY:
-        if (afield && (hfield || !BAL_BUILT)) ecode = HWS_ERR_OPCODE;  // kind 3 reserved,
-                                                       // kind 2 when BALANCE is not built
-        else if (cpu_bad)  ecode = HWS_ERR_CPU;
-        else if (pfield >= HWS_NR_LEVELS[7:0]) ecode = HWS_ERR_PRIO;
-        else if (op_bal && ({1'b0, tfield} >= 13'd3)) ecode = HWS_ERR_TASK;   // idle type
-        else if (dom_bad)  ecode = HWS_ERR_DOMAIN;
-      default:             ecode = HWS_ERR_OPCODE;
+  reg  [7:0] ck_code_q;                 // the word checks' code
+  reg        ck_q_q, ck_nq_q, ck_dom_q; // QUEUED, NOTQUEUED, DOMAIN follow
+  wire [7:0] ecode = (ck_code_q != HWS_ERR_OK) ? ck_code_q :
+                     (ck_q_q && q_t)           ? HWS_ERR_QUEUED :
+                     (ck_nq_q && !q_t)         ? HWS_ERR_NOTQUEUED :
+                     (ck_dom_q && dom_bad)     ? HWS_ERR_DOMAIN : HWS_ERR_OK;
+  wire       ck_fail = (ck_code_q != HWS_ERR_OK) || (ck_q_q && q_t) || (ck_nq_q && !q_t) ||
+                       (ck_dom_q && dom_bad);
+
+  // Latency of an opcode; fin_q says the coming step is the command's last (registered a
+  // step ahead, so done is not a compare of step_q with a decode of cmd_q).
+  function automatic [2:0] lat_fn(input [3:0] o);
+    case (o)
+      HWS_OP_ENQUEUE:   lat_fn = HWS_LAT_ENQUEUE[2:0];
+      HWS_OP_DEQUEUE:   lat_fn = HWS_LAT_DEQUEUE[2:0];
+      HWS_OP_PICK_NEXT: lat_fn = HWS_LAT_PICK_NEXT[2:0];
+      HWS_OP_PEEK:      lat_fn = HWS_LAT_PEEK[2:0];
+      HWS_OP_REQUEUE:   lat_fn = HWS_LAT_REQUEUE[2:0];
+      HWS_OP_SET_PRIO:  lat_fn = HWS_LAT_SET_PRIO[2:0];
+      HWS_OP_MIGRATE:   lat_fn = HWS_LAT_MIGRATE[2:0];
+      HWS_OP_CPU_STAT:  lat_fn = HWS_LAT_CPU_STAT[2:0];
+      HWS_OP_TASK_STAT: lat_fn = HWS_LAT_TASK_STAT[2:0];
+      HWS_OP_LOAD_TICK: lat_fn = HWS_LAT_LOAD_TICK[2:0];
+      HWS_OP_SET_GROUP: lat_fn = HWS_LAT_SET_GROUP[2:0];
+      HWS_OP_LCU_STAT:  lat_fn = HWS_LAT_LCU_STAT[2:0];
+      HWS_OP_SET_IDLE:  lat_fn = HWS_LAT_SET_IDLE[2:0];
+      HWS_OP_DOM_SET:   lat_fn = HWS_LAT_DOM_SET[2:0];
+      HWS_OP_QUERY:     lat_fn = HWS_LAT_QUERY[2:0];
+      default:          lat_fn = HWS_LAT_NOP[2:0];   // NOP
     endcase
-  end
+  endfunction
+  wire [2:0] lat = lat_fn(op);
+  reg        fin_q;
 
-  reg [2:0] lat;
-  always @* begin
-    case (op)
-      HWS_OP_ENQUEUE:   lat = HWS_LAT_ENQUEUE[2:0];
-      HWS_OP_DEQUEUE:   lat = HWS_LAT_DEQUEUE[2:0];
-      HWS_OP_PICK_NEXT: lat = HWS_LAT_PICK_NEXT[2:0];
-      HWS_OP_PEEK:      lat = HWS_LAT_PEEK[2:0];
-      HWS_OP_REQUEUE:   lat = HWS_LAT_REQUEUE[2:0];
-      HWS_OP_SET_PRIO:  lat = HWS_LAT_SET_PRIO[2:0];
-      HWS_OP_MIGRATE:   lat = HWS_LAT_MIGRATE[2:0];
-      HWS_OP_CPU_STAT:  lat = HWS_LAT_CPU_STAT[2:0];
-      HWS_OP_TASK_STAT: lat = HWS_LAT_TASK_STAT[2:0];
-      HWS_OP_LOAD_TICK: lat = HWS_LAT_LOAD_TICK[2:0];
-      HWS_OP_SET_GROUP: lat = HWS_LAT_SET_GROUP[2:0];
-      HWS_OP_LCU_STAT:  lat = HWS_LAT_LCU_STAT[2:0];
-      HWS_OP_SET_IDLE:  lat = HWS_LAT_SET_IDLE[2:0];
-      HWS_OP_DOM_SET:   lat = HWS_LAT_DOM_SET[2:0];
-      HWS_OP_QUERY:     lat = HWS_LAT_QUERY[2:0];
-      default:          lat = HWS_LAT_NOP[2:0];   // NOP
-    endcase
-  end
-
-  wire failed = s1 && (ecode != HWS_ERR_OK);
+  wire failed = s1 && ck_fail;
   wire bal_done;   // BALANCE: hws_balance's final cycle
-  wire done   = failed || (busy_q && (op_bal ? bal_done : (step_q == lat)));
+  wire done   = failed || (busy_q && (op_bal ? bal_done : fin_q));
 
   // ---------------------------------------------------------------------------------------
   // RAM read data
@@ -349,14 +396,12 @@ module hws_rq_engine #(
   //   step 2-3: ENQUEUE its list, PICK/PEEK word k and the FFS16 of it (step 2), then the
   //             latched prio, others tt[t] (old list)
   //   step 4-5: PICK_NEXT's latched prio (step 4), the new list of a move
-  reg [CW-1:0] f_cpu;
-  always @* begin
-    f_cpu = c_w;
-    if (!s1) begin
-      if (op_deq || op_req || op_setp || op_tst || op_setg) f_cpu = tt_cpu;
-      else if (op_migr) f_cpu = (s4 || s5) ? c_w : tt_cpu;
-    end
-  end
+  // Which of the two it is, is registered a step ahead (ft_q: 0 in step 1, set for the
+  // commands on a task's list from step 2 on, MIGRATE's new list in steps 4-5 is c again),
+  // so the opcode decode is not on the paths from tt's read data.
+  reg          ft_q;
+  wire         ft_ops = op_deq || op_req || op_setp || op_tst || op_setg;
+  wire [CW-1:0] f_cpu = ft_q ? tt_cpu : c_w;
 
   // Per-CPU views as arrays: an indexed array is a plain mux to Yosys (a variable part-select
   // of the flat vector became a 12k-LUT shifter) and one load to Verilator.
@@ -368,23 +413,24 @@ module hws_rq_engine #(
 
   // Values of the focus CPU
   wire [2*NK-1:0] sm_f    = sm_cpu[f_cpu];
-  wire [NRW-1:0]  nr_f0   = nr_cpu[f_cpu][0 +: NRW];
-  wire [NRW-1:0]  nr_f1   = nr_cpu[f_cpu][NRW +: NRW];
   wire [LDW-1:0]  load_f  = load_cpu[f_cpu];
   // The command's CPU's load, for the commands that name a CPU and report or decay its load
   // (CPU_STAT, LCU_STAT, LOAD_TICK): f_cpu is c_w for them, but through the multiplexer that
-  // also takes a task's CPU from tt, a path from a RAM output no result needs.
+  // also takes a task's CPU from tt, a path from a RAM output no result needs. The same for
+  // its counts (CPU_STAT) and its swap flag (every command whose focus CPU is the command's:
+  // ENQUEUE, CPU_STAT, and a move's new list).
   wire [LDW-1:0]  load_c  = load_cpu[c_w];
-  wire            swap_f  = swap_all[f_cpu];
+  wire [NRW-1:0]  nr_c0   = nr_cpu[c_w][0 +: NRW];
+  wire [NRW-1:0]  nr_c1   = nr_cpu[c_w][NRW +: NRW];
   wire            swap_o  = swap_all[tt_cpu];               // swap of a task's old CPU
 
-  wire [NRW-1:0] nr_act  = swap_f ? nr_f1 : nr_f0;
-  wire [NRW-1:0] nr_exp  = swap_f ? nr_f0 : nr_f1;
   // PICK_NEXT/PEEK step 1 reads the command's CPU directly (f_cpu is c_w in step 1, but
   // through the multiplexer of the other steps and commands), and whether an array is empty
   // from its ne flop (an array is empty iff its count is 0, asserted below).
   wire [2*NK-1:0] sm_c    = sm_cpu[c_w];
   wire            swap_c  = swap_all[c_w];
+  wire [NRW-1:0] nr_act  = swap_c ? nr_c1 : nr_c0;
+  wire [NRW-1:0] nr_exp  = swap_c ? nr_c0 : nr_c1;
   wire [1:0]      ne_c    = ne_cpu[c_w];
   wire            act_any = swap_c ? ne_c[1] : ne_c[0];
   wire            exp_any = swap_c ? ne_c[0] : ne_c[1];
@@ -423,7 +469,7 @@ module hws_rq_engine #(
   reg       f_phys;
   reg [7:0] f_prio;
   always @* begin
-    f_phys = afield ^ swap_f;        // ENQUEUE (logical array -> physical)
+    f_phys = afield ^ swap_c;        // ENQUEUE (logical array -> physical; f_cpu = c_w)
     f_prio = pfield;
     if (op_pick || op_peek) begin
       // (step 1 reads its bitmap word at pk_bma, not through f)
@@ -437,23 +483,16 @@ module hws_rq_engine #(
       f_prio = (s4 || s5) ? pfield : tt_prio;
     end else if (op_migr) begin
       // MIGRATE keeps the logical array: physical ^ swap[old cpu] ^ swap[new cpu]
-      f_phys = (s4 || s5) ? (tt_phys ^ swap_o ^ swap_f) : tt_phys;
+      f_phys = (s4 || s5) ? (tt_phys ^ swap_o ^ swap_c) : tt_phys;   // f_cpu = c_w
       f_prio = tt_prio;
     end
   end
 
   wire [AIW-1:0] f_arr = {f_cpu, f_phys};
-  // ht address of list (a, p): {a*9 + p[7:4], p[3:0]}
+  // ht index of list (a, p): {p[7], a, p[6:0]} (p[6:4] is 0 when p[7] is set)
   function automatic [HTAW-1:0] ht_idx(input [AIW-1:0] a, input [7:0] p);
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [31:0] hi;                               // < NARR * 9: HTAW - 4 bits
-    /* verilator lint_on UNUSEDSIGNAL */
-    begin
-      hi = ({{(32-AIW){1'b0}}, a} * 32'd9) + {28'd0, p[7:4]};
-      ht_idx = {hi[HTAW-5:0], p[3:0]};
-    end
+    ht_idx = {p[7], a, p[6:0]};
   endfunction
-  wire [NRW-1:0] f_nr = f_phys ? nr_f1 : nr_f0;
   // one-hots of f_prio's word (k = f_prio[7:4]) and of its bit in the word
   wire [15:0]    prio_hi = 16'd1 << f_prio[7:4];
   wire [15:0]    prio_lo = 16'd1 << f_prio[3:0];
@@ -472,23 +511,27 @@ module hws_rq_engine #(
   // the step before; in step 1 nothing is read yet).
   wire [8:0]  wt_rd;
   wire [17:0] wt_wgt;
-  wire        grp_vld_u;                                    // grp[u] written since reset
   // No weight ROM sits between a RAM output and the load adders: the weight of a list
   // priority is kept beside it in tt (tt_wgt, written at every link) and the weight of a
   // SET_WEIGHT priority beside it in wt (wt_wgt); the only ROM, hws_weight, weighs a
   // priority held in a register (the command's PRIO in step 1, PICK_NEXT's latched prio in
   // step 3, so the FFS results of its steps 1 and 2 never reach it) into wl_q, used a step
-  // later. grp[u]'s valid bit is registered too (uv_q, the bit of the step before: u is the
-  // same task in both, and grp_vld only changes at the end of a SET_GROUP).
+  // later.
+  // Whether u's wt and grp words are to be trusted (uv): a queued task's always are (ENQUEUE
+  // rewrites them with the values in force, and only SET_GROUP/SET_WEIGHT change them
+  // after), so PICK_NEXT/PEEK's head needs no valid bit; for the command's own task the
+  // bit grp_vld[t] is registered at the pop edge (tv_q, like qt_q). No 256:1 select of a
+  // valid bit sits after the head read from ht.
   reg  [17:0] wl_q;      // weight(PRIO) from step 2 on; PICK_NEXT: weight(its prio) in step 4
-  reg         uv_q;      // grp_vld[u] of the step before
+  reg         tv_q;      // grp_vld[t] of the command's task
+  wire        uv = op_pick || op_peek || tv_q;
   wire [17:0] wl_rom;
   hws_weight u_weight (.prio_i(s1 ? pfield : pk_prio_q), .weight_o(wl_rom));
   // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
   // else the task's own list (tt_wgt)
   wire        wl_use = op_enq || op_pick || op_peek || (op_setp && (s4 || s5));
   wire [17:0] l_wgt  = wl_use ? wl_q : tt_wgt;
-  wire        u_fix  = uv_q && wt_rd[8] && !s1;            // wfix[u]
+  wire        u_fix  = uv && wt_rd[8] && !s1;              // wfix[u]
   wire [17:0] f_weight = u_fix ? wt_wgt : l_wgt;
 
   // ---------------------------------------------------------------------------------------
@@ -549,8 +592,11 @@ module hws_rq_engine #(
   // the pop edge's forwarding for qt_q (q_we, q_idx and link are defined below)
   wire [11:0]   t_in     = cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
   wire          t_in_bad = ({1'b0, t_in} >= NR_TASKS32[12:0]);
-  wire          u_is_h = (ht_h == u_task);
-  wire          u_is_t = (ht_t == u_task);
+  // PICK_NEXT unlinks its list's head, and whether that is also the tail is registered in
+  // step 3 (pk_one_q), so no compare sits after the ht read of its step 4.
+  reg           pk_one_q;
+  wire          u_is_h = op_pick || (ht_h == t_w);
+  wire          u_is_t = op_pick ? pk_one_q : (ht_t == t_w);
   // Link (step 2 of ENQUEUE, step 5 of moves) of t into the focus list.
   wire          link    = (s2 && op_enq) || (s5 && op_move);
   wire          at_head = op_enq && hfield;
@@ -604,11 +650,13 @@ module hws_rq_engine #(
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
   );
   // wt[t] = {wfix, wprio}: written by SET_GROUP (unchanged) and SET_WEIGHT at their
-  // completion (step 3, with grp[t]), read where next is read (t, or the head that
-  // PICK_NEXT unlinks).
+  // completion (step 3, with grp[t]), and by ENQUEUE at its link (unchanged where valid,
+  // wfix 0 where not: a queued task's word is always in force), read where next is read
+  // (t, or the head that PICK_NEXT unlinks).
   // Beside them, wt_wgt = weight(wprio) (written with it: wl_q holds weight(PRIO)).
-  wire        wt_we = s3 && op_setg;
-  wire [26:0] wt_wd = hfield ? {wl_q, 1'b1, pfield} : {wt_wgt, u_fix, wt_rd[7:0]};
+  wire        enq_we = link && op_enq;
+  wire        wt_we = (s3 && op_setg) || enq_we;
+  wire [26:0] wt_wd = op_setw ? {wl_q, 1'b1, pfield} : {wt_wgt, u_fix, wt_rd[7:0]};
   hws_ram #(.DEPTH(TDEP), .WIDTH(27), .AW(TW)) u_wt (
     .clk_i(clk_i), .we_i(wt_we && !srst_i), .waddr_i(t_w), .wdata_i(wt_wd),
     .raddr_i(nx_raddr), .rdata_o({wt_wgt, wt_rd})
@@ -617,10 +665,26 @@ module hws_rq_engine #(
     .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
     .raddr_i(t_w), .rdata_o(pv_rd)
   );
-  hws_ram #(.DEPTH(HTD), .WIDTH(2*TW), .AW(HTAW)) u_ht (
-    .clk_i(clk_i), .we_i(ht_we && !srst_i), .waddr_i(ht_addr_q), .wdata_i(ht_wd),
-    .raddr_i(ht_raddr), .rdata_o(ht_rd)
+  // ht in two RAMs by prio[7] (the index's top bit): u_ht for prio 0..127, u_hth for
+  // 128..139. Both are read at every edge; the registered top bit of the read index picks
+  // the word.
+  wire            ht_w_hi = ht_addr_q[HTAW-1];
+  wire [2*TW-1:0] htl_rd, hth_rd;
+  reg             ht_hi_q;
+  wire [AIW+6:0]  htl_wa = ht_addr_q[AIW+6:0];
+  wire [AIW+6:0]  htl_ra = ht_raddr[AIW+6:0];
+  wire [AIW+3:0]  hth_wa = {ht_addr_q[AIW+6:7], ht_addr_q[3:0]};
+  wire [AIW+3:0]  hth_ra = {ht_raddr[AIW+6:7], ht_raddr[3:0]};
+  hws_ram #(.DEPTH(HLD), .WIDTH(2*TW), .AW(HLAW)) u_ht (
+    .clk_i(clk_i), .we_i(ht_we && !ht_w_hi && !srst_i), .waddr_i(htl_wa[HLAW-1:0]),
+    .wdata_i(ht_wd), .raddr_i(htl_ra[HLAW-1:0]), .rdata_o(htl_rd)
   );
+  hws_ram #(.DEPTH(HHD), .WIDTH(2*TW), .AW(HHAW)) u_hth (
+    .clk_i(clk_i), .we_i(ht_we && ht_w_hi && !srst_i), .waddr_i(hth_wa[HHAW-1:0]),
+    .wdata_i(ht_wd), .raddr_i(hth_ra[HHAW-1:0]), .rdata_o(hth_rd)
+  );
+  always @(posedge clk_i) ht_hi_q <= ht_raddr[HTAW-1];
+  assign ht_rd = ht_hi_q ? hth_rd : htl_rd;
 
   // Bitmap words. A link sets the focus list's bit in its (trusted) word, an unlink that
   // empties the list clears it; the summary bit follows the new word (below).
@@ -635,7 +699,6 @@ module hws_rq_engine #(
   // ---------------------------------------------------------------------------------------
   // Flop updates of the focus list: bitmap summary bit, count, load; queued; swap
   wire           upd     = unlink || link;
-  wire [NRW-1:0] nr_new  = link ? (f_nr + ONE32[NRW-1:0]) : (f_nr - ONE32[NRW-1:0]);
   wire [31:0]    w32     = {14'd0, f_weight};
   wire [LDW-1:0] w_ext   = w32[LDW-1:0];
   // SET_WEIGHT of a queued task (step 2, f = its list): its weight changes from w_ext (the
@@ -646,7 +709,7 @@ module hws_rq_engine #(
   // What load, gload and gtotal (port 0) add, modulo 2^LDW: +w at a link, -w at an unlink
   // and for SET_GROUP's old group, the new weight minus the old one for SET_WEIGHT.
   wire [LDW-1:0] w_delta = setw_upd ? (wn_ext - w_ext) : link ? w_ext : ({LDW{1'b0}} - w_ext);
-  wire [LDW-1:0] load_new = load_f + w_delta;
+  wire [LDW-1:0] load_new = load_f + w_delta;    // the focus CPU's new load, for hws_balance
   wire           load_we  = upd || setw_upd;
   wire           swap_flip = unlink && op_pick && pk_swap_q;
 
@@ -656,6 +719,10 @@ module hws_rq_engine #(
       reg [NK-1:0]  sm_q;
       reg [NRW-1:0] nr_q;
       reg           ne_q;         // nr_q != 0, without a compare after the adder
+      // Each array counts for itself (a multiplexer of the focus list's count before one
+      // shared adder was a critical path: tt -> f_cpu -> f_arr -> count -> adder).
+      // (+1 at a link, else + all ones = -1: one carry chain)
+      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b1}});
       localparam [31:0] ARR32 = ga;
       always @(posedge clk_i) begin
         if (srst_i) begin
@@ -664,8 +731,8 @@ module hws_rq_engine #(
           ne_q <= 1'b0;
         end else if (upd && (f_arr == ARR32[AIW-1:0])) begin
           if (bm_we) sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_wd}} & prio_hi[NK-1:0]);
-          nr_q <= nr_new;
-          ne_q <= link || (f_nr != ONE32[NRW-1:0]);   // an unlink leaves f_nr - 1
+          nr_q <= nr_inc;
+          ne_q <= link || (nr_q != ONE32[NRW-1:0]);   // an unlink leaves nr_q - 1
         end
       end
       assign sm_all[ga*NK +: NK]   = sm_q;
@@ -676,12 +743,15 @@ module hws_rq_engine #(
       reg [LDW-1:0] load_q;
       reg           swap_q;
       localparam [31:0] CPU32 = gc;
+      // Each CPU adds for itself (the focus CPU's load through a multiplexer before one
+      // shared adder was a critical path: tt -> f_cpu -> load -> adder).
+      wire [LDW-1:0] load_sum = load_q + w_delta;
       always @(posedge clk_i) begin
         if (srst_i) begin
           load_q <= {LDW{1'b0}};
           swap_q <= 1'b0;
         end else if (f_cpu == CPU32[CW-1:0]) begin
-          if (load_we) load_q <= load_new;
+          if (load_we) load_q <= load_sum;
           if (swap_flip) swap_q <= ~swap_q;
         end
       end
@@ -705,7 +775,7 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Load-comparison unit state (section 8)
-  wire ok1 = s1 && (ecode == HWS_ERR_OK);   // a 1-cycle command that passed its checks
+  wire ok1 = s1 && !ck_fail;   // a 1-cycle command that passed its checks
 
   // grp[t]: block RAM read at u (the task linked/unlinked, or t of SET_GROUP/TASK_STAT; the
   // address is presented from step 1, or from the step PICK_NEXT learns its head, so the
@@ -714,20 +784,20 @@ module hws_rq_engine #(
   // written since reset; an invalid grp[t] reads as group 0.
   wire [GW-1:0] grp_rd;
   wire [NR_TASKS-1:0] grp_vld_q;   // hws_flags u_grp_vld
-  assign grp_vld_u = grp_vld_q[u_task];
-  wire [GW-1:0] grp_u    = uv_q ? grp_rd : {GW{1'b0}};     // used from step 2 on
+  wire [GW-1:0] grp_u    = uv ? grp_rd : {GW{1'b0}};       // used from step 2 on
   wire [GW-1:0] g_new    = pfield[GW-1:0];              // SET_GROUP: the new group
   wire [GW-1:0] g_lcu    = tfield[GW-1:0];              // LCU_STAT: the group asked for
-  // SET_WEIGHT rewrites grp[t] unchanged, so that its valid bit vouches for wt[t].
+  // SET_WEIGHT rewrites grp[t] unchanged, so that its valid bit vouches for wt[t]; ENQUEUE
+  // rewrites it as it reads (group 0 where not valid), as it does wt[t].
   wire          setg_we  = s3 && op_setg;
-  wire [GW-1:0] grp_wd   = hfield ? grp_u : g_new;
+  wire [GW-1:0] grp_wd   = (op_setg && !hfield) ? g_new : grp_u;
   // SET_GROUP of a queued task moves its weight from the old group (step 2) to the new one
   // (step 3); f is the task's list, f_weight its weight; nothing to do when the group stays.
   wire          setg_mv  = op_setg && !hfield && q_t && (grp_u != g_new);
   wire          setg_old = s2 && setg_mv;
   wire          setg_new = s3 && setg_mv;
   hws_ram #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
-    .clk_i(clk_i), .we_i(setg_we && !srst_i), .waddr_i(t_w), .wdata_i(grp_wd),
+    .clk_i(clk_i), .we_i((setg_we || enq_we) && !srst_i), .waddr_i(t_w), .wdata_i(grp_wd),
     .raddr_i(u_task), .rdata_o(grp_rd)
   );
   hws_flags #(.N(NR_TASKS), .AW(TW)) u_grp_vld (
@@ -874,7 +944,16 @@ module hws_rq_engine #(
   always @(posedge clk_i) begin
     if (start_i) begin
       cmd_q <= cmd_i;
+      ft_q  <= 1'b0;
+      fin_q <= (lat_fn(cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]) == 3'd1);
+      {ck_code_q, ck_q_q, ck_nq_q, ck_dom_q} <= check_fn(cmd_i);
       qt_q  <= !t_in_bad && ((q_we && (q_idx == t_in[TW-1:0])) ? link : queued_q[t_in[TW-1:0]]);
+      tv_q  <= !t_in_bad && ((setg_we && (t_w == t_in[TW-1:0])) || grp_vld_q[t_in[TW-1:0]]);
+    end
+    if (!start_i) begin
+      ft_q  <= ft_ops || (op_migr && ((step_q == 3'd1) || (step_q == 3'd2)));
+      // (BALANCE waits in step 2 and ends on bal_done, not fin_q)
+      fin_q <= ((step_q + 3'd1) == lat) && !(op_bal && s2);
     end
     ht_addr_q <= ht_raddr;
     hnew_q    <= ht_idx(nl_arr, nl_prio);       // used in step 4 of a move
@@ -882,7 +961,6 @@ module hws_rq_engine #(
     bnew_q    <= {nl_arr, nl_prio[7:4]};
     bm_addr_q <= bm_raddr;
     if (s1 || (s3 && op_pick)) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
-    uv_q <= grp_vld_u;
     if (s1) begin
       pk_phys_q <= ffs_phys;
       pk_k_q    <= ffs_k;
@@ -891,16 +969,24 @@ module hws_rq_engine #(
       pk_none_q <= !act_any && !exp_any;
     end
     if (s2) pk_prio_q <= {pk_k_q, ffs_lo};
+    if (s3) pk_one_q  <= (ht_t == ht_h);
   end
 
   // ---------------------------------------------------------------------------------------
   // Result word
-  wire [NRW:0]  nr_run = {1'b0, nr_f0} + {1'b0, nr_f1};
+  wire [NRW:0]  nr_run = {1'b0, nr_c0} + {1'b0, nr_c1};
   // Bitmap chunk k (step 2): the word read in step 1, trusted while its summary bit is set
-  // (bits 140..143 of chunk 8 are never set).
+  // (bits 140..143 of chunk 8 are never set). The summary bit and whether the selector
+  // names a chunk are registered in step 1 (cst_tw_q, cst_bm_q), so step 2 passes the RAM
+  // word through one gate and the result multiplexer.
   wire [NK-1:0] chunk_sm = chunk_phys ? sm_c[NK +: NK] : sm_c[0 +: NK];
   wire [15:0]   chunk_oh = 16'd1 << chunk_k;
-  wire [15:0]   chunk_w  = ((chunk_sm & chunk_oh[NK-1:0]) != {NK{1'b0}}) ? bm_rd : 16'd0;
+  reg           cst_tw_q, cst_bm_q;
+  always @(posedge clk_i) begin
+    cst_tw_q <= ((chunk_sm & chunk_oh[NK-1:0]) != {NK{1'b0}});
+    cst_bm_q <= (pfield >= HWS_SEL_CPU_STAT_ACT_BM0);
+  end
+  wire [15:0]   chunk_w  = cst_tw_q ? bm_rd : 16'd0;
 
   // The selectors that read flops are formed in step 1 and registered (cst_q, sampled at
   // every edge, used in step 2: CPU_STAT changes nothing between its two steps); only a
@@ -915,7 +1001,7 @@ module hws_rq_engine #(
     else if (pfield == HWS_SEL_CPU_STAT_SWAP)       cst_pre[0] = swap_c;
   end
   always @(posedge clk_i) cst_q <= cst_pre;
-  wire [31:0] cst_word = (pfield >= HWS_SEL_CPU_STAT_ACT_BM0) ? {16'd0, chunk_w} : cst_q;
+  wire [31:0] cst_word = cst_bm_q ? {16'd0, chunk_w} : cst_q;
 
   wire [31:0] h32   = {{(32-TW){1'b0}}, ht_h};
   wire [11:0] h_ext = h32[11:0];
@@ -990,7 +1076,8 @@ module hws_rq_engine #(
                             w32, wn32, prio_hi[15:9], load_all, gl_a_full,
                             hist_sum[0]};
   // ... and of the bitmap RAM's addresses (the top bit at NR_CPUS = 1) and one-hots.
-  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma, pk_bma, tt_bma, bnew_q, enq_bma};
+  wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma, pk_bma, tt_bma, bnew_q, enq_bma,
+                            htl_wa, htl_ra, hth_wa, hth_ra};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.
@@ -998,6 +1085,7 @@ module hws_rq_engine #(
   // command has completed and this one has not changed anything yet).
 `ifndef SYNTHESIS
   wire consistent = !busy_q || (step_q == 3'd1);
+  wire task_bad   = ({1'b0, tfield} >= NR_TASKS32[12:0]);
 
   // Cheap, every such edge: for the (at most two) arrays updated since the last such edge,
   // bitmap == 0 iff count == 0, and their CPU's load == 0 when it has no task. Arrays
@@ -1188,11 +1276,35 @@ module hws_rq_engine #(
                $time, f_sm_k, smk_q);
       $fatal(1, "hws_rq_engine: smk_q differs from the focus list's summary bit");
     end
+    // the checks and the last-step flag registered at the pop are those of cmd_q
+    if (!srst_i && busy_q && ({ck_code_q, ck_q_q, ck_nq_q, ck_dom_q} != check_fn(cmd_q))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: registered checks of %h", $time, cmd_q);
+      $fatal(1, "hws_rq_engine: ck_*_q differ from check_fn(cmd_q)");
+    end
+    if (!srst_i && busy_q && !op_bal && (fin_q != (step_q == lat))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: fin_q %0d in step %0d of %0d",
+               $time, fin_q, step_q, lat);
+      $fatal(1, "hws_rq_engine: fin_q is not step == latency");
+    end
     // qt_q, latched at the pop, is queued[t] in every step of the command
     if (!srst_i && busy_q && (qt_q != (task_bad ? 1'b0 : queued_q[t_w]))) begin
       $display("hws_rq_engine: INVARIANT FAILED at %0t: qt_q %0d, queued[%0d] %0d",
                $time, qt_q, t_w, queued_q[t_w]);
       $fatal(1, "hws_rq_engine: qt_q differs from queued[t]");
+    end
+    // tv_q, latched at the pop, is grp_vld[t] in every step of the command
+    if (!srst_i && busy_q && (tv_q != (task_bad ? 1'b0 : grp_vld_q[t_w]))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: tv_q %0d, grp_vld[%0d] %0d",
+               $time, tv_q, t_w, grp_vld_q[t_w]);
+      $fatal(1, "hws_rq_engine: tv_q differs from grp_vld[t]");
+    end
+    // ft_q selects the focus CPU of docs' step schedule: the task's (tt) for the commands
+    // on a task's list after step 1, except MIGRATE's new list (steps 4, 5)
+    if (!srst_i && busy_q &&
+        (ft_q != (!s1 && (ft_ops || (op_migr && !s4 && !s5))))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: ft_q %0d in step %0d of op %0d",
+               $time, ft_q, step_q, op);
+      $fatal(1, "hws_rq_engine: ft_q names the wrong focus CPU");
     end
   end
 
@@ -1260,6 +1372,10 @@ module hws_rq_engine #(
     reg [31:0]         load, cnt, nr, ldq, w;
     reg                first, fin;
     reg [HTAW-1:0]     li;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [AIW+6:0]      lla;   // li in u_ht (prio < 128; the top bit unused at NR_CPUS = 1)
+    reg [AIW+3:0]      lha;   // ... in u_hth
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [31:0]         xi;
     reg [NR_GROUPS*32-1:0] gsum, gtot;   // per group: on this CPU, on all CPUs
     integer            c, a, p, g, gx, ti;
@@ -1277,7 +1393,9 @@ module hws_rq_engine #(
           for (p = 0; p < dk_np; p = p + 1) begin
             li = ht_idx(c[CW:0] * 2 + a[CW:0], p[7:0]);
             if (((bm_word_val(c*2 + a, p / 16) >> (p % 16)) & 16'd1) != 16'd0) begin
-              ht = u_ht.mem_q[li];
+              lla = li[AIW+6:0];
+              lha = {li[AIW+6:7], li[3:0]};
+              ht = li[HTAW-1] ? u_hth.mem_q[lha[HHAW-1:0]] : u_ht.mem_q[lla[HLAW-1:0]];
               x = ht[TW +: TW];
               prv = x;
               first = 1'b1;
@@ -1298,6 +1416,8 @@ module hws_rq_engine #(
                 if (tt[TTW +: 18] != hws_weight_fn(p[7:0]))
                   deep_fail("entry weight is not its prio's", c, a, p, xi);
                 wtw = u_wt.mem_q[x];
+                if (!grp_vld_q[x] && (wtw[8] || (u_grp.mem_q[x] != {GW{1'b0}})))
+                  deep_fail("queued task's wt/grp word not in force", c, a, p, xi);
                 if (grp_vld_q[x] && wtw[8] && wtw[9 +: 18] != hws_weight_fn(wtw[7:0]))
                   deep_fail("SET_WEIGHT weight not its prio's", c, a, p, xi);
                 if (!first && (u_pv.mem_q[x] != prv)) deep_fail("prev link inconsistent", c, a, p, xi);

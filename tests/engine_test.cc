@@ -911,6 +911,21 @@ TEST_P(Engine, SetWeightMakesTheLoadFollowTheStaticPriority)
 	ASSERT_EQ(hws_enqueue(d, 7, 1, 139, 0, 0), 0);
 	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
 	EXPECT_EQ(v, 15u);
+	ASSERT_EQ(hws_lcu_stat(d, 1, HWS_SEL_LCU_STAT_GROUP_LOAD, 0, &v), 0);
+	EXPECT_EQ(v, 15u) << "in group 0 again";
+	// PICK_NEXT reads its head's weight and group words with no valid bit (ENQUEUE wrote
+	// them back as in force: wfix 0, group 0), so it takes the same 15 off group 0, not
+	// the real-time weight from group 2 that the block RAM held before the reset.
+	hws_pick p = pick(1);
+	EXPECT_EQ(p.task, 7u);
+	ASSERT_EQ(hws_cpu_stat(d, 1, HWS_SEL_CPU_STAT_LOAD, &v), 0);
+	EXPECT_EQ(v, 0u);
+	ASSERT_EQ(hws_lcu_stat(d, 1, HWS_SEL_LCU_STAT_GROUP_LOAD, 0, &v), 0);
+	EXPECT_EQ(v, 0u);
+	ASSERT_EQ(hws_lcu_stat(d, 1, HWS_SEL_LCU_STAT_GROUP_LOAD, 2, &v), 0);
+	EXPECT_EQ(v, 0u);
+	ASSERT_EQ(hws_task_stat(d, 7, HWS_SEL_TASK_STAT_GROUP, &v), 0);
+	EXPECT_EQ(v, 0u);
 }
 
 // 8 CPUs as 2 NUMA nodes of 4 (no SMT): cores are CPUs, packages = nodes.
