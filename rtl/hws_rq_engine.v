@@ -60,9 +60,10 @@
 //                                              its weight from gload[cpu][old], gtotal[old]
 //              3: ... and add it to gload[cpu][new], gtotal[new]; W grp[t], wt[t]
 //                 (rewritten unchanged)
-//   SET_WEIGHT 1: R tt[t], wt[t], grp[t];   2: if queued, add weight(PRIO) - the old weight
-//   (SET_GROUP    latch weight(PRIO)           to load, gload and gtotal
-//    HEAD = 1)                              3: W wt[t] = {1, PRIO}, grp[t] (unchanged)
+//   SET_WEIGHT 1: R tt[t], wt[t], grp[t];   2: if queued, latch weight(PRIO) - the old
+//   (SET_GROUP    latch weight(PRIO)           weight
+//    HEAD = 1)                              3: ... add it to load, gload and gtotal;
+//                                              W wt[t] = {1, PRIO}, grp[t] (unchanged)
 //   LCU_STAT   1: R gload[c][g], gtotal[g]  2: result (a group word pending at the edge
 //                                              ending step 1 is forwarded)
 //   SET_IDLE   1: W idle[c]
@@ -399,9 +400,13 @@ module hws_rq_engine #(
   // Which of the two it is, is registered a step ahead (ft_q: 0 in step 1, set for the
   // commands on a task's list from step 2 on, MIGRATE's new list in steps 4-5 is c again),
   // so the opcode decode is not on the paths from tt's read data.
-  reg          ft_q;
+  // A move's new list (steps 4, 5) is taken whole from bnew_q, the {array, prio[7:4]} it
+  // formed from the task entry and the command a step before (MIGRATE's array needs the
+  // swap flags of two CPUs); fn_q, registered a step ahead, marks those steps.
+  reg          ft_q, fn_q;
+  reg  [AIW+3:0] bnew_q;
   wire         ft_ops = op_deq || op_req || op_setp || op_tst || op_setg;
-  wire [CW-1:0] f_cpu = ft_q ? tt_cpu : c_w;
+  wire [CW-1:0] f_cpu = fn_q ? bnew_q[AIW+3:5] : ft_q ? tt_cpu : c_w;
 
   // Per-CPU views as arrays: an indexed array is a plain mux to Yosys (a variable part-select
   // of the flat vector became a 12k-LUT shifter) and one load to Verilator.
@@ -435,22 +440,24 @@ module hws_rq_engine #(
   wire            act_any = swap_c ? ne_c[1] : ne_c[0];
   wire            exp_any = swap_c ? ne_c[0] : ne_c[1];
 
-  // Find-first-set of 16 bits as a 4-level tree (lowest set bit; 0 when none). The last
-  // level needs only the low bit of each pair, hence w4[3] unused.
+  // Find-first-set of 16 bits (lowest set bit; 0 when none), written flat: bit i is the
+  // first when it is set and no lower bit is, and the result ORs the indices of the first
+  // bit. Each output is then a function of the bits directly (2-3 LUT levels for the 9-bit
+  // summary, 3-4 for a bitmap word); the tree of 2:1 choices it replaced was 5 levels deep
+  // and was PICK_NEXT step 1's critical path (summary -> FFS -> bitmap RAM address).
   function automatic [3:0] ffs16(input [15:0] b);
-    reg       l8, l4, l2, l1;
-    reg [7:0] w8;
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [3:0] w4;
-    /* verilator lint_on UNUSEDSIGNAL */
+    reg        below;                  // a lower bit is set
+    reg [15:0] first;
+    integer    i;
     begin
-      l8 = (b[7:0] != 8'd0);
-      w8 = l8 ? b[7:0] : b[15:8];
-      l4 = (w8[3:0] != 4'd0);
-      w4 = l4 ? w8[3:0] : w8[7:4];
-      l2 = (w4[1:0] != 2'd0);
-      l1 = l2 ? w4[0] : w4[2];
-      ffs16 = {!l8, !l4, !l2, !l1};
+      below = 1'b0;
+      for (i = 0; i < 16; i = i + 1) begin
+        first[i] = b[i] && !below;
+        below    = below || b[i];
+      end
+      ffs16 = 4'd0;
+      for (i = 0; i < 16; i = i + 1)
+        if (first[i]) ffs16 = ffs16 | i[3:0];
     end
   endfunction
 
@@ -486,6 +493,7 @@ module hws_rq_engine #(
       f_phys = (s4 || s5) ? (tt_phys ^ swap_o ^ swap_c) : tt_phys;   // f_cpu = c_w
       f_prio = tt_prio;
     end
+    if (fn_q) f_phys = bnew_q[4];    // a move's new list: the same, registered
   end
 
   wire [AIW-1:0] f_arr = {f_cpu, f_phys};
@@ -558,7 +566,6 @@ module hws_rq_engine #(
   // takes the command's priority, REQUEUE the same list
   wire [AIW-1:0]  nl_arr = op_migr ? {c_w, tt_phys ^ swap_o ^ swap_c} : {tt_cpu, tt_phys};
   wire [7:0]      nl_prio = op_setp ? pfield : tt_prio;
-  reg  [AIW+3:0]  bnew_q;
 
   // bm: the same scheme. The focus list's word (f_arr, f_prio>>4) is read in the step that
   // reads its ht entry (PICK_NEXT/PEEK: the word of the summary FFS, one step earlier), and
@@ -701,14 +708,20 @@ module hws_rq_engine #(
   wire           upd     = unlink || link;
   wire [31:0]    w32     = {14'd0, f_weight};
   wire [LDW-1:0] w_ext   = w32[LDW-1:0];
-  // SET_WEIGHT of a queued task (step 2, f = its list): its weight changes from w_ext (the
-  // weight in force) to weight(PRIO), latched in step 1.
+  // SET_WEIGHT of a queued task (f = its list): its weight changes from w_ext (the weight
+  // in force) to weight(PRIO), latched in step 1. Step 2 latches the difference (sw_d_q),
+  // step 3 adds it, so no update passes two carry chains (a subtractor, then the adder).
   wire [31:0]    wn32    = {14'd0, wl_q};
   wire [LDW-1:0] wn_ext  = wn32[LDW-1:0];
-  wire           setw_upd = s2 && op_setw && q_t;
+  reg  [LDW-1:0] sw_d_q;
+  always @(posedge clk_i) sw_d_q <= wn_ext - w_ext;
+  wire           setw_upd = s3 && op_setw && q_t;
   // What load, gload and gtotal (port 0) add, modulo 2^LDW: +w at a link, -w at an unlink
-  // and for SET_GROUP's old group, the new weight minus the old one for SET_WEIGHT.
-  wire [LDW-1:0] w_delta = setw_upd ? (wn_ext - w_ext) : link ? w_ext : ({LDW{1'b0}} - w_ext);
+  // and for SET_GROUP's old group, sw_d_q for SET_WEIGHT. The per-CPU adders take it as
+  // one carry chain, load + (w ^ {sub}) + sub, the carry-in as a low bit (load_sum).
+  wire           w_sub   = !link && !setw_upd;
+  wire [LDW-1:0] w_opnd  = setw_upd ? sw_d_q : (w_ext ^ {LDW{w_sub}});
+  wire [LDW-1:0] w_delta = w_opnd + {{(LDW-1){1'b0}}, w_sub};
   wire [LDW-1:0] load_new = load_f + w_delta;    // the focus CPU's new load, for hws_balance
   wire           load_we  = upd || setw_upd;
   wire           swap_flip = unlink && op_pick && pk_swap_q;
@@ -745,7 +758,10 @@ module hws_rq_engine #(
       localparam [31:0] CPU32 = gc;
       // Each CPU adds for itself (the focus CPU's load through a multiplexer before one
       // shared adder was a critical path: tt -> f_cpu -> load -> adder).
-      wire [LDW-1:0] load_sum = load_q + w_delta;
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire [LDW:0]   load_s1  = {load_q, 1'b1} + {w_opnd, w_sub};   // bit 0: the carry-in
+      /* verilator lint_on UNUSEDSIGNAL */
+      wire [LDW-1:0] load_sum = load_s1[LDW:1];
       always @(posedge clk_i) begin
         if (srst_i) begin
           load_q <= {LDW{1'b0}};
@@ -945,6 +961,7 @@ module hws_rq_engine #(
     if (start_i) begin
       cmd_q <= cmd_i;
       ft_q  <= 1'b0;
+      fn_q  <= 1'b0;
       fin_q <= (lat_fn(cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]) == 3'd1);
       {ck_code_q, ck_q_q, ck_nq_q, ck_dom_q} <= check_fn(cmd_i);
       qt_q  <= !t_in_bad && ((q_we && (q_idx == t_in[TW-1:0])) ? link : queued_q[t_in[TW-1:0]]);
@@ -952,6 +969,7 @@ module hws_rq_engine #(
     end
     if (!start_i) begin
       ft_q  <= ft_ops || (op_migr && ((step_q == 3'd1) || (step_q == 3'd2)));
+      fn_q  <= op_move && ((step_q == 3'd3) || (step_q == 3'd4));
       // (BALANCE waits in step 2 and ends on bal_done, not fin_q)
       fin_q <= ((step_q + 3'd1) == lat) && !(op_bal && s2);
     end
@@ -1297,6 +1315,16 @@ module hws_rq_engine #(
       $display("hws_rq_engine: INVARIANT FAILED at %0t: tv_q %0d, grp_vld[%0d] %0d",
                $time, tv_q, t_w, grp_vld_q[t_w]);
       $fatal(1, "hws_rq_engine: tv_q differs from grp_vld[t]");
+    end
+    if (!srst_i && busy_q && (fn_q != (op_move && (s4 || s5)))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: fn_q %0d in step %0d of op %0d",
+               $time, fn_q, step_q, op);
+      $fatal(1, "hws_rq_engine: fn_q marks the wrong steps");
+    end
+    if (!srst_i && fn_q && (bnew_q[AIW+3:4] != nl_arr)) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: bnew_q array %0d, new list's %0d",
+               $time, bnew_q[AIW+3:4], nl_arr);
+      $fatal(1, "hws_rq_engine: bnew_q is not the new list's array");
     end
     // ft_q selects the focus CPU of docs' step schedule: the task's (tt) for the commands
     // on a task's list after step 1, except MIGRATE's new list (steps 4, 5)
