@@ -48,6 +48,7 @@ module hws_domain #(
   input  wire [1:0]                 q_kind_i,   // 0 IDLEST, 1 IDLE_CORE, 2 BALANCE
   input  wire                       q_now_i,    // BALANCE: idle type IDLE or NEWLY_IDLE
   output wire                       q_bad_o,    // DOMAIN: the partitions it reads are inconsistent
+  output wire [4:0]                 q_ok_o,     // the consistency flags (ok_q, below)
   input  wire                       q_go_i,     // step 1 of a QUERY that passed every check
   input  wire [NR_CPUS*LOAD_W-1:0]  load_i,     // load[c] at [c*LOAD_W +: LOAD_W]
   input  wire [NR_CPUS*LOAD_W-1:0]  hist_i,     // hist[c]
@@ -248,6 +249,7 @@ module hws_domain #(
     endcase
   end
   assign q_bad_o = bad;
+  assign q_ok_o  = ok_q;
 
   // ---------------------------------------------------------------------------------------
   // The answer of QUERY(c, level l, kind), from a consistent table, in two parts so that no

@@ -28,9 +28,9 @@
 // FFS over its 16 bits. A link/unlink that changes a bitmap bit rewrites the word it read
 // in an earlier step of the same command (at the step that reads the list's ht entry, at
 // address (f_arr, f_prio>>4)) and sets sm[a][k] = (new word != 0). Every word is written at
-// the end of a step and read at a later edge: the read-before-write case of hws_ram is
-// never relied upon (the held read address does read the word at its write edge, and that
-// data is never used).
+// the end of a step and read at a later edge: a word read at its own write edge (the held
+// read address does that) is undefined in hws_ram and never used; the simulation returns
+// it inverted, so lockstep would catch a use.
 //
 // A command is latched at its pop edge (start_i) and runs steps 1..L; "step k" is the
 // cycle after the (k-1)-th edge following the pop, and the command completes at the edge
@@ -76,8 +76,10 @@
 //                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
 //                 NR_CPUS)) cycles in all, whatever the number of groups)
 //
-// Every flop update names one list at a time (the "focus" list f below), so a single
-// adder updates nr and one updates load.
+// Every flop update names one list at a time (the "focus" list f below); each array
+// counts its tasks and each CPU adds its load for itself (one carry chain each, enabled
+// by the focus list), so no multiplexer of the focus list's count or load sits before an
+// adder.
 //
 // Load-comparison unit, first part (docs/accelerator.md section 8): grp[t], gload[c][g],
 // gtotal[g] live in block RAM with a valid flop per word (reset clears the flops, an
@@ -230,11 +232,14 @@ module hws_rq_engine #(
   // all of them but the last of its order, which reads state: QUEUED / NOTQUEUED (queued[t])
   // and DOMAIN (the domain table's flags). check_fn evaluates the word checks on the FIFO
   // head in the cycle before step 1 and the pop edge registers them (ck_*_q), with which
-  // state check follows; step 1 adds that one from qt_q or dom_bad. So no compare of a
+  // state check follows; step 1 adds that one from qt_q or the domain flags. So no compare of a
   // command field sits between cmd_q and the error flag, the sequencer's done and the pop.
   // check_fn's result: {code of the first failing word check (OK if none), QUEUED applies,
-  // NOTQUEUED applies, DOMAIN applies}.
-  function automatic [10:0] check_fn(input [31:0] c);
+  // NOTQUEUED applies, the domain-table flags DOMAIN needs (hws_domain's q_ok_o; 0: no
+  // DOMAIN check)}. The flags a QUERY at level l needs: Pl and P(l+1) where stored, their
+  // nesting when both are (ok[0..2]: P1..P3 well formed, ok[3]: P1 in P2, ok[4]: P2 in P3),
+  // and P1 for IDLE_CORE, as hws_domain's q_bad_o (checked against it below).
+  function automatic [14:0] check_fn(input [31:0] c);
     reg [3:0]  o;
     reg [11:0] tf;
     reg [7:0]  pf;
@@ -244,7 +249,8 @@ module hws_rq_engine #(
     reg [2:0]  dk;
     reg [16:0] dv;
     reg [7:0]  code;
-    reg        nq, nnq, nd;
+    reg        nq, nnq;
+    reg [4:0]  nd;
     begin
       o  = c[HWS_CMD_OP_LSB   +: HWS_CMD_OP_W];
       tf = c[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
@@ -267,7 +273,7 @@ module hws_rq_engine #(
       pwr_bad = (dv < HWS_MIN_POWER[16:0]);
       bal     = af && !hf;                           // QUERY kind 2, BALANCE
       code = HWS_ERR_OK;
-      nq = 1'b0;  nnq = 1'b0;  nd = 1'b0;
+      nq = 1'b0;  nnq = 1'b0;  nd = 5'b00000;
       case (o)
         HWS_OP_NOP: code = HWS_ERR_OK;
         HWS_OP_ENQUEUE:
@@ -319,7 +325,12 @@ module hws_rq_engine #(
           else if (c_bad)  code = HWS_ERR_CPU;
           else if (pf >= HWS_NR_LEVELS[7:0]) code = HWS_ERR_PRIO;
           else if (bal && ({1'b0, tf} >= 13'd3)) code = HWS_ERR_TASK;   // idle type
-          else             nd = 1'b1;                 // then DOMAIN
+          else case (pf[1:0])                         // then DOMAIN
+            2'd0:    nd = 5'b00001;
+            2'd1:    nd = 5'b01011;
+            2'd2:    nd = 5'b10110 | {4'd0, !af && hf};   // IDLE_CORE also needs P1
+            default: nd = 5'b00100 | {4'd0, !af && hf};
+          endcase
         default:           code = HWS_ERR_OPCODE;
       endcase
       check_fn = {code, nq, nnq, nd};
@@ -338,14 +349,18 @@ module hws_rq_engine #(
   wire [2:0]  dset_k   = pfield[2:0];
   wire [16:0] dset_val = {pfield[7:3], tfield};
 
-  reg  [7:0] ck_code_q;                 // the word checks' code
-  reg        ck_q_q, ck_nq_q, ck_dom_q; // QUEUED, NOTQUEUED, DOMAIN follow
-  wire [7:0] ecode = (ck_code_q != HWS_ERR_OK) ? ck_code_q :
-                     (ck_q_q && q_t)           ? HWS_ERR_QUEUED :
-                     (ck_nq_q && !q_t)         ? HWS_ERR_NOTQUEUED :
-                     (ck_dom_q && dom_bad)     ? HWS_ERR_DOMAIN : HWS_ERR_OK;
-  wire       ck_fail = (ck_code_q != HWS_ERR_OK) || (ck_q_q && q_t) || (ck_nq_q && !q_t) ||
-                       (ck_dom_q && dom_bad);
+  wire [4:0] dom_ok;                     // hws_domain's consistency flags
+  reg  [7:0] ck_code_q;                  // the word checks' code
+  reg        ck_bad_q;                   // ... is not OK
+  reg        ck_q_q, ck_nq_q;            // QUEUED, NOTQUEUED follow
+  reg  [4:0] ck_dm_q;                    // DOMAIN follows, needing these flags
+  wire       dom_fail = ((ck_dm_q & ~dom_ok) != 5'd0);
+  wire [14:0] ck_in   = check_fn(cmd_i);     // the FIFO head's, registered at the pop
+  wire [7:0] ecode = ck_bad_q          ? ck_code_q :
+                     (ck_q_q && q_t)   ? HWS_ERR_QUEUED :
+                     (ck_nq_q && !q_t) ? HWS_ERR_NOTQUEUED :
+                     dom_fail          ? HWS_ERR_DOMAIN : HWS_ERR_OK;
+  wire       ck_fail = ck_bad_q || (ck_q_q && q_t) || (ck_nq_q && !q_t) || dom_fail;
 
   // Latency of an opcode; fin_q says the coming step is the command's last (registered a
   // step ahead, so done is not a compare of step_q with a decode of cmd_q).
@@ -372,6 +387,23 @@ module hws_rq_engine #(
   wire [2:0] lat = lat_fn(op);
   reg        fin_q;
 
+  // The result word's source, one-hot: {TASK_STAT's INFO selector, its GROUP selector,
+  // TASK_STAT, QUERY, LCU_STAT, CPU_STAT, PICK_NEXT/PEEK}; registered at the pop (rs_q).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic [6:0] rsrc_fn(input [31:0] c);   // (reads the OP and PRIO fields)
+  /* verilator lint_on UNUSEDSIGNAL */
+    reg [3:0] o;
+    reg [7:0] pf;
+    begin
+      o  = c[HWS_CMD_OP_LSB   +: HWS_CMD_OP_W];
+      pf = c[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+      rsrc_fn = {pf == HWS_SEL_TASK_STAT_INFO, pf == HWS_SEL_TASK_STAT_GROUP,
+                 o == HWS_OP_TASK_STAT, o == HWS_OP_QUERY, o == HWS_OP_LCU_STAT,
+                 o == HWS_OP_CPU_STAT, (o == HWS_OP_PICK_NEXT) || (o == HWS_OP_PEEK)};
+    end
+  endfunction
+  reg [6:0]  rs_q;
+
   wire failed = s1 && ck_fail;
   wire bal_done;   // BALANCE: hws_balance's final cycle
   wire done   = failed || (busy_q && (op_bal ? bal_done : fin_q));
@@ -394,8 +426,8 @@ module hws_rq_engine #(
   // Focus list f = (f_cpu, f_phys, f_prio): the list the current step reads or updates.
   //   step 1:   the command's CPU; ENQUEUE its list, PICK_NEXT/PEEK the summary FFS
   //             result (word k, prio 16k: only the word is known)
-  //   step 2-3: ENQUEUE its list, PICK/PEEK word k and the FFS16 of it (step 2), then the
-  //             latched prio, others tt[t] (old list)
+  //   step 2-3: ENQUEUE its list, PICK/PEEK the latched prio (step 3; step 2 reads its
+  //             list at pk_ht), others tt[t] (old list)
   //   step 4-5: PICK_NEXT's latched prio (step 4), the new list of a move
   // Which of the two it is, is registered a step ahead (ft_q: 0 in step 1, set for the
   // commands on a task's list from step 2 on, MIGRATE's new list in steps 4-5 is c again),
@@ -433,31 +465,35 @@ module hws_rq_engine #(
   // through the multiplexer of the other steps and commands), and whether an array is empty
   // from its ne flop (an array is empty iff its count is 0, asserted below).
   wire [2*NK-1:0] sm_c    = sm_cpu[c_w];
-  wire            swap_c  = swap_all[c_w];
+  // swap[c] of the command's CPU, registered at the pop from the FIFO head (swc_q): a swap
+  // flips only at PICK_NEXT's last edge, which is forwarded, so swc_q holds for the whole
+  // command (asserted below) and no select of the swap flags by the command word sits
+  // before ENQUEUE's array or CPU_STAT's selectors.
+  reg             swc_q;
+  wire            swap_c  = swc_q;
   wire [NRW-1:0] nr_act  = swap_c ? nr_c1 : nr_c0;
   wire [NRW-1:0] nr_exp  = swap_c ? nr_c0 : nr_c1;
-  wire [1:0]      ne_c    = ne_cpu[c_w];
-  wire            act_any = swap_c ? ne_c[1] : ne_c[0];
-  wire            exp_any = swap_c ? ne_c[0] : ne_c[1];
 
-  // Find-first-set of 16 bits (lowest set bit; 0 when none), written flat: bit i is the
-  // first when it is set and no lower bit is, and the result ORs the indices of the first
-  // bit. Each output is then a function of the bits directly (2-3 LUT levels for the 9-bit
-  // summary, 3-4 for a bitmap word); the tree of 2:1 choices it replaced was 5 levels deep
-  // and was PICK_NEXT step 1's critical path (summary -> FFS -> bitmap RAM address).
+  // Find-first-set of 16 bits (lowest set bit; 0 when none) in three LUT levels: the four
+  // nibbles' zero flags and find-first-sets side by side, then two 2:1 choices. (A tree
+  // of 2:1 choices over the bits was 5 levels; a flat "no lower bit set" chain came out
+  // of ABC as a 9-level ripple, icetime's critical path on PICK_NEXT's step 2.)
+  function automatic [1:0] ffs4(input [2:0] n);   // bits 2..0 of a nibble (3 if all 0)
+    ffs4 = n[0] ? 2'd0 : n[1] ? 2'd1 : n[2] ? 2'd2 : 2'd3;
+  endfunction
   function automatic [3:0] ffs16(input [15:0] b);
-    reg        below;                  // a lower bit is set
-    reg [15:0] first;
-    integer    i;
+    reg z0, z1, z2, z3;            // nibble j is zero
+    reg [1:0] f0, f1, f2, f3;      // first set bit of nibble j
+    reg [1:0] lo_a, lo_b;
     begin
-      below = 1'b0;
-      for (i = 0; i < 16; i = i + 1) begin
-        first[i] = b[i] && !below;
-        below    = below || b[i];
-      end
-      ffs16 = 4'd0;
-      for (i = 0; i < 16; i = i + 1)
-        if (first[i]) ffs16 = ffs16 | i[3:0];
+      z0 = (b[3:0] == 4'd0);    z1 = (b[7:4] == 4'd0);
+      z2 = (b[11:8] == 4'd0);   z3 = (b[15:12] == 4'd0);
+      f0 = ffs4(b[2:0]);        f1 = ffs4(b[6:4]);
+      f2 = ffs4(b[10:8]);       f3 = ffs4(b[14:12]);
+      lo_a = z0 ? f1 : f0;      // the first set nibble of the low byte
+      lo_b = z2 ? f3 : f2;      // ... of the high byte
+      if (z0 && z1 && z2 && z3) ffs16 = 4'd0;
+      else ffs16 = {z0 && z1, (z0 && z1) ? z2 : z0, (z0 && z1) ? lo_b : lo_a};
     end
   endfunction
 
@@ -468,33 +504,53 @@ module hws_rq_engine #(
   reg           pk_phys_q, pk_swap_q, pk_none_q, pk_tw_q;
   reg  [3:0]    pk_k_q;
   reg  [7:0]    pk_prio_q;
-  wire          ffs_phys = act_any ? swap_c : ~swap_c;
-  wire [NK-1:0] sm_pk    = ffs_phys ? sm_c[NK +: NK] : sm_c[0 +: NK];
-  wire [3:0]    ffs_k    = ffs16({{(16-NK){1'b0}}, sm_pk});
+  // Each CPU forms its own step-1 answer from its flops (pkc: {array to search, the
+  // first set summary bit k, the summary has one, PICK_NEXT swaps, both arrays empty});
+  // the command's CPU then selects one. Selecting the CPU's flops first and searching
+  // after put the command word's wide fan-out at the head of the path.
+  wire [7:0] pkc [0:NR_CPUS-1];
+  genvar gp;
+  generate
+    for (gp = 0; gp < NR_CPUS; gp = gp + 1) begin : g_pick
+      wire [1:0]      ne   = ne_cpu[gp];
+      wire            sw   = swap_all[gp];
+      wire [2*NK-1:0] sm   = sm_cpu[gp];
+      wire            act  = sw ? ne[1] : ne[0];     // the active array is non-empty
+      wire            exp  = sw ? ne[0] : ne[1];
+      wire            ph   = act ? sw : ~sw;         // the array to search (physical)
+      wire [NK-1:0]   smp  = ph ? sm[NK +: NK] : sm[0 +: NK];
+      assign pkc[gp] = {ph, ffs16({{(16-NK){1'b0}}, smp}), (smp != {NK{1'b0}}),
+                        !act && exp, !act && !exp};
+    end
+  endgenerate
+  wire [7:0]    pk_c     = pkc[c_w];
+  wire          ffs_phys = pk_c[7];
+  wire [3:0]    ffs_k    = pk_c[6:3];
   wire [3:0]    ffs_lo   = ffs16(pk_tw_q ? bm_rd : 16'd0);
 
-  reg       f_phys;
-  reg [7:0] f_prio;
-  always @* begin
-    f_phys = afield ^ swap_c;        // ENQUEUE (logical array -> physical; f_cpu = c_w)
-    f_prio = pfield;
-    if (op_pick || op_peek) begin
-      // (step 1 reads its bitmap word at pk_bma, not through f)
-      f_phys = pk_phys_q;
-      f_prio = s2 ? {pk_k_q, ffs_lo} : pk_prio_q;
-    end else if (op_deq || op_req || op_tst || op_setg) begin
-      f_phys = tt_phys;
-      f_prio = tt_prio;
-    end else if (op_setp) begin
-      f_phys = tt_phys;
-      f_prio = (s4 || s5) ? pfield : tt_prio;
-    end else if (op_migr) begin
-      // MIGRATE keeps the logical array: physical ^ swap[old cpu] ^ swap[new cpu]
-      f_phys = (s4 || s5) ? (tt_phys ^ swap_o ^ swap_c) : tt_phys;   // f_cpu = c_w
-      f_prio = tt_prio;
+  // The focus list's physical array and priority come from the command (ENQUEUE: its
+  // logical array and PRIO; SET_PRIO's new list: PRIO), PICK_NEXT/PEEK's latched FFS
+  // results (from step 3 on: step 1 reads its bitmap word at pk_bma and step 2 its list at
+  // pk_ht, not through f, so the bitmap word's FFS16 feeds no link or unlink logic), the
+  // task entry (the commands on a task's list), or for a move's new list (steps 4, 5) its
+  // array from bnew_q (MIGRATE keeps the logical array: physical ^ swap[old cpu] ^
+  // swap[new cpu], formed in nl_arr a step before). Which one, is registered a step ahead
+  // (fsel_fn: {phys from the command, prio from the command, both from PICK_NEXT's
+  // latches}), like ft_q, so no opcode decode sits on the link and unlink paths.
+  function automatic [2:0] fsel_fn(input [3:0] o, input [2:0] st);
+    reg pk, tt;
+    begin
+      pk = (o == HWS_OP_PICK_NEXT) || (o == HWS_OP_PEEK);
+      tt = (o == HWS_OP_DEQUEUE) || (o == HWS_OP_REQUEUE) || (o == HWS_OP_TASK_STAT) ||
+           (o == HWS_OP_SET_GROUP) || (o == HWS_OP_SET_PRIO) || (o == HWS_OP_MIGRATE);
+      fsel_fn = {!pk && !tt,
+                 (!pk && !tt) || ((o == HWS_OP_SET_PRIO) && ((st == 3'd4) || (st == 3'd5))),
+                 pk};
     end
-    if (fn_q) f_phys = bnew_q[4];    // a move's new list: the same, registered
-  end
+  endfunction
+  reg       fcp_q, fcpr_q, fpk_q;
+  wire      f_phys = fn_q ? bnew_q[4] : fpk_q ? pk_phys_q : fcp_q ? (afield ^ swap_c) : tt_phys;
+  wire [7:0] f_prio = fpk_q ? pk_prio_q : fcpr_q ? pfield : tt_prio;
 
   wire [AIW-1:0] f_arr = {f_cpu, f_phys};
   // ht index of list (a, p): {p[7], a, p[6:0]} (p[6:4] is 0 when p[7] is set)
@@ -599,6 +655,9 @@ module hws_rq_engine #(
   // the pop edge's forwarding for qt_q (q_we, q_idx and link are defined below)
   wire [11:0]   t_in     = cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
   wire          t_in_bad = ({1'b0, t_in} >= NR_TASKS32[12:0]);
+  wire [5:0]    cf_in    = cmd_i[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W];
+  wire [CW-1:0] c_in     = cf_in[CW-1:0];     // (any value when CPU is out of range: the
+                                              // command then fails its CPU check)
   // PICK_NEXT unlinks its list's head, and whether that is also the tail is registered in
   // step 3 (pk_one_q), so no compare sits after the ht read of its step 4.
   reg           pk_one_q;
@@ -837,6 +896,11 @@ module hws_rq_engine #(
   wire [GW-1:0] g_a      = op_lcu ? g_lcu : gu_g;
   wire [31:0]   gl_a_full = ({{(32-CW){1'b0}}, f_cpu} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_a};
   wire [GLAW-1:0] gl_a   = gl_a_full[GLAW-1:0];
+  // LCU_STAT's word (c, g) straight from the command (gl_a is the same for LCU_STAT, but
+  // through the multiplexers that also take a task's CPU and group from RAM): its valid bit
+  // and forwarding compare are registered from it every cycle.
+  wire [31:0]   lcu_la_full = ({{(32-CW){1'b0}}, c_w} * NR_GROUPS32) + {{(32-GW){1'b0}}, g_lcu};
+  wire [GLAW-1:0] lcu_la = lcu_la_full[GLAW-1:0];
   reg             gu_pend_q;
   reg [GLAW-1:0]  gu_la_q;
   reg [GW-1:0]    gu_ga_q;
@@ -844,10 +908,12 @@ module hws_rq_engine #(
   wire [GLD-1:0]  gl_vld_q;         // hws_flags u_gl_vld
   wire [NR_GROUPS-1:0] gt_vld_q;    // hws_flags u_gt_vld
   wire [LDW-1:0]  gl_rd, gt_rd;
-  wire [LDW-1:0]  gl_old = gl_vld_q[gu_la_q] ? gl_rd : {LDW{1'b0}};
-  wire [LDW-1:0]  gt_old = gt_vld_q[gu_ga_q] ? gt_rd : {LDW{1'b0}};
-  wire [LDW-1:0]  gl_wd  = gl_old + gu_d_q;
-  wire [LDW-1:0]  gt_wd  = gt_old + gu_d_q;
+  // (an invalid word reads 0: the sum is the delta alone; the valid bit, a 128:1 select of
+  // flops at 8 CPUs, picks between the two after the adder instead of feeding it)
+  wire [LDW-1:0]  gl_add = gl_rd + gu_d_q;
+  wire [LDW-1:0]  gt_add = gt_rd + gu_d_q;
+  wire [LDW-1:0]  gl_wd  = gl_vld_q[gu_la_q] ? gl_add : gu_d_q;
+  wire [LDW-1:0]  gt_wd  = gt_vld_q[gu_ga_q] ? gt_add : gu_d_q;
   hws_ram #(.DEPTH((GLD > 1) ? GLD : 2), .WIDTH(LDW), .AW(GLAW)) u_gl (
     .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_la_q), .wdata_i(gl_wd),
     .raddr_i(gl_a), .rdata_o(gl_rd)
@@ -879,8 +945,8 @@ module hws_rq_engine #(
     gu_la_q  <= gl_a;
     gu_ga_q  <= gu_g;
     gu_d_q   <= gu_d;
-    lcu_fl_q <= gu_pend_q && (gu_la_q == gl_a);
-    lcu_vl_q <= gl_vld_q[gl_a];
+    lcu_fl_q <= gu_pend_q && (gu_la_q == lcu_la);
+    lcu_vl_q <= gl_vld_q[lcu_la];
     lcu_vt_q <= gt_vld_q[g_lcu];
     lcu_ft_q <= gu_pend_q && (gu_ga_q == g_lcu);
     lcu_gl_q <= gl_wd;
@@ -932,7 +998,7 @@ module hws_rq_engine #(
     .clk_i(clk_i), .srst_i(srst_i),
     .set_i(ok1 && op_dset), .set_k_i(dset_k), .set_cpu_i(cfield), .set_data_i(dset_val),
     .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i({afield, hfield}),
-    .q_now_i(tfield[1:0] != 2'd0), .q_bad_o(dom_bad),
+    .q_now_i(tfield[1:0] != 2'd0), .q_bad_o(dom_bad), .q_ok_o(dom_ok),
     .q_go_i(ok1 && op_qry), .load_i(load_all), .hist_i(hist_all), .idle_i(idle_q),
     .upd_i(gs_upd), .upd_cpu_i(gs_cpu6), .upd_n_old_i(load_f), .upd_n_new_i(gs_n_new),
     .upd_h_old_i(hist_f), .upd_h_new_i(gs_h_new),
@@ -960,16 +1026,21 @@ module hws_rq_engine #(
   always @(posedge clk_i) begin
     if (start_i) begin
       cmd_q <= cmd_i;
+      swc_q <= swap_all[c_in] ^ (swap_flip && (c_w == c_in));
       ft_q  <= 1'b0;
       fn_q  <= 1'b0;
+      {fcp_q, fcpr_q, fpk_q} <= fsel_fn(cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W], 3'd1);
       fin_q <= (lat_fn(cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]) == 3'd1);
-      {ck_code_q, ck_q_q, ck_nq_q, ck_dom_q} <= check_fn(cmd_i);
+      {ck_code_q, ck_q_q, ck_nq_q, ck_dm_q} <= ck_in;
+      ck_bad_q <= (ck_in[14:7] != HWS_ERR_OK);
+      rs_q  <= rsrc_fn(cmd_i);
       qt_q  <= !t_in_bad && ((q_we && (q_idx == t_in[TW-1:0])) ? link : queued_q[t_in[TW-1:0]]);
       tv_q  <= !t_in_bad && ((setg_we && (t_w == t_in[TW-1:0])) || grp_vld_q[t_in[TW-1:0]]);
     end
     if (!start_i) begin
       ft_q  <= ft_ops || (op_migr && ((step_q == 3'd1) || (step_q == 3'd2)));
       fn_q  <= op_move && ((step_q == 3'd3) || (step_q == 3'd4));
+      {fcp_q, fcpr_q, fpk_q} <= fsel_fn(op, step_q + 3'd1);
       // (BALANCE waits in step 2 and ends on bal_done, not fin_q)
       fin_q <= ((step_q + 3'd1) == lat) && !(op_bal && s2);
     end
@@ -982,9 +1053,9 @@ module hws_rq_engine #(
     if (s1) begin
       pk_phys_q <= ffs_phys;
       pk_k_q    <= ffs_k;
-      pk_tw_q   <= (sm_pk != {NK{1'b0}});
-      pk_swap_q <= !act_any && exp_any;
-      pk_none_q <= !act_any && !exp_any;
+      pk_tw_q   <= pk_c[2];
+      pk_swap_q <= pk_c[1];
+      pk_none_q <= pk_c[0];
     end
     if (s2) pk_prio_q <= {pk_k_q, ffs_lo};
     if (s3) pk_one_q  <= (ht_t == ht_h);
@@ -1033,9 +1104,9 @@ module hws_rq_engine #(
                            ({{(32-CW){1'b0}}, tt_cpu} << HWS_TINFO_CPU_LSB) |
                            ({24'd0, tt_prio} << HWS_TINFO_PRIO_LSB);
   wire [31:0] grp32    = {{(32-GW){1'b0}}, grp_u};   // u = t for TASK_STAT
-  wire [31:0] tst_word = (pfield == HWS_SEL_TASK_STAT_GROUP) ? grp32 :
+  wire [31:0] tst_word = rs_q[5] ? grp32 :
                          !q_t ? 32'd0 :
-                         (pfield == HWS_SEL_TASK_STAT_INFO) ? tinfo_word : {14'd0, f_weight};
+                         rs_q[6] ? tinfo_word : {14'd0, f_weight};
 
   // LCU_STAT (step 1: f_cpu = c, g_a = the TASK field)
   reg [63:0] idle64;
@@ -1071,15 +1142,12 @@ module hws_rq_engine #(
     else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word = {{(32-LDW){1'b0}}, gt_lcu};
   end
 
-  reg [31:0] res_word;
-  always @* begin
-    if (failed)                      res_word = HWS_ERR_FLAG | {24'd0, ecode};
-    else if (op_pick || op_peek)     res_word = pick_word;
-    else if (op_cst)                 res_word = cst_word;
-    else if (op_lcu)                 res_word = lcu_word;
-    else if (op_qry)                 res_word = qry_word;
-    else                             res_word = tst_word;
-  end
+  // The result's source is one-hot (rs_q, registered at the pop), so the multiplexer is an
+  // AND-OR of the five words, not a chain of choices.
+  wire [31:0] res_ok = ({32{rs_q[0]}} & pick_word) | ({32{rs_q[1]}} & cst_word) |
+                       ({32{rs_q[2]}} & lcu_word)  | ({32{rs_q[3]}} & qry_word) |
+                       ({32{rs_q[4]}} & tst_word);
+  wire [31:0] res_word = failed ? (HWS_ERR_FLAG | {24'd0, ecode}) : res_ok;
 
   assign busy_o     = busy_q;
   assign done_o     = done;
@@ -1091,7 +1159,7 @@ module hws_rq_engine #(
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, sel_act[7:4], sel_exp[7:4], h32,
-                            w32, wn32, prio_hi[15:9], load_all, gl_a_full,
+                            w32, wn32, prio_hi[15:9], load_all, gl_a_full, lcu_la_full, cf_in,
                             hist_sum[0]};
   // ... and of the bitmap RAM's addresses (the top bit at NR_CPUS = 1) and one-hots.
   wire unused_bm   = &{1'b0, chunk_oh[15:9], f_bma, cst_bma, pk_bma, tt_bma, bnew_q, enq_bma,
@@ -1295,9 +1363,15 @@ module hws_rq_engine #(
       $fatal(1, "hws_rq_engine: smk_q differs from the focus list's summary bit");
     end
     // the checks and the last-step flag registered at the pop are those of cmd_q
-    if (!srst_i && busy_q && ({ck_code_q, ck_q_q, ck_nq_q, ck_dom_q} != check_fn(cmd_q))) begin
+    if (!srst_i && busy_q && (({ck_code_q, ck_q_q, ck_nq_q, ck_dm_q} != check_fn(cmd_q)) ||
+                             (ck_bad_q != (ck_code_q != HWS_ERR_OK)) ||
+                             (s1 && !ck_bad_q && (ck_dm_q != 5'd0) && (dom_fail != dom_bad)))) begin
       $display("hws_rq_engine: INVARIANT FAILED at %0t: registered checks of %h", $time, cmd_q);
       $fatal(1, "hws_rq_engine: ck_*_q differ from check_fn(cmd_q)");
+    end
+    if (!srst_i && busy_q && (rs_q != rsrc_fn(cmd_q))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: registered result source of %h", $time, cmd_q);
+      $fatal(1, "hws_rq_engine: rs_q differs from rsrc_fn(cmd_q)");
     end
     if (!srst_i && busy_q && !op_bal && (fin_q != (step_q == lat))) begin
       $display("hws_rq_engine: INVARIANT FAILED at %0t: fin_q %0d in step %0d of %0d",
@@ -1315,6 +1389,16 @@ module hws_rq_engine #(
       $display("hws_rq_engine: INVARIANT FAILED at %0t: tv_q %0d, grp_vld[%0d] %0d",
                $time, tv_q, t_w, grp_vld_q[t_w]);
       $fatal(1, "hws_rq_engine: tv_q differs from grp_vld[t]");
+    end
+    if (!srst_i && busy_q && ({fcp_q, fcpr_q, fpk_q} != fsel_fn(op, step_q))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: focus selects %b in step %0d of op %0d",
+               $time, {fcp_q, fcpr_q, fpk_q}, step_q, op);
+      $fatal(1, "hws_rq_engine: registered focus selects are not this step's");
+    end
+    if (!srst_i && busy_q && (swc_q != swap_all[c_w])) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: swc_q %0d, swap[%0d] %0d",
+               $time, swc_q, c_w, swap_all[c_w]);
+      $fatal(1, "hws_rq_engine: swc_q differs from the command CPU's swap");
     end
     if (!srst_i && busy_q && (fn_q != (op_move && (s4 || s5)))) begin
       $display("hws_rq_engine: INVARIANT FAILED at %0t: fn_q %0d in step %0d of op %0d",

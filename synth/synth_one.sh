@@ -33,6 +33,8 @@ Environment (optional):
   SYNTH_MEM_MB     virtual memory cap for Yosys and nextpnr (ulimit -v; default half of
                    MemTotal, 0 = none): ecp5 64x4096 grew past 14 GB in Yosys's share pass
   PNR_FREQ         nextpnr --freq target in MHz (default 60)
+  PNR_SEED         nextpnr --seed (default: none given, nextpnr's own; placement and so
+                   Fmax vary with it by a MHz or two, recorded as "seed" in the JSON)
   PNR              auto | yes | no: iCE40 place and route (auto: only NR_CPUS <= 16)
   UP5K_FORCE=1     run the UP5K P&R even when the engine alone already packs into more
                    logic cells than the UP5K has (normally skipped and recorded as such)
@@ -74,6 +76,8 @@ SYNTH_TIMEOUT=${SYNTH_TIMEOUT:-10800}
 PNR_TIMEOUT=${PNR_TIMEOUT:-3600}
 LTP_TIMEOUT=${LTP_TIMEOUT:-1800}
 PNR_FREQ=${PNR_FREQ:-60}
+PNR_SEED=${PNR_SEED:-}
+case "$PNR_SEED" in *[!0-9]*) die_usage "PNR_SEED '$PNR_SEED' is not a number";; esac
 SYNTH_MEM_MB=${SYNTH_MEM_MB:-$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo 2>/dev/null || echo 0)}
 case "$SYNTH_MEM_MB" in ''|*[!0-9]*) die_usage "SYNTH_MEM_MB '$SYNTH_MEM_MB' is not a number";; esac
 PNR=${PNR:-auto}
@@ -286,6 +290,7 @@ pnr_one() {
 	mkdir -p "$dir"
 	pcfopt="--pcf-allow-unconstrained"
 	[ -n "$pcf" ] && pcfopt="--pcf $pcf"
+	[ -n "$PNR_SEED" ] && pcfopt="$pcfopt --seed $PNR_SEED"
 	echo "$TAG: nextpnr-ice40 --$dev --package $pkg ..." >&2
 	p0=$(now)
 	set +e
@@ -335,7 +340,7 @@ pnr_one() {
 		printf '"fmax_mhz": %s, "icetime_mhz": %s, "target_mhz": %s, "seconds": %s, "critical_path": %s' \
 			"$(jnum "$fmax")" "$(jnum "$icet")" "$PNR_FREQ" "$ps" "$(jstr "$cpath")"
 		printf ', "critical_path_src": %s, "critical_path_split": %s' "$(jstr "$csrc")" "$(jstr "$csplit")"
-		printf '}\n'
+		printf ', "seed": %s}\n' "$(jnum "$PNR_SEED")"
 	} >"$dir/pnr.json"
 }
 pnr_skip() { # DEVICE PACKAGE DIR REASON
@@ -343,7 +348,7 @@ pnr_skip() { # DEVICE PACKAGE DIR REASON
 	printf '{"device": "%s", "package": "%s", "status": "skipped", "reason": %s, ' "$1" "$2" "$(jstr "$4")" >"$3/pnr.json"
 	printf '"lc_used": null, "lc_avail": null, "io_used": null, "io_avail": null, "fmax_mhz": null, ' >>"$3/pnr.json"
 	printf '"icetime_mhz": null, "target_mhz": %s, "seconds": null, "critical_path": "", ' "$PNR_FREQ" >>"$3/pnr.json"
-	printf '"critical_path_src": "", "critical_path_split": ""}\n' >>"$3/pnr.json"
+	printf '"critical_path_src": "", "critical_path_split": "", "seed": null}\n' >>"$3/pnr.json"
 }
 
 PNR_JSON=""
