@@ -1114,32 +1114,39 @@ module hws_rq_engine #(
     idle64 = 64'd0;
     idle64[NR_CPUS-1:0] = idle_q;
   end
-  wire hist_lt = (hist_c < load_c);
-  // As for CPU_STAT, the selectors that read flops (history, loads, idle flags) are formed
-  // in step 1 and registered (lcu_q); step 2 selects a group word (block RAM) or lcu_q.
-  reg [31:0] lcu_pre, lcu_q;
+  // As for CPU_STAT, the values that read flops (history, load, idle flags) are selected
+  // in step 1 and registered (lcu_h_q, lcu_l_q, lcu_q); step 2 compares the history with
+  // the load for SOURCE/TARGET (a carry chain after a CPU select was too long for one
+  // step) and selects, or takes a group word (block RAM).
+  reg [LDW-1:0] lcu_h_q, lcu_l_q;
+  reg [31:0]    lcu_pre, lcu_q;
   always @* begin
     lcu_pre = 32'd0;
-    if (pfield == HWS_SEL_LCU_STAT_HIST)             lcu_pre[LDW-1:0] = hist_c;
-    else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD) lcu_pre[LDW-1:0] = hist_lt ? hist_c : load_c;
-    else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD) lcu_pre[LDW-1:0] = hist_lt ? load_c : hist_c;
-    else begin
-      // IDLE0 + k, k = 0..3 (selectors 5..8): CPUs 16k+15..16k. 16-bit chunks keep bit 31,
-      // the error flag of a result word, clear.
-      case (pfield[1:0])
-        2'b01:   lcu_pre[15:0] = idle64[15:0];
-        2'b10:   lcu_pre[15:0] = idle64[31:16];
-        2'b11:   lcu_pre[15:0] = idle64[47:32];
-        default: lcu_pre[15:0] = idle64[63:48];
-      endcase
-    end
+    // IDLE0 + k, k = 0..3 (selectors 5..8): CPUs 16k+15..16k. 16-bit chunks keep bit 31,
+    // the error flag of a result word, clear.
+    case (pfield[1:0])
+      2'b01:   lcu_pre[15:0] = idle64[15:0];
+      2'b10:   lcu_pre[15:0] = idle64[31:16];
+      2'b11:   lcu_pre[15:0] = idle64[47:32];
+      default: lcu_pre[15:0] = idle64[63:48];
+    endcase
   end
-  always @(posedge clk_i) lcu_q <= lcu_pre;
+  always @(posedge clk_i) begin
+    lcu_q   <= lcu_pre;
+    lcu_h_q <= hist_c;
+    lcu_l_q <= load_c;
+  end
+  wire hist_lt = (lcu_h_q < lcu_l_q);
   reg [31:0] lcu_word;
   always @* begin
     lcu_word = lcu_q;
     if (pfield == HWS_SEL_LCU_STAT_GROUP_LOAD)       lcu_word = {{(32-LDW){1'b0}}, gl_lcu};
     else if (pfield == HWS_SEL_LCU_STAT_GROUP_TOTAL) lcu_word = {{(32-LDW){1'b0}}, gt_lcu};
+    else if (pfield == HWS_SEL_LCU_STAT_HIST)        lcu_word = {{(32-LDW){1'b0}}, lcu_h_q};
+    else if (pfield == HWS_SEL_LCU_STAT_SOURCE_LOAD)
+      lcu_word = {{(32-LDW){1'b0}}, hist_lt ? lcu_h_q : lcu_l_q};
+    else if (pfield == HWS_SEL_LCU_STAT_TARGET_LOAD)
+      lcu_word = {{(32-LDW){1'b0}}, hist_lt ? lcu_l_q : lcu_h_q};
   end
 
   // The result's source is one-hot (rs_q, registered at the pop), so the multiplexer is an
