@@ -675,14 +675,22 @@ module hws_rq_engine #(
     nx_we = 1'b0;  nx_wa = nx_rd;  nx_wd = t_w;
     pv_we = 1'b0;  pv_wa = t_w;    pv_wd = ht_t;
     if (unlink) begin
-      // p = prev[u] (pv_rd), n = next[u] (nx_rd); an emptied list only loses its bitmap bit
+      // p = prev[u] (pv_rd), n = next[u] (nx_rd); an emptied list only loses its bitmap bit.
+      // Every RAM is written at an unlink, whatever u's place in its list, so that no write
+      // enable waits for the compares of u with the head and the tail: where a pointer does
+      // not change, the word is written back as read (ht) or u's own next/prev are (dead
+      // words once u leaves its list: the next of a tail and the prev of a head are never
+      // read, and a link rewrites what it needs).
+      ht_we = 1'b1;
+      nx_we = 1'b1;  nx_wa = u_task;  nx_wd = nx_rd;
+      pv_we = 1'b1;  pv_wa = u_task;  pv_wd = pv_rd;
       if (u_is_h && !u_is_t) begin
-        ht_we = 1'b1;  ht_wd = {nx_rd, ht_t};
+        ht_wd = {nx_rd, ht_t};
       end else if (!u_is_h && u_is_t) begin
-        ht_we = 1'b1;  ht_wd = {ht_h, pv_rd};
+        ht_wd = {ht_h, pv_rd};
       end else if (!u_is_h && !u_is_t) begin
-        nx_we = 1'b1;  nx_wa = pv_rd;  nx_wd = nx_rd;
-        pv_we = 1'b1;  pv_wa = nx_rd;  pv_wd = pv_rd;
+        nx_wa = pv_rd;
+        pv_wa = nx_rd;
       end
     end else if (link) begin
       ht_we = 1'b1;
@@ -754,9 +762,15 @@ module hws_rq_engine #(
 
   // Bitmap words. A link sets the focus list's bit in its (trusted) word, an unlink that
   // empties the list clears it; the summary bit follows the new word (below).
-  wire           bm_we = link || (unlink && u_is_h && u_is_t);
-  wire [15:0]    bm_wd = link ? (bm_tw | prio_lo) : (bm_tw & ~prio_lo);
-  wire           sm_wd = (bm_wd != 16'd0);
+  // (written at every unlink too, unchanged unless the list empties: see the RAM writes)
+  wire           bm_we = link || unlink;
+  wire [15:0]    bm_wd = link ? (bm_tw | prio_lo) :
+                         (u_is_h && u_is_t) ? (bm_tw & ~prio_lo) : bm_tw;
+  // The summary bit of the focus word after a link or unlink, as data rather than an
+  // enable: 1 after a link, unchanged (1: the list was in it) after an unlink that leaves
+  // the list non-empty, else whether the word keeps another bit. The compares of the
+  // unlinked task with head and tail meet the word's test in one gate.
+  wire           sm_new = link || !(u_is_h && u_is_t) || ((bm_tw & ~prio_lo) != 16'd0);
   hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
     .clk_i(clk_i), .we_i(bm_we && !srst_i), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
     .raddr_i(bm_raddr), .rdata_o(bm_rd)
@@ -802,7 +816,7 @@ module hws_rq_engine #(
           nr_q <= {NRW{1'b0}};
           ne_q <= 1'b0;
         end else if (upd && (f_arr == ARR32[AIW-1:0])) begin
-          if (bm_we) sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_wd}} & prio_hi[NK-1:0]);
+          sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_new}} & prio_hi[NK-1:0]);
           nr_q <= nr_inc;
           ne_q <= link || (nr_q != ONE32[NRW-1:0]);   // an unlink leaves nr_q - 1
         end
@@ -1406,6 +1420,12 @@ module hws_rq_engine #(
       $display("hws_rq_engine: INVARIANT FAILED at %0t: swc_q %0d, swap[%0d] %0d",
                $time, swc_q, c_w, swap_all[c_w]);
       $fatal(1, "hws_rq_engine: swc_q differs from the command CPU's swap");
+    end
+    // sm_new is the summary bit of the word written
+    if (!srst_i && upd && (sm_new != (bm_wd != 16'd0))) begin
+      $display("hws_rq_engine: INVARIANT FAILED at %0t: new summary bit %0d, word %h",
+               $time, sm_new, bm_wd);
+      $fatal(1, "hws_rq_engine: sm_new is not the written word's summary bit");
     end
     if (!srst_i && busy_q && (fn_q != (op_move && (s4 || s5)))) begin
       $display("hws_rq_engine: INVARIANT FAILED at %0t: fn_q %0d in step %0d of op %0d",
