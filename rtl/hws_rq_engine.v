@@ -34,7 +34,8 @@
 //
 // A command is latched at its pop edge (start_i) and runs steps 1..L; "step k" is the
 // cycle after the (k-1)-th edge following the pop, and the command completes at the edge
-// ending step L (done_o). Checks are made combinationally in step 1; a failing command
+// ending step L (done_o). Checks are decided in step 1 (those on the command word
+// alone evaluated on the FIFO head and registered at the pop, see check_fn); a failing command
 // completes there with nothing changed. Step schedule (R = RAM read address presented,
 // its data is used in the next step; W = RAM/flop write at the end of the step):
 //
