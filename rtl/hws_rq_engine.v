@@ -796,7 +796,10 @@ module hws_rq_engine #(
   wire           w_sub   = !link && !setw_upd;
   wire [LDW-1:0] w_opnd  = setw_upd ? sw_d_q : (w_ext ^ {LDW{w_sub}});
   wire [LDW-1:0] w_delta = w_opnd + {{(LDW-1){1'b0}}, w_sub};
-  wire [LDW-1:0] load_new = load_f + w_delta;    // the focus CPU's new load, for hws_balance
+  // The focus CPU's new load, for hws_balance's block sums: its own adder's sum (load_sum
+  // below), not a second adder after a multiplexer of the loads.
+  wire [LDW-1:0] load_sum_cpu [0:NR_CPUS-1];
+  wire [LDW-1:0] load_new = load_sum_cpu[f_cpu];
   wire           load_we  = upd || setw_upd;
   wire           swap_flip = unlink && op_pick && pk_swap_q;
 
@@ -836,6 +839,7 @@ module hws_rq_engine #(
       wire [LDW:0]   load_s1  = {load_q, 1'b1} + {w_opnd, w_sub};   // bit 0: the carry-in
       /* verilator lint_on UNUSEDSIGNAL */
       wire [LDW-1:0] load_sum = load_s1[LDW:1];
+      assign load_sum_cpu[gc] = load_sum;
       always @(posedge clk_i) begin
         if (srst_i) begin
           load_q <= {LDW{1'b0}};
