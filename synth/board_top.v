@@ -1,12 +1,8 @@
 // board_top: hws_top on a small board (iCEBreaker: UP5K sg48, 12 MHz), reached over a
 // UART (8N1). The AXI4-Lite wrapper needs ~106 pins, the sg48 has 39: this top needs 5.
 //
-// Protocol, one frame at a time (bytes):
-//   host -> board  'W' ADDR D0 D1 D2 D3   write the 32-bit word D3..D0 (little-endian)
-//                  'R' ADDR               read
-//   board -> host  'W': one byte, BRESP
-//                  'R': five bytes, RRESP D0 D1 D2 D3
-// Any other first byte is ignored. ADDR is the byte address of docs/regmap.md.
+// The frame protocol ('W' ADDR D0..D3, 'S' ADDR STRB D0..D3, 'R' ADDR and their replies) is
+// defined in docs/board.md; the driver's uart backend (driver/hws_uart.c) speaks it.
 // Also the narrow top the synthesis sweep places on the UP5K (synth/synth_one.sh).
 `default_nettype none
 
@@ -117,9 +113,12 @@ module board_top #(
   assign TX = tx_q;
 
   // ---- the bridge -------------------------------------------------------------------------
-  localparam [2:0] S_OP = 3'd0, S_ADDR = 3'd1, S_DATA = 3'd2, S_BUS = 3'd3, S_REPLY = 3'd4;
+  localparam [2:0] S_OP = 3'd0, S_ADDR = 3'd1, S_DATA = 3'd2, S_BUS = 3'd3, S_REPLY = 3'd4,
+                   S_STRB = 3'd5;
   reg [2:0]  st_q;
   reg        wr_q;        // the frame is a write
+  reg        sf_q;        // the write frame carries a strobe byte ('S')
+  reg [3:0]  wstrb_q;     // WSTRB of the write: 4'hF for 'W', the STRB byte's [3:0] for 'S'
   reg [7:0]  addr_q;
   reg [31:0] wdata_q;
   reg [39:0] reply_q;     // bytes to send, first in [7:0]
@@ -137,6 +136,8 @@ module board_top #(
     if (!rst_nq) begin
       st_q      <= S_OP;
       wr_q      <= 1'b0;
+      sf_q      <= 1'b0;
+      wstrb_q   <= 4'hF;
       addr_q    <= 8'd0;
       wdata_q   <= 32'd0;
       reply_q   <= 40'd0;
@@ -147,19 +148,25 @@ module board_top #(
       err_q     <= 1'b0;
     end else begin
       case (st_q)
-        S_OP: if (rx_stb_q && (rx_sh_q == "W" || rx_sh_q == "R")) begin
-          wr_q <= (rx_sh_q == "W");
-          st_q <= S_ADDR;
+        S_OP: if (rx_stb_q && (rx_sh_q == "W" || rx_sh_q == "S" || rx_sh_q == "R")) begin
+          wr_q    <= (rx_sh_q != "R");
+          sf_q    <= (rx_sh_q == "S");
+          wstrb_q <= 4'hF;
+          st_q    <= S_ADDR;
         end
         S_ADDR: if (rx_stb_q) begin
           addr_q <= rx_sh_q;
           n_q    <= 3'd4;
           if (wr_q) begin
-            st_q <= S_DATA;
+            st_q <= sf_q ? S_STRB : S_DATA;
           end else begin
             st_q      <= S_BUS;
             arvalid_q <= 1'b1;
           end
+        end
+        S_STRB: if (rx_stb_q) begin
+          wstrb_q <= rx_sh_q[3:0];   // [7:4] are ignored
+          st_q    <= S_DATA;
         end
         S_DATA: if (rx_stb_q) begin
           wdata_q <= {rx_sh_q, wdata_q[31:8]};
@@ -204,7 +211,7 @@ module board_top #(
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i(addr_q),
     .s_axi_awprot_i(3'd0),
     .s_axi_wvalid_i(wvalid_q), .s_axi_wready_o(wready), .s_axi_wdata_i(wdata_q),
-    .s_axi_wstrb_i(4'hF),
+    .s_axi_wstrb_i(wstrb_q),
     .s_axi_bvalid_o(bvalid), .s_axi_bready_i(st_q == S_BUS && wr_q), .s_axi_bresp_o(bresp),
     .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i(addr_q),
     .s_axi_arprot_i(3'd0),
