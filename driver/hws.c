@@ -165,15 +165,25 @@ static int resp_errno(struct hws_dev *d, uint32_t resp, int write, uint32_t off)
 static int mismatch(struct hws_dev *d, const char *what, uint32_t off, uint32_t mv, uint32_t mr,
 		    unsigned me, uint32_t rv, uint32_t rr, unsigned re)
 {
-	char cbuf[112];
+	char cbuf[112], mb[24] = "", rb[24] = "";
 
 	d->broken = 1;
+	if (!d->tp) {	/* a transport's edges are not compared */
+		snprintf(mb, sizeof(mb), " edges %u", me);
+		snprintf(rb, sizeof(rb), " edges %u", re);
+	}
 	set_msg(d, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
-		   "model data 0x%08x resp %u edges %u, rtl data 0x%08x resp %u edges %u",
+		   "model data 0x%08x resp %u%s, %s data 0x%08x resp %u%s",
 		(unsigned long long)(d->stats.commands ? d->stats.commands - 1 : 0),
 		d->stats.commands ? hws_cmd_format(d->last_cmd, cbuf, sizeof(cbuf)) : "none",
-		what, reg_name(off), off, mv, mr, me, rv, rr, re);
+		what, reg_name(off), off, mv, mr, mb, d->tp ? "transport" : "rtl", rv, rr, rb);
 	return -EIO;
+}
+
+/* Transport lockstep: the model first, after the time the transport's engine had. */
+static void model_settle(struct hws_dev *d)
+{
+	hws_model_idle(d->model, d->cfg.settle_edges);
 }
 
 int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val)
@@ -184,9 +194,16 @@ int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val)
 	if (d->broken)
 		return -EIO;
 	if (d->tp) {
+		if (d->model) {
+			model_settle(d);
+			me = hws_model_read(d->model, off, &mv, &mr);
+		}
 		re = d->tp->read(d->tp->ctx, d->master, off, &rv, &rr, &d->stats.delay_ns);
 		d->stats.reads++;
 		d->stats.edges += re;
+		if (d->model && rr != RESP_TIMEOUT &&
+		    (mr != rr || (mv != rv && off != HWS_REG_CYCLES)))
+			return mismatch(d, "read", off, mv, mr, me, rv, rr, re);
 		*val = rv;
 		return resp_errno(d, rr, 0, off);
 	}
@@ -214,9 +231,15 @@ int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t s
 		d->stats.commands++;
 	}
 	if (d->tp) {
+		if (d->model) {
+			model_settle(d);
+			me = hws_model_write(d->model, off, val, strb, &mr);
+		}
 		re = d->tp->write(d->tp->ctx, d->master, off, val, strb, &rr, &d->stats.delay_ns);
 		d->stats.writes++;
 		d->stats.edges += re;
+		if (d->model && rr != RESP_TIMEOUT && mr != rr)
+			return mismatch(d, "write", off, val, mr, me, val, rr, re);
 		return resp_errno(d, rr, 1, off);
 	}
 	if (d->model)
@@ -329,7 +352,7 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 		d->tp = cfg->transport;
 	else
 		d->cfg.transport = NULL;
-	if (cfg->backend != HWS_BACKEND_RTL && !d->tp) {
+	if (cfg->backend != HWS_BACKEND_RTL && (!d->tp || cfg->transport_lockstep)) {
 		ret = hws_model_create(&d->model, &mp);
 		if (ret) {
 			snprintf(msg, len, "cannot create the model: %s", strerror(-ret));

@@ -66,6 +66,12 @@ struct hws_config {
 	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
 	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* transport: the bus (else unused) */
+	unsigned transport_lockstep; /* transport: 1 = the C model runs beside it and every
+				 * read's data and every response is compared (not the clock
+				 * edges, nor CYCLES' data: the transport may not see the clock) */
+	unsigned settle_edges;	/* transport_lockstep: edges the model idles before each
+				 * access, so that it has done what the transport's engine did
+				 * between two accesses (uart: hws_uart_settle_edges()) */
 };
 
 struct hws_dev;
