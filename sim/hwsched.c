@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../driver/hws.h"
+#include "../driver/hws_uart.h"
 #include "hws_randcmd.h"
 #include "hws_vp.h"
 #include "hws_vsim.h"
@@ -53,7 +54,7 @@ static void usage_lockstep(FILE *f)
 {
 	fprintf(f,
 		"usage: %s lockstep [--seed S] [--commands N] [--cpus C] [--tasks T]\n"
-		"                [--backend model|rtl|lockstep] [--wave FILE]\n"
+		"                [--backend model|rtl|lockstep|uart:DEVICE] [--wave FILE]\n"
 		"                [--deep-check N] [--check-every N] [--no-balance]\n"
 		"                [--no-err-counters] [--quiet]\n"
 		"\n"
@@ -70,7 +71,11 @@ static void usage_lockstep(FILE *f)
 		"  --cpus C          NR_CPUS, 1..64 (default 8)\n"
 		"  --tasks T         NR_TASKS, 1..4096 (default 256)\n"
 		"  --depth D         CMD_DEPTH and RES_DEPTH, 2..32 (default 16)\n"
-		"  --backend B       model, rtl or lockstep (default lockstep)\n"
+		"  --backend B       model, rtl or lockstep (default lockstep), or uart:DEVICE[,baud=N]\n"
+		"                    [,clk=HZ][,timeout=MS]: the engine on a board (synth/board_top.v,\n"
+		"                    make board; or build/board/board_sim's pty) beside the model, every\n"
+		"                    read's data and every response compared; not clock edges nor\n"
+		"                    CYCLES, which the line cannot see (docs/board.md)\n"
 		"  --wave FILE       write an FST waveform of the RTL (rtl and lockstep)\n"
 		"  --deep-check N    RTL walks all its lists every N idle cycles (default 0: off)\n"
 		"  --check-every N   check the model's invariants every N commands (default 1000)\n"
@@ -146,6 +151,42 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 	p->shown = 1;
 }
 
+/* The uart backend's figures: the line's traffic, and the run in the board's own time. */
+static void print_uart(const struct hws_uart *u, const struct hws_randcmd_report *r, double el)
+{
+	struct hws_uart_stats st;
+	double bt = (double)r->engine_cycles / hws_uart_opts_of(u)->clk_hz;
+	uint64_t frames;
+
+	hws_uart_get_stats(u, &st);
+	frames = st.reads + st.writes;
+	printf("uart: %" PRIu64 " frames (%" PRIu64 " reads, %" PRIu64 " writes), %" PRIu64
+	       " bytes out, %" PRIu64 " in; %.2f frames per command\n", frames, st.reads,
+	       st.writes, st.bytes_out, st.bytes_in,
+	       r->commands ? (double)frames / (double)r->commands : 0.0);
+	printf("time: %.2f s wall, %.0f commands/s; board time (CYCLES at %u Hz, since the first "
+	       "soft reset) %.3f s, %.0f commands/s, %.0f frames/s; clock edges are not seen "
+	       "over the line\n", el, (double)r->commands / (el > 0 ? el : 1e-9),
+	       hws_uart_opts_of(u)->clk_hz, bt, bt > 0 ? (double)r->commands / bt : 0.0,
+	       bt > 0 ? (double)frames / bt : 0.0);
+}
+
+/* After a failed open: what the board is, in the options that select it. */
+static void print_board_shape(struct hws_uart *u)
+{
+	struct hws_config b;
+
+	hws_config_default(&b);
+	if (hws_uart_read_shape(u, &b))
+		return;
+	fprintf(stderr, "%s lockstep: the board's engine has %u CPUs, %u tasks, FIFOs %u/%u, %u "
+		"groups%s%s: --cpus %u --tasks %u --depth %u%s%s\n", prog, b.nr_cpus, b.nr_tasks,
+		b.cmd_depth, b.res_depth, b.nr_groups, b.no_balance ? ", no BALANCE" : "",
+		b.no_err_counters ? ", no per-code error counters" : "", b.nr_cpus, b.nr_tasks,
+		b.cmd_depth, b.no_balance ? " --no-balance" : "",
+		b.no_err_counters ? " --no-err-counters" : "");
+}
+
 static int cmd_lockstep(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -168,6 +209,8 @@ static int cmd_lockstep(int argc, char **argv)
 	struct hws_randcmd_report *r;
 	struct hws_config cfg;
 	struct hws_dev *d = NULL;
+	struct hws_uart *u = NULL;
+	const char *uart_spec = NULL;
 	struct progress pr = { 0 };
 	char msg[512];
 	long long v;
@@ -212,10 +255,15 @@ static int cmd_lockstep(int argc, char **argv)
 			cfg.res_depth = cfg.cmd_depth;
 			break;
 		case 'b':
-			if (hws_backend_parse(optarg, &cfg.backend)) {
-				fprintf(stderr, "%s lockstep: --backend must be model, rtl or lockstep "
-						"(got '%s')\n", prog, optarg);
+			if (!strncmp(optarg, "uart:", 5)) {
+				uart_spec = optarg + 5;
+				cfg.backend = HWS_BACKEND_TRANSPORT;
+			} else if (hws_backend_parse(optarg, &cfg.backend)) {
+				fprintf(stderr, "%s lockstep: --backend must be model, rtl, lockstep or "
+						"uart:DEVICE (got '%s')\n", prog, optarg);
 				return 2;
+			} else {
+				uart_spec = NULL;
 			}
 			break;
 		case 'w':
@@ -250,19 +298,34 @@ static int cmd_lockstep(int argc, char **argv)
 		fprintf(stderr, "%s lockstep: unexpected argument '%s'\n", prog, argv[optind]);
 		return 2;
 	}
-	if (cfg.wave && cfg.backend == HWS_BACKEND_MODEL) {
+	if (cfg.wave && (cfg.backend == HWS_BACKEND_MODEL || uart_spec)) {
 		fprintf(stderr, "%s lockstep: --wave needs the rtl or lockstep backend\n", prog);
 		return 2;
 	}
+	if (uart_spec) {
+		ret = hws_uart_open_spec(&u, uart_spec, msg, sizeof(msg));
+		if (ret) {
+			fprintf(stderr, "%s lockstep: cannot open uart:%s: %s\n", prog, uart_spec, msg);
+			return 1;
+		}
+		cfg.transport = hws_uart_transport(u);
+		cfg.transport_lockstep = 1;
+		cfg.settle_edges = hws_uart_settle_edges(u);
+	}
 	ret = hws_open(&d, &cfg, msg, sizeof(msg));
 	if (ret) {
-		fprintf(stderr, "%s lockstep: cannot open the %s backend: %s\n", prog,
-			hws_backend_name(cfg.backend), msg);
+		fprintf(stderr, "%s lockstep: cannot open the %s backend: %s%s%s\n", prog,
+			u ? "uart" : hws_backend_name(cfg.backend), msg, u && *hws_uart_errmsg(u) ?
+			": " : "", u ? hws_uart_errmsg(u) : "");
+		if (u)
+			print_board_shape(u);
+		hws_uart_close(u);
 		return 1;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		hws_close(d);
+		hws_uart_close(u);
 		fprintf(stderr, "%s lockstep: out of memory\n", prog);
 		return 1;
 	}
@@ -277,10 +340,13 @@ static int cmd_lockstep(int argc, char **argv)
 	mismatch = ret == -EIO && strstr(r->msg, "lockstep mismatch") != NULL;
 	if (ret)
 		fprintf(stderr, "%s lockstep: seed %" PRIu64 ": %s\n", prog, ro.seed, r->msg);
+	if (ret && u && *hws_uart_errmsg(u))
+		fprintf(stderr, "%s lockstep: %s\n", prog, hws_uart_errmsg(u));
 	if (!quiet) {
-		printf("engine: %u CPUs, %u tasks, FIFOs %u/%u, backend %s, seed %" PRIu64 "\n",
+		printf("engine: %u CPUs, %u tasks, FIFOs %u/%u, backend %s%s, seed %" PRIu64 "\n",
 		       cfg.nr_cpus, cfg.nr_tasks, cfg.cmd_depth, cfg.res_depth,
-		       hws_backend_name(cfg.backend), ro.seed);
+		       u ? "uart:" : hws_backend_name(cfg.backend), u ? hws_uart_device(u) : "",
+		       ro.seed);
 		printf("occupancy: max %u of %u tasks queued; table filled %u times, drained %u "
 		       "times\n", r->max_occupancy, cfg.nr_tasks, r->fills, r->drains);
 		printf("commands by type:");
@@ -308,13 +374,17 @@ static int cmd_lockstep(int argc, char **argv)
 			printf("engine: %" PRIu64 " commands executed in %" PRIu64 " cycles: %.2f "
 			       "cycles per command (bus included)\n", r->engine_done,
 			       r->engine_cycles, (double)r->engine_cycles / (double)r->engine_done);
-		printf("time: %.2f s wall, %.0f commands/s, %" PRIu64 " clock edges (%.2f M "
-		       "edges/s)\n", el, (double)r->commands / (el > 0 ? el : 1e-9), r->edges,
-		       (double)r->edges / (el > 0 ? el : 1e-9) / 1e6);
+		if (u)
+			print_uart(u, r, el);
+		else
+			printf("time: %.2f s wall, %.0f commands/s, %" PRIu64 " clock edges (%.2f M "
+			       "edges/s)\n", el, (double)r->commands / (el > 0 ? el : 1e-9), r->edges,
+			       (double)r->edges / (el > 0 ? el : 1e-9) / 1e6);
 	}
 	printf("lockstep: %" PRIu64 " commands, %d mismatches\n", r->commands, mismatch);
 	free(r);
 	hws_close(d);
+	hws_uart_close(u);
 	return ret ? 1 : 0;
 }
 

@@ -1,0 +1,572 @@
+/*
+ * hws_uart.c - the engine on a board over a serial line; see hws_uart.h and docs/board.md.
+ */
+#define _DEFAULT_SOURCE		/* cfmakeraw, flock */
+#include "hws_uart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RESP_NONE 3u		/* the transport's "no answer" (struct hws_transport) */
+#define RESYNC_BYTES 6		/* the longest frame ('S') less its first byte */
+#define MAX_FRAME 7
+
+struct hws_uart {
+	int fd;
+	char *device;
+	struct hws_uart_opts o;
+	struct hws_transport tp;	/* ctx = this */
+	struct hws_uart_stats stats;
+	int broken;			/* the errno that put the line out of step, or 0 */
+	char msg[384];
+};
+
+static void set_msg(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!buf || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+void hws_uart_default_opts(struct hws_uart_opts *o)
+{
+	o->baud = HWS_UART_DEFAULT_BAUD;
+	o->clk_hz = HWS_UART_DEFAULT_CLK_HZ;
+	o->timeout_ms = HWS_UART_DEFAULT_TIMEOUT_MS;
+}
+
+static speed_t baud_code(unsigned baud)
+{
+	static const struct { unsigned baud; speed_t code; } t[] = {
+		{ 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
+		{ 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 },
+		{ 500000, B500000 }, { 921600, B921600 }, { 1000000, B1000000 },
+		{ 1500000, B1500000 }, { 2000000, B2000000 }, { 3000000, B3000000 },
+		{ 4000000, B4000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].baud == baud)
+			return t[i].code;
+	return 0;
+}
+
+/* ---- Bytes with deadlines ---- */
+
+/* Milliseconds left until @deadline_ns (0 when past). */
+static int ms_left(double deadline_ns)
+{
+	double left = deadline_ns - now_ns();
+
+	return left <= 0 ? 0 : (int)(left / 1e6) + 1;
+}
+
+/* Write all of @buf before @deadline_ns. Return 0, -ETIMEDOUT or -errno. */
+static int write_all(int fd, const uint8_t *buf, size_t n, double deadline_ns)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(fd, buf + done, n - done);
+		struct pollfd p = { fd, POLLOUT, 0 };
+
+		if (w > 0) {
+			done += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (poll(&p, 1, ms_left(deadline_ns)) == 0)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/*
+ * Read up to @n bytes into @buf, waiting until @deadline_ns for them. *got gets the count.
+ * Return 0 when all came, -ETIMEDOUT, -EIO (hangup: the other side went away) or -errno.
+ * (In raw mode with VMIN = VTIME = 0, read() answers 0 when nothing is there.)
+ */
+static int read_n(int fd, uint8_t *buf, size_t n, size_t *got, double deadline_ns)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t r = read(fd, buf + *got, n - *got);
+		struct pollfd p = { fd, POLLIN, 0 };
+		int ms;
+
+		if (r > 0) {
+			*got += (size_t)r;
+			continue;
+		}
+		if (r < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		ms = ms_left(deadline_ns);
+		if (ms == 0 || poll(&p, 1, ms) == 0)
+			return -ETIMEDOUT;
+		if ((p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Read and drop whatever arrives until the line has been quiet for @quiet_ms. */
+static size_t drain(int fd, int quiet_ms)
+{
+	uint8_t buf[64];
+	size_t dropped = 0;
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	while (poll(&p, 1, quiet_ms) > 0) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r <= 0)
+			break;
+		dropped += (size_t)r;
+	}
+	return dropped;
+}
+
+/* ---- Frames ---- */
+
+static int stop(struct hws_uart *u, int err)
+{
+	u->broken = err;
+	return err;
+}
+
+static void frame_name(const uint8_t *req, char *buf, size_t len)
+{
+	snprintf(buf, len, "'%c' 0x%02x", req[0], req[1]);
+}
+
+/* Send @req (@nreq bytes) and read the @nrep-byte reply into @rep. */
+static int xfer(struct hws_uart *u, const uint8_t *req, size_t nreq, uint8_t *rep, size_t nrep)
+{
+	double t0 = now_ns(), deadline = t0 + 1e6 * u->o.timeout_ms;
+	struct pollfd p = { u->fd, POLLIN, 0 };
+	char fn[24];
+	size_t got;
+	int ret;
+
+	if (u->broken)
+		return u->broken;
+	frame_name(req, fn, sizeof(fn));
+	/* Nothing may be waiting: the board speaks only when spoken to. */
+	if (poll(&p, 1, 0) > 0) {
+		uint8_t junk[16];
+		ssize_t r = read(u->fd, junk, sizeof(junk));
+
+		if (r > 0) {
+			set_msg(u->msg, sizeof(u->msg), "%s: %zd byte(s) nobody asked for (first "
+				"0x%02x) before the frame %s: the line is out of step with the board",
+				u->device, r, junk[0], fn);
+			return stop(u, -EPROTO);
+		}
+	}
+	ret = write_all(u->fd, req, nreq, deadline);
+	if (ret == -ETIMEDOUT) {
+		set_msg(u->msg, sizeof(u->msg), "%s: could not send the frame %s within %u ms "
+			"(the line does not drain)", u->device, fn, u->o.timeout_ms);
+		return stop(u, ret);
+	}
+	if (ret) {
+		set_msg(u->msg, sizeof(u->msg), "%s: write failed: %s", u->device, strerror(-ret));
+		return stop(u, -EIO);
+	}
+	u->stats.bytes_out += nreq;
+	ret = read_n(u->fd, rep, nrep, &got, deadline);
+	u->stats.bytes_in += got;
+	u->stats.wall_ns += now_ns() - t0;
+	if (ret == -ETIMEDOUT) {
+		set_msg(u->msg, sizeof(u->msg), "%s: no reply to the frame %s within %u ms (%zu of "
+			"%zu bytes came): is the board connected, programmed (make board) and at "
+			"%u baud?", u->device, fn, u->o.timeout_ms, got, nrep, u->o.baud);
+		return stop(u, ret);
+	}
+	if (ret) {
+		set_msg(u->msg, sizeof(u->msg), "%s: read failed after %zu of %zu reply bytes: %s",
+			u->device, got, nrep, strerror(-ret));
+		return stop(u, -EIO);
+	}
+	if (rep[0] & ~3u) {
+		set_msg(u->msg, sizeof(u->msg), "%s: garbled reply to the frame %s: RESP byte 0x%02x "
+			"(a response is 0..3)", u->device, fn, rep[0]);
+		return stop(u, -EPROTO);
+	}
+	return 0;
+}
+
+int hws_uart_read(struct hws_uart *u, uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	uint8_t req[2] = { 'R', (uint8_t)addr }, rep[5];
+	int ret;
+
+	if (addr > 0xffu) {
+		set_msg(u->msg, sizeof(u->msg), "%s: read of address 0x%x: a frame's ADDR is one "
+			"byte (nothing sent)", u->device, addr);
+		return -EINVAL;
+	}
+	ret = xfer(u, req, sizeof(req), rep, sizeof(rep));
+	if (ret)
+		return ret;
+	*resp = rep[0];
+	*data = (uint32_t)rep[1] | (uint32_t)rep[2] << 8 | (uint32_t)rep[3] << 16 |
+		(uint32_t)rep[4] << 24;
+	u->stats.reads++;
+	return 0;
+}
+
+int hws_uart_write(struct hws_uart *u, uint32_t addr, uint32_t data, uint32_t strb,
+		   uint32_t *resp)
+{
+	uint8_t req[MAX_FRAME], rep[1];
+	size_t n = 0;
+	int ret, k;
+
+	if (addr > 0xffu || strb > 0xfu) {
+		set_msg(u->msg, sizeof(u->msg), "%s: write of address 0x%x, strobes 0x%x: a frame's "
+			"ADDR is one byte, STRB four bits (nothing sent)", u->device, addr, strb);
+		return -EINVAL;
+	}
+	req[n++] = strb == 0xfu ? 'W' : 'S';
+	req[n++] = (uint8_t)addr;
+	if (strb != 0xfu)
+		req[n++] = (uint8_t)strb;
+	for (k = 0; k < 4; k++)
+		req[n++] = (uint8_t)(data >> (8 * k));
+	ret = xfer(u, req, n, rep, sizeof(rep));
+	if (ret)
+		return ret;
+	*resp = rep[0];
+	u->stats.writes++;
+	return 0;
+}
+
+/* ---- The transport callbacks ---- */
+
+static unsigned tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			uint32_t *resp, double *ns)
+{
+	struct hws_uart *u = ctx;
+	double t0 = u->stats.wall_ns;
+
+	(void)master;	/* one master: the host */
+	*data = 0;
+	if (hws_uart_read(u, addr, data, resp))
+		*resp = RESP_NONE;
+	*ns += u->stats.wall_ns - t0;
+	return 0;	/* the board's clock edges cannot be seen from here */
+}
+
+static unsigned tp_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			 uint32_t strb, uint32_t *resp, double *ns)
+{
+	struct hws_uart *u = ctx;
+	double t0 = u->stats.wall_ns;
+
+	(void)master;
+	if (hws_uart_write(u, addr, data, strb, resp))
+		*resp = RESP_NONE;
+	*ns += u->stats.wall_ns - t0;
+	return 0;
+}
+
+/* The board's engine runs on its own clock: there is nothing to wait for. */
+static void tp_idle(void *ctx, unsigned edges, double *ns)
+{
+	(void)ctx;
+	(void)edges;
+	(void)ns;
+}
+
+/* ---- Open / close ---- */
+
+static int check_opts(const struct hws_uart_opts *o, char *msg, size_t len)
+{
+	if (!baud_code(o->baud)) {
+		set_msg(msg, len, "baud rate %u is not one termios offers (9600, 19200, 38400, "
+			"57600, 115200, 230400, 460800, 500000, 921600, 1000000 ... 4000000)",
+			o->baud);
+		return -EINVAL;
+	}
+	if (o->timeout_ms < 1 || o->timeout_ms > 600000) {
+		set_msg(msg, len, "timeout %u ms is outside 1..600000", o->timeout_ms);
+		return -EINVAL;
+	}
+	if (o->clk_hz < 10u * o->baud) {
+		set_msg(msg, len, "clock %u Hz is below 10 clocks per bit at %u baud", o->clk_hz,
+			o->baud);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Raw 8N1 at the board's rate, no flow control, modem lines ignored. */
+static int setup_tty(struct hws_uart *u, char *msg, size_t len)
+{
+	struct termios t;
+	speed_t sp = baud_code(u->o.baud);
+
+	if (tcgetattr(u->fd, &t)) {
+		int e = errno;
+
+		set_msg(msg, len, "%s is not a terminal: %s", u->device, strerror(e));
+		return e == ENOTTY || e == EINVAL ? -ENOTTY : -e;
+	}
+	cfmakeraw(&t);
+	t.c_cflag &= ~(tcflag_t)(CSTOPB | PARENB | CSIZE | CRTSCTS);
+	t.c_cflag |= CS8 | CLOCAL | CREAD;
+	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (cfsetispeed(&t, sp) || cfsetospeed(&t, sp) || tcsetattr(u->fd, TCSANOW, &t)) {
+		set_msg(msg, len, "%s: cannot set raw 8N1 at %u baud: %s", u->device, u->o.baud,
+			strerror(errno));
+		return -EIO;
+	}
+	tcflush(u->fd, TCIOFLUSH);
+	return 0;
+}
+
+/* Complete any half-sent frame, let the board answer it, then read ID. */
+static int resync(struct hws_uart *u, char *msg, size_t len)
+{
+	static const uint8_t ff[RESYNC_BYTES] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	/* Twenty byte times, and at least 50 ms for a USB adapter's latency timer. */
+	int quiet = (int)(20 * 10 * 1000 / u->o.baud) + 50;
+	uint32_t id = 0, resp = 0;
+	int ret;
+
+	if (quiet > (int)u->o.timeout_ms)
+		quiet = (int)u->o.timeout_ms;
+	ret = write_all(u->fd, ff, sizeof(ff), now_ns() + 1e6 * u->o.timeout_ms);
+	if (ret) {
+		set_msg(msg, len, "%s: cannot write: %s", u->device,
+			ret == -ETIMEDOUT ? "the line does not drain" : strerror(-ret));
+		return ret == -ETIMEDOUT ? ret : -EIO;
+	}
+	u->stats.bytes_out += sizeof(ff);
+	u->stats.bytes_in += drain(u->fd, quiet);
+	ret = hws_uart_read(u, HWS_REG_ID, &id, &resp);
+	if (ret) {
+		set_msg(msg, len, "%s", u->msg);
+		return ret;
+	}
+	if (resp != 0 || id != HWS_ID_VALUE) {
+		set_msg(msg, len, "%s: ID read answered RESP %u, 0x%08x (the engine's ID is 0x%08x): "
+			"not a hwsched board_top, or another baud rate", u->device, resp, id,
+			HWS_ID_VALUE);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int hws_uart_open(struct hws_uart **out, const char *device, const struct hws_uart_opts *o,
+		  char *msg, size_t len)
+{
+	struct hws_uart_opts def;
+	struct hws_uart *u;
+	struct stat st;
+	int ret;
+
+	if (!o) {
+		hws_uart_default_opts(&def);
+		o = &def;
+	}
+	if (!device || !*device) {
+		set_msg(msg, len, "no serial device given (e.g. uart:/dev/ttyUSB1)");
+		return -EINVAL;
+	}
+	ret = check_opts(o, msg, len);
+	if (ret)
+		return ret;
+	u = calloc(1, sizeof(*u));
+	if (!u || !(u->device = strdup(device))) {
+		free(u);
+		set_msg(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	u->o = *o;
+	u->fd = open(device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (u->fd < 0) {
+		ret = -errno;
+		set_msg(msg, len, "cannot open %s: %s", device, strerror(-ret));
+		goto err_free;
+	}
+	if (fstat(u->fd, &st) == 0 && !S_ISCHR(st.st_mode)) {
+		set_msg(msg, len, "%s is not a terminal (not a character device)", device);
+		ret = -ENOTTY;
+		goto err_close;
+	}
+	if (flock(u->fd, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		set_msg(msg, len, "%s is in use by another process (flock): %s", device,
+			strerror(errno));
+		goto err_close;
+	}
+	ret = setup_tty(u, msg, len);
+	if (!ret)
+		ret = resync(u, msg, len);
+	if (ret)
+		goto err_close;
+	u->tp.ctx = u;
+	u->tp.read = tp_read;
+	u->tp.write = tp_write;
+	u->tp.idle = tp_idle;
+	u->msg[0] = '\0';
+	*out = u;
+	return 0;
+
+err_close:
+	close(u->fd);
+err_free:
+	free(u->device);
+	free(u);
+	return ret;
+}
+
+/* One "key=value" of a spec into @o. */
+static int spec_option(const char *kv, struct hws_uart_opts *o, char *msg, size_t len)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "baud", offsetof(struct hws_uart_opts, baud) },
+		{ "clk", offsetof(struct hws_uart_opts, clk_hz) },
+		{ "timeout", offsetof(struct hws_uart_opts, timeout_ms) },
+	};
+	const char *eq = strchr(kv, '=');
+	unsigned long v;
+	char *end;
+	size_t i;
+
+	for (i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strlen(keys[i].key) != (size_t)(eq - kv) || strncmp(kv, keys[i].key, (size_t)(eq - kv)))
+			continue;
+		errno = 0;
+		v = strtoul(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || *end || v > 0xffffffffUL || eq[1] == '-') {
+			set_msg(msg, len, "uart option '%s': the value is not a number", kv);
+			return -EINVAL;
+		}
+		*(unsigned *)((char *)o + keys[i].off) = (unsigned)v;
+		return 0;
+	}
+	set_msg(msg, len, "uart option '%s': expected baud=N, clk=HZ or timeout=MS", kv);
+	return -EINVAL;
+}
+
+int hws_uart_open_spec(struct hws_uart **out, const char *spec, char *msg, size_t len)
+{
+	struct hws_uart_opts o;
+	char *s = strdup(spec ? spec : ""), *opt, *next;
+	int ret = 0;
+
+	if (!s) {
+		set_msg(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	hws_uart_default_opts(&o);
+	opt = strchr(s, ',');
+	if (opt)
+		*opt++ = '\0';
+	for (; opt && !ret; opt = next) {
+		next = strchr(opt, ',');
+		if (next)
+			*next++ = '\0';
+		ret = spec_option(opt, &o, msg, len);
+	}
+	if (!ret)
+		ret = hws_uart_open(out, s, &o, msg, len);
+	free(s);
+	return ret;
+}
+
+void hws_uart_close(struct hws_uart *u)
+{
+	if (!u)
+		return;
+	close(u->fd);
+	free(u->device);
+	free(u);
+}
+
+const struct hws_transport *hws_uart_transport(struct hws_uart *u)
+{
+	return &u->tp;
+}
+
+const char *hws_uart_errmsg(const struct hws_uart *u)
+{
+	return u->msg;
+}
+
+const char *hws_uart_device(const struct hws_uart *u)
+{
+	return u->device;
+}
+
+const struct hws_uart_opts *hws_uart_opts_of(const struct hws_uart *u)
+{
+	return &u->o;
+}
+
+unsigned hws_uart_settle_edges(const struct hws_uart *u)
+{
+	return 10u * (u->o.clk_hz / u->o.baud);
+}
+
+void hws_uart_get_stats(const struct hws_uart *u, struct hws_uart_stats *s)
+{
+	*s = u->stats;
+}
+
+int hws_uart_read_shape(struct hws_uart *u, struct hws_config *c)
+{
+	static const uint32_t regs[] = { HWS_REG_NR_CPUS, HWS_REG_NR_TASKS, HWS_REG_DEPTHS,
+					 HWS_REG_NR_GROUPS, HWS_REG_FEATURES };
+	uint32_t v[5], resp;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 5; i++) {
+		ret = hws_uart_read(u, regs[i], &v[i], &resp);
+		if (ret)
+			return ret;
+		if (resp) {
+			set_msg(u->msg, sizeof(u->msg), "%s: read of 0x%02x refused (RESP %u)",
+				u->device, regs[i], resp);
+			return -EPROTO;
+		}
+	}
+	c->nr_cpus = v[0];
+	c->nr_tasks = v[1];
+	c->cmd_depth = (v[2] & HWS_DEPTHS_CMD_DEPTH_MASK) >> HWS_DEPTHS_CMD_DEPTH_LSB;
+	c->res_depth = (v[2] & HWS_DEPTHS_RES_DEPTH_MASK) >> HWS_DEPTHS_RES_DEPTH_LSB;
+	c->nr_groups = v[3];
+	c->no_balance = !(v[4] & HWS_FEATURES_BALANCE_MASK);
+	c->no_err_counters = !(v[4] & HWS_FEATURES_ERR_COUNTERS_MASK);
+	return 0;
+}
