@@ -151,7 +151,7 @@ $(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h s
 	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
-C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c sim/machine.c sim/trace.c $(sort $(wildcard firmware/*.c))
+C_SRCS := models/hws_model.c driver/hws.c driver/hws_uart.c sim/hws_randcmd.c sim/machine.c sim/trace.c $(sort $(wildcard firmware/*.c))
 C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h firmware/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
@@ -462,3 +462,89 @@ synth-check:
 		grep -q "\"$$k\": [0-9]" $$j || { echo "synth-check: ice40 2x64 '$$k' is not a number" >&2; exit 1; }; \
 	done; echo "synth-check: $$j has every field"
 # ==== end of synth ========================================================================
+
+# ==== board (issue 18, part 4): the engine on an iCEBreaker, and its simulator ============
+# make board [BOARD=icebreaker]  the bitstream build/board/icebreaker.bin (synth/synth_one.sh's
+#                                iCE40 flow with the board's pins, then icepack) and how to
+#                                flash it
+# make board-sim                 build/board/board_sim: synth/board_top.v Verilated behind a
+#                                pseudo-terminal, bit by bit at the UART's rate; make test
+#                                runs lockstep over it (hwsched lockstep --backend uart:PTY)
+# make bench-board               the command rate over the simulated UART, into
+#                                build/bench/board.json
+# See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] as in
+# RTL_VARIANTS; the simulator is built at the same shape. 2 CPUs x 64 tasks without BALANCE
+# and the per-code error counters fits the UP5K (docs/board.md has the figures).
+BOARD_SHAPE ?= 2x64x16xnbne
+# The board's clock and baud rate: board_top's parameter defaults (their one home).
+board_param = $(shell sed -n 's/^ *parameter integer $(1) *= *\([0-9]*\).*/\1/p' synth/board_top.v)
+BOARD_CLK_HZ := $(call board_param,CLK_HZ)
+BOARD_BAUD := $(call board_param,BAUD)
+BOARD_DIR := $(BUILD)/board
+BOARD_SIM := $(BOARD_DIR)/board_sim
+# synth_one.sh's name for the shape: CPUS TASKS[nb][ne].
+board_synth_args = $(word 1,$(subst x, ,$(1))) $(word 2,$(subst x, ,$(1)))$(call vl_opts,$(1))
+# hwsched lockstep's options for the shape.
+board_lockstep_opts = --cpus $(word 1,$(subst x, ,$(1))) --tasks $(word 2,$(subst x, ,$(1))) \
+	--depth $(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-balance)$(if $(call vl_ne,$(1)), --no-err-counters)
+
+# The simulator: the C++ variants' Verilator flags, with board_top as the top and the
+# simulator's main linked in (--exe); its own Mdir.
+BOARD_VL_FLAGS := $(filter-out --top-module hws_top --trace-fst,$(VL_FLAGS))
+BOARD_VL_FLAGS += --top-module board_top
+BOARD_VL_FLAGS += --exe --build   # build the executable, not only the model
+$(BOARD_SIM): $(RTL_SRCS) $(RTL_INC) synth/board_top.v sim/board/board_sim.cpp
+	@mkdir -p $(BOARD_DIR)
+	verilator $(BOARD_VL_FLAGS) $(call vl_gparams,$(BOARD_SHAPE)) --Mdir $(BOARD_DIR)/vl \
+		-j $(JOBS) -CFLAGS '$(call vl_defs,$(BOARD_SHAPE)) -DBOARD_CLK_HZ=$(BOARD_CLK_HZ) -DBOARD_BAUD=$(BOARD_BAUD)' \
+		-LDFLAGS -lutil -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 -o board_sim \
+		$(RTL_SRCS) synth/board_top.v $(abspath sim/board/board_sim.cpp) >/dev/null
+	cp $(BOARD_DIR)/vl/board_sim $@.tmp && mv $@.tmp $@
+
+.PHONY: board board-sim bench-board
+board-sim: $(BOARD_SIM)
+
+# The bitstream: synth/synth_one.sh places and routes board_top at BOARD_SHAPE on the
+# UP5K sg48 with the board's pins (BOARD=icebreaker; it also synthesises and places the
+# engine alone on an HX8K for its figures), nextpnr aiming at the board's clock; the
+# UP5K run must have fit and met that clock (nextpnr's and icetime's Fmax), then icepack.
+BOARD_MHZ := $(shell awk 'BEGIN { print $(BOARD_CLK_HZ) / 1e6 }')
+space := $(subst ,, )
+BOARD_SYNTH_DIR := $(BOARD_DIR)/synth
+BOARD_UP5K := $(BOARD_SYNTH_DIR)/ice40_$(subst $(space),x,$(call board_synth_args,$(BOARD_SHAPE)))/up5k
+BOARD_BIN := $(BOARD_DIR)/icebreaker.bin
+ifneq ($(filter board $(BOARD_BIN),$(MAKECMDGOALS)),)
+ifneq ($(filter-out icebreaker,$(BOARD)),)
+$(error board: BOARD=$(BOARD): the one board supported is icebreaker (synth/icebreaker.pcf))
+endif
+endif
+$(BOARD_BIN): $(RTL_SRCS) $(RTL_INC) synth/board_top.v synth/icebreaker.pcf synth/synth_one.sh
+	@mkdir -p $(BOARD_SYNTH_DIR)
+	BOARD=icebreaker PNR=yes PNR_FREQ=$(BOARD_MHZ) NR_GROUPS=$(RTL_GROUPS) \
+		CMD_DEPTH=$(word 3,$(subst x, ,$(BOARD_SHAPE))) RES_DEPTH=$(word 3,$(subst x, ,$(BOARD_SHAPE))) \
+		synth/synth_one.sh ice40 $(call board_synth_args,$(BOARD_SHAPE)) $(BOARD_SYNTH_DIR)
+	@j=$(BOARD_UP5K)/pnr.json; \
+	grep -q '"status": "ok"' $$j || { echo "board: board_top at $(BOARD_SHAPE) did not place and route on the UP5K: $$(sed -n 's/.*"reason": \("[^"]*"\).*/\1/p' $$j) (see $(BOARD_UP5K)/)" >&2; exit 1; }; \
+	for k in fmax_mhz icetime_mhz; do \
+		f=$$(sed -n "s/.*\"$$k\": \([0-9.]*\).*/\1/p" $$j); \
+		awk -v f="$$f" -v c=$(BOARD_MHZ) 'BEGIN { exit !(f != "" && f + 0 >= c) }' || \
+			{ echo "board: $$k '$$f' MHz is below the board's $(BOARD_MHZ) MHz clock (see $$j)" >&2; exit 1; }; \
+	done
+	icepack $(BOARD_UP5K)/out.asc $@.tmp && mv $@.tmp $@
+
+board: $(BOARD_BIN)
+	@j=$(BOARD_UP5K)/pnr.json; \
+	echo "board: $(BOARD_BIN): board_top with $(BOARD_SHAPE) on the iCE40 UP5K (iCEBreaker): $$(sed -n 's/.*"lc_used": \([0-9]*\), "lc_avail": \([0-9]*\).*/\1 of \2 logic cells/p' $$j), Fmax $$(sed -n 's/.*"fmax_mhz": \([0-9.]*\), "icetime_mhz": \([0-9.]*\).*/\1 MHz (icetime \2)/p' $$j) for a $(BOARD_MHZ) MHz clock"
+	@echo "board: flash it with:  iceprog $(BOARD_BIN)"
+	@echo "board: then check it:  $(HWSCHED) lockstep --backend uart:/dev/ttyUSB1 $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 10k"
+	@echo "board: (the iCEBreaker's FTDI gives two ports; the UART is usually the second, docs/board.md)"
+
+# make test: the uart backend's tests run the simulator (tests/uart_test.cc).
+$(BUILD)/obj/tests/uart_test.o: CXXFLAGS_HWS += -DBOARD_SIM_BIN='"$(abspath $(BOARD_SIM))"'
+test: $(BOARD_SIM)
+
+# The command rate over the simulated UART (sim/board/bench_board.sh; docs/board.md).
+BOARD_BENCH_COMMANDS ?= 2000
+bench-board: $(BOARD_SIM) $(HWSCHED)
+	@mkdir -p $(BUILD)/bench
+	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
