@@ -133,14 +133,17 @@ static int read_n(int fd, uint8_t *buf, size_t n, size_t *got, double deadline_n
 	return 0;
 }
 
-/* Read and drop whatever arrives until the line has been quiet for @quiet_ms. */
-static size_t drain(int fd, int quiet_ms)
+/*
+ * Read and drop whatever arrives until the line has been quiet for @quiet_ms, or until
+ * @deadline_ns (a device that never stops talking is then caught by the ID read).
+ */
+static size_t drain(int fd, int quiet_ms, double deadline_ns)
 {
 	uint8_t buf[64];
 	size_t dropped = 0;
 	struct pollfd p = { fd, POLLIN, 0 };
 
-	while (poll(&p, 1, quiet_ms) > 0) {
+	while (now_ns() < deadline_ns && poll(&p, 1, quiet_ms) > 0) {
 		ssize_t r = read(fd, buf, sizeof(buf));
 
 		if (r <= 0)
@@ -370,7 +373,7 @@ static int resync(struct hws_uart *u, char *msg, size_t len)
 		return ret == -ETIMEDOUT ? ret : -EIO;
 	}
 	u->stats.bytes_out += sizeof(ff);
-	u->stats.bytes_in += drain(u->fd, quiet);
+	u->stats.bytes_in += drain(u->fd, quiet, now_ns() + 1e6 * u->o.timeout_ms);
 	ret = hws_uart_read(u, HWS_REG_ID, &id, &resp);
 	if (ret) {
 		set_msg(msg, len, "%s", u->msg);

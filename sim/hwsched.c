@@ -259,8 +259,8 @@ static int cmd_lockstep(int argc, char **argv)
 				uart_spec = optarg + 5;
 				cfg.backend = HWS_BACKEND_TRANSPORT;
 			} else if (hws_backend_parse(optarg, &cfg.backend)) {
-				fprintf(stderr, "%s lockstep: --backend must be model, rtl, lockstep or "
-						"uart:DEVICE (got '%s')\n", prog, optarg);
+				fprintf(stderr, "%s lockstep: --backend must be model, rtl or lockstep, "
+						"or uart:DEVICE (got '%s')\n", prog, optarg);
 				return 2;
 			} else {
 				uart_spec = NULL;

@@ -466,6 +466,30 @@ TEST(UartFrames, SomethingThatIsNotTheEngineIsRefusedAtOpen)
 	EXPECT_TRUE(has(msg, "not a hwsched board_top")) << msg;
 }
 
+// A device that never stops talking (another serial device on the port) does not hold
+// the open forever: the drain ends at the timeout and the ID read finds the chatter.
+TEST(UartFrames, ADeviceThatNeverStopsTalkingIsRefusedInTime)
+{
+	Pty p;
+	std::atomic<bool> stop{ false };
+	std::thread chatter([&] {
+		while (!stop) {
+			if (write(p.master, "$GPGGA,", 7) < 0)
+				break;
+			usleep(5000);
+		}
+	});
+	int ret;
+	std::string msg;
+	EXPECT_EQ(open_uart(p.name, 300, &ret, &msg), nullptr);
+	stop = true;
+	chatter.join();
+	EXPECT_EQ(ret, -EPROTO);
+	// The chatter is found before the ID frame is sent, or read as its reply.
+	EXPECT_TRUE(has(msg, p.name + ": ")) << msg;
+	EXPECT_TRUE(has(msg, "nobody asked for") || has(msg, "garbled reply")) << msg;
+}
+
 TEST(UartFrames, ASecondUserOfTheLineIsRefused)
 {
 	Pty p;
@@ -614,11 +638,11 @@ TEST(BoardSim, ABoardThatStopsAnsweringTimesOutNamingTheDevice)
 {
 	BoardSim s("--drop-after 60");
 	ASSERT_FALSE(s.opts().empty()) << s.head();
-	CliRun r = hwsched(lockstep_args(s, ",timeout=500", kBoardCommands, 3));
+	CliRun r = hwsched(lockstep_args(s, ",timeout=2000", kBoardCommands, 3));
 	EXPECT_EQ(r.status, 1) << r.out;
 	EXPECT_TRUE(has(r.out, "the engine never answered")) << r.out;
 	EXPECT_TRUE(has(r.out, s.pty() + ": no reply to the frame")) << r.out;
-	EXPECT_TRUE(has(r.out, "within 500 ms")) << r.out;
+	EXPECT_TRUE(has(r.out, "within 2000 ms (0 of ")) << r.out;
 }
 
 TEST(BoardSim, AGarbledReplyStopsTheRunNamingTheDevice)
@@ -649,7 +673,8 @@ TEST(BoardSim, UnknownBackendAndWaveAreRefused)
 {
 	CliRun r = hwsched("lockstep --backend usb:/dev/x");
 	EXPECT_EQ(r.status, 2) << r.out;
-	EXPECT_TRUE(has(r.out, "model, rtl, lockstep or uart:DEVICE")) << r.out;
+	EXPECT_TRUE(has(r.out, "--backend must be model, rtl or lockstep, or uart:DEVICE (got "
+			       "'usb:/dev/x')")) << r.out;
 	r = hwsched("lockstep --backend uart:/dev/x --wave w.fst");
 	EXPECT_EQ(r.status, 2) << r.out;
 	r = hwsched("lockstep --backend uart:/nonexistent/ttyQ --commands 1");
