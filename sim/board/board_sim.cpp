@@ -421,11 +421,11 @@ int main(int argc, char **argv)
 	top->RX = 1;
 	top->eval();
 	while (!g_stop) {
-		bool active = rx.busy() || tx.busy() || ft.owes() || tail || !out.empty();
+		bool active = rx.busy() || tx.busy() || ft.owes() || tail;
 
 		if (!active) {
 			// Nothing to do: wait for the host without clocking.
-			struct pollfd p = { mfd, POLLIN, 0 };
+			struct pollfd p = { mfd, (short)(POLLIN | (out.empty() ? 0 : POLLOUT)), 0 };
 			int ms = 1000;
 			if (o.max_idle_s > 0) {
 				double left = o.max_idle_s - (now_s() - last_host);
@@ -473,20 +473,24 @@ int main(int argc, char **argv)
 			uint8_t c = (uint8_t)b;
 			bytes_out++;
 			quiet = 0;
-			if (ft.board_byte(&c)) {
+			if (ft.board_byte(&c))
 				out.push_back((char)c);
+			// A reply's last byte goes to the host when its stop bit has ended, so the
+			// next frame always finds the simulator idle: simulated time then does not
+			// depend on when, in wall time, the host answers.
+			if (ft.owes())
 				flush(mfd, &out);
-			}
-			if (!ft.owes())
+			else
 				tail = kDiv / 2;	// the rest of the stop bit
 		}
-		if (tail && !rx.busy() && !ft.owes())
-			tail--;
+		if (tail && !rx.busy() && !ft.owes() && --tail == 0)
+			flush(mfd, &out);
 		if (ft.owes() && !rx.busy() && !tx.busy() && ++quiet >= kHangClocks) {
 			fprintf(stderr, "board_sim: the board owes a reply but its TX has been idle "
 					"for %" PRIu64 " clocks: giving up on it\n", quiet);
 			ft.forget();
 			quiet = 0;
+			flush(mfd, &out);
 		}
 	}
 	top->final();
