@@ -7,7 +7,7 @@
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh)
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages the build needs
-#   make gen     regenerate rtl/hws_regs.vh, driver/hws_regs.h, docs/regmap.md
+#   make gen     regenerate rtl/hws_regs.vh, include/hws/regs.h, docs/regmap.md
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -46,23 +46,23 @@ deps-list:
 	@tools/deps.sh --list
 
 # ---- Generated register map ------------------------------------------------------------
-GEN_FILES := rtl/hws_regs.vh driver/hws_regs.h docs/regmap.md
+GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md
 
-$(BUILD)/regmap_gen: tools/regmap_gen.c
+$(BUILD)/regmap_gen: regmap/regmap_gen.c
 	@mkdir -p $(BUILD)
 	$(CC) $(CWARN) -O2 -o $@ $<
 
 .PHONY: gen gen-check
 gen: $(BUILD)/regmap_gen
-	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
 
-$(GEN_FILES) &: docs/regmap.def $(BUILD)/regmap_gen
-	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+$(GEN_FILES) &: regmap/regmap.def $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
 
 # The committed generated files must be what the generator makes of the definition.
 gen-check: $(BUILD)/regmap_gen
 	@mkdir -p $(BUILD)/gen-check
-	@$(BUILD)/regmap_gen docs/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
+	@$(BUILD)/regmap_gen regmap/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
 	@for f in $(GEN_FILES); do \
 		cmp -s $$f $(BUILD)/gen-check/$$(basename $$f) \
 			|| { echo "gen-check: $$f is stale: run make gen" >&2; exit 1; }; \
@@ -72,6 +72,8 @@ gen-check: $(BUILD)/regmap_gen
 CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS_HWS := $(CWARN) -O2 -g -D_POSIX_C_SOURCE=200809L
 CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra
+# Includes name their layer: "hws/regs.h" (include/hws), "lib/hws_balance.h", ...
+INC := -Iinclude -I.
 
 VL_ROOT := /usr/share/verilator/include
 # Verilated code: the runtime's own defines, as verilated.mk sets them.
@@ -83,6 +85,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
 RTL_INC := rtl/hws_regs.vh
+HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Verilated variants ----------------------------------------------------------------
 # Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model;
@@ -127,10 +130,10 @@ $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $
 		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h sim/axi_master.h \
-		sim/hws_vsim.h $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
+$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/harness/hws_vsim_variant.cpp $(HARNESS_HDRS) \
+		$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Isim -I$(BUILD)/vl/$(call vl_name,$(1)) \
+	$(CXX) $(VL_CXXFLAGS) $(INC) -I$(BUILD)/vl/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
 		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
@@ -146,33 +149,37 @@ $(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h
+$(BUILD)/obj/hws_vsim.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
+	$(CXX) $(VL_CXXFLAGS) $(INC) -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
-C_SRCS := models/hws_model.c driver/hws.c sim/hws_randcmd.c sim/machine.c sim/trace.c $(sort $(wildcard firmware/*.c))
-C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h firmware/*.h)
+# The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
+CORE_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) $(sort $(wildcard driver/*.c)) \
+	$(sort $(wildcard firmware/*.c))
+SIM_C_SRCS := sim/stim/hws_randcmd.c $(sort $(wildcard sim/machine/*.c)) $(sort $(wildcard sim/trace/*.c))
+C_SRCS := $(CORE_SRCS) $(SIM_C_SRCS)
+C_HDRS := $(wildcard include/hws/*.h lib/*.h models/*.h driver/*.h firmware/*.h sim/*/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
-$(BUILD)/obj/%.o: %.c $(C_HDRS) driver/hws_regs.h
+$(BUILD)/obj/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HWS) -c -o $@ $<
+	$(CC) $(CFLAGS_HWS) $(INC) -c -o $@ $<
 
 # Sanitizer build of the same C code (ASan + UBSan) for the test run.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 C_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(C_SRCS))
-$(BUILD)/san/%.o: %.c $(C_HDRS) driver/hws_regs.h
+$(BUILD)/san/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HWS) $(SAN) -c -o $@ $<
+	$(CC) $(CFLAGS_HWS) $(INC) $(SAN) -c -o $@ $<
 
 SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(VARIANT_OBJS) $(VL_RT_OBJS)
 LINK_LIBS := $(VARIANT_LIBS) -lz -lm -pthread
 
 # ---- The executable ------------------------------------------------------------------
 HWSCHED := $(BUILD)/hwsched
-$(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+$(HWSCHED): $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: all
 all: $(HWSCHED)
@@ -253,21 +260,21 @@ synth-smoke: $(RTL_SRCS) $(RTL_INC)
 
 # ---- Tests ---------------------------------------------------------------------------
 GTEST_LIBS := -lgtest -lgtest_main -pthread
-TEST_SRCS := $(sort $(wildcard tests/*_test.cc))
+TEST_SRCS := $(sort $(filter-out tests/sim/vp/%,$(wildcard tests/*/*_test.cc)))
 TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
 TEST_BIN := $(BUILD)/tests/hws_tests
 SAN_TEST_BIN := $(BUILD)/tests/hws_model_san_tests
 
-$(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) driver/hws_regs.h
+$(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_HWS) -Idriver -Imodels -Isim -Ifirmware -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
+	$(CXX) $(CXXFLAGS_HWS) $(INC) -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
 # The model and balance tests again, with the C code under ASan + UBSan.
-SAN_TEST_OBJS := $(BUILD)/obj/tests/model_test.o $(BUILD)/obj/tests/balance_test.o
+SAN_TEST_OBJS := $(BUILD)/obj/tests/models/model_test.o $(BUILD)/obj/tests/lib/balance_test.o
 $(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(SAN) -o $@ $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
@@ -297,10 +304,10 @@ $(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SR
 		--Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/axi_master.h \
+$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/harness/axi_master.h \
 		$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_sc_$(call vl_name,$(1)) \
 		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
@@ -315,14 +322,14 @@ $(BUILD)/obj/vp/vlrt_%.o: $(VL_ROOT)/%.cpp
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) -c -o $@ $<
 
-VP_HDRS := $(wildcard sim/vp/*.h) sim/hws_vp.h $(C_HDRS)
-$(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS) driver/hws_regs.h
+VP_HDRS := $(wildcard sim/vp/*.h) $(C_HDRS)
+$(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS)
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -c -o $@ $<
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
 # The harness's C ABI (no C++ variants are linked: the driver's rtl backend is unused).
-$(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h
+$(BUILD)/obj/vp/hws_vsim_sc.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim -c -o $@ $<
+	$(CXX) $(SC_CXXFLAGS) $(INC) -c -o $@ $<
 
 VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/vp/hws_vsim_sc.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
 VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
@@ -335,19 +342,19 @@ $(VP_VARIANTS_STAMP): FORCE
 	@echo '$(sort $(VP_VARIANTS))' | cmp -s - $@ || echo '$(sort $(VP_VARIANTS))' > $@
 .PHONY: FORCE
 FORCE:
-$(VP_BIN): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
+$(VP_BIN): $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
+	$(CXX) -o $@ $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
 
 .PHONY: vp vp-study
 vp: $(HWSCHED) $(VP_BIN)
 
 # The TLM-level tests: their own binary (SystemC elaborates once per process).
-VP_TEST_SRCS := $(sort $(wildcard tests/vp/*_test.cc))
+VP_TEST_SRCS := $(sort $(wildcard tests/sim/vp/*_test.cc))
 VP_TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(VP_TEST_SRCS))
 VP_TEST_BIN := $(BUILD)/tests/hws_vp_tests
-$(BUILD)/obj/tests/vp/%.o: tests/vp/%.cc $(VP_HDRS) driver/hws_regs.h
+$(BUILD)/obj/tests/sim/vp/%.o: tests/sim/vp/%.cc $(VP_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -Idriver -c -o $@ $<
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
 $(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS) -lgtest -pthread
@@ -362,8 +369,8 @@ vp-study: $(HWSCHED)
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench
-$(BENCH_BIN): $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+$(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: bench bench-balance
 bench: $(BENCH_BIN) bench-balance
@@ -374,7 +381,7 @@ bench: $(BENCH_BIN) bench-balance
 # by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.
 BALANCE_BENCH := $(BUILD)/hws_balance_bench
 BALANCE_CALLS := 1000
-$(BALANCE_BENCH): $(BUILD)/obj/sim/hws_balance_bench.o $(BUILD)/obj/firmware/hws_balance.o
+$(BALANCE_BENCH): $(BUILD)/obj/cli/hws_balance_bench.o $(BUILD)/obj/lib/hws_balance.o
 	$(CC) -o $@ $^
 
 bench-balance: $(BALANCE_BENCH)

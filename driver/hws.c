@@ -1,7 +1,7 @@
 /*
  * hws.c - the hwsched driver; see hws.h.
  */
-#include "hws.h"
+#include "hws/hws.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/hws_model.h"
-#include "../sim/hws_vsim.h"
+#include "models/hws_model.h"
+#include "sim/harness/hws_vsim.h"
 
 #define RESP_TIMEOUT 3u
 

@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "hws_balance.h"
-#include "hws_sched.h"
+#include "lib/hws_balance.h"
+#include "hws/sched.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../driver/hws.h"
-#include "../driver/hws_regs.h"
+#include "hws/hws.h"
+#include "hws/regs.h"
 #include "fw_rq.h"
 
 struct fw_rq {

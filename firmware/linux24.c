@@ -11,7 +11,7 @@
  * t->counter holds the 2.4 counter in ns (1 tick of 2.4 = 10 ms); goodness() uses it
  * in ticks, rounded up.
  */
-#include "hws_sched.h"
+#include "hws/sched.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../driver/hws_regs.h"
-#include "../firmware/hws_balance.h"
+#include "hws/regs.h"
+#include "lib/hws_balance.h"
 
 #define NPRIO HWS_NR_PRIO
 #define FIFO_MAX 32

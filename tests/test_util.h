@@ -12,7 +12,7 @@
 
 #include <sys/wait.h>
 
-#include "hws.h"
+#include "hws/hws.h"
 
 namespace hwstest {
 

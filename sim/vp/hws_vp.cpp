@@ -19,9 +19,9 @@
 #include "vp.h"
 
 extern "C" {
-#include "../hws_vp.h"
-#include "../machine.h"
-#include "../../firmware/fw_rq.h"
+#include "hws_vp.h"
+#include "sim/machine/machine.h"
+#include "firmware/fw_rq.h"
 }
 
 namespace {

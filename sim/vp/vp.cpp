@@ -7,7 +7,7 @@
 #include <cerrno>
 
 extern "C" {
-#include "../../driver/hws_regs.h"
+#include "hws/regs.h"
 }
 
 namespace hwsvp {

@@ -25,7 +25,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../driver/hws.h"
+#include "hws/hws.h"
 #include "vp_target.h"
 
 namespace hwsvp {

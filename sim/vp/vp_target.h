@@ -24,7 +24,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../axi_master.h"
+#include "sim/harness/axi_master.h"
 
 namespace hwsvp {
 

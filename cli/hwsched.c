@@ -19,12 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../driver/hws.h"
-#include "hws_randcmd.h"
-#include "hws_vp.h"
-#include "hws_vsim.h"
-#include "machine.h"
-#include "trace.h"
+#include "hws/hws.h"
+#include "sim/stim/hws_randcmd.h"
+#include "sim/vp/hws_vp.h"
+#include "sim/harness/hws_vsim.h"
+#include "sim/machine/machine.h"
+#include "sim/trace/trace.h"
 
 static const char *prog = "hwsched";
 

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <memory>
 
-#include "hws_model.h"
-#include "hws_randcmd.h"
-#include "test_util.h"
+#include "models/hws_model.h"
+#include "sim/stim/hws_randcmd.h"
+#include "tests/test_util.h"
 
 namespace {
 

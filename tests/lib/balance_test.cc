@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <vector>
 
-#include "hws_balance.h"
+#include "lib/hws_balance.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hws_sched.h"
+#include "hws/sched.h"
 
 namespace {
 

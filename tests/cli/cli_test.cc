@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "test_util.h"
+#include "tests/test_util.h"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hws_regs.h"
+#include "hws/regs.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "test_util.h"
+#include "tests/test_util.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "trace.h"
+#include "sim/trace/trace.h"
 
 namespace {
 

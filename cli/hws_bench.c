@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../driver/hws.h"
-#include "hws_randcmd.h"
+#include "hws/hws.h"
+#include "sim/stim/hws_randcmd.h"
 
 #define CHECK(x)                                                                         \
 	do {                                                                             \

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "machine.h"
+#include "sim/machine/machine.h"
 
 #ifdef __cplusplus
 extern "C" {

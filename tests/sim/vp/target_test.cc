@@ -16,12 +16,12 @@
 
 #include <systemc>
 
-#include "vp.h"
+#include "sim/vp/vp.h"
 
 extern "C" {
-#include "../../driver/hws.h"
-#include "../../models/hws_model.h"
-#include "../test_util.h"
+#include "hws/hws.h"
+#include "models/hws_model.h"
+#include "tests/test_util.h"
 }
 
 namespace {

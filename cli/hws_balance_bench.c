@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../firmware/hws_balance.h"
+#include "lib/hws_balance.h"
 
 int main(int argc, char **argv)
 {

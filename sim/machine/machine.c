@@ -4,8 +4,8 @@
  * invariant of Lozi et al. 2016 at every tick), and the measurements.
  */
 #include "machine.h"
-#include "trace.h"
-#include "../firmware/fw_rq.h"
+#include "sim/trace/trace.h"
+#include "firmware/fw_rq.h"
 
 #include <errno.h>
 #include <math.h>

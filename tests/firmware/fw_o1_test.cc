@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "hws_sched.h"
+#include "hws/sched.h"
 
 extern "C" {
 const char *fw_o1_error(const struct sched *s);

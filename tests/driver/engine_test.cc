@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "test_util.h"
+#include "tests/test_util.h"
 
 using hwstest::reg;
 using hwstest::snapshot;

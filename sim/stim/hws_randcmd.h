@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "../driver/hws.h"
+#include "hws/hws.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-#include "hws_randcmd.h"
-#include "test_util.h"
+#include "sim/stim/hws_randcmd.h"
+#include "tests/test_util.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../firmware/hws_sched.h"
+#include "hws/sched.h"
 
 struct trace;
 #ifdef __cplusplus

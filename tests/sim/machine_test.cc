@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "machine.h"
-#include "test_util.h"
+#include "sim/machine/machine.h"
+#include "tests/test_util.h"
 
 extern "C" {
 int64_t fw_task_timeslice(int static_prio);
