@@ -7,7 +7,8 @@
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh)
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages the build needs
-#   make gen     regenerate rtl/hws_regs.vh, include/hws/regs.h, docs/regmap.md
+#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
+#                docs/regmap.md from regmap/regmap.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -46,7 +47,7 @@ deps-list:
 	@tools/deps.sh --list
 
 # ---- Generated register map ------------------------------------------------------------
-GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md
+GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
 
 $(BUILD)/regmap_gen: regmap/regmap_gen.c
 	@mkdir -p $(BUILD)
@@ -69,9 +70,11 @@ gen-check: $(BUILD)/regmap_gen
 	done; echo "gen-check: generated files are current"
 
 # ---- C and C++ flags -------------------------------------------------------------------
-CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+# -Wmissing-prototypes: every exported C function is declared in a header first (so a
+# changed signature breaks the build); -Wmissing-declarations is C++'s.
+CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_HWS := $(CWARN) -O2 -g -D_POSIX_C_SOURCE=200809L
-CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra
+CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra -Wmissing-declarations
 # Includes name their layer: "hws/regs.h" (include/hws), "lib/hws_balance.h", ...
 INC := -Iinclude -I.
 
@@ -84,7 +87,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Verilated variants ----------------------------------------------------------------
@@ -96,7 +99,7 @@ HARNESS_HDRS := $(wildcard sim/harness/*.h)
 RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16 8x256x16xnb \
 	8x256x16xnbne
 # Task groups of the load-comparison unit, the same in every variant.
-RTL_GROUPS := 16
+RTL_GROUPS := $(shell awk '$$1 == "const" && $$2 == "DEF_GROUPS" { print $$3 }' regmap/regmap.def)
 
 # Verilator flags, one per line:
 VL_FLAGS := --cc
@@ -133,7 +136,7 @@ $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $
 $(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/harness/hws_vsim_variant.cpp $(HARNESS_HDRS) \
 		$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) $(INC) -I$(BUILD)/vl/$(call vl_name,$(1)) \
+	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -I$(BUILD)/vl/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
 		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
@@ -151,7 +154,7 @@ $(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp
 
 $(BUILD)/obj/hws_vsim.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) $(INC) -c -o $@ $<
+	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
 # The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
@@ -159,7 +162,7 @@ CORE_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) $(sort $
 	$(sort $(wildcard firmware/*.c))
 SIM_C_SRCS := sim/stim/hws_randcmd.c $(sort $(wildcard sim/machine/*.c)) $(sort $(wildcard sim/trace/*.c))
 C_SRCS := $(CORE_SRCS) $(SIM_C_SRCS)
-C_HDRS := $(wildcard include/hws/*.h lib/*.h models/*.h driver/*.h firmware/*.h sim/*/*.h)
+C_HDRS := $(wildcard include/hws/*.h lib/*.h models/*.h driver/*.h firmware/*.h sim/*/*.h cli/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
 $(BUILD)/obj/%.o: %.c $(C_HDRS)
@@ -168,18 +171,22 @@ $(BUILD)/obj/%.o: %.c $(C_HDRS)
 
 # Sanitizer build of the same C code (ASan + UBSan) for the test run.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-C_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(C_SRCS))
 $(BUILD)/san/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HWS) $(INC) $(SAN) -c -o $@ $<
 
-SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(VARIANT_OBJS) $(VL_RT_OBJS)
+# The Verilator harness: its C ABI, the "rtl" transport backend over it, the variants.
+SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(BUILD)/obj/sim/harness/rtl_transport.o $(VARIANT_OBJS) \
+	$(VL_RT_OBJS)
 LINK_LIBS := $(VARIANT_LIBS) -lz -lm -pthread
 
 # ---- The executable ------------------------------------------------------------------
 HWSCHED := $(BUILD)/hwsched
-$(HWSCHED): $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+# The command line: cli/*.c but the benches.
+CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out cli/hws_bench.c cli/hws_balance_bench.c,\
+	$(sort $(wildcard cli/*.c))))
+$(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: all
 all: $(HWSCHED)
@@ -259,29 +266,52 @@ synth-smoke: $(RTL_SRCS) $(RTL_INC)
 	@echo "synth-smoke: iCE40 synthesis ok:"; grep -E 'SB_LUT4|SB_DFF|SB_RAM40_4K|SB_CARRY' $(BUILD)/yosys/ice40_stat.txt | sort | uniq | sed 's/^/  /'
 
 # ---- Tests ---------------------------------------------------------------------------
+# tests/ mirrors the layers. Three binaries:
+#   hws_core_tests  lib, models, driver (over the model backend) and firmware: links only
+#                   those layers, no Verilator (the driver and firmware build without it)
+#   hws_tests       everything that needs the simulator: RTL backends, machine, trace, CLI
+#   hws_san_tests   the core tests and the random command streams under ASan + UBSan
 GTEST_LIBS := -lgtest -lgtest_main -pthread
-TEST_SRCS := $(sort $(filter-out tests/sim/vp/%,$(wildcard tests/*/*_test.cc)))
+CORE_TEST_SRCS := $(sort $(wildcard tests/lib/*_test.cc tests/models/*_test.cc \
+	tests/firmware/*_test.cc)) tests/driver/driver_test.cc
+TEST_SRCS := $(sort $(filter-out tests/sim/vp/% $(CORE_TEST_SRCS),$(wildcard tests/*/*_test.cc)))
+CORE_TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(CORE_TEST_SRCS))
 TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
+CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+CORE_TEST_BIN := $(BUILD)/tests/hws_core_tests
 TEST_BIN := $(BUILD)/tests/hws_tests
-SAN_TEST_BIN := $(BUILD)/tests/hws_model_san_tests
+SAN_TEST_BIN := $(BUILD)/tests/hws_san_tests
 
 $(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_HWS) $(INC) -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
 
+$(CORE_TEST_BIN): $(CORE_TEST_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $(CORE_TEST_OBJS) $(CORE_OBJS) -lm $(GTEST_LIBS)
+
 $(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
-# The model and balance tests again, with the C code under ASan + UBSan.
-SAN_TEST_OBJS := $(BUILD)/obj/tests/models/model_test.o $(BUILD)/obj/tests/lib/balance_test.o
-$(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+# The core tests and the random streams again, with the C code under ASan + UBSan.
+SAN_TEST_OBJS := $(CORE_TEST_OBJS) $(BUILD)/obj/tests/sim/stim_test.o
+SAN_C_SRCS := $(CORE_SRCS) sim/stim/hws_randcmd.c
+$(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(patsubst %.c,$(BUILD)/san/%.o,$(SAN_C_SRCS))
 	@mkdir -p $(dir $@)
-	$(CXX) $(SAN) -o $@ $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
+	$(CXX) $(SAN) -o $@ $^ -lm $(GTEST_LIBS)
+
+# Every include points down the layers (tools/check_layers.sh; its self-test first shows
+# that a bad include is caught).
+.PHONY: layers
+layers:
+	@tools/check_layers.sh --self-test
+	@tools/check_layers.sh
 
 .PHONY: test unit-test san-test
-test: gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
-	tests/run_all.sh $(BUILD)/test-reports $(SAN_TEST_BIN) $(TEST_BIN) $(VP_TEST_BIN)
+test: gen-check layers lint synth-smoke $(HWSCHED) $(CORE_TEST_BIN) $(TEST_BIN) $(SAN_TEST_BIN)
+	tests/run_all.sh $(BUILD)/test-reports $(CORE_TEST_BIN) $(SAN_TEST_BIN) $(TEST_BIN) \
+		$(VP_TEST_BIN)
 
 # ---- The virtual platform (issue 8, docs/vp.md) ----------------------------------------
 # The engine Verilated for SystemC (verilator --sc), one class per parameter set as for the
@@ -294,7 +324,8 @@ VP_STUDY_VARIANTS := 1x256x16 1x512x16 8x256x16 8x512x16 8x4096x16 64x256x16 64x
 # The C++ variants' flags, for SystemC and without the waveform (the VP has none).
 VL_SC_FLAGS := --sc $(filter-out --cc --trace-fst,$(VL_FLAGS))
 SC_DEFS := -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=0 -DSC_INCLUDE_DYNAMIC_PROCESSES
-SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter
+SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter \
+	-Wmissing-declarations
 SC_LIBS := -lsystemc
 
 define VP_VARIANT_RULES
@@ -320,18 +351,14 @@ VP_VARIANT_LIBS := $(foreach v,$(VP_VARIANTS),$(BUILD)/vlsc/$(call vl_name,$(v))
 VP_RT_OBJS := $(addprefix $(BUILD)/obj/vp/vlrt_,$(addsuffix .o,verilated verilated_threads))
 $(BUILD)/obj/vp/vlrt_%.o: $(VL_ROOT)/%.cpp
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -c -o $@ $<
+	$(CXX) $(filter-out -Wmissing-declarations,$(SC_CXXFLAGS)) -c -o $@ $<
 
 VP_HDRS := $(wildcard sim/vp/*.h) $(C_HDRS)
 $(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS)
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
-# The harness's C ABI (no C++ variants are linked: the driver's rtl backend is unused).
-$(BUILD)/obj/vp/hws_vsim_sc.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
-	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) $(INC) -c -o $@ $<
-
-VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/vp/hws_vsim_sc.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
+# No Verilator harness: the platform's engine is its own (the driver opens no "rtl").
+VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
 VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
 VP_BIN := $(BUILD)/hwsched_vp
 # The list of engines linked in: a change of VP_VARIANTS relinks (make vp-study adds some,
@@ -342,8 +369,8 @@ $(VP_VARIANTS_STAMP): FORCE
 	@echo '$(sort $(VP_VARIANTS))' | cmp -s - $@ || echo '$(sort $(VP_VARIANTS))' > $@
 .PHONY: FORCE
 FORCE:
-$(VP_BIN): $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
-	$(CXX) -o $@ $(BUILD)/obj/cli/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
+$(VP_BIN): $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
+	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
 
 .PHONY: vp vp-study
 vp: $(HWSCHED) $(VP_BIN)

@@ -103,7 +103,7 @@ static unsigned latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
 	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
 }
 
-static struct hws_dev *open_backend(enum hws_backend b, unsigned nr_cpus)
+static struct hws_dev *open_backend(const char *b, unsigned nr_cpus)
 {
 	struct hws_config c;
 	struct hws_dev *d;
@@ -113,7 +113,7 @@ static struct hws_dev *open_backend(enum hws_backend b, unsigned nr_cpus)
 	c.backend = b;
 	c.nr_cpus = nr_cpus;
 	if (hws_open(&d, &c, msg, sizeof(msg))) {
-		fprintf(stderr, "hws_bench: cannot open %s with %u CPUs: %s\n", hws_backend_name(b),
+		fprintf(stderr, "hws_bench: cannot open %s with %u CPUs: %s\n", b,
 			nr_cpus, msg);
 		exit(1);
 	}
@@ -126,7 +126,7 @@ static struct hws_dev *open_backend(enum hws_backend b, unsigned nr_cpus)
  * (from the CMD write to its RESULT, minus a NOP's share), and the verdict it reached.
  * @flat: the domain after reset instead, every CPU its own group (n groups).
  */
-static unsigned balance_cycles(enum hws_backend be, unsigned n, int flat, unsigned *verdict,
+static unsigned balance_cycles(const char *be, unsigned n, int flat, unsigned *verdict,
 			       double *ivl)
 {
 	struct hws_dev *d = open_backend(be, n);
@@ -174,7 +174,7 @@ struct rate {
 	uint64_t commands, edges;
 };
 
-static struct rate random_rate(enum hws_backend b, uint64_t n)
+static struct rate random_rate(const char *b, uint64_t n)
 {
 	struct hws_randcmd_opts o = { .seed = 42, .commands = n, .check_every = 0 };
 	struct hws_randcmd_report *r = calloc(1, sizeof(*r));
@@ -186,7 +186,7 @@ static struct rate random_rate(enum hws_backend b, uint64_t n)
 		exit(1);
 	t0 = now_s();
 	if (hws_randcmd_run(d, &o, r)) {
-		fprintf(stderr, "hws_bench: random run on %s failed: %s\n", hws_backend_name(b),
+		fprintf(stderr, "hws_bench: random run on %s failed: %s\n", b,
 			r->msg);
 		exit(1);
 	}
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 	}
 
 	/* ---- Cycles per command, by occupancy (all tasks on CPU 0, prio 120) ---- */
-	d = open_backend(HWS_BACKEND_RTL, 8);
+	d = open_backend("rtl", 8);
 	for (o = 0; o < 3; o++) {
 		for (; queued < occs[o]; queued++)
 			CHECK(hws_enqueue(d, queued, 0, 120, 0, 0));
@@ -306,17 +306,17 @@ int main(int argc, char **argv)
 	for (k = 0; k < 4; k++) {
 		int has_rtl = bal_n[k] == 8 || bal_n[k] == 64;
 
-		bal_cyc[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], 0, &bal_verdict[k],
+		bal_cyc[k] = balance_cycles("model", bal_n[k], 0, &bal_verdict[k],
 					    &bal_ivl[k]);
-		bal_flat[k] = balance_cycles(HWS_BACKEND_MODEL, bal_n[k], 1, &v, &dummy);
+		bal_flat[k] = balance_cycles("model", bal_n[k], 1, &v, &dummy);
 		bal_rtl[k] = bal_rtl_flat[k] = 0;
 		bal_ivl_rtl[k] = 0;
 		if (has_rtl) {
 			unsigned vr, vf;
 
-			bal_rtl[k] = balance_cycles(HWS_BACKEND_RTL, bal_n[k], 0, &vr,
+			bal_rtl[k] = balance_cycles("rtl", bal_n[k], 0, &vr,
 						    &bal_ivl_rtl[k]);
-			bal_rtl_flat[k] = balance_cycles(HWS_BACKEND_RTL, bal_n[k], 1, &vf, &dummy);
+			bal_rtl_flat[k] = balance_cycles("rtl", bal_n[k], 1, &vf, &dummy);
 			if (bal_rtl[k] != bal_cyc[k] || vr != bal_verdict[k] ||
 			    bal_rtl_flat[k] != bal_flat[k] || vf != v ||
 			    bal_ivl_rtl[k] != bal_ivl[k]) {
@@ -341,9 +341,9 @@ int main(int argc, char **argv)
 	       "BALANCEs with their RESULT reads, cycles per query)\n");
 
 	/* ---- Throughput of random streams ---- */
-	lock = random_rate(HWS_BACKEND_LOCKSTEP, 300000);
-	rtl = random_rate(HWS_BACKEND_RTL, 300000);
-	model = random_rate(HWS_BACKEND_MODEL, 1000000);
+	lock = random_rate("lockstep", 300000);
+	rtl = random_rate("rtl", 300000);
+	model = random_rate("model", 1000000);
 	printf("random streams (seed 42):\n");
 	printf("  lockstep: %.0f checked commands/s (%" PRIu64 " in %.2f s), %.2f M edges/s\n",
 	       lock.cmds_per_s, lock.commands, lock.secs, lock.edges_per_s / 1e6);

@@ -1,15 +1,16 @@
 /*
- * hws - the driver of the hwsched engine: one API over an MMIO transport.
+ * hws - the driver of the hwsched engine: one API over a transport.
  *
  *   firmware / CLI / tests
  *          |  hws_enqueue() ... hws_pick_next() ... hws_read_cpu_counters()
- *        [hws_dev] -- register reads/writes (docs/regmap.md) --+
- *          |                  |                    |            |
- *       model            rtl (Verilated)      lockstep: both, every answer compared
+ *        [hws_dev] -- register reads/writes (docs/regmap.md) --
+ *          |  struct hws_transport (hws/transport.h)
+ *   a backend chosen by name ("model", "rtl", "lockstep", ...) or the caller's own bus
  *
- * plus a fourth backend, transport: every access goes to callbacks the caller supplies
- * (struct hws_transport; sim/vp puts a SystemC TLM-2.0 bus there), which also say how long
- * each access took.
+ * The driver knows the engine only through the transport: which backends exist is up to
+ * what the program links (hws/transport.h). A caller-supplied transport
+ * (hws_config.transport, "tlm": sim/vp puts a SystemC TLM-2.0 bus there) also says how
+ * long each access took.
  *
  * Commands come in two forms. The synchronous calls (hws_enqueue() etc.) write CMD and then
  * read SYNC (mutating commands) or RESULT (queries), so each returns its own outcome. The
@@ -27,45 +28,23 @@
 #include <stdint.h>
 
 #include "hws/regs.h"
+#include "hws/transport.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum hws_backend {
-	HWS_BACKEND_MODEL,	/* the C model (models/) */
-	HWS_BACKEND_RTL,	/* the Verilated RTL (sim/hws_vsim) */
-	HWS_BACKEND_LOCKSTEP,	/* both; every answer compared */
-	HWS_BACKEND_TRANSPORT,	/* the callbacks of hws_config.transport ("tlm") */
-};
-
-/*
- * A bus to the engine, supplied by the caller (backend HWS_BACKEND_TRANSPORT). @master is
- * the bus master the access comes from (hws_set_master(), e.g. a CPU). read() and write()
- * perform one AXI4-Lite transaction and return the engine clock edges it took; *resp gets
- * 0 (OKAY), 2 (SLVERR or refused by the bus) or 3 (no answer); they add the time the
- * access took, as the bus annotated it (latency, engine cycles, waiting for the bus), to
- * *ns. idle() lets @edges edges pass with the bus idle and adds their time to *ns.
- */
-struct hws_transport {
-	void *ctx;
-	unsigned (*read)(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
-			 uint32_t *resp, double *ns);
-	unsigned (*write)(void *ctx, unsigned master, uint32_t addr, uint32_t data,
-			  uint32_t strb, uint32_t *resp, double *ns);
-	void (*idle)(void *ctx, unsigned edges, double *ns);
-};
-
 struct hws_config {
-	enum hws_backend backend;
+	const char *backend;	/* a registered backend: "model", "rtl", "lockstep", ...
+				 * (hws_backend_find()); unused with @transport */
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth;
 	unsigned nr_groups;	/* task groups of the load-comparison unit */
 	unsigned no_balance;	/* 1: the engine is built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* 1: ... without the per-code error counters ERR_CNTn
 				 * (ERR_COUNTERS = 0; they read 0) */
-	const char *wave;	/* rtl/lockstep: FST file to write, or NULL */
-	unsigned deep_check;	/* rtl/lockstep: RTL list walk every N idle cycles (0: off) */
-	const struct hws_transport *transport;	/* transport: the bus (else unused) */
+	const char *wave;	/* backends that simulate RTL: FST file to write, or NULL */
+	unsigned deep_check;	/* ... the RTL walks its lists every N idle cycles (0: off) */
+	const struct hws_transport *transport;	/* the caller's bus ("tlm"), or NULL */
 };
 
 struct hws_dev;
@@ -96,13 +75,11 @@ struct hws_task_state {
 	unsigned group;			/* kept while not queued */
 };
 
-/* hws_config_default - 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, model backend. */
+/* hws_config_default - the default shape (lib/hws_params.h), backend "model". */
 void hws_config_default(struct hws_config *c);
 
-/* hws_backend_parse - "model", "rtl" or "lockstep"; -EINVAL otherwise (the transport
- * backend, named "tlm", needs callbacks and cannot be chosen by name). */
-int hws_backend_parse(const char *name, enum hws_backend *out);
-const char *hws_backend_name(enum hws_backend b);
+/* hws_config_backend - the name of @c's backend: "tlm" for a caller's transport. */
+const char *hws_config_backend(const struct hws_config *c);
 
 /**
  * hws_open - open an engine instance and check it answers
@@ -111,8 +88,10 @@ const char *hws_backend_name(enum hws_backend b);
  * @msg: receives the reason on failure
  * @len: size of @msg
  *
- * Reads ID, NR_CPUS, NR_TASKS and DEPTHS and checks them against @cfg.
- * Return: 0; -EINVAL (bad parameters), -ENOTSUP (no RTL variant for them), -ENOMEM, -EIO.
+ * Opens the backend (or takes the caller's transport), reads ID, NR_CPUS, NR_TASKS,
+ * DEPTHS, NR_GROUPS and FEATURES and checks them against @cfg.
+ * Return: 0; -EINVAL (bad parameters), -ENOENT (no such backend in this program),
+ * -ENOTSUP (the backend cannot build that shape), -ENOMEM, -EIO.
  */
 int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len);
 void hws_close(struct hws_dev *d);
@@ -124,22 +103,34 @@ const char *hws_errmsg(const struct hws_dev *d);
 uint32_t hws_cmd(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned array,
 		 unsigned head);
 
-/* Names for messages: "ENQUEUE", "QUEUED" (NULL-safe: "?" for unknown codes). */
+/* Names for messages: "ENQUEUE", "QUEUED", "CMD" ("?" for unknown codes, "unmapped" for
+ * an address that is no register). */
 const char *hws_op_name(unsigned op);
 const char *hws_err_name(unsigned code);
+const char *hws_reg_name(uint32_t off);
 /* hws_err_errno - the negative errno a hardware error code maps to. */
 int hws_err_errno(unsigned code);
+/*
+ * The DOM_SET words (docs/accelerator.md 8.1-8.2), packed by the DSET fields of the
+ * register map: the leader of @cpu's block in partition @k (1..3); the cpu_power of the
+ * level-@level group @cpu leads; the imbalance_pct of @level (@cpu is only checked).
+ * Fields are masked.
+ */
+uint32_t hws_cmd_dom_leader(unsigned cpu, unsigned k, unsigned leader);
+uint32_t hws_cmd_dom_power(unsigned cpu, unsigned level, uint32_t power);
+uint32_t hws_cmd_dom_pct(unsigned cpu, unsigned level, unsigned pct);
 /* hws_cmd_format - "ENQUEUE task=3 cpu=1 prio=120 array=0 head=0" into @buf. */
 char *hws_cmd_format(uint32_t cmd, char *buf, size_t len);
 
 /* ---- Register access ---- */
 
-/* Return 0, -EFAULT on SLVERR, -ETIMEDOUT on a hung bus, -EIO on a lockstep mismatch. */
+/* Return 0, -EFAULT on SLVERR, -ETIMEDOUT on a hung bus, -EIO when the transport failed
+ * (a lockstep mismatch: hws_errmsg() has both answers; the device answers nothing more). */
 int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val);
 int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val);
 int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t strb);
-/* hws_set_master - the bus master of the following accesses (transport backend; others
- * ignore it). Default 0. */
+/* hws_set_master - the bus master of the following accesses (a caller's transport that
+ * models a shared bus uses it; others ignore it). Default 0. */
 void hws_set_master(struct hws_dev *d, unsigned master);
 /* Let @edges clock edges pass. */
 int hws_idle(struct hws_dev *d, unsigned edges);
@@ -186,7 +177,8 @@ int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
 		 uint32_t *val);
 
 /* Domain table and placement queries (docs/accelerator.md section 8.1). */
-/* hws_dom_set - the first CPU of @cpu's block in partition @k (1 cores, 2 packages, 3 nodes) */
+/* hws_dom_set - the first CPU of @cpu's block in partition @k (1 cores, 2 packages, 3
+ * nodes); -ERANGE for another @k */
 int hws_dom_set(struct hws_dev *d, unsigned cpu, unsigned k, unsigned leader);
 /* hws_idlest - the least-loaded CPU of @cpu's domain at @level (0..3) into *@found */
 int hws_idlest(struct hws_dev *d, unsigned cpu, unsigned level, unsigned *found);
@@ -207,7 +199,7 @@ int hws_dom_set_pct(struct hws_dev *d, unsigned level, unsigned pct);
 
 /* The answer of BALANCE: find_busiest_group + find_busiest_queue. */
 struct hws_bal {
-	unsigned verdict;	/* enum hws_balance_verdict of firmware/hws_balance.h, 1..7 */
+	unsigned verdict;	/* enum hws_balance_verdict of lib/hws_balance.h, 1..7 */
 	int busiest;		/* first CPU of the busiest group, -1 when none */
 	int busiest_cpu;	/* the CPU to pull from, -1 unless MOVE / MOVE_ONE */
 	unsigned this_group;	/* first CPU of the local group */
@@ -232,20 +224,37 @@ int hws_read_task_state(struct hws_dev *d, unsigned task, struct hws_task_state 
 void hws_get_bus_stats(const struct hws_dev *d, struct hws_bus_stats *s);
 const struct hws_config *hws_config_of(const struct hws_dev *d);
 /**
- * hws_check - check the model's invariants (model and lockstep backends)
+ * hws_check - check the model's invariants (backends with a model: model, lockstep)
+ * @d: the device
  *
- * Return: 0, -EPROTO with hws_errmsg() naming the violation, or -ENOTSUP on the rtl
- * backend (whose own assertions check it: hws_config.deep_check).
+ * Return: 0, -EPROTO with hws_errmsg() naming the violation, or -ENOTSUP when the
+ * transport has no check (rtl: its own assertions check it, hws_config.deep_check).
  */
 int hws_check(struct hws_dev *d);
 
 /**
  * hws_inject_model_fault - corrupt the model's load counter of @cpu (tests only)
+ * @d: the device
+ * @cpu: whose load gains 1
  *
- * Lets a test prove that lockstep catches a disagreement. Return: 0, -ENOTSUP on the rtl
- * backend, -EINVAL for a bad CPU.
+ * Lets a test prove that lockstep catches a disagreement. Return: 0, -ENOTSUP when the
+ * transport has no model, -EINVAL for a bad CPU.
  */
 int hws_inject_model_fault(struct hws_dev *d, unsigned cpu);
+
+/**
+ * hws_lockstep_create - a transport that runs two transports in lockstep
+ * @ref: the reference (its answers are returned; e.g. the model)
+ * @dut: the other (e.g. the RTL)
+ * @out: receives the pair; closing it closes both
+ *
+ * Every read and write goes to both and every answer (data, response, clock edges) is
+ * compared; the first mismatch makes the transaction answer HWS_RESP_FAILED with a
+ * message naming the command number, the last command written and both answers.
+ * Return: 0 or -ENOMEM (then @ref and @dut are still the caller's).
+ */
+int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
+			struct hws_transport *out);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 /*
- * hws_sched.h - the interface between the simulated machine (sim/machine.c) and a scheduler
- * (firmware/fw_o1.c on the engine or on software run queues, firmware/linux24.c).
+ * sched.h - the scheduler interface: what a machine offers a scheduler (struct
+ * sched_env), what a scheduler does (struct sched_ops), and the scheduler's typed options
+ * (struct sched_opts). Schedulers: firmware/fw_o1.c (the O(1) policy on the engine, "hw",
+ * or on software run queues, "o1") and firmware/linux24.c; the machine that drives them
+ * is sim/machine/, but nothing here knows it.
  *
  * The machine owns time, tasks' behaviour and the CPUs; a scheduler owns the runnable
  * tasks that are not running. A task is always in exactly one place:
@@ -11,14 +14,17 @@
  *   BLOCKED   with the machine (sleeping, waiting for a message, not yet forked, exited)
  *
  * Every call below runs "on" a CPU at the machine's current time. The scheduler charges
- * what the call costs (ns of CPU time, from the cost model) with env->charge(); the machine
- * delays that CPU by it and counts it as scheduler overhead.
+ * what its work costs (ns of CPU time, priced by struct sched_costs or its own constants)
+ * with env->charge(), naming the kind of work (enum sched_work); the machine delays that
+ * CPU by it and counts it as scheduler overhead.
  */
 #ifndef HWS_SCHED_H
 #define HWS_SCHED_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hws/regs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +33,9 @@ extern "C" {
 struct hws_transport;
 
 #define SCHED_MAX_CPUS 64
-#define SCHED_NICE_0_PRIO 120
+#define SCHED_NICE_0_PRIO (HWS_MAX_RT_PRIO + 20)	/* Linux NICE_TO_PRIO(0) */
+/* Task groups a workload may have: what the default engine holds (NR_GROUPS). */
+#define SCHED_MAX_GROUPS HWS_DEF_GROUPS
 
 /* The machine's shape: levels of the sched-domain hierarchy (section 8.1 of the spec). */
 struct sched_topo {
@@ -76,23 +84,73 @@ struct sched_env {
 	int (*cpu_busy)(void *machine, unsigned cpu);
 	/* The task running on @cpu, or NULL. */
 	struct sched_task *(*curr)(void *machine, unsigned cpu);
-	/* The engine's bus when the machine supplies one (the virtual platform, sim/vp): the
-	 * engine scheduler then reaches the engine through it, each access from the CPU it
-	 * charges, and charges the time the bus annotates. NULL: the driver's own backends. */
+};
+
+/* The kinds of work a scheduler charges (env->charge()'s @what). */
+enum sched_work {
+	SCHED_WORK_SW_OP,	/* a software run-queue operation */
+	SCHED_WORK_SW_BALANCE,	/* software find_busiest_group/queue, per CPU scanned */
+	SCHED_WORK_ENGINE,	/* engine accesses: bus latency x accesses + engine cycles */
+	SCHED_WORK_LOCK_WAIT,	/* waiting for a lock another CPU holds */
+	SCHED_WORK_GOODNESS,	/* linux24: goodness() of one task */
+	SCHED_WORK_RECALC,	/* linux24: recalculating one task's counter */
+	SCHED_WORK_MIGRATE,	/* moving a task between run queues */
+	SCHED_WORK__COUNT
+};
+
+/* What the O(1) policy's work costs (ns of CPU time); docs/simulator.md gives the sources. */
+struct sched_costs {
+	double bus_ns;		/* hw: one MMIO read or write, round trip */
+	double engine_clk_ns;	/* hw: one engine clock cycle waited for */
+	double sw_op_ns;	/* o1: one software run-queue operation */
+	double sw_cpu_ns;	/* o1: software balancing, per CPU whose load is read */
+	double sw_base_ns;	/* o1: software balancing, fixed part */
+};
+
+/* The engine a scheduler that uses one opens (SCHED_USES_ENGINE). */
+struct sched_engine {
+	const char *backend;	/* a driver backend by name: model, rtl, lockstep */
+	const char *wave;	/* the engine's FST waveform (backends that simulate RTL), or NULL */
+	int no_balance;		/* built without BALANCE (LCU_BALANCE=0): balance in software */
+	int no_err_counters;	/* built without the per-code error counters (ERR_COUNTERS=0) */
+	/* The engine's bus when the caller supplies one (the virtual platform, sim/vp), the
+	 * driver's opaque transport: the scheduler reaches the engine through it, each access
+	 * from the CPU it charges, and charges the time the bus annotates. NULL: @backend. */
 	const struct hws_transport *bus;
 };
 
-/* Cost-model items a scheduler charges (docs/simulator.md gives each constant). */
-enum sched_cost {
-	COST_SW_OP,		/* a software run-queue operation */
-	COST_SW_BALANCE,	/* software find_busiest_group/queue, per CPU scanned */
-	COST_MMIO,		/* engine accesses: bus latency x accesses + engine cycles */
-	COST_LOCK_WAIT,		/* waiting for a lock another CPU holds */
-	COST_GOODNESS,		/* linux24: goodness() of one task */
-	COST_RECALC,		/* linux24: recalculating one task's counter */
-	COST_MIGRATE,		/* moving a task between run queues */
-	COST__COUNT
+/* A scheduler's options, typed; each scheduler reads the ones it uses (struct sched_ops's
+ * @uses). Defaults: sched_opts_default(). */
+struct sched_opts {
+	int wake_balance;	/* SCHED_USES_DOMAINS: select_idle_sibling on wakeups */
+	int flat;		/* SCHED_USES_DOMAINS: one flat domain over all CPUs (2.6.0) */
+	struct sched_costs costs;	/* SCHED_USES_COSTS */
+	struct sched_engine engine;	/* SCHED_USES_ENGINE */
+	struct {
+		double goodness_ns;	/* goodness() of one task (docs/linux24.md) */
+		int lock;		/* 1: model runqueue_lock's contention; 0: a free lock */
+	} linux24;
 };
+
+/* sched_opts_default - every option's default (the one place they are written). */
+void sched_opts_default(struct sched_opts *o);
+
+/**
+ * sched_opts_check - refuse options no scheduler can use
+ * @o: the options
+ * @msg: receives the reason, naming the option and its value
+ * @len: size of @msg
+ *
+ * Return: 0, or -EINVAL (a cost or linux24.goodness_ns that is negative, not finite or
+ * above 1e9 ns; a flag other than 0 or 1).
+ */
+int sched_opts_check(const struct sched_opts *o, char *msg, size_t len);
+
+/* What a scheduler uses of struct sched_opts (struct sched_ops's @uses). */
+#define SCHED_USES_DOMAINS	1u	/* wake_balance, flat */
+#define SCHED_USES_COSTS	2u	/* costs */
+#define SCHED_USES_ENGINE	4u	/* engine (and costs.bus_ns, costs.engine_clk_ns) */
+#define SCHED_USES_LINUX24	8u	/* linux24 */
 
 enum sched_wake_kind { SCHED_WAKE, SCHED_FORK };
 
@@ -103,10 +161,14 @@ struct sched_ops {
 	/* One run queue for every CPU (linux24): nr_queued(0) counts every queued task and
 	 * a task may be picked on any CPU whatever CPU wake() returned. */
 	int global_queue;
-	/* Create; return NULL with @msg filled on failure (e.g. an engine that cannot hold
-	 * the machine). */
-	struct sched *(*create)(const struct sched_env *env, const char *opts, char *msg,
-				size_t len);
+	/* SCHED_USES_*: the options it reads (a caller refuses the others, e.g. an engine
+	 * backend for a scheduler without an engine). */
+	unsigned uses;
+	/* Create; return NULL with @msg filled on failure (bad options, an engine that cannot
+	 * hold the machine). @o is read during the call; its strings must outlive the
+	 * scheduler. */
+	struct sched *(*create)(const struct sched_env *env, const struct sched_opts *o,
+				char *msg, size_t len);
 	void (*destroy)(struct sched *s);
 	/* A new task (before its first wake): set its priority and slice. @parent is NULL
 	 * for tasks present at start; otherwise the parent's slice is split (fork). */
@@ -152,6 +214,12 @@ struct sched_ops {
 extern const struct sched_ops sched_linux24_ops;
 extern const struct sched_ops sched_o1_ops;	/* the O(1) policy on software queues */
 extern const struct sched_ops sched_hw_ops;	/* the O(1) policy on the engine */
+
+/* sched_find - the scheduler called @name (firmware/sched.c lists them), or NULL. */
+const struct sched_ops *sched_find(const char *name);
+
+/* sched_names - their names for messages: "hw, o1, linux24". */
+const char *sched_names(void);
 
 #ifdef __cplusplus
 }

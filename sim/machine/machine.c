@@ -5,7 +5,8 @@
  */
 #include "machine.h"
 #include "sim/trace/trace.h"
-#include "firmware/fw_rq.h"
+#include "lib/hws_balance.h"
+#include "lib/hws_weight.h"
 
 #include <errno.h>
 #include <math.h>
@@ -118,7 +119,7 @@ struct machine {
 	struct mcpu cpu[SCHED_MAX_CPUS];
 	struct mtask *t;
 	unsigned nt, live;
-	uint32_t shares[16];
+	uint32_t shares[SCHED_MAX_GROUPS];
 	unsigned ngroups;
 	/* event heap */
 	struct event *h;
@@ -141,7 +142,7 @@ struct machine {
 	uint64_t switches, vol, invol, migrations, violations, checks;
 	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
-	double group_time[16];
+	double group_time[SCHED_MAX_GROUPS];
 	/* SMT sharing while a core idles: per core (by leader) its busy threads, per package
 	 * (by leader) its cores with every thread busy / none busy, and the packages where
 	 * both exist at once (docs/simulator.md) */
@@ -476,7 +477,7 @@ static void stop_segment(struct machine *m, unsigned cpu)
 			done = c->curr->remain;
 		c->curr->remain -= done;
 		c->curr->runtime += m->now - c->seg_start;
-		m->group_time[c->curr->st.group % 16] += (double)(m->now - c->seg_start);
+		m->group_time[c->curr->st.group % SCHED_MAX_GROUPS] += (double)(m->now - c->seg_start);
 		c->seg_start = m->now;	/* a second stop at this time adds nothing */
 	} else {
 		/* The debt was not worked off yet: carry it. */
@@ -1028,11 +1029,12 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 		}
 		*dst = v;
 	}
-	if (groups < 1 || groups > 16 || group > 15 || clients < 1 || threads < 1 ||
-	    backends < 1 || rooms < 1 || users < 2 || jobs < 1 || total < 1 ||
-	    (group && groups > 1)) {
-		snprintf(err, len, "workload %s: a value is out of range (groups 1..16, group "
-			 "0..15 and not with groups, counts >= 1, users >= 2)", name);
+	if (groups < 1 || groups > SCHED_MAX_GROUPS || group > SCHED_MAX_GROUPS - 1 ||
+	    clients < 1 || threads < 1 || backends < 1 || rooms < 1 || users < 2 || jobs < 1 ||
+	    total < 1 || (group && groups > 1)) {
+		snprintf(err, len, "workload %s: a value is out of range (groups 1..%u, group "
+			 "0..%u and not with groups, counts >= 1, users >= 2)", name,
+			 SCHED_MAX_GROUPS, SCHED_MAX_GROUPS - 1);
 		return -EINVAL;
 	}
 	if (!strcmp(name, "tbench"))
@@ -1058,8 +1060,8 @@ static int setup_prog(struct machine *m, const char *name, char *args, char *err
 		return -ENOMEM;
 	}
 	m->ngroups = group ? (unsigned)group + 1 : (unsigned)groups;
-	for (i = 0; i < 16; i++)
-		m->shares[i] = 1024;
+	for (i = 0; i < SCHED_MAX_GROUPS; i++)
+		m->shares[i] = HWS_SCHED_LOAD_SCALE;
 	for (i = 0; i < n; i++) {
 		struct mtask *t = &m->t[i];
 
@@ -1196,8 +1198,8 @@ static int setup_replay(struct machine *m, char *err, size_t len)
 	m->unit = "runs/s";
 	m->unit_scale = 1;
 	m->ngroups = 1;
-	for (i = 0; i < 16; i++)
-		m->shares[i] = 1024;
+	for (i = 0; i < SCHED_MAX_GROUPS; i++)
+		m->shares[i] = HWS_SCHED_LOAD_SCALE;
 	m->t = calloc(n, sizeof(*m->t));
 	if (!m->t || !ev || !nev || !cap || !phase_of)
 		goto nomem;
@@ -1395,7 +1397,7 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 			m->mix_sleep = v * 1000.0;
 		else if (m->wl == 0 && !strcmp(kv, "msg") && v <= 1)
 			m->mix_msg = v;
-		else if (m->wl == 0 && !strcmp(kv, "groups") && v >= 1 && v <= 16)
+		else if (m->wl == 0 && !strcmp(kv, "groups") && v >= 1 && v <= SCHED_MAX_GROUPS)
 			groups = v;
 		else if (m->wl == 0 && !strcmp(kv, "g0") && v >= 1)
 			g0 = (unsigned)v;
@@ -1420,8 +1422,8 @@ static int setup_workload(struct machine *m, char *err, size_t len)
 	}
 	if (groups >= 1)
 		m->ngroups = (unsigned)groups;
-	for (i = 0; i < 16; i++)
-		m->shares[i] = 1024;
+	for (i = 0; i < SCHED_MAX_GROUPS; i++)
+		m->shares[i] = HWS_SCHED_LOAD_SCALE;
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
 
@@ -1508,37 +1510,20 @@ static void check_idle_core(struct machine *m, unsigned cpu)
 
 /* ---- the run ---- */
 
-const struct sched_ops *machine_find_sched(const char *name)
-{
-	if (!strcmp(name, "hw"))
-		return &sched_hw_ops;
-	if (!strcmp(name, "o1"))
-		return &sched_o1_ops;
-	if (!strcmp(name, "linux24"))
-		return &sched_linux24_ops;
-	return NULL;
-}
-
 void machine_default_opts(struct machine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->topology = "pkg=1,core=4,smt=1";
 	o->sched = "hw";
-	o->backend = "model";
+	sched_opts_default(&o->sched_opts);
 	o->workload = "mix";
 	o->seed = 1;
 	o->hz = 1000;
-	o->wake_balance = 1;
 	o->check_every = 64;
 	o->costs.ctx_switch_ns = 1500;
 	o->costs.migrate_cold_ns = 20000;
 	o->costs.remote_node_ns = 30000;
 	o->costs.smt_speed = 0.6;
-	o->costs.bus_ns = 100;
-	o->costs.engine_clk_ns = 10;
-	o->costs.sw_op_ns = 60;
-	o->costs.sw_cpu_ns = 70;
-	o->costs.sw_base_ns = 200;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1602,7 +1587,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		char *err, size_t len)
 {
 	struct machine *m = calloc(1, sizeof(*m));
-	char opts[512], msg[300];
+	char msg[300];
 	const char *e1;
 	unsigned i, c;
 	int ret = 0;
@@ -1625,9 +1610,9 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	for (unsigned x = 0; x < m->topo.nr_cpus; x++)
 		if (m->topo.lead[0][x] == x)
 			m->pkg_empty[m->topo.lead[1][x]]++;	/* every core idle */
-	m->ops = o->ops ? o->ops : machine_find_sched(o->sched);
+	m->ops = o->ops ? o->ops : sched_find(o->sched);
 	if (!m->ops) {
-		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
+		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
 		ret = -EINVAL;
 		goto out;
 	}
@@ -1641,23 +1626,8 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		goto out;
 	}
 	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
-				     env_charge, env_moved, env_kick, env_busy, env_curr,
-				     o->bus };
-	snprintf(opts, sizeof(opts),
-		 "%swake_balance=%d,bus_ns=%g,clk_ns=%g,sw_op_ns=%g,sw_cpu_ns=%g,sw_base_ns=%g",
-		 o->flat ? "flat=1," : "", o->wake_balance, o->costs.bus_ns,
-		 o->costs.engine_clk_ns, o->costs.sw_op_ns, o->costs.sw_cpu_ns, o->costs.sw_base_ns);
-	if (!strcmp(o->sched, "hw") && !o->bus) {
-		size_t n = strlen(opts);
-
-		snprintf(opts + n, sizeof(opts) - n, ",backend=%s%s%s", o->backend,
-			 o->no_hw_balance ? ",hw_balance=0" : "",
-			 o->no_err_counters ? ",err_counters=0" : "");
-		n = strlen(opts);
-		if (o->wave)
-			snprintf(opts + n, sizeof(opts) - n, ",wave=%s", o->wave);
-	}
-	m->s = m->ops->create(&m->env, strcmp(o->sched, "linux24") ? opts : "", msg, sizeof(msg));
+				     env_charge, env_moved, env_kick, env_busy, env_curr };
+	m->s = m->ops->create(&m->env, &o->sched_opts, msg, sizeof(msg));
 	if (!m->s) {
 		snprintf(err, len, "scheduler %s: %s", o->sched, msg);
 		ret = -EINVAL;
@@ -1761,21 +1731,21 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		 * its own weight, each other group with tasks by its shares (docs/firmware.md).
 		 * This is the split a machine busy with all of them would give.
 		 */
-		double want[16] = { 0 };
+		double want[SCHED_MAX_GROUPS] = { 0 };
 
 		r->nr_groups = m->ngroups;
 		for (i = 0; i < m->nt; i++) {
-			unsigned g = m->t[i].st.group % 16;
+			unsigned g = m->t[i].st.group % SCHED_MAX_GROUPS;
 
 			if (g == 0)
-				want[0] += fw_weight_of((unsigned)(SCHED_NICE_0_PRIO + m->t[i].st.nice));
+				want[0] += hws_weight_of((unsigned)(SCHED_NICE_0_PRIO + m->t[i].st.nice));
 			else
 				want[g] = m->shares[g];
 		}
 		/* Water-filling: a group cannot use more CPUs than it has tasks; what it cannot
 		 * use goes to the others in proportion ... */
-		double cap[16] = { 0 }, got[16] = { 0 }, left = 1;
-		int open[16] = { 0 }, more = 1;
+		double cap[SCHED_MAX_GROUPS] = { 0 }, got[SCHED_MAX_GROUPS] = { 0 }, left = 1;
+		int open[SCHED_MAX_GROUPS] = { 0 }, more = 1;
 
 		/* ... on the CPUs the tasks may use (the union of their affinities). */
 		uint64_t usable = 0;
@@ -1783,19 +1753,19 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		for (i = 0; i < m->nt; i++)
 			usable |= m->t[i].st.allowed;
 		for (i = 0; i < m->nt; i++)
-			cap[m->t[i].st.group % 16] += 1.0 / __builtin_popcountll(usable);
-		for (i = 0; i < m->ngroups && i < 16; i++) {
+			cap[m->t[i].st.group % SCHED_MAX_GROUPS] += 1.0 / __builtin_popcountll(usable);
+		for (i = 0; i < m->ngroups && i < SCHED_MAX_GROUPS; i++) {
 			tot += m->group_time[i];
 			open[i] = want[i] > 0;
 		}
 		while (more && left > 1e-12) {
 			more = 0;
 			shares = 0;
-			for (i = 0; i < 16; i++)
+			for (i = 0; i < SCHED_MAX_GROUPS; i++)
 				shares += open[i] ? want[i] : 0;
 			if (shares <= 0)
 				break;
-			for (i = 0; i < 16; i++)
+			for (i = 0; i < SCHED_MAX_GROUPS; i++)
 				if (open[i] && got[i] + left * want[i] / shares > cap[i]) {
 					left -= cap[i] - got[i];
 					got[i] = cap[i];
@@ -1803,13 +1773,13 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 					more = 1;
 				}
 			if (!more) {
-				for (i = 0; i < 16; i++)
+				for (i = 0; i < SCHED_MAX_GROUPS; i++)
 					if (open[i])
 						got[i] += left * want[i] / shares;
 				left = 0;
 			}
 		}
-		for (i = 0; i < m->ngroups && i < 16; i++) {
+		for (i = 0; i < m->ngroups && i < SCHED_MAX_GROUPS; i++) {
 			r->group_share[i] = tot ? m->group_time[i] / tot : 0;
 			r->group_entitled[i] = got[i] / (1 - left);
 		}
@@ -1829,6 +1799,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 			ts->delay_max_us = t->delay_max;
 		}
 	}
+	r->backend = o->sched_opts.engine.bus ? "tlm" : o->sched_opts.engine.backend;
 	if (m->ops->engine_stats)
 		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)
@@ -1877,10 +1848,12 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 {
 	unsigned c;
 
+	const struct sched_ops *ops = o->ops ? o->ops : sched_find(o->sched);
+	int engine = ops && (ops->uses & SCHED_USES_ENGINE);
+
 	fprintf(f, "run: workload %s, topology %s (%u CPUs), scheduler %s%s%s, seed %llu\n",
-		o->workload, o->topology, r->nr_cpus, o->sched,
-		strcmp(o->sched, "hw") ? "" : ", backend ", strcmp(o->sched, "hw") ? "" : o->backend,
-		(unsigned long long)o->seed);
+		o->workload, o->topology, r->nr_cpus, o->sched, engine ? ", backend " : "",
+		engine ? r->backend : "", (unsigned long long)o->seed);
 	fprintf(f, "simulated: %.6f s, %llu events%s\n", r->sim_ns / 1e9,
 		(unsigned long long)r->events, r->makespan_s > 0 ? ", every task exited" : "");
 	if (r->makespan_s > 0)
@@ -1946,7 +1919,7 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 		return -errno;
 	fprintf(f, "{\n  \"workload\": \"%s\", \"topology\": \"%s\", \"sched\": \"%s\", "
 		   "\"backend\": \"%s\", \"seed\": %llu,\n",
-		o->workload, o->topology, o->sched, o->backend, (unsigned long long)o->seed);
+		o->workload, o->topology, o->sched, r->backend, (unsigned long long)o->seed);
 	fprintf(f, "  \"sim_s\": %.9f, \"makespan_s\": %.9f, \"throughput\": %.3f, "
 		   "\"unit\": \"%s\",\n",
 		r->sim_ns / 1e9, r->makespan_s, r->throughput, r->unit);

@@ -1,7 +1,8 @@
 /*
  * machine.h - the simulated N-CPU machine: a discrete-event simulation in nanoseconds that
- * runs a workload's tasks under one scheduler (firmware/hws_sched.h) and measures the outcome.
- * docs/simulator.md describes the events, the cost model and every constant's source.
+ * runs a workload's tasks under one scheduler (include/hws/sched.h) and measures the
+ * outcome. docs/simulator.md describes the events, the cost model and every constant's
+ * source.
  */
 #ifndef HWS_MACHINE_H
 #define HWS_MACHINE_H
@@ -12,45 +13,37 @@
 #include "hws/sched.h"
 
 struct trace;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The cost model (ns unless named otherwise). Defaults: machine_default_costs(). */
+/* The machine's own cost model (ns unless named otherwise); the scheduler's prices are
+ * its options (struct sched_costs). Defaults: machine_default_opts(). */
 struct machine_costs {
 	double ctx_switch_ns;	/* a context switch (lmbench lat_ctx class figure) */
 	double migrate_cold_ns;	/* extra work of a task that runs on a new CPU (cold cache) */
 	double remote_node_ns;	/* extra on top when the new CPU is on another NUMA node */
 	double smt_speed;	/* speed of a thread whose SMT sibling is busy (1 = no loss) */
-	double bus_ns;		/* engine: one MMIO access */
-	double engine_clk_ns;	/* engine: one clock cycle */
-	double sw_op_ns;	/* software run-queue operation */
-	double sw_cpu_ns;	/* software balancing, per CPU read */
-	double sw_base_ns;	/* software balancing, fixed */
 };
 
 struct machine_opts {
 	const char *topology;	/* "numa=N,pkg=P,core=C,smt=S" (missing keys = 1) */
-	const char *sched;	/* hw, o1, linux24 */
-	const char *backend;	/* model, rtl, lockstep (sched hw) */
+	const char *sched;	/* a scheduler by name (sched_find(): hw, o1, linux24) */
+	struct sched_opts sched_opts;	/* its options, passed to it as they are */
 	const char *workload;	/* NAME[:k=v,...] */
-	const struct trace *trace;	/* replay this trace instead (sim/trace.h) */
+	const struct trace *trace;	/* replay this trace instead (sim/trace/trace.h) */
 	uint64_t seed;
 	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
 	unsigned hz;		/* ticks per second, default 1000 */
-	int wake_balance;	/* select_idle_sibling on wakeups */
-	int flat;		/* hw/o1: one flat domain over all CPUs instead of sched domains */
-	int no_hw_balance;	/* hw: the engine is built without BALANCE (LCU_BALANCE=0) */
-	int no_err_counters;	/* hw: ... without the per-code error counters (ERR_COUNTERS=0) */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
-	const char *wave;	/* hw on rtl/lockstep: the engine's FST waveform (NULL: none) */
-	/* Hooks of the virtual platform (sim/vp, docs/vp.md); all NULL for `run`. */
+	/* Hooks of the virtual platform (sim/vp, docs/vp.md); all NULL for `run`. The engine's
+	 * bus, if any, is sched_opts.engine.bus. */
 	const struct sched_ops *ops;	/* this scheduler instead of the one named by sched */
-	const struct hws_transport *bus;	/* the engine's bus (firmware: sched_env.bus) */
 	/* Called with the time of each event before the event is handled. */
 	void (*advance)(void *arg, uint64_t now_ns);
 	void *advance_arg;
@@ -79,13 +72,14 @@ struct machine_result {
 	double busy_pct[SCHED_MAX_CPUS];
 	unsigned nr_cpus;
 	unsigned nr_groups;
-	double group_share[16], group_entitled[16];
+	double group_share[SCHED_MAX_GROUPS], group_entitled[SCHED_MAX_GROUPS];
 	uint64_t idle_core_violations;	/* idle-CPU ticks while a task waited elsewhere */
 	/* time some package had a core with all SMT threads busy while another of its cores
 	 * was all idle (0 without SMT) */
 	double smt_share_ms, smt_share_pct;
 	int has_smt;			/* SMT threads and several cores per package */
 	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
+	const char *backend;		/* the engine's backend ("tlm": a caller's bus) */
 	uint64_t engine_commands, engine_cycles, engine_mmio;
 	uint64_t conservation_checks;
 	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
@@ -103,9 +97,6 @@ void machine_default_opts(struct machine_opts *o);
  */
 int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
 		char *err, size_t len);
-
-/* The scheduler named @name (hw, o1, linux24), or NULL. */
-const struct sched_ops *machine_find_sched(const char *name);
 
 /* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
 int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);

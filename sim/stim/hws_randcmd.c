@@ -88,17 +88,23 @@ static unsigned rand_prio(struct gen *g)
 	return rnd(g, 10) < 7 ? HWS_MAX_RT_PRIO + rnd(g, 40) : rnd(g, HWS_MAX_RT_PRIO);
 }
 
-static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned arr,
-		      unsigned head, unsigned expect)
+/* A command word @w of opcode @op, expected to fail with @expect (0: to succeed). */
+static struct gcmd mk_word(uint32_t w, unsigned op, unsigned expect)
 {
 	struct gcmd c;
 
-	c.word = hws_cmd(op, task, prio, cpu, arr, head);
+	c.word = w;
 	c.op = op;
 	c.expect = expect;
 	c.query = op == HWS_OP_PICK_NEXT || op == HWS_OP_PEEK || op == HWS_OP_CPU_STAT ||
 		  op == HWS_OP_TASK_STAT || op == HWS_OP_LCU_STAT || op == HWS_OP_QUERY;
 	return c;
+}
+
+static struct gcmd mk(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned arr,
+		      unsigned head, unsigned expect)
+{
+	return mk_word(hws_cmd(op, task, prio, cpu, arr, head), op, expect);
 }
 
 /*
@@ -553,7 +559,7 @@ static int run_topology(struct gen *g)
 			/* Out of budget: stop; no QUERY follows to see the half-written table. */
 			if (g->r->commands >= g->o->commands)
 				return 0;
-			c = mk(HWS_OP_DOM_SET, x - x % size[k], k, x, 0, 0, 0);
+			c = mk_word(hws_cmd_dom_leader(x, k, x - x % size[k]), HWS_OP_DOM_SET, 0);
 			ret = run_sync(g, &c);
 			if (ret)
 				return ret;
@@ -563,7 +569,7 @@ static int run_topology(struct gen *g)
 	for (k = 0; k < HWS_NR_LEVELS; k++) {
 		unsigned pct = rnd(g, 2) ? 125 : 100 + rnd(g, 156), pw;
 
-		c = mk(HWS_OP_DOM_SET, k << 10 | pct, 0, rnd(g, n), 0, 0, 0);
+		c = mk_word(hws_cmd_dom_pct(rnd(g, n), k, pct), HWS_OP_DOM_SET, 0);
 		if (g->r->commands >= g->o->commands)
 			return 0;
 		ret = run_sync(g, &c);
@@ -585,7 +591,7 @@ static int run_topology(struct gen *g)
 			}
 			if (g->r->commands >= g->o->commands)
 				return 0;
-			c = mk(HWS_OP_DOM_SET, pw & 0xfff, (4 + k) | (pw >> 12) << 3, x, 0, 0, 0);
+			c = mk_word(hws_cmd_dom_power(x, k, pw), HWS_OP_DOM_SET, 0);
 			ret = run_sync(g, &c);
 			if (ret)
 				return ret;
@@ -595,7 +601,7 @@ static int run_topology(struct gen *g)
 	if (n > 1 && rnd(g, 4) == 0 && g->r->commands < g->o->commands) {
 		k = 1 + rnd(g, 3);
 		x = rnd(g, n - 1);
-		c = mk(HWS_OP_DOM_SET, x + 1 + rnd(g, n - 1 - x), k, x, 0, 0, 0);
+		c = mk_word(hws_cmd_dom_leader(x, k, x + 1 + rnd(g, n - 1 - x)), HWS_OP_DOM_SET, 0);
 		ret = run_sync(g, &c);
 		if (ret)
 			return ret;

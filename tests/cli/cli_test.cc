@@ -97,7 +97,7 @@ TEST(Cli, BadArgumentsAreNamed)
 	} cases[] = {
 		{ "lockstep --cpus 65", "--cpus must be a number in 1..64" },
 		{ "lockstep --tasks x", "--tasks must be a number" },
-		{ "lockstep --backend fpga", "--backend must be model, rtl or lockstep" },
+		{ "lockstep --backend fpga", "--backend must be one of lockstep, model, rtl (got 'fpga')" },
 		{ "lockstep --commands -5", "--commands must be a count" },
 		{ "lockstep extra", "unexpected argument 'extra'" },
 		{ "frobnicate", "unknown command 'frobnicate'" },

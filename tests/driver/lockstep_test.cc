@@ -24,7 +24,7 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 {
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP, s.cpus, s.tasks, s.depth, deep,
+	hws_dev *d = hwstest::open_dev("lockstep", s.cpus, s.tasks, s.depth, deep,
 				       nullptr, s.no_balance, s.no_err_counters);
 	ASSERT_NE(d, nullptr);
 	hws_randcmd_opts o{};
@@ -82,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 // command number, the command, and both answers.
 TEST(Lockstep, FirstMismatchStopsWithCommandAndBothAnswers)
 {
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_LOCKSTEP);
+	hws_dev *d = hwstest::open_dev("lockstep");
 	ASSERT_NE(d, nullptr);
 	ASSERT_EQ(hws_enqueue(d, 5, 3, 120, 0, 0), 0);
 	ASSERT_EQ(hws_enqueue(d, 6, 3, 121, 0, 0), 0);
@@ -110,7 +110,7 @@ TEST(Lockstep, MissingRtlVariantIsAClearError)
 	hws_dev *d = nullptr;
 	char msg[512];
 	hws_config_default(&c);
-	c.backend = HWS_BACKEND_RTL;
+	c.backend = "rtl";
 	c.nr_cpus = 3;
 	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
 	EXPECT_NE(std::strstr(msg, "RTL_VARIANTS"), nullptr) << msg;

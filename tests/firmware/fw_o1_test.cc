@@ -5,6 +5,7 @@
 // ../shared/docs/linux-sched-reference.md (HZ = 1000) and the arithmetic of docs/balance.md.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -14,11 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "firmware/fw_o1.h"
 #include "hws/sched.h"
-
-extern "C" {
-const char *fw_o1_error(const struct sched *s);
-}
 
 namespace {
 
@@ -76,6 +74,24 @@ sched_topo smt_topo()
 	return t;
 }
 
+// The default options.
+sched_opts defaults()
+{
+	sched_opts o;
+
+	sched_opts_default(&o);
+	return o;
+}
+
+// The defaults with wake balancing @on or off.
+sched_opts wake_balance(int on)
+{
+	sched_opts o = defaults();
+
+	o.wake_balance = on;
+	return o;
+}
+
 // The machine: time, per-CPU current task, records of what the scheduler did.
 struct Fake {
 	const sched_ops *ops = &sched_o1_ops;
@@ -91,8 +107,8 @@ struct Fake {
 	sched *s = nullptr;
 	char msg[256] = "";
 
-	explicit Fake(const sched_topo &tp, const char *opts = "", unsigned nr_groups = 1,
-		      unsigned nr_tasks = 64)
+	explicit Fake(const sched_topo &tp, const sched_opts &opts = defaults(),
+		      unsigned nr_groups = 1, unsigned nr_tasks = 64)
 	{
 		topo = tp;
 		curr.assign(topo.nr_cpus, nullptr);
@@ -113,7 +129,7 @@ struct Fake {
 			return static_cast<Fake *>(m)->curr[cpu] != nullptr ? 1 : 0;
 		};
 		env.curr = [](void *m, unsigned cpu) { return static_cast<Fake *>(m)->curr[cpu]; };
-		s = ops->create(&env, opts, msg, sizeof(msg));
+		s = ops->create(&env, &opts, msg, sizeof(msg));
 	}
 	~Fake()
 	{
@@ -694,9 +710,10 @@ TEST(FwO1, APushIsDroppedWhenTheTaskBlocks)
 
 // x last ran on CPU 0; then a runs on CPU 0 and b on its sibling CPU 1, core 1 idles; x
 // wakes from CPU 0. Returns where it is queued.
-unsigned smt_wake(const char *opts, bool prev_busy)
+unsigned smt_wake(const sched_opts &opts, bool prev_busy)
 {
-	SCOPED_TRACE(std::string(opts) + (prev_busy ? ", CPU 0 busy" : ", CPU 0 idle"));
+	SCOPED_TRACE(std::string("wake_balance=") + std::to_string(opts.wake_balance) +
+		     (prev_busy ? ", CPU 0 busy" : ", CPU 0 idle"));
 	Fake m(smt_topo(), opts);
 	EXPECT_NE(m.s, nullptr) << m.msg;
 	if (!m.s)
@@ -729,14 +746,14 @@ TEST(FwO1, WakeBalancePlacesOnTheIdleCore)
 {
 	// prev CPU 0 busy, its sibling 1 busy, core {2, 3} idle: select_idle_sibling finds
 	// the wholly idle core, scanning the package up from CPU 0: CPU 2.
-	EXPECT_EQ(smt_wake("wake_balance=1", true), 2u);
-	EXPECT_EQ(smt_wake("", true), 2u) << "wake balancing is on by default";
-	EXPECT_EQ(smt_wake("wake_balance=0", true), 0u) << "off: the previous CPU";
+	EXPECT_EQ(smt_wake(wake_balance(1), true), 2u);
+	EXPECT_EQ(smt_wake(defaults(), true), 2u) << "wake balancing is on by default";
+	EXPECT_EQ(smt_wake(wake_balance(0), true), 0u) << "off: the previous CPU";
 	// prev CPU 0 idle (its sibling busy, the waker): wake_affine declines (CPU 1's target
 	// load 1024 > CPU 0's 0), and select_idle_sibling keeps an idle target: CPU 0. (Linux
 	// 3.x: "if (target == prev_cpu && idle_cpu(prev_cpu)) return prev_cpu".)
-	EXPECT_EQ(smt_wake("wake_balance=1", false), 0u);
-	EXPECT_EQ(smt_wake("wake_balance=0", false), 0u);
+	EXPECT_EQ(smt_wake(wake_balance(1), false), 0u);
+	EXPECT_EQ(smt_wake(wake_balance(0), false), 0u);
 }
 
 TEST(FwO1, ForkPlacementHonoursAffinityWhenTheIdlestCpuIsNotAllowed)
@@ -745,7 +762,7 @@ TEST(FwO1, ForkPlacementHonoursAffinityWhenTheIdlestCpuIsNotAllowed)
 	// holds one task, CPU 3 two (one of them the parent, allowed on {2, 3}); CPUs 0 and 1
 	// idle, so IDLEST answers CPU 0, which the child (it inherits {2, 3}) may not use. The
 	// firmware then reads the allowed CPUs' loads: CPU 2 (1024) < CPU 3 (2048).
-	Fake m(flat_topo(4), "wake_balance=0");
+	Fake m(flat_topo(4), wake_balance(0));
 	ASSERT_CREATED(m);
 	sched_task *a = m.task(0);
 	ASSERT_EQ(m.wake(a, 2), 2u);
@@ -772,7 +789,7 @@ TEST(FwO1, ForkPlacementHonoursAffinityWhenTheIdlestCpuIsNotAllowed)
 
 TEST(FwO1, GroupSliceFollowsTheGroupsRunnableWeight)
 {
-	Fake m(uni_topo(), "", 2);
+	Fake m(uni_topo(), defaults(), 2);
 	ASSERT_CREATED(m);
 	std::vector<sched_task *> g;
 	sched_task *root = m.task(0);
@@ -886,7 +903,7 @@ unsigned test_seed()
 // call of a seeded random sequence of wake / fork / pick / put_prev / tick / exit.
 void random_run(const sched_topo &tp, unsigned seed, int steps)
 {
-	Fake m(tp, "", 2, 64);
+	Fake m(tp, defaults(), 2, 64);
 	ASSERT_CREATED(m);
 	const unsigned ncpu = tp.nr_cpus;
 	std::mt19937 rng(seed);
@@ -1068,36 +1085,46 @@ TEST(FwO1, ConservationUnderRandomCallsSmt2x2)
 
 // ---- 9. Options ----
 
+// Options are typed (struct sched_opts): what the firmware refuses is a value, named with
+// the option; an engine backend that does not exist is the driver's clear error.
 TEST(FwO1, BadOptionsAreRejectedByName)
 {
 	struct Bad {
-		const char *opts;
+		void (*set)(sched_opts &o);
 		std::vector<const char *> words;
 	} bad[] = {
-		{ "bogus=1", { "bogus" } },
-		{ "wake_balance=1,frob=2", { "frob" } },
-		{ "wake_balance=yes", { "wake_balance", "yes" } },
-		{ "sw_op_ns=-5", { "sw_op_ns", "-5" } },
-		{ "bus_ns=", { "bus_ns" } },
-		{ "clk_ns=3x", { "clk_ns", "3x" } },
-		{ "backend=fpga", { "fpga" } },
-		{ "wake_balance", { "wake_balance" } },
+		{ [](sched_opts &o) { o.costs.sw_op_ns = -5; }, { "sw_op_ns", "-5" } },
+		{ [](sched_opts &o) { o.costs.bus_ns = NAN; }, { "bus_ns", "nan" } },
+		{ [](sched_opts &o) { o.costs.engine_clk_ns = INFINITY; }, { "engine_clk_ns", "inf" } },
+		{ [](sched_opts &o) { o.costs.sw_base_ns = 2e9; }, { "sw_base_ns", "0..1e9" } },
+		{ [](sched_opts &o) { o.wake_balance = 2; }, { "wake_balance", "2" } },
+		{ [](sched_opts &o) { o.flat = -1; }, { "flat", "-1" } },
 	};
 	for (const Bad &b : bad) {
-		Fake m(uni_topo(), b.opts);
-		EXPECT_EQ(m.s, nullptr) << b.opts;
+		sched_opts o = defaults();
+		b.set(o);
+		Fake m(uni_topo(), o);
+		EXPECT_EQ(m.s, nullptr) << b.words[0];
 		for (const char *w : b.words)
 			EXPECT_NE(std::strstr(m.msg, w), nullptr)
-				<< "'" << b.opts << "' gave '" << m.msg << "', without '" << w << "'";
+				<< "'" << m.msg << "' does not name '" << w << "'";
 	}
-	Fake longer(uni_topo(), std::string(600, 'x').c_str());
-	EXPECT_EQ(longer.s, nullptr);
-	EXPECT_NE(std::strstr(longer.msg, "too long"), nullptr) << longer.msg;
+	// The engine scheduler opens the backend it is given, by name.
+	Fake m(uni_topo());
+	ASSERT_NE(m.s, nullptr) << m.msg;
+	sched_opts o = defaults();
+	o.engine.backend = "fpga";
+	char msg[256] = "";
+	EXPECT_EQ(sched_hw_ops.create(&m.env, &o, msg, sizeof(msg)), nullptr);
+	EXPECT_NE(std::strstr(msg, "no backend 'fpga'"), nullptr) << msg;
 }
 
 TEST(FwO1, GoodOptionsTakeEffect)
 {
-	Fake m(uni_topo(), "wake_balance=0,sw_op_ns=10,bus_ns=50,backend=model");
+	sched_opts o = wake_balance(0);
+	o.costs.sw_op_ns = 10;
+	o.costs.bus_ns = 50;
+	Fake m(uni_topo(), o);
 	ASSERT_CREATED(m);
 	sched_task *t = m.task(0);
 	m.charges.clear();
@@ -1105,7 +1132,7 @@ TEST(FwO1, GoodOptionsTakeEffect)
 	// A wake on an idle CPU: no sleep, no placement query, one ENQUEUE at sw_op_ns.
 	ASSERT_EQ(m.charges.size(), 1u);
 	EXPECT_EQ(m.charges[0].ns, 10.0);
-	EXPECT_EQ(m.charges[0].what, COST_SW_OP);
+	EXPECT_EQ(m.charges[0].what, SCHED_WORK_SW_OP);
 }
 
 }	// namespace

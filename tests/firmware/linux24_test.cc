@@ -4,6 +4,7 @@
 // out from docs/linux24.md in the comments.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,8 +40,11 @@ struct Fake {
 	sched *s = nullptr;
 	char msg[256] = "";
 
-	explicit Fake(unsigned cpus, unsigned nr_tasks = 64, const char *opts = "")
+	explicit Fake(unsigned cpus, unsigned nr_tasks = 64, const sched_opts *opts = nullptr)
 	{
+		sched_opts def;
+
+		sched_opts_default(&def);
 		topo.nr_cpus = cpus;
 		topo.smt = topo.cores = topo.pkgs = topo.nodes = 1;
 		curr.assign(cpus, nullptr);
@@ -60,7 +64,7 @@ struct Fake {
 			return static_cast<Fake *>(m)->curr[cpu] != nullptr ? 1 : 0;
 		};
 		env.curr = [](void *m, unsigned cpu) { return static_cast<Fake *>(m)->curr[cpu]; };
-		s = sched_linux24_ops.create(&env, opts, msg, sizeof(msg));
+		s = sched_linux24_ops.create(&env, opts ? opts : &def, msg, sizeof(msg));
 	}
 	~Fake()
 	{
@@ -140,8 +144,8 @@ TEST(Linux24, NiceToTicksAndSixtyTicksOfOneMs)
 	EXPECT_EQ(m.ticks_to_resched(0), 60) << "60 ms of 1 ms ticks";
 	EXPECT_EQ(a->counter, 0);
 	EXPECT_EQ(m.tick(0), 1) << "still exhausted";
-	EXPECT_EQ(m.sum(COST_SW_OP), 200 + 150 + 61 * 50) << "schedule + wake + 61 ticks";
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT), 0);
+	EXPECT_EQ(m.sum(SCHED_WORK_SW_OP), 200 + 150 + 61 * 50) << "schedule + wake + 61 ticks";
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT), 0);
 }
 
 TEST(Linux24, HigherNiceLosesAndTiesGoToTheFirstQueued)
@@ -158,8 +162,8 @@ TEST(Linux24, HigherNiceLosesAndTiesGoToTheFirstQueued)
 	EXPECT_EQ(m.queued(), 1u);
 	EXPECT_EQ(m.where(n5), 0);
 	EXPECT_EQ(m.where(a), -1);
-	EXPECT_EQ(m.sum(COST_GOODNESS, 0), 3 * 40.0);
-	EXPECT_EQ(m.sum(COST_GOODNESS, 1), 2 * 40.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS, 0), 3 * 40.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS, 1), 2 * 40.0);
 }
 
 TEST(Linux24, CpuBonusMakesTheTaskThatRanHereWin)
@@ -203,7 +207,7 @@ TEST(Linux24, RecalculationOnlyWhenAllCandidatesAreExhausted)
 	ASSERT_EQ(m.ticks_to_resched(0), 60);
 	m.stop(0, 1);
 	ASSERT_EQ(m.run(0), b) << "a is exhausted (goodness 0), b is not";
-	EXPECT_EQ(m.sum(COST_RECALC), 0) << "b still had a counter: no recalculation";
+	EXPECT_EQ(m.sum(SCHED_WORK_RECALC), 0) << "b still had a counter: no recalculation";
 	ASSERT_EQ(m.ticks_to_resched(0), 60);
 	m.stop(0, 1);
 	m.charges.clear();
@@ -213,9 +217,9 @@ TEST(Linux24, RecalculationOnlyWhenAllCandidatesAreExhausted)
 	EXPECT_EQ(b->counter, 60 * MS);
 	EXPECT_EQ(sleeper->counter, 30 * MS + 60 * MS) << "a sleeper gains";
 	EXPECT_EQ(lo->counter, 5 * MS + 10 * MS);
-	EXPECT_EQ(m.sum(COST_RECALC), 4 * 30.0) << "4 tasks known";
-	EXPECT_EQ(m.sum(COST_GOODNESS), (2 + 2) * 40.0) << "the queue scanned twice";
-	EXPECT_EQ(m.sum(COST_SW_OP), 200.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_RECALC), 4 * 30.0) << "4 tasks known";
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS), (2 + 2) * 40.0) << "the queue scanned twice";
+	EXPECT_EQ(m.sum(SCHED_WORK_SW_OP), 200.0);
 
 	// More rounds: the sleeper tends to 2 x 60 ms and never gets past it.
 	const int64_t want[] = { 105 * MS, 112500 * 1000, 116250 * 1000 };
@@ -236,9 +240,9 @@ TEST(Linux24, NoRecalculationForAnEmptyQueue)
 	Fake m(1);
 	m.task(0);
 	EXPECT_EQ(m.run(0), nullptr);
-	EXPECT_EQ(m.sum(COST_RECALC), 0);
-	EXPECT_EQ(m.sum(COST_SW_OP), 200);
-	EXPECT_EQ(m.sum(COST_GOODNESS), 0);
+	EXPECT_EQ(m.sum(SCHED_WORK_RECALC), 0);
+	EXPECT_EQ(m.sum(SCHED_WORK_SW_OP), 200);
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS), 0);
 }
 
 TEST(Linux24, ForkSplitsTheParentsCounter)
@@ -350,7 +354,7 @@ TEST(Linux24, AffinityIsRespected)
 	EXPECT_EQ(m.wake(t, 0), 0u) << "no gain on CPU 1 (26 vs 41), CPU 0 not allowed";
 	EXPECT_TRUE(m.kicks.empty());
 	EXPECT_EQ(m.run(0), nullptr);
-	EXPECT_EQ(m.sum(COST_GOODNESS, 0), 40.0) << "t was looked at";
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS, 0), 40.0) << "t was looked at";
 	EXPECT_EQ(m.tick(0), 0) << "nothing CPU 0 may run";
 	EXPECT_EQ(m.where(t), 0);
 	m.curr[1] = nullptr;
@@ -376,7 +380,7 @@ TEST(Linux24, RoundRobinGetsANewQuantumAtTheTail)
 	r1->counter = 0;
 	m.charges.clear();
 	EXPECT_EQ(m.run(0), r1) << "real-time goodness ignores the counter";
-	EXPECT_EQ(m.sum(COST_RECALC), 0) << "no recalculation: n has 51";
+	EXPECT_EQ(m.sum(SCHED_WORK_RECALC), 0) << "no recalculation: n has 51";
 	sched_task *top = m.task(0, 10);
 	m.wake(top);
 	m.stop(0, 1);
@@ -391,47 +395,61 @@ TEST(Linux24, LockSerializesCpusSchedulingAtTheSameTime)
 	m.now = 1000 * MS;		// the wakes' lock holds are long over
 	m.charges.clear();
 	ASSERT_NE(m.run(0), nullptr);
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT), 0);
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT), 0);
 	ASSERT_NE(m.run(1), nullptr);
 	// CPU 0 held the lock 200 + 3 x 40 = 320 ns; CPU 1 waits all of it, holds 280.
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT, 1), 320.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT, 1), 320.0);
 	ASSERT_NE(m.run(2), nullptr);
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT, 2), 320.0 + 280.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT, 2), 320.0 + 280.0);
 	m.now += 1000;
 	m.charges.clear();
 	EXPECT_EQ(m.run(0), nullptr);
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT), 0) << "free again";
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT), 0) << "free again";
 }
 
 TEST(Linux24, OptionsSetGoodnessCostAndTurnTheLockOff)
 {
-	Fake m(2, 64, "goodness_ns=10,lock=0");
+	sched_opts o;
+	sched_opts_default(&o);
+	EXPECT_EQ(o.linux24.goodness_ns, 40.0) << "docs/linux24.md's default";
+	EXPECT_EQ(o.linux24.lock, 1);
+	o.linux24.goodness_ns = 10;
+	o.linux24.lock = 0;
+	Fake m(2, 64, &o);
 	ASSERT_NE(m.s, nullptr) << m.msg;
 	m.wake(m.task(0));
 	m.wake(m.task(0));
 	m.run(0);
 	m.run(1);
-	EXPECT_EQ(m.sum(COST_LOCK_WAIT), 0);
-	EXPECT_EQ(m.sum(COST_GOODNESS, 0), 20.0);
-	EXPECT_EQ(m.sum(COST_GOODNESS, 1), 10.0);
-
-	Fake n(1, 64, nullptr);
-	EXPECT_NE(n.s, nullptr) << n.msg;
+	EXPECT_EQ(m.sum(SCHED_WORK_LOCK_WAIT), 0);
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS, 0), 20.0);
+	EXPECT_EQ(m.sum(SCHED_WORK_GOODNESS, 1), 10.0);
 }
 
 TEST(Linux24, BadOptionsAreRejected)
 {
-	const char *bad[] = { "foo=1", "goodness_ns=abc", "goodness_ns=-1", "lock=2",
-			      "goodness_ns", "=3", "lock=1,bar=2" };
-	for (const char *o : bad) {
-		Fake m(1, 64, o);
-		EXPECT_EQ(m.s, nullptr) << o;
-		EXPECT_NE(std::strstr(m.msg, "linux24:"), nullptr) << o << ": " << m.msg;
+	struct {
+		double goodness_ns;
+		int lock;
+		const char *says;
+	} bad[] = {
+		{ -1, 1, "linux24 goodness_ns = -1" },
+		{ NAN, 1, "linux24 goodness_ns = nan" },
+		{ 2e9, 1, "want ns, 0..1e9" },
+		{ 40, 2, "linux24 lock = 2: want 0 or 1" },
+	};
+	for (const auto &b : bad) {
+		sched_opts o;
+		sched_opts_default(&o);
+		o.linux24.goodness_ns = b.goodness_ns;
+		o.linux24.lock = b.lock;
+		Fake m(1, 64, &o);
+		EXPECT_EQ(m.s, nullptr) << b.says;
+		EXPECT_NE(std::strstr(m.msg, b.says), nullptr) << m.msg;
 	}
-	Fake u(1, 64, "foo=1");
-	EXPECT_NE(std::string(u.msg).find("unknown option 'foo'"), std::string::npos) << u.msg;
-	Fake z(1, 0, "");
+	Fake z(1, 0);
 	EXPECT_EQ(z.s, nullptr);
+	EXPECT_NE(std::strstr(z.msg, "at least one task"), nullptr) << z.msg;
 }
 
 TEST(Linux24, ReportPrintsTheCounts)
@@ -520,8 +538,8 @@ TEST(Linux24, ConservationOverARandomRun)
 			ASSERT_LT(k, CPUS);
 	}
 	EXPECT_EQ(m.moved, 0u);
-	EXPECT_GT(m.sum(COST_RECALC), 0) << "the run should exhaust counters now and then";
-	EXPECT_GT(m.sum(COST_LOCK_WAIT), 0) << "and contend for the lock";
+	EXPECT_GT(m.sum(SCHED_WORK_RECALC), 0) << "the run should exhaust counters now and then";
+	EXPECT_GT(m.sum(SCHED_WORK_LOCK_WAIT), 0) << "and contend for the lock";
 }
 
 }	// namespace

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "lib/hws_params.h"
 #include "models/hws_model.h"
-#include "sim/stim/hws_randcmd.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -19,7 +19,7 @@ using ModelPtr = std::unique_ptr<hws_model, ModelDeleter>;
 
 ModelPtr make_model(unsigned cpus = 8, unsigned tasks = 256, unsigned depth = 16)
 {
-	hws_model_params p = { cpus, tasks, depth, depth, 16, 0, 0 };
+	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0 };
 	hws_model *m = nullptr;
 	EXPECT_EQ(hws_model_create(&m, &p), 0);
 	return ModelPtr(m);
@@ -45,23 +45,23 @@ unsigned wr(hws_model *m, uint32_t off, uint32_t v)
 
 TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 {
-	const hws_model_params bad[] = {
+	const hws_params bad[] = {
 		{ 0, 256, 16, 16, 16, 0, 0 }, { 65, 256, 16, 16, 16, 0, 0 },
 		{ 8, 0, 16, 16, 16, 0, 0 }, { 8, 4097, 16, 16, 16, 0, 0 },
 		{ 8, 256, 1, 16, 16, 0, 0 }, { 8, 256, 16, 33, 16, 0, 0 },
 		{ 8, 256, 16, 16, 0, 0, 0 }, { 8, 256, 16, 16, 65, 0, 0 },
 		{ 8, 256, 16, 16, 16, 2, 0 }, { 8, 256, 16, 16, 16, 0, 2 },
 	};
-	for (const hws_model_params &p : bad) {
+	for (const hws_params &p : bad) {
 		char msg[200] = "";
 		hws_model *m = nullptr;
-		EXPECT_EQ(hws_model_params_check(&p, msg, sizeof(msg)), -EINVAL);
+		EXPECT_EQ(hws_params_check(&p, msg, sizeof(msg)), -EINVAL);
 		EXPECT_NE(std::strstr(msg, "must be"), nullptr) << msg;
 		EXPECT_EQ(hws_model_create(&m, &p), -EINVAL);
 		EXPECT_EQ(m, nullptr);
 	}
-	hws_model_params ok = { 64, 4096, 32, 2, 64, 1, 1 };
-	EXPECT_EQ(hws_model_params_check(&ok, nullptr, 0), 0);
+	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1 };
+	EXPECT_EQ(hws_params_check(&ok, nullptr, 0), 0);
 }
 
 TEST(ModelParams, DriverRefusesBadParametersBeforeBuildingAnything)
@@ -165,53 +165,6 @@ TEST(ModelTiming, SoftResetClearsCyclesAndQueues)
 	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES), 1u);
 	wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_CPU_STAT, 0, 0, 0, 0, 0));
 	EXPECT_EQ(rd(m.get(), HWS_REG_RESULT), 0u);
-}
-
-// A random stream on a model-backend device; the seed is printed with any failure.
-void random_run(hws_dev *d, uint64_t seed, uint64_t commands, unsigned check_every,
-		hws_randcmd_report *r)
-{
-	hws_randcmd_opts o{};
-	o.seed = seed;
-	o.commands = commands;
-	o.check_every = check_every;
-	EXPECT_EQ(hws_randcmd_run(d, &o, r), 0) << "seed " << seed << ": " << r->msg;
-}
-
-TEST(ModelCheck, InvariantsHoldUnderARandomStreamAndACorruptionIsFound)
-{
-	const uint64_t seed = hwstest::seed_from_env(7);
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_MODEL, 4, 64);
-	ASSERT_NE(d, nullptr);
-	hws_randcmd_report r{};
-	random_run(d, seed, 50000, 50, &r);
-	EXPECT_GT(r.fills, 0u) << "seed " << seed;
-	EXPECT_GT(r.drains, 0u) << "seed " << seed;
-	EXPECT_EQ(hws_check(d), 0) << hws_errmsg(d);
-	// From a clean engine, queue something, then corrupt one counter: the checker must
-	// name it.
-	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK), 0);
-	ASSERT_EQ(hws_enqueue(d, 1, 2, 120, 0, 0), 0);
-	ASSERT_EQ(hws_inject_model_fault(d, 2), 0);
-	EXPECT_EQ(hws_check(d), -EPROTO);
-	EXPECT_NE(std::strstr(hws_errmsg(d), "cpu 2: load"), nullptr) << hws_errmsg(d);
-	hws_close(d);
-}
-
-TEST(ModelRandom, EveryErrorCodeAndOpcodeIsExercised)
-{
-	const uint64_t seed = hwstest::seed_from_env(11);
-	hws_dev *d = hwstest::open_dev(HWS_BACKEND_MODEL, 8, 256);
-	ASSERT_NE(d, nullptr);
-	hws_randcmd_report r{};
-	random_run(d, seed, 200000, 5000, &r);
-	ASSERT_FALSE(r.failed);
-	for (unsigned op = 0; op <= HWS_OP_QUERY; op++)
-		EXPECT_GT(r.by_op[op], 0u) << "opcode " << op << " never generated, seed " << seed;
-	for (unsigned code = 1; code < HWS_ERR_CODES; code++)
-		EXPECT_GT(r.errors[code], 0u) << hws_err_name(code) << " never seen, seed " << seed;
-	EXPECT_EQ(r.max_occupancy, 256u) << "seed " << seed;
-	hws_close(d);
 }
 
 } // namespace

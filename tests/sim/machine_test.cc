@@ -7,14 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "firmware/fw_o1.h"
 #include "sim/machine/machine.h"
 #include "tests/test_util.h"
-
-extern "C" {
-int64_t fw_task_timeslice(int static_prio);
-int fw_effective_prio(const struct sched_task *t);
-int fw_task_interactive(const struct sched_task *t);
-}
 
 namespace {
 
@@ -36,7 +31,7 @@ SimRun run(const char *workload, const char *topo, const char *sched, uint64_t s
 	o.workload = workload;
 	o.topology = topo;
 	o.sched = sched;
-	o.backend = backend;
+	o.sched_opts.engine.backend = backend;
 	o.seed = seed;
 	o.duration_ns = duration_ms * 1000000ull;
 	o.check_every = 16;
@@ -219,13 +214,13 @@ TEST(Machine, TheEngineMakesTheSameDecisionsOnModelAndRtl)
 TEST(Machine, WithoutHwBalanceTheFirmwareDecidesTheSameInSoftware)
 {
 	auto free_bus = [](machine_opts *o) {
-		o->costs.bus_ns = 0;
-		o->costs.engine_clk_ns = 0;
+		o->sched_opts.costs.bus_ns = 0;
+		o->sched_opts.costs.engine_clk_ns = 0;
 	};
 	auto free_bus_nobal = [](machine_opts *o) {
-		o->costs.bus_ns = 0;
-		o->costs.engine_clk_ns = 0;
-		o->no_hw_balance = 1;
+		o->sched_opts.costs.bus_ns = 0;
+		o->sched_opts.costs.engine_clk_ns = 0;
+		o->sched_opts.engine.no_balance = 1;
 	};
 	const char *wl = "mix:tasks=24,burst=300,sleep=200,groups=3";
 	SimRun hw = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model", free_bus);
@@ -253,7 +248,7 @@ TEST(Machine, WithoutHwBalanceTheFirmwareDecidesTheSameInSoftware)
 	// With the bus priced, the software decisions cost the CPUs more bus time.
 	SimRun hwc = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model");
 	SimRun nbc = run(wl, "pkg=2,core=2,smt=2", "hw", 4, 200, "model",
-			 [](machine_opts *o) { o->no_hw_balance = 1; });
+			 [](machine_opts *o) { o->sched_opts.engine.no_balance = 1; });
 	ASSERT_EQ(nbc.ret, 0) << nbc.err;
 	EXPECT_GT(nbc.r.engine_mmio, hwc.r.engine_mmio);
 }

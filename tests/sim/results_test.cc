@@ -24,11 +24,11 @@ Out run(const std::string &workload, const char *topo, const char *sched, uint64
 	o.workload = workload.c_str();
 	o.topology = topo;
 	o.sched = sched;
-	o.backend = "model";
+	o.sched_opts.engine.backend = "model";
 	o.seed = seed;
 	o.duration_ns = duration_ms * 1000000ull;
-	o.wake_balance = wake_balance;
-	o.flat = flat;
+	o.sched_opts.wake_balance = wake_balance;
+	o.sched_opts.flat = flat;
 	o.check_every = 0;	// the machine's own suites run the deep checks
 	machine_result r;
 	char err[400] = "";

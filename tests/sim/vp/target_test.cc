@@ -20,6 +20,7 @@
 
 extern "C" {
 #include "hws/hws.h"
+#include "lib/hws_params.h"
 #include "models/hws_model.h"
 #include "tests/test_util.h"
 }
@@ -55,7 +56,7 @@ void set_bus(double latency_ns, bool contention)
 
 hws_dev *open_tlm(const hws_transport *tp)
 {
-	return hwstest::open_dev(HWS_BACKEND_TRANSPORT, 8, 256, 16, 0, tp);
+	return hwstest::open_dev("tlm", 8, 256, 16, 0, tp);
 }
 
 using Closer = hwstest::DevCloser;
@@ -288,7 +289,7 @@ unsigned cmp_read(void *ctx, unsigned m, uint32_t addr, uint32_t *data, uint32_t
 {
 	Compare *c = static_cast<Compare *>(ctx);
 	uint32_t md = 0, mr = 0;
-	unsigned e = c->tlm->read(c->tlm->ctx, m, addr, data, resp, ns);
+	unsigned e = c->tlm->ops->read(c->tlm->ctx, m, addr, data, resp, ns);
 	unsigned me = hws_model_read(c->model, addr, &md, &mr);
 
 	c->accesses++;
@@ -305,7 +306,7 @@ unsigned cmp_write(void *ctx, unsigned m, uint32_t addr, uint32_t data, uint32_t
 {
 	Compare *c = static_cast<Compare *>(ctx);
 	uint32_t mr = 0;
-	unsigned e = c->tlm->write(c->tlm->ctx, m, addr, data, strb, resp, ns);
+	unsigned e = c->tlm->ops->write(c->tlm->ctx, m, addr, data, strb, resp, ns);
 	unsigned me = hws_model_write(c->model, addr, data, strb, &mr);
 
 	c->accesses++;
@@ -321,7 +322,7 @@ void cmp_idle(void *ctx, unsigned edges, double *ns)
 {
 	Compare *c = static_cast<Compare *>(ctx);
 
-	c->tlm->idle(c->tlm->ctx, edges, ns);
+	c->tlm->ops->idle(c->tlm->ctx, edges, ns);
 	hws_model_idle(c->model, edges);
 }
 } // namespace
@@ -332,13 +333,15 @@ TEST(VpTarget, SameAnswersAndEdgesAsTheModel)
 
 	set_bus(25, true);
 	run_in_sc([&] {
-		hws_model_params mp;
+		hws_params mp;
 		hws_model *m = nullptr;
 
-		hws_model_default_params(&mp);
+		hws_params_default(&mp);
 		ASSERT_EQ(hws_model_create(&m, &mp), 0);
 		Compare c{ &pl->transport, m, 0, {} };
-		const hws_transport tp = { &c, cmp_read, cmp_write, cmp_idle };
+		const hws_transport_ops ops = { cmp_read, cmp_write, cmp_idle, nullptr,
+						nullptr, nullptr, nullptr };
+		const hws_transport tp = { &ops, &c, "tlm" };
 		std::unique_ptr<hws_dev, Closer> d(open_tlm(&tp));
 		ASSERT_TRUE(d);
 		// Both start from a soft reset (the platform's engine has a history).
