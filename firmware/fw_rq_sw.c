@@ -1,6 +1,6 @@
 /*
  * fw_rq_sw.c - plain C O(1) run queues (scheduler `o1`): the data structure of Linux
- * 2.6.0-2.6.22's runqueue (two priority arrays per CPU, 140 lists and a bitmap each),
+ * 2.6.0-2.6.22's runqueue (two priority arrays per CPU, NR_PRIO lists and a bitmap each),
  * with the engine's semantics so that fw_o1.c runs unchanged on either. Loads, history
  * and group loads are kept the same way as the engine's load-comparison unit, and
  * balancing runs firmware/hws_balance.c in software.
@@ -14,6 +14,7 @@
 #include "hws/regs.h"
 
 #define NPRIO HWS_NR_PRIO
+#define BM_WORDS ((NPRIO + 31) / 32)	/* a bitmap of NPRIO bits in 32-bit words */
 #define NIL 0xffffu
 
 struct sw_task {
@@ -25,7 +26,7 @@ struct sw_task {
 };
 
 struct sw_cpu {
-	uint32_t bm[2][5];
+	uint32_t bm[2][BM_WORDS];
 	uint16_t head[2][NPRIO], tail[2][NPRIO];
 	uint32_t nr[2];
 	uint32_t load, hist;
@@ -185,7 +186,7 @@ static int sw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 /* sched_find_first_bit over one array: -1 when empty. */
 static int first_bit(const uint32_t *bm)
 {
-	for (int w = 0; w < 5; w++)
+	for (unsigned w = 0; w < BM_WORDS; w++)
 		if (bm[w])
 			return w * 32 + __builtin_ctz(bm[w]);
 	return -1;

@@ -17,7 +17,7 @@
 
 #define NPRIO HWS_NR_PRIO
 #define FIFO_MAX HWS_MAX_DEPTH
-#define BM_WORDS 5		/* 140 bits in 32-bit words */
+#define BM_WORDS ((HWS_NR_PRIO + 31) / 32)	/* NR_PRIO bits in 32-bit words */
 #define RESP_OKAY 0u
 #define RESP_SLVERR 2u
 #define HWS_MODEL_MAX_WAIT 100000u	/* the harness's kMaxWaitEdges */

@@ -309,25 +309,18 @@ static int event_type(const char *name)
 }
 
 /*
- * Parse "COMM PID/TID [CPU] SECS.FRAC: sys:event: fields" (COMM may hold spaces and
- * colons). 1 = parsed, 0 = nothing to parse (blank or comment), -1 = malformed, the
- * reason in @why.
+ * The header "COMM PID/TID [CPU]" of line @s: the header's task and CPU into @ev. Returns
+ * what follows "]", or NULL with the reason in @why.
  */
-static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
+static char *parse_header(char *s, struct tev *ev, char *why, size_t wl)
 {
-	char *p, *b = NULL, *tok, *e, *name, *f;
+	char *p, *e, *tok;
 	long long v;
-	const char *what = NULL;
-	int i;
 
-	memset(ev, 0, sizeof(*ev));
-	for (p = s; isspace((unsigned char)*p); p++)
-		;
-	if (!*p || *p == '#')
-		return 0;
 	/* the header's "[cpu]", preceded by space and a pid/tid word */
 	for (p = strchr(s, '['); p; p = strchr(p + 1, '[')) {
-		char *q = p + 1;
+		char *q = p + 1, *slash;
+		long long pid, tid;
 
 		while (isdigit((unsigned char)*q))
 			q++;
@@ -341,60 +334,154 @@ static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 			tok--;
 		if (tok == e)
 			continue;
-		{
-			char *slash = memchr(tok, '/', (size_t)(e - tok));
-			long long pid, tid;
-
-			if (slash) {
-				if (parse_ll(tok, slash, &pid) || parse_ll(slash + 1, e, &tid))
-					continue;
-			} else {
-				if (parse_ll(tok, e, &pid))
-					continue;
-				tid = pid;
-			}
-			ev->hpid = (int)(tid >= 0 ? tid : pid);
+		slash = memchr(tok, '/', (size_t)(e - tok));
+		if (slash) {
+			if (parse_ll(tok, slash, &pid) || parse_ll(slash + 1, e, &tid))
+				continue;
+		} else {
+			if (parse_ll(tok, e, &pid))
+				continue;
+			tid = pid;
 		}
+		ev->hpid = (int)(tid >= 0 ? tid : pid);
 		copy_comm(ev->hcomm, s, tok);
 		if (parse_ll(p + 1, q, &v) || v >= TRACE_MAX_CPUS) {
 			snprintf(why, wl, "CPU number out of range");
-			return -1;
+			return NULL;
 		}
 		ev->cpu = (int)v;
-		b = q + 1;
-		break;
+		return q + 1;
 	}
-	if (!b) {
-		snprintf(why, wl, "no 'COMM PID/TID [CPU]' header");
-		return -1;
-	}
-	/* timestamp: SECS.FRAC: */
+	snprintf(why, wl, "no 'COMM PID/TID [CPU]' header");
+	return NULL;
+}
+
+/* The timestamp "SECS.FRAC:" at @b into @ev->ts; returns what follows, or NULL. */
+static char *parse_timestamp(char *b, struct tev *ev, char *why, size_t wl)
+{
+	char *p, *dot, *fe;
+	long long sec, frac = 0;
+	int nd, i;
+
 	while (*b == ' ')
 		b++;
 	for (p = b; isdigit((unsigned char)*p); p++)
 		;
-	{
-		char *dot = p, *fe;
-		long long sec, frac = 0;
-		int nd;
-
-		if (p == b || *dot != '.' || parse_ll(b, dot, &sec)) {
-			snprintf(why, wl, "bad timestamp");
-			return -1;
-		}
-		for (fe = dot + 1; isdigit((unsigned char)*fe); fe++)
-			;
-		nd = (int)(fe - dot - 1);
-		if (nd < 1 || nd > 9 || *fe != ':' || sec > 9000000000LL) {
-			snprintf(why, wl, "bad timestamp");
-			return -1;
-		}
-		parse_ll(dot + 1, fe, &frac);
-		for (i = nd; i < 9; i++)
-			frac *= 10;
-		ev->ts = (int64_t)sec * 1000000000LL + frac;
-		p = fe + 1;
+	dot = p;
+	if (p == b || *dot != '.' || parse_ll(b, dot, &sec)) {
+		snprintf(why, wl, "bad timestamp");
+		return NULL;
 	}
+	for (fe = dot + 1; isdigit((unsigned char)*fe); fe++)
+		;
+	nd = (int)(fe - dot - 1);
+	if (nd < 1 || nd > 9 || *fe != ':' || sec > 9000000000LL) {
+		snprintf(why, wl, "bad timestamp");
+		return NULL;
+	}
+	parse_ll(dot + 1, fe, &frac);
+	for (i = nd; i < 9; i++)
+		frac *= 10;
+	ev->ts = (int64_t)sec * 1000000000LL + frac;
+	return fe + 1;
+}
+
+/* sched_switch's fields; NULL, or the field that is missing or bad. */
+static const char *fields_switch(const char *f, struct tev *ev)
+{
+	const char *what = NULL, *st;
+	long long v;
+
+	if (get_comm(f, "prev_comm", "prev_pid", ev->comm, &what) ||
+	    get_int(f, "prev_pid", &v, &what))
+		return what;
+	ev->pid = (int)v;
+	if (get_int(f, "prev_prio", &v, &what))
+		return what;
+	ev->prio = (int)v;
+	if (!(st = fkey(f, "prev_state")) || !*st || *st == ' ')
+		return "prev_state";
+	ev->bstate = *st;
+	if (*st == 'R')
+		ev->state = 'R';
+	else if (*st == 'Z' || *st == 'X')
+		ev->state = 'Z';
+	else if (strchr("SDITtPKWN", *st))
+		ev->state = 'S';
+	else
+		return "prev_state";
+	if (get_comm(f, "next_comm", "next_pid", ev->comm2, &what) ||
+	    get_int(f, "next_pid", &v, &what))
+		return what;
+	ev->pid2 = (int)v;
+	if (get_int(f, "next_prio", &v, &what))
+		return what;
+	ev->prio2 = (int)v;
+	return NULL;
+}
+
+/* The fields of the other events. */
+static const char *fields_other(const char *f, struct tev *ev)
+{
+	const char *what = NULL;
+	long long v;
+
+	if (ev->type == EV_FORK) {
+		if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
+			return what;
+		ev->pid = (int)v;
+		if (get_comm(f, "child_comm", "child_pid", ev->comm2, &what) ||
+		    get_int(f, "child_pid", &v, &what))
+			return what;
+		ev->pid2 = (int)v;
+		return NULL;
+	}
+	if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
+		return what;
+	ev->pid = (int)v;
+	if (ev->type == EV_RUNTIME) {
+		if (get_int(f, "runtime", &v, &what))
+			return what;
+		if (v < 0)
+			return "runtime";
+		ev->runtime = v;
+		return NULL;
+	}
+	/* waking, wakeup_new, migrate */
+	if (get_int(f, "prio", &v, &what))
+		return what;
+	ev->prio = (int)v;
+	if (ev->type == EV_MIGRATE) {
+		if (get_int(f, "orig_cpu", &v, &what))
+			return what;
+		ev->orig_cpu = (int)v;
+		if (get_int(f, "dest_cpu", &v, &what))
+			return what;
+		ev->dest_cpu = (int)v;
+	}
+	return NULL;
+}
+
+/*
+ * Parse "COMM PID/TID [CPU] SECS.FRAC: sys:event: fields" (COMM may hold spaces and
+ * colons). 1 = parsed, 0 = nothing to parse (blank or comment), -1 = malformed, the
+ * reason in @why.
+ */
+static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
+{
+	char *p, *e, *name, *f;
+	const char *what = NULL;
+
+	memset(ev, 0, sizeof(*ev));
+	for (p = s; isspace((unsigned char)*p); p++)
+		;
+	if (!*p || *p == '#')
+		return 0;
+	p = parse_header(s, ev, why, wl);
+	if (p)
+		p = parse_timestamp(p, ev, why, wl);
+	if (!p)
+		return -1;
 	/* event: "sched:sched_switch:" */
 	while (*p == ' ')
 		p++;
@@ -416,84 +503,10 @@ static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 	}
 	while (*f == ' ')
 		f++;
-
-	switch (ev->type) {
-	case EV_SWITCH: {
-		const char *st;
-
-		if (get_comm(f, "prev_comm", "prev_pid", ev->comm, &what) ||
-		    get_int(f, "prev_pid", &v, &what))
-			break;
-		ev->pid = (int)v;
-		if (get_int(f, "prev_prio", &v, &what))
-			break;
-		ev->prio = (int)v;
-		if (!(st = fkey(f, "prev_state")) || !*st || *st == ' ') {
-			what = "prev_state";
-			break;
-		}
-		ev->bstate = *st;
-		if (*st == 'R')
-			ev->state = 'R';
-		else if (*st == 'Z' || *st == 'X')
-			ev->state = 'Z';
-		else if (strchr("SDITtPKWN", *st))
-			ev->state = 'S';
-		else {
-			what = "prev_state";
-			break;
-		}
-		if (get_comm(f, "next_comm", "next_pid", ev->comm2, &what) ||
-		    get_int(f, "next_pid", &v, &what))
-			break;
-		ev->pid2 = (int)v;
-		if (get_int(f, "next_prio", &v, &what))
-			break;
-		ev->prio2 = (int)v;
-		break;
-	}
-	case EV_WAKING:
-	case EV_WAKEUP_NEW:
-	case EV_MIGRATE:
-		if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
-			break;
-		ev->pid = (int)v;
-		if (get_int(f, "prio", &v, &what))
-			break;
-		ev->prio = (int)v;
-		if (ev->type == EV_MIGRATE) {
-			if (get_int(f, "orig_cpu", &v, &what))
-				break;
-			ev->orig_cpu = (int)v;
-			if (get_int(f, "dest_cpu", &v, &what))
-				break;
-			ev->dest_cpu = (int)v;
-		}
-		break;
-	case EV_FORK:
-		if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
-			break;
-		ev->pid = (int)v;
-		if (get_comm(f, "child_comm", "child_pid", ev->comm2, &what) ||
-		    get_int(f, "child_pid", &v, &what))
-			break;
-		ev->pid2 = (int)v;
-		break;
-	case EV_RUNTIME:
-		if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
-			break;
-		ev->pid = (int)v;
-		if (get_int(f, "runtime", &v, &what))
-			break;
-		if (v < 0) {
-			what = "runtime";
-			break;
-		}
-		ev->runtime = v;
-		break;
-	default:
-		break;
-	}
+	if (ev->type == EV_SWITCH)
+		what = fields_switch(f, ev);
+	else if (ev->type != EV_IGNORED)
+		what = fields_other(f, ev);
 	if (what) {
 		snprintf(why, wl, "%s: missing or bad field '%s'", name, what);
 		return -1;
@@ -921,12 +934,211 @@ static int implicit_switch_in(struct ctx *c, struct itask *k, int cpu, const str
 	return 0;
 }
 
+/*
+ * The event handlers of process(): 0, -1 on an error (set), PROC_NOMEM when out of
+ * memory. @ai is the actor's index (-1: none), @oom is set by task_of().
+ */
+#define PROC_NOMEM 1
+
+static int on_switch(struct ctx *c, const struct tev *ev, int ai, int *oom)
+{
+	struct cpu_state *cs = &c->cpus[ev->cpu];
+	struct itask *a = ai >= 0 ? &c->tasks[ai] : NULL, *k;
+
+	if (a) {
+		note_comm(c, a, ev->comm, 1);
+		note_prio(a, ev->prio);
+		if (end_burst(c, a, ev->ts, ev->state, ev->bstate))
+			return -1;
+		cs->cur = -1;
+	} else if (cs->cur > 0) {
+		/* the idle task leaves a CPU we thought busy */
+		int oi = find_task(c, cs->cur);
+
+		c->t->anomalies++;
+		if (oi >= 0 && c->tasks[oi].state == TS_RUNNING &&
+		    end_burst(c, &c->tasks[oi], ev->ts, 'R', 0))
+			return -1;
+		cs->cur = -1;
+	}
+	if (ev->pid2 <= 0) {
+		cs->cur = 0;
+		cs->idle_since = ev->ts;
+		return 0;
+	}
+	if (!(k = task_of(c, ev->pid2, ev->ts, oom)))
+		return PROC_NOMEM;
+	note_comm(c, k, ev->comm2, 1);
+	note_prio(k, ev->prio2);
+	return switch_in(c, k, ev->cpu, ev->ts) ? -1 : 0;
+}
+
+/* sched_waking of @ev->pid by the actor @ai (its CPU time into its run: the offset). */
+static int on_waking(struct ctx *c, const struct tev *ev, int ai, int actor, int *oom)
+{
+	struct itask *a = ai >= 0 ? &c->tasks[ai] : NULL, *k;
+	int64_t off = 0;
+	int waker = a ? actor : -1;
+
+	if (a && a->state == TS_RUNNING)
+		off = a->wrun + cpu_at(a, ev->ts);
+	if (!(k = task_of(c, ev->pid, ev->ts, oom)))
+		return 0;
+	note_comm(c, k, ev->comm, 1);
+	note_prio(k, ev->prio);
+	switch (k->state) {
+	case TS_UNKNOWN:
+	case TS_SLEEPING:
+		if (k->pend == PEND_NONE || (k->pend == PEND_WAKE && k->pend_pre)) {
+			k->pend = PEND_WAKE;
+			k->pend_pre = 0;
+			k->pend_ts = ev->ts;
+			k->pend_waker = waker;
+			k->pend_off = off;
+		}
+		break;
+	case TS_RUNNING:
+		if (k->pend == PEND_NONE) {
+			k->pend = PEND_PRE;
+			k->pend_ts = ev->ts;
+			k->pend_waker = waker;
+			k->pend_off = off;
+		}
+		break;
+	default:
+		c->t->anomalies++;
+		break;
+	}
+	return 0;
+}
+
+static int on_wakeup_new(struct ctx *c, const struct tev *ev, int *oom)
+{
+	struct itask *k = task_of(c, ev->pid, ev->ts, oom);
+
+	if (!k)
+		return 0;
+	note_comm(c, k, ev->comm, 1);
+	note_prio(k, ev->prio);
+	if (k->state == TS_UNKNOWN || k->state == TS_RUNNABLE) {
+		k->state = TS_RUNNABLE;
+		k->pend = PEND_NEW;
+		k->pend_ts = ev->ts;
+		k->pend_waker = k->pub.ppid;
+	} else {
+		c->t->anomalies++;
+	}
+	return 0;
+}
+
+/* sched_process_fork: the child, and a FORK segment in the parent's run. */
+static int on_fork(struct ctx *c, const struct tev *ev, int *oom)
+{
+	struct itask *p, *k;
+	int ci;
+	int64_t off = 0;
+
+	if (!(p = task_of(c, ev->pid, ev->ts, oom)))
+		return 0;
+	note_comm(c, p, ev->comm, 1);
+	if ((ci = new_task(c, ev->pid2, ev->ts)) < 0)
+		return PROC_NOMEM;
+	p = &c->tasks[find_task(c, ev->pid)];	/* the array may have moved */
+	k = &c->tasks[ci];
+	k->pub.ppid = ev->pid;
+	k->parent = (int)(p - c->tasks);
+	k->state = TS_RUNNABLE;
+	note_comm(c, k, ev->comm2, 1);
+	note_prio(k, p->pub.prio);
+	if (p->state == TS_RUNNING) {
+		int64_t at = cpu_at(p, ev->ts);
+
+		if (at > p->seg_mark) {
+			p->seg_run += at - p->seg_mark;
+			p->seg_mark = at;
+		}
+		off = p->wrun + at;
+	} else {
+		off = p->wrun;
+		c->t->anomalies++;
+	}
+	if (flush_run(p, 1) || add_seg(p, TRACE_FORK, ev->pid2, 0, off))
+		return PROC_NOMEM;
+	return 0;
+}
+
+static int on_runtime(struct ctx *c, const struct tev *ev, int *oom)
+{
+	struct itask *k = task_of(c, ev->pid, ev->ts, oom);
+
+	if (!k)
+		return 0;
+	note_comm(c, k, ev->comm, 1);
+	k->pub.runtime_ns += ev->runtime;
+	if (k->state == TS_RUNNING) {
+		k->brt += ev->runtime;
+		k->brt_n++;
+		k->brt_ts = ev->ts;
+	} else {
+		if (k->rt_start < 0)
+			k->rt_start = ev->ts - ev->runtime;
+		k->rt_pre += ev->runtime;
+		k->rt_pre_n++;
+	}
+	return 0;
+}
+
+/* sched_migrate_task: at a wakeup when it follows the task's sched_waking on this CPU. */
+static int on_migrate(struct ctx *c, const struct tev *ev, int *oom)
+{
+	struct cpu_state *cs = &c->cpus[ev->cpu];
+	int at_wake = cs->last_type == EV_WAKING && cs->last_pid == ev->pid;
+	struct itask *k = task_of(c, ev->pid, ev->ts, oom);
+
+	if (!k)
+		return 0;
+	note_comm(c, k, ev->comm, 1);
+	if (at_wake) {
+		k->pub.mig_wakeup++;
+		c->t->mig_wakeup++;
+	} else {
+		k->pub.mig_other++;
+		c->t->mig_other++;
+	}
+	return 0;
+}
+
+/*
+ * The task acting on the event's CPU (the switch's prev task, else the header's): known,
+ * and running there (switched in implicitly when the trace did not show it). Its index
+ * into *@ai (-1: none); 0, -1 on an error, PROC_NOMEM.
+ */
+static int note_actor(struct ctx *c, const struct tev *ev, int actor, int *ai, int *oom)
+{
+	struct cpu_state *cs = &c->cpus[ev->cpu];
+	struct itask *a;
+
+	*ai = -1;
+	if (actor <= 0)
+		return 0;
+	a = task_of(c, actor, ev->ts, oom);
+	if (!a)
+		return PROC_NOMEM;
+	*ai = (int)(a - c->tasks);
+	if (ev->type != EV_SWITCH && ev->hpid == actor)
+		note_comm(c, a, ev->hcomm, 0);
+	if (cs->cur != actor || a->state != TS_RUNNING || a->cpu != ev->cpu) {
+		if (implicit_switch_in(c, a, ev->cpu, ev))
+			return -1;
+	}
+	return 0;
+}
+
 static int process(struct ctx *c, const struct tev *ev)
 {
 	struct trace *t = c->t;
 	struct cpu_state *cs = &c->cpus[ev->cpu];
-	struct itask *k = NULL, *a = NULL;
-	int oom = 0, actor, ai = -1;
+	int oom = 0, actor, ai, ret;
 
 	if ((unsigned)ev->cpu + 1 > t->nr_cpus)
 		t->nr_cpus = (unsigned)ev->cpu + 1;
@@ -935,178 +1147,41 @@ static int process(struct ctx *c, const struct tev *ev)
 		c->have_ev = 1;
 	}
 	t->end_ns = ev->ts;
-
-	/* the actor runs on this CPU: the switch's prev task, else the header's */
 	actor = ev->type == EV_SWITCH ? ev->pid : ev->hpid;
-	if (actor > 0) {
-		a = task_of(c, actor, ev->ts, &oom);
-		if (!a)
-			goto nomem;
-		ai = (int)(a - c->tasks);
-		if (ev->type != EV_SWITCH && ev->hpid == actor)
-			note_comm(c, a, ev->hcomm, 0);
-		if (cs->cur != actor || a->state != TS_RUNNING || a->cpu != ev->cpu) {
-			if (implicit_switch_in(c, a, ev->cpu, ev))
-				return -1;
-		}
-	}
-
-	switch (ev->type) {
-	case EV_SWITCH: {
-		if (a) {
-			note_comm(c, a, ev->comm, 1);
-			note_prio(a, ev->prio);
-			if (end_burst(c, a, ev->ts, ev->state, ev->bstate))
-				return -1;
-			cs->cur = -1;
-		} else if (cs->cur > 0) {
-			/* the idle task leaves a CPU we thought busy */
-			int oi = find_task(c, cs->cur);
-
-			t->anomalies++;
-			if (oi >= 0 && c->tasks[oi].state == TS_RUNNING &&
-			    end_burst(c, &c->tasks[oi], ev->ts, 'R', 0))
-				return -1;
-			cs->cur = -1;
-		}
-		if (ev->pid2 > 0) {
-			if (!(k = task_of(c, ev->pid2, ev->ts, &oom)))
-				goto nomem;
-			note_comm(c, k, ev->comm2, 1);
-			note_prio(k, ev->prio2);
-			if (switch_in(c, k, ev->cpu, ev->ts))
-				return -1;
-		} else {
-			cs->cur = 0;
-			cs->idle_since = ev->ts;
-		}
-		break;
-	}
-	case EV_WAKING: {
-		int64_t off = 0;
-		int waker = a ? actor : -1;
-
-		if (a && a->state == TS_RUNNING)
-			off = a->wrun + cpu_at(a, ev->ts);
-		if (!(k = task_of(c, ev->pid, ev->ts, &oom)))
+	ret = note_actor(c, ev, actor, &ai, &oom);
+	if (!ret) {
+		switch (ev->type) {
+		case EV_SWITCH:
+			ret = on_switch(c, ev, ai, &oom);
 			break;
-		a = ai >= 0 ? &c->tasks[ai] : NULL;
-		note_comm(c, k, ev->comm, 1);
-		note_prio(k, ev->prio);
-		switch (k->state) {
-		case TS_UNKNOWN:
-		case TS_SLEEPING:
-			if (k->pend == PEND_NONE || (k->pend == PEND_WAKE && k->pend_pre)) {
-				k->pend = PEND_WAKE;
-				k->pend_pre = 0;
-				k->pend_ts = ev->ts;
-				k->pend_waker = waker;
-				k->pend_off = off;
-			}
+		case EV_WAKING:
+			ret = on_waking(c, ev, ai, actor, &oom);
 			break;
-		case TS_RUNNING:
-			if (k->pend == PEND_NONE) {
-				k->pend = PEND_PRE;
-				k->pend_ts = ev->ts;
-				k->pend_waker = waker;
-				k->pend_off = off;
-			}
+		case EV_WAKEUP_NEW:
+			ret = on_wakeup_new(c, ev, &oom);
+			break;
+		case EV_FORK:
+			ret = on_fork(c, ev, &oom);
+			break;
+		case EV_RUNTIME:
+			ret = on_runtime(c, ev, &oom);
+			break;
+		case EV_MIGRATE:
+			ret = on_migrate(c, ev, &oom);
 			break;
 		default:
-			t->anomalies++;
 			break;
 		}
-		break;
 	}
-	case EV_WAKEUP_NEW:
-		if (!(k = task_of(c, ev->pid, ev->ts, &oom)))
-			break;
-		note_comm(c, k, ev->comm, 1);
-		note_prio(k, ev->prio);
-		if (k->state == TS_UNKNOWN || k->state == TS_RUNNABLE) {
-			k->state = TS_RUNNABLE;
-			k->pend = PEND_NEW;
-			k->pend_ts = ev->ts;
-			k->pend_waker = k->pub.ppid;
-		} else {
-			t->anomalies++;
-		}
-		break;
-	case EV_FORK: {
-		struct itask *p;
-		int ci;
-		int64_t off = 0;
-
-		if (!(p = task_of(c, ev->pid, ev->ts, &oom)))
-			break;
-		note_comm(c, p, ev->comm, 1);
-		if ((ci = new_task(c, ev->pid2, ev->ts)) < 0)
-			goto nomem;
-		p = &c->tasks[find_task(c, ev->pid)];	/* the array may have moved */
-		k = &c->tasks[ci];
-		k->pub.ppid = ev->pid;
-		k->parent = (int)(p - c->tasks);
-		k->state = TS_RUNNABLE;
-		note_comm(c, k, ev->comm2, 1);
-		note_prio(k, p->pub.prio);
-		if (p->state == TS_RUNNING) {
-			int64_t at = cpu_at(p, ev->ts);
-
-			if (at > p->seg_mark) {
-				p->seg_run += at - p->seg_mark;
-				p->seg_mark = at;
-			}
-			off = p->wrun + at;
-		} else {
-			off = p->wrun;
-			t->anomalies++;
-		}
-		if (flush_run(p, 1) || add_seg(p, TRACE_FORK, ev->pid2, 0, off))
-			goto nomem;
-		break;
+	if (ret < 0)
+		return -1;
+	if (ret == PROC_NOMEM || oom) {
+		set_err(c, "%s: out of memory", c->path);
+		return -1;
 	}
-	case EV_RUNTIME:
-		if (!(k = task_of(c, ev->pid, ev->ts, &oom)))
-			break;
-		note_comm(c, k, ev->comm, 1);
-		k->pub.runtime_ns += ev->runtime;
-		if (k->state == TS_RUNNING) {
-			k->brt += ev->runtime;
-			k->brt_n++;
-			k->brt_ts = ev->ts;
-		} else {
-			if (k->rt_start < 0)
-				k->rt_start = ev->ts - ev->runtime;
-			k->rt_pre += ev->runtime;
-			k->rt_pre_n++;
-		}
-		break;
-	case EV_MIGRATE: {
-		int at_wake = cs->last_type == EV_WAKING && cs->last_pid == ev->pid;
-
-		if (!(k = task_of(c, ev->pid, ev->ts, &oom)))
-			break;
-		note_comm(c, k, ev->comm, 1);
-		if (at_wake) {
-			k->pub.mig_wakeup++;
-			t->mig_wakeup++;
-		} else {
-			k->pub.mig_other++;
-			t->mig_other++;
-		}
-		break;
-	}
-	default:
-		break;
-	}
-	if (oom)
-		goto nomem;
 	cs->last_type = ev->type;
 	cs->last_pid = ev->pid;
 	return 0;
-nomem:
-	set_err(c, "%s: out of memory", c->path);
-	return -1;
 }
 
 /* ---- After the last line ------------------------------------------------------------ */
