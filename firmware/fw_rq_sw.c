@@ -3,7 +3,7 @@
  * 2.6.0-2.6.22's runqueue (two priority arrays per CPU, NR_PRIO lists and a bitmap each),
  * with the engine's semantics so that fw_o1.c runs unchanged on either. Loads, history
  * and group loads are kept the same way as the engine's load-comparison unit, and
- * balancing runs firmware/hws_balance.c in software.
+ * balancing runs lib/hws_balance.c in software.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * linux24.c - the Linux 2.4 scheduler (kernel/sched.c of 2.4.x, HZ=100) as a
- * software-only baseline behind firmware/hws_sched.h; docs/linux24.md gives the policy
+ * software-only baseline behind include/hws/sched.h; docs/linux24.md gives the policy
  * decisions and the cost model.
  *
  * One global run queue of every runnable task that is not running, under one lock

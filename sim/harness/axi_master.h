@@ -1,5 +1,5 @@
 // axi_master.h - the reference AXI4-Lite master of docs/accelerator.md 4.2, written once
-// for both harnesses that drive the Verilated engine: the C++ one (sim/hws_vsim_impl.h,
+// for both harnesses that drive the Verilated engine: the C++ one (sim/harness/hws_vsim_impl.h,
 // the rtl backend) and the SystemC TLM-2.0 target (sim/vp/vp_target.h). VALIDs are held
 // until taken, BREADY = RREADY = 1, one transaction at a time, so an access takes the same
 // clock edges on both (the VP's zero-latency equivalence with `run` rests on it).

@@ -1,7 +1,7 @@
 // hws_vsim_impl.h - the harness, written once as a template over the Verilated class.
 //
-// Each variant's translation unit (sim/hws_vsim_variant.cpp, compiled once per parameter
-// set) instantiates VsimImpl<Vhws_xxx> and registers a factory; sim/hws_vsim.cpp keeps
+// Each variant's translation unit (sim/harness/hws_vsim_variant.cpp, compiled once per parameter
+// set) instantiates VsimImpl<Vhws_xxx> and registers a factory; sim/harness/hws_vsim.cpp keeps
 // the registry and exports the C ABI of hws_vsim.h.
 #ifndef HWS_VSIM_IMPL_H
 #define HWS_VSIM_IMPL_H
@@ -105,7 +105,7 @@ public:
 	}
 
 private:
-	// The slave's pins for the shared master (sim/axi_master.h).
+	// The slave's pins for the shared master (sim/harness/axi_master.h).
 	struct Pins {
 		VsimImpl &v;
 

@@ -5,7 +5,7 @@
  * contended port.
  *
  * Linked into build/hwsched_vp (make vp) by sim/vp/hws_vp.cpp; build/hwsched links
- * sim/hws_vp_stub.c instead, whose hws_vp_available() is 0 (hwsched vp then runs
+ * sim/vp/hws_vp_stub.c instead, whose hws_vp_available() is 0 (hwsched vp then runs
  * build/hwsched_vp).
  */
 #ifndef HWS_VP_API_H

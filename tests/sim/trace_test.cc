@@ -1,4 +1,4 @@
-// trace_test.cc - the perf sched trace reader (sim/trace.c): the figures of
+// trace_test.cc - the perf sched trace reader (sim/trace/trace.c): the figures of
 // /work/shared/traces/README.md on both real traces, sane rebuilt segments, strict and
 // lenient handling of malformed lines, each quirk of the README in a tiny hand-made trace
 // with its exact rebuild, gzip input, and the task filters.
