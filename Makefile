@@ -7,7 +7,8 @@
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh)
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages the build needs
-#   make gen     regenerate rtl/hws_regs.vh, driver/hws_regs.h, docs/regmap.md
+#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
+#                docs/regmap.md from regmap/regmap.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -46,32 +47,36 @@ deps-list:
 	@tools/deps.sh --list
 
 # ---- Generated register map ------------------------------------------------------------
-GEN_FILES := rtl/hws_regs.vh driver/hws_regs.h docs/regmap.md
+GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
 
-$(BUILD)/regmap_gen: tools/regmap_gen.c
+$(BUILD)/regmap_gen: regmap/regmap_gen.c
 	@mkdir -p $(BUILD)
 	$(CC) $(CWARN) -O2 -o $@ $<
 
 .PHONY: gen gen-check
 gen: $(BUILD)/regmap_gen
-	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
 
-$(GEN_FILES) &: docs/regmap.def $(BUILD)/regmap_gen
-	$(BUILD)/regmap_gen docs/regmap.def $(GEN_FILES)
+$(GEN_FILES) &: regmap/regmap.def $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
 
 # The committed generated files must be what the generator makes of the definition.
 gen-check: $(BUILD)/regmap_gen
 	@mkdir -p $(BUILD)/gen-check
-	@$(BUILD)/regmap_gen docs/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
+	@$(BUILD)/regmap_gen regmap/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
 	@for f in $(GEN_FILES); do \
 		cmp -s $$f $(BUILD)/gen-check/$$(basename $$f) \
 			|| { echo "gen-check: $$f is stale: run make gen" >&2; exit 1; }; \
 	done; echo "gen-check: generated files are current"
 
 # ---- C and C++ flags -------------------------------------------------------------------
-CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+# -Wmissing-prototypes: every exported C function is declared in a header first (so a
+# changed signature breaks the build); -Wmissing-declarations is C++'s.
+CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_HWS := $(CWARN) -O2 -g -D_POSIX_C_SOURCE=200809L
-CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra
+CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra -Wmissing-declarations
+# Includes name their layer: "hws/regs.h" (include/hws), "lib/hws_balance.h", ...
+INC := -Iinclude -I.
 
 VL_ROOT := /usr/share/verilator/include
 # Verilated code: the runtime's own defines, as verilated.mk sets them.
@@ -82,7 +87,8 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh
+HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Verilated variants ----------------------------------------------------------------
 # Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model;
@@ -93,7 +99,7 @@ RTL_INC := rtl/hws_regs.vh
 RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16 8x256x16xnb \
 	8x256x16xnbne
 # Task groups of the load-comparison unit, the same in every variant.
-RTL_GROUPS := 16
+RTL_GROUPS := $(shell awk '$$1 == "const" && $$2 == "DEF_GROUPS" { print $$3 }' regmap/regmap.def)
 
 # Verilator flags, one per line:
 VL_FLAGS := --cc
@@ -127,10 +133,10 @@ $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $
 		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/hws_vsim_variant.cpp sim/hws_vsim_impl.h sim/axi_master.h \
-		sim/hws_vsim.h $(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
+$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/harness/hws_vsim_variant.cpp $(HARNESS_HDRS) \
+		$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Isim -I$(BUILD)/vl/$(call vl_name,$(1)) \
+	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -I$(BUILD)/vl/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
 		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
@@ -146,33 +152,41 @@ $(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp
 	@mkdir -p $(BUILD)/obj
 	$(CXX) $(VL_CXXFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/hws_vsim.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h
+$(BUILD)/obj/hws_vsim.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
 	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Isim -c -o $@ $<
+	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -c -o $@ $<
 
 # ---- C libraries -----------------------------------------------------------------------
-C_SRCS := models/hws_model.c driver/hws.c driver/hws_uart.c sim/hws_randcmd.c sim/machine.c sim/trace.c $(sort $(wildcard firmware/*.c))
-C_HDRS := $(wildcard models/*.h driver/*.h sim/*.h firmware/*.h)
+# The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
+CORE_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) $(sort $(wildcard driver/*.c)) \
+	$(sort $(wildcard firmware/*.c))
+SIM_C_SRCS := sim/stim/hws_randcmd.c $(sort $(wildcard sim/machine/*.c)) $(sort $(wildcard sim/trace/*.c))
+C_SRCS := $(CORE_SRCS) $(SIM_C_SRCS)
+C_HDRS := $(wildcard include/hws/*.h lib/*.h models/*.h driver/*.h firmware/*.h sim/*/*.h cli/*.h)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 
-$(BUILD)/obj/%.o: %.c $(C_HDRS) driver/hws_regs.h
+$(BUILD)/obj/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HWS) -c -o $@ $<
+	$(CC) $(CFLAGS_HWS) $(INC) -c -o $@ $<
 
 # Sanitizer build of the same C code (ASan + UBSan) for the test run.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-C_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(C_SRCS))
-$(BUILD)/san/%.o: %.c $(C_HDRS) driver/hws_regs.h
+$(BUILD)/san/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HWS) $(SAN) -c -o $@ $<
+	$(CC) $(CFLAGS_HWS) $(INC) $(SAN) -c -o $@ $<
 
-SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(VARIANT_OBJS) $(VL_RT_OBJS)
+# The Verilator harness: its C ABI, the "rtl" transport backend over it, the variants.
+SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(BUILD)/obj/sim/harness/rtl_transport.o $(VARIANT_OBJS) \
+	$(VL_RT_OBJS)
 LINK_LIBS := $(VARIANT_LIBS) -lz -lm -pthread
 
 # ---- The executable ------------------------------------------------------------------
 HWSCHED := $(BUILD)/hwsched
-$(HWSCHED): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/sim/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+# The command line: cli/*.c but the benches.
+CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out cli/hws_bench.c cli/hws_balance_bench.c,\
+	$(sort $(wildcard cli/*.c))))
+$(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: all
 all: $(HWSCHED)
@@ -252,29 +266,52 @@ synth-smoke: $(RTL_SRCS) $(RTL_INC)
 	@echo "synth-smoke: iCE40 synthesis ok:"; grep -E 'SB_LUT4|SB_DFF|SB_RAM40_4K|SB_CARRY' $(BUILD)/yosys/ice40_stat.txt | sort | uniq | sed 's/^/  /'
 
 # ---- Tests ---------------------------------------------------------------------------
+# tests/ mirrors the layers. Three binaries:
+#   hws_core_tests  lib, models, driver (over the model backend) and firmware: links only
+#                   those layers, no Verilator (the driver and firmware build without it)
+#   hws_tests       everything that needs the simulator: RTL backends, machine, trace, CLI
+#   hws_san_tests   the core tests and the random command streams under ASan + UBSan
 GTEST_LIBS := -lgtest -lgtest_main -pthread
-TEST_SRCS := $(sort $(wildcard tests/*_test.cc))
+CORE_TEST_SRCS := $(sort $(wildcard tests/lib/*_test.cc tests/models/*_test.cc \
+	tests/firmware/*_test.cc)) tests/driver/driver_test.cc tests/driver/uart_test.cc
+TEST_SRCS := $(sort $(filter-out tests/sim/vp/% $(CORE_TEST_SRCS),$(wildcard tests/*/*_test.cc)))
+CORE_TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(CORE_TEST_SRCS))
 TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(TEST_SRCS))
+CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+CORE_TEST_BIN := $(BUILD)/tests/hws_core_tests
 TEST_BIN := $(BUILD)/tests/hws_tests
-SAN_TEST_BIN := $(BUILD)/tests/hws_model_san_tests
+SAN_TEST_BIN := $(BUILD)/tests/hws_san_tests
 
-$(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) driver/hws_regs.h
+$(BUILD)/obj/tests/%.o: tests/%.cc $(C_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_HWS) -Idriver -Imodels -Isim -Ifirmware -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
+	$(CXX) $(CXXFLAGS_HWS) $(INC) -DHWSCHED_BIN='"$(abspath $(HWSCHED))"' -c -o $@ $<
+
+$(CORE_TEST_BIN): $(CORE_TEST_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $(CORE_TEST_OBJS) $(CORE_OBJS) -lm $(GTEST_LIBS)
 
 $(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
-# The model and balance tests again, with the C code under ASan + UBSan.
-SAN_TEST_OBJS := $(BUILD)/obj/tests/model_test.o $(BUILD)/obj/tests/balance_test.o
-$(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+# The core tests and the random streams again, with the C code under ASan + UBSan.
+SAN_TEST_OBJS := $(CORE_TEST_OBJS) $(BUILD)/obj/tests/sim/stim_test.o
+SAN_C_SRCS := $(CORE_SRCS) sim/stim/hws_randcmd.c
+$(SAN_TEST_BIN): $(SAN_TEST_OBJS) $(patsubst %.c,$(BUILD)/san/%.o,$(SAN_C_SRCS))
 	@mkdir -p $(dir $@)
-	$(CXX) $(SAN) -o $@ $(SAN_TEST_OBJS) $(C_SAN_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
+	$(CXX) $(SAN) -o $@ $^ -lm $(GTEST_LIBS)
+
+# Every include points down the layers (tools/check_layers.sh; its self-test first shows
+# that a bad include is caught).
+.PHONY: layers
+layers:
+	@tools/check_layers.sh --self-test
+	@tools/check_layers.sh
 
 .PHONY: test unit-test san-test
-test: gen-check lint synth-smoke $(HWSCHED) $(TEST_BIN) $(SAN_TEST_BIN)
-	tests/run_all.sh $(BUILD)/test-reports $(SAN_TEST_BIN) $(TEST_BIN) $(VP_TEST_BIN)
+test: gen-check layers lint synth-smoke $(HWSCHED) $(CORE_TEST_BIN) $(TEST_BIN) $(SAN_TEST_BIN)
+	tests/run_all.sh $(BUILD)/test-reports $(CORE_TEST_BIN) $(SAN_TEST_BIN) $(TEST_BIN) \
+		$(VP_TEST_BIN)
 
 # ---- The virtual platform (issue 8, docs/vp.md) ----------------------------------------
 # The engine Verilated for SystemC (verilator --sc), one class per parameter set as for the
@@ -287,7 +324,8 @@ VP_STUDY_VARIANTS := 1x256x16 1x512x16 8x256x16 8x512x16 8x4096x16 64x256x16 64x
 # The C++ variants' flags, for SystemC and without the waveform (the VP has none).
 VL_SC_FLAGS := --sc $(filter-out --cc --trace-fst,$(VL_FLAGS))
 SC_DEFS := -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=0 -DSC_INCLUDE_DYNAMIC_PROCESSES
-SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter
+SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter \
+	-Wmissing-declarations
 SC_LIBS := -lsystemc
 
 define VP_VARIANT_RULES
@@ -297,10 +335,10 @@ $(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SR
 		--Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
 		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
 
-$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/axi_master.h \
+$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/harness/axi_master.h \
 		$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
 		-DHWS_VCLASS=Vhws_sc_$(call vl_name,$(1)) \
 		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
 endef
@@ -313,18 +351,14 @@ VP_VARIANT_LIBS := $(foreach v,$(VP_VARIANTS),$(BUILD)/vlsc/$(call vl_name,$(v))
 VP_RT_OBJS := $(addprefix $(BUILD)/obj/vp/vlrt_,$(addsuffix .o,verilated verilated_threads))
 $(BUILD)/obj/vp/vlrt_%.o: $(VL_ROOT)/%.cpp
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -c -o $@ $<
+	$(CXX) $(filter-out -Wmissing-declarations,$(SC_CXXFLAGS)) -c -o $@ $<
 
-VP_HDRS := $(wildcard sim/vp/*.h) sim/hws_vp.h $(C_HDRS)
-$(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS) driver/hws_regs.h
+VP_HDRS := $(wildcard sim/vp/*.h) $(C_HDRS)
+$(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS)
 	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -c -o $@ $<
-# The harness's C ABI (no C++ variants are linked: the driver's rtl backend is unused).
-$(BUILD)/obj/vp/hws_vsim_sc.o: sim/hws_vsim.cpp sim/hws_vsim_impl.h sim/axi_master.h sim/hws_vsim.h
-	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) -Isim -c -o $@ $<
-
-VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/vp/hws_vsim_sc.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
+# No Verilator harness: the platform's engine is its own (the driver opens no "rtl").
+VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
 VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
 VP_BIN := $(BUILD)/hwsched_vp
 # The list of engines linked in: a change of VP_VARIANTS relinks (make vp-study adds some,
@@ -335,19 +369,19 @@ $(VP_VARIANTS_STAMP): FORCE
 	@echo '$(sort $(VP_VARIANTS))' | cmp -s - $@ || echo '$(sort $(VP_VARIANTS))' > $@
 .PHONY: FORCE
 FORCE:
-$(VP_BIN): $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hwsched.o $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
+$(VP_BIN): $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
+	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
 
 .PHONY: vp vp-study
 vp: $(HWSCHED) $(VP_BIN)
 
 # The TLM-level tests: their own binary (SystemC elaborates once per process).
-VP_TEST_SRCS := $(sort $(wildcard tests/vp/*_test.cc))
+VP_TEST_SRCS := $(sort $(wildcard tests/sim/vp/*_test.cc))
 VP_TEST_OBJS := $(patsubst %.cc,$(BUILD)/obj/%.o,$(VP_TEST_SRCS))
 VP_TEST_BIN := $(BUILD)/tests/hws_vp_tests
-$(BUILD)/obj/tests/vp/%.o: tests/vp/%.cc $(VP_HDRS) driver/hws_regs.h
+$(BUILD)/obj/tests/sim/vp/%.o: tests/sim/vp/%.cc $(VP_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
-	$(CXX) $(SC_CXXFLAGS) -Isim/vp -Idriver -c -o $@ $<
+	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
 $(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS) -lgtest -pthread
@@ -362,8 +396,8 @@ vp-study: $(HWSCHED)
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench
-$(BENCH_BIN): $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
-	$(CXX) -o $@ $(BUILD)/obj/sim/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
+$(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+	$(CXX) -o $@ $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: bench bench-balance
 bench: $(BENCH_BIN) bench-balance
@@ -374,7 +408,7 @@ bench: $(BENCH_BIN) bench-balance
 # by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.
 BALANCE_BENCH := $(BUILD)/hws_balance_bench
 BALANCE_CALLS := 1000
-$(BALANCE_BENCH): $(BUILD)/obj/sim/hws_balance_bench.o $(BUILD)/obj/firmware/hws_balance.o
+$(BALANCE_BENCH): $(BUILD)/obj/cli/hws_balance_bench.o $(BUILD)/obj/lib/hws_balance.o
 	$(CC) -o $@ $^
 
 bench-balance: $(BALANCE_BENCH)
@@ -469,7 +503,8 @@ synth-check:
 #                                flash it
 # make board-sim                 build/board/board_sim: synth/board_top.v Verilated behind a
 #                                pseudo-terminal, bit by bit at the UART's rate; make test
-#                                runs lockstep over it (hwsched lockstep --backend uart:PTY)
+#                                runs lockstep over it (hwsched lockstep --backend
+#                                lockstep:uart:PTY; tests/sim/board_test.cc)
 # make bench-board               the command rate over the simulated UART, into
 #                                build/bench/board.json
 # See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] as in
@@ -536,11 +571,11 @@ board: $(BOARD_BIN)
 	@j=$(BOARD_UP5K)/pnr.json; \
 	echo "board: $(BOARD_BIN): board_top with $(BOARD_SHAPE) on the iCE40 UP5K (iCEBreaker): $$(sed -n 's/.*"lc_used": \([0-9]*\), "lc_avail": \([0-9]*\).*/\1 of \2 logic cells/p' $$j), Fmax $$(sed -n 's/.*"fmax_mhz": \([0-9.]*\), "icetime_mhz": \([0-9.]*\).*/\1 MHz (icetime \2)/p' $$j) for a $(BOARD_MHZ) MHz clock"
 	@echo "board: flash it with:  iceprog $(BOARD_BIN)"
-	@echo "board: then check it:  $(HWSCHED) lockstep --backend uart:/dev/ttyUSB1 $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 10k"
+	@echo "board: then check it:  $(HWSCHED) lockstep --backend lockstep:uart:/dev/ttyUSB1 $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 10k"
 	@echo "board: (the iCEBreaker's FTDI gives two ports; the UART is usually the second, docs/board.md)"
 
-# make test: the uart backend's tests run the simulator (tests/uart_test.cc).
-$(BUILD)/obj/tests/uart_test.o: CXXFLAGS_HWS += -DBOARD_SIM_BIN='"$(abspath $(BOARD_SIM))"'
+# make test: the board's tests run the simulator (tests/sim/board_test.cc).
+$(BUILD)/obj/tests/sim/board_test.o: CXXFLAGS_HWS += -DBOARD_SIM_BIN='"$(abspath $(BOARD_SIM))"'
 test: $(BOARD_SIM)
 
 # The command rate over the simulated UART (sim/board/bench_board.sh; docs/board.md).

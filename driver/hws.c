@@ -1,7 +1,9 @@
 /*
- * hws.c - the hwsched driver; see hws.h.
+ * hws.c - the hwsched driver; see include/hws/hws.h. Every access goes through one
+ * struct hws_transport; the backends live below (models/, sim/harness/) or beside
+ * (hws_lockstep.c, hws_uart.c) and are opened by name (lib/hws_backend.c).
  */
-#include "hws.h"
+#include "hws/hws.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,20 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/hws_model.h"
-#include "../sim/hws_vsim.h"
-
-#define RESP_TIMEOUT 3u
+#include "lib/hws_params.h"
 
 struct hws_dev {
 	struct hws_config cfg;
-	struct hws_model *model;	/* model, lockstep */
-	struct hws_vsim *rtl;		/* rtl, lockstep */
-	const struct hws_transport *tp;	/* transport */
-	unsigned master;		/* transport: the master of the next accesses */
+	struct hws_transport tp;	/* the engine's bus */
+	int own_tp;			/* opened here (closed with the device) */
+	unsigned master;		/* the master of the next accesses */
 	struct hws_bus_stats stats;
-	uint32_t last_cmd;		/* the last word written to CMD */
-	int broken;			/* a lockstep mismatch stopped the device */
+	int broken;			/* the transport failed: the device answers nothing */
 	char msg[512];
 };
 
@@ -65,7 +62,7 @@ int hws_err_errno(unsigned code)
 	return code < 16 && err_names[code] ? -err_errnos[code] : -EIO;
 }
 
-static const char *reg_name(uint32_t off)
+const char *hws_reg_name(uint32_t off)
 {
 	return off < 256 && !(off & 3) && reg_names[off / 4] ? reg_names[off / 4] : "unmapped";
 }
@@ -109,148 +106,78 @@ const char *hws_errmsg(const struct hws_dev *d)
 
 void hws_config_default(struct hws_config *c)
 {
+	struct hws_params p;
+
 	memset(c, 0, sizeof(*c));
-	c->backend = HWS_BACKEND_MODEL;
-	c->nr_cpus = 8;
-	c->nr_tasks = 256;
-	c->cmd_depth = 16;
-	c->res_depth = 16;
-	c->nr_groups = 16;
+	hws_params_default(&p);
+	c->backend = "model";
+	c->nr_cpus = p.nr_cpus;
+	c->nr_tasks = p.nr_tasks;
+	c->cmd_depth = p.cmd_depth;
+	c->res_depth = p.res_depth;
+	c->nr_groups = p.nr_groups;
 }
 
-int hws_backend_parse(const char *name, enum hws_backend *out)
+const char *hws_config_backend(const struct hws_config *c)
 {
-	if (!strcmp(name, "model"))
-		*out = HWS_BACKEND_MODEL;
-	else if (!strcmp(name, "rtl"))
-		*out = HWS_BACKEND_RTL;
-	else if (!strcmp(name, "lockstep"))
-		*out = HWS_BACKEND_LOCKSTEP;
-	else
-		return -EINVAL;
-	return 0;
+	if (c->transport)
+		return c->transport->name ? c->transport->name : "tlm";
+	return c->backend ? c->backend : "?";
 }
 
-const char *hws_backend_name(enum hws_backend b)
-{
-	switch (b) {
-	case HWS_BACKEND_MODEL:
-		return "model";
-	case HWS_BACKEND_RTL:
-		return "rtl";
-	case HWS_BACKEND_LOCKSTEP:
-		return "lockstep";
-	case HWS_BACKEND_TRANSPORT:
-		return "tlm";
-	}
-	return "?";
-}
-
-/* ---- Transport: one transaction on each backend, compared in lockstep ---- */
+/* ---- Register access: one transaction on the transport ---- */
 
 static int resp_errno(struct hws_dev *d, uint32_t resp, int write, uint32_t off)
 {
-	if (resp == 0)
+	if (resp == HWS_RESP_OKAY)
 		return 0;
-	if (resp == RESP_TIMEOUT) {
+	if (resp == HWS_RESP_FAILED) {
+		d->broken = 1;
+		set_msg(d, "%s", d->tp.ops->errmsg ? d->tp.ops->errmsg(d->tp.ctx) :
+			"the transport failed");
+		return -EIO;
+	}
+	if (resp == HWS_RESP_NONE) {
 		set_msg(d, "%s of %s (0x%02x): the engine never answered", write ? "write" : "read",
-			reg_name(off), off);
+			hws_reg_name(off), off);
 		return -ETIMEDOUT;
 	}
 	set_msg(d, "%s of %s (0x%02x) refused with SLVERR", write ? "write" : "read",
-		reg_name(off), off);
+		hws_reg_name(off), off);
 	return -EFAULT;
-}
-
-static int mismatch(struct hws_dev *d, const char *what, uint32_t off, uint32_t mv, uint32_t mr,
-		    unsigned me, uint32_t rv, uint32_t rr, unsigned re)
-{
-	char cbuf[112], mb[24] = "", rb[24] = "";
-
-	d->broken = 1;
-	if (!d->tp) {	/* a transport's edges are not compared */
-		snprintf(mb, sizeof(mb), " edges %u", me);
-		snprintf(rb, sizeof(rb), " edges %u", re);
-	}
-	set_msg(d, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
-		   "model data 0x%08x resp %u%s, %s data 0x%08x resp %u%s",
-		(unsigned long long)(d->stats.commands ? d->stats.commands - 1 : 0),
-		d->stats.commands ? hws_cmd_format(d->last_cmd, cbuf, sizeof(cbuf)) : "none",
-		what, reg_name(off), off, mv, mr, mb, d->tp ? "transport" : "rtl", rv, rr, rb);
-	return -EIO;
-}
-
-/* Transport lockstep: the model first, after the time the transport's engine had. */
-static void model_settle(struct hws_dev *d)
-{
-	hws_model_idle(d->model, d->cfg.settle_edges);
 }
 
 int hws_reg_read(struct hws_dev *d, uint32_t off, uint32_t *val)
 {
-	uint32_t mv = 0, mr = 0, rv = 0, rr = 0;
-	unsigned me = 0, re = 0;
+	uint32_t v = 0, r = 0;
+	unsigned e;
 
 	if (d->broken)
 		return -EIO;
-	if (d->tp) {
-		if (d->model) {
-			model_settle(d);
-			me = hws_model_read(d->model, off, &mv, &mr);
-		}
-		re = d->tp->read(d->tp->ctx, d->master, off, &rv, &rr, &d->stats.delay_ns);
-		d->stats.reads++;
-		d->stats.edges += re;
-		if (d->model && rr != RESP_TIMEOUT &&
-		    (mr != rr || (mv != rv && off != HWS_REG_CYCLES)))
-			return mismatch(d, "read", off, mv, mr, me, rv, rr, re);
-		*val = rv;
-		return resp_errno(d, rr, 0, off);
-	}
-	if (d->model)
-		me = hws_model_read(d->model, off, &mv, &mr);
-	if (d->rtl)
-		re = hws_vsim_read(d->rtl, off, &rv, &rr);
+	e = d->tp.ops->read(d->tp.ctx, d->master, off, &v, &r, &d->stats.delay_ns);
 	d->stats.reads++;
-	if (d->model && d->rtl && (mv != rv || mr != rr || me != re))
-		return mismatch(d, "read", off, mv, mr, me, rv, rr, re);
-	d->stats.edges += d->model ? me : re;
-	*val = d->model ? mv : rv;
-	return resp_errno(d, d->model ? mr : rr, 0, off);
+	if (r == HWS_RESP_FAILED)
+		return resp_errno(d, r, 0, off);
+	d->stats.edges += e;
+	*val = v;
+	return resp_errno(d, r, 0, off);
 }
 
 int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t strb)
 {
-	uint32_t mr = 0, rr = 0;
-	unsigned me = 0, re = 0;
+	uint32_t r = 0;
+	unsigned e;
 
 	if (d->broken)
 		return -EIO;
-	if (off == HWS_REG_CMD) {
-		d->last_cmd = val;
+	if (off == HWS_REG_CMD)
 		d->stats.commands++;
-	}
-	if (d->tp) {
-		if (d->model) {
-			model_settle(d);
-			me = hws_model_write(d->model, off, val, strb, &mr);
-		}
-		re = d->tp->write(d->tp->ctx, d->master, off, val, strb, &rr, &d->stats.delay_ns);
-		d->stats.writes++;
-		d->stats.edges += re;
-		if (d->model && rr != RESP_TIMEOUT && mr != rr)
-			return mismatch(d, "write", off, val, mr, me, val, rr, re);
-		return resp_errno(d, rr, 1, off);
-	}
-	if (d->model)
-		me = hws_model_write(d->model, off, val, strb, &mr);
-	if (d->rtl)
-		re = hws_vsim_write(d->rtl, off, val, strb, &rr);
+	e = d->tp.ops->write(d->tp.ctx, d->master, off, val, strb, &r, &d->stats.delay_ns);
 	d->stats.writes++;
-	if (d->model && d->rtl && (mr != rr || me != re))
-		return mismatch(d, "write", off, val, mr, me, val, rr, re);
-	d->stats.edges += d->model ? me : re;
-	return resp_errno(d, d->model ? mr : rr, 1, off);
+	if (r == HWS_RESP_FAILED)
+		return resp_errno(d, r, 1, off);
+	d->stats.edges += e;
+	return resp_errno(d, r, 1, off);
 }
 
 int hws_reg_write(struct hws_dev *d, uint32_t off, uint32_t val)
@@ -267,12 +194,7 @@ int hws_idle(struct hws_dev *d, unsigned edges)
 {
 	if (d->broken)
 		return -EIO;
-	if (d->tp)
-		d->tp->idle(d->tp->ctx, edges, &d->stats.delay_ns);
-	if (d->model)
-		hws_model_idle(d->model, edges);
-	if (d->rtl)
-		hws_vsim_idle(d->rtl, edges);
+	d->tp.ops->idle(d->tp.ctx, edges, &d->stats.delay_ns);
 	d->stats.edges += edges;
 	return 0;
 }
@@ -319,53 +241,49 @@ static int check_id(struct hws_dev *d)
 	return 0;
 }
 
+/* The caller's transport must answer every transaction. */
+static int check_transport(const struct hws_transport *t, char *msg, size_t len)
+{
+	if (t->ops && t->ops->read && t->ops->write && t->ops->idle)
+		return 0;
+	snprintf(msg, len, "hws_config.transport needs read, write and idle operations");
+	return -EINVAL;
+}
+
 int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len)
 {
-	struct hws_model_params mp = {
-		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
-		cfg->no_balance, cfg->no_err_counters,
-	};
-	struct hws_vsim_opts vo = {
-		cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->nr_groups,
-		cfg->wave, cfg->deep_check, cfg->no_balance, cfg->no_err_counters,
+	struct hws_backend_args a = {
+		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
+			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters },
+		.wave = cfg->wave,
+		.deep_check = cfg->deep_check,
 	};
 	struct hws_dev *d;
 	int ret;
 
-	ret = hws_model_params_check(&mp, msg, len);
+	ret = hws_params_check(&a.params, msg, len);
+	if (!ret && cfg->transport)
+		ret = check_transport(cfg->transport, msg, len);
 	if (ret)
 		return ret;
-	if (cfg->backend == HWS_BACKEND_TRANSPORT &&
-	    (!cfg->transport || !cfg->transport->read || !cfg->transport->write ||
-	     !cfg->transport->idle)) {
-		snprintf(msg, len, "the transport backend needs hws_config.transport with read, "
-			 "write and idle callbacks");
-		return -EINVAL;
-	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
 	}
 	d->cfg = *cfg;
-	if (cfg->backend == HWS_BACKEND_TRANSPORT)
-		d->tp = cfg->transport;
-	else
-		d->cfg.transport = NULL;
-	if (cfg->backend != HWS_BACKEND_RTL && (!d->tp || cfg->transport_lockstep)) {
-		ret = hws_model_create(&d->model, &mp);
-		if (ret) {
-			snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
-			goto err_free;
-		}
-	}
-	if (cfg->backend != HWS_BACKEND_MODEL && !d->tp) {
-		ret = hws_vsim_create(&d->rtl, &vo, msg, len);
+	if (cfg->transport) {
+		d->tp = *cfg->transport;
+		if (!d->tp.name)
+			d->tp.name = "tlm";
+	} else {
+		ret = hws_transport_open(cfg->backend, &a, &d->tp, msg, len);
 		if (ret)
 			goto err_free;
+		d->own_tp = 1;
 	}
-	/* The RTL came out of reset with its harness; the model starts in reset state; a
-	 * transport's engine is the caller's (it answers the same ID checks). */
+	/* The engine is in its reset state (a transport's engine is the caller's: it answers
+	 * the same ID checks). */
 	ret = check_id(d);
 	if (ret) {
 		snprintf(msg, len, "%s", d->msg);
@@ -375,8 +293,8 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 	return 0;
 
 err_free:
-	hws_vsim_destroy(d->rtl);
-	hws_model_destroy(d->model);
+	if (d->own_tp)
+		hws_transport_close(&d->tp);
 	free(d);
 	return ret;
 }
@@ -385,14 +303,21 @@ void hws_close(struct hws_dev *d)
 {
 	if (!d)
 		return;
-	hws_vsim_destroy(d->rtl);
-	hws_model_destroy(d->model);
+	if (d->own_tp)
+		hws_transport_close(&d->tp);
 	free(d);
 }
 
 void hws_get_bus_stats(const struct hws_dev *d, struct hws_bus_stats *s)
 {
 	*s = d->stats;
+}
+
+int hws_bus_report(const struct hws_dev *d, char *buf, size_t len)
+{
+	if (!d->tp.ops->report)
+		return -ENOTSUP;
+	return d->tp.ops->report(d->tp.ctx, buf, len);
 }
 
 const struct hws_config *hws_config_of(const struct hws_dev *d)
@@ -402,16 +327,17 @@ const struct hws_config *hws_config_of(const struct hws_dev *d)
 
 int hws_check(struct hws_dev *d)
 {
-	if (!d->model) {
-		set_msg(d, "the rtl backend checks its invariants itself (deep_check)");
+	if (!d->tp.ops->check) {
+		set_msg(d, "the %s backend has no model to check (the rtl backend checks its "
+			   "invariants itself: deep_check)", d->tp.name);
 		return -ENOTSUP;
 	}
-	return hws_model_check(d->model, d->msg, sizeof(d->msg));
+	return d->tp.ops->check(d->tp.ctx, d->msg, sizeof(d->msg));
 }
 
 int hws_inject_model_fault(struct hws_dev *d, unsigned cpu)
 {
-	return d->model ? hws_model_inject_fault(d->model, cpu) : -ENOTSUP;
+	return d->tp.ops->inject_fault ? d->tp.ops->inject_fault(d->tp.ctx, cpu) : -ENOTSUP;
 }
 
 /* ---- Commands ---- */
@@ -590,9 +516,37 @@ int hws_lcu_stat(struct hws_dev *d, unsigned cpu, unsigned sel, unsigned group,
 	return do_query(d, hws_cmd(HWS_OP_LCU_STAT, group, sel, cpu, 0, 0), val);
 }
 
+/* A DOM_SET word from its DSET fields (regmap/regmap.def), each masked to its width. */
+static uint32_t dset(unsigned cpu, unsigned k, unsigned hi, uint32_t data)
+{
+	return hws_cmd(HWS_OP_DOM_SET, 0, 0, cpu, 0, 0) |
+	       ((uint32_t)k << HWS_DSET_K_LSB & HWS_DSET_K_MASK) |
+	       ((uint32_t)hi << HWS_DSET_HI_LSB & HWS_DSET_HI_MASK) | data;
+}
+
+uint32_t hws_cmd_dom_leader(unsigned cpu, unsigned k, unsigned leader)
+{
+	return dset(cpu, k, 0, (uint32_t)leader << HWS_DSET_DATA_LSB & HWS_DSET_DATA_MASK);
+}
+
+uint32_t hws_cmd_dom_power(unsigned cpu, unsigned level, uint32_t power)
+{
+	return dset(cpu, HWS_DSET_K_POWER + level, power >> HWS_DSET_DATA_W,
+		    power << HWS_DSET_DATA_LSB & HWS_DSET_DATA_MASK);
+}
+
+uint32_t hws_cmd_dom_pct(unsigned cpu, unsigned level, unsigned pct)
+{
+	return dset(cpu, HWS_DSET_K_PCT, 0,
+		    ((uint32_t)level << HWS_DSET_LEVEL_LSB & HWS_DSET_LEVEL_MASK) |
+			    ((uint32_t)pct << HWS_DSET_PCT_LSB & HWS_DSET_PCT_MASK));
+}
+
 int hws_dom_set(struct hws_dev *d, unsigned cpu, unsigned k, unsigned leader)
 {
-	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, leader, k, cpu, 0, 0));
+	if (k < 1 || k > 3)
+		return -ERANGE;
+	return do_cmd(d, hws_cmd_dom_leader(cpu, k, leader));
 }
 
 int hws_idlest(struct hws_dev *d, unsigned cpu, unsigned level, unsigned *found)
@@ -620,17 +574,16 @@ int hws_idle_core(struct hws_dev *d, unsigned cpu, unsigned level, int *found,
 
 int hws_dom_set_power(struct hws_dev *d, unsigned level, unsigned cpu, uint32_t power)
 {
-	if (level >= HWS_NR_LEVELS || power >= 1u << 17)
+	if (level >= HWS_NR_LEVELS || power >= 1u << (HWS_DSET_DATA_W + HWS_DSET_HI_W))
 		return -ERANGE;
-	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, power & 0xfff, (4 + level) | (power >> 12) << 3,
-				 cpu, 0, 0));
+	return do_cmd(d, hws_cmd_dom_power(cpu, level, power));
 }
 
 int hws_dom_set_pct(struct hws_dev *d, unsigned level, unsigned pct)
 {
-	if (level >= HWS_NR_LEVELS || pct > 255)
+	if (level >= HWS_NR_LEVELS || pct >= 1u << HWS_DSET_PCT_W)
 		return -ERANGE;
-	return do_cmd(d, hws_cmd(HWS_OP_DOM_SET, level << 10 | pct, 0, 0, 0, 0));
+	return do_cmd(d, hws_cmd_dom_pct(0, level, pct));
 }
 
 int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,

@@ -1,8 +1,9 @@
 /*
- * hws_uart.c - the engine on a board over a serial line; see hws_uart.h and docs/board.md.
+ * hws_uart.c - the engine on a board over a serial line, backend "uart"; see hws_uart.h
+ * and docs/board.md.
  */
 #define _DEFAULT_SOURCE		/* cfmakeraw, flock */
-#include "hws_uart.h"
+#include "driver/hws_uart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RESP_NONE 3u		/* the transport's "no answer" (struct hws_transport) */
+#include "hws/regs.h"
+
 #define RESYNC_BYTES 6		/* the longest frame ('S') less its first byte */
 #define MAX_FRAME 7
 
@@ -25,7 +27,6 @@ struct hws_uart {
 	int fd;
 	char *device;
 	struct hws_uart_opts o;
-	struct hws_transport tp;	/* ctx = this */
 	struct hws_uart_stats stats;
 	int broken;			/* the errno that put the line out of step, or 0 */
 	char msg[384];
@@ -266,44 +267,8 @@ int hws_uart_write(struct hws_uart *u, uint32_t addr, uint32_t data, uint32_t st
 		return ret;
 	*resp = rep[0];
 	u->stats.writes++;
+	u->stats.commands += addr == HWS_REG_CMD;
 	return 0;
-}
-
-/* ---- The transport callbacks ---- */
-
-static unsigned tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
-			uint32_t *resp, double *ns)
-{
-	struct hws_uart *u = ctx;
-	double t0 = u->stats.wall_ns;
-
-	(void)master;	/* one master: the host */
-	*data = 0;
-	if (hws_uart_read(u, addr, data, resp))
-		*resp = RESP_NONE;
-	*ns += u->stats.wall_ns - t0;
-	return 0;	/* the board's clock edges cannot be seen from here */
-}
-
-static unsigned tp_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
-			 uint32_t strb, uint32_t *resp, double *ns)
-{
-	struct hws_uart *u = ctx;
-	double t0 = u->stats.wall_ns;
-
-	(void)master;
-	if (hws_uart_write(u, addr, data, strb, resp))
-		*resp = RESP_NONE;
-	*ns += u->stats.wall_ns - t0;
-	return 0;
-}
-
-/* The board's engine runs on its own clock: there is nothing to wait for. */
-static void tp_idle(void *ctx, unsigned edges, double *ns)
-{
-	(void)ctx;
-	(void)edges;
-	(void)ns;
 }
 
 /* ---- Open / close ---- */
@@ -436,10 +401,6 @@ int hws_uart_open(struct hws_uart **out, const char *device, const struct hws_ua
 		ret = resync(u, msg, len);
 	if (ret)
 		goto err_close;
-	u->tp.ctx = u;
-	u->tp.read = tp_read;
-	u->tp.write = tp_write;
-	u->tp.idle = tp_idle;
 	u->msg[0] = '\0';
 	*out = u;
 	return 0;
@@ -516,24 +477,9 @@ void hws_uart_close(struct hws_uart *u)
 	free(u);
 }
 
-const struct hws_transport *hws_uart_transport(struct hws_uart *u)
-{
-	return &u->tp;
-}
-
 const char *hws_uart_errmsg(const struct hws_uart *u)
 {
 	return u->msg;
-}
-
-const char *hws_uart_device(const struct hws_uart *u)
-{
-	return u->device;
-}
-
-const struct hws_uart_opts *hws_uart_opts_of(const struct hws_uart *u)
-{
-	return &u->o;
 }
 
 unsigned hws_uart_settle_edges(const struct hws_uart *u)
@@ -546,7 +492,7 @@ void hws_uart_get_stats(const struct hws_uart *u, struct hws_uart_stats *s)
 	*s = u->stats;
 }
 
-int hws_uart_read_shape(struct hws_uart *u, struct hws_config *c)
+int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p)
 {
 	static const uint32_t regs[] = { HWS_REG_NR_CPUS, HWS_REG_NR_TASKS, HWS_REG_DEPTHS,
 					 HWS_REG_NR_GROUPS, HWS_REG_FEATURES };
@@ -564,12 +510,154 @@ int hws_uart_read_shape(struct hws_uart *u, struct hws_config *c)
 			return -EPROTO;
 		}
 	}
-	c->nr_cpus = v[0];
-	c->nr_tasks = v[1];
-	c->cmd_depth = (v[2] & HWS_DEPTHS_CMD_DEPTH_MASK) >> HWS_DEPTHS_CMD_DEPTH_LSB;
-	c->res_depth = (v[2] & HWS_DEPTHS_RES_DEPTH_MASK) >> HWS_DEPTHS_RES_DEPTH_LSB;
-	c->nr_groups = v[3];
-	c->no_balance = !(v[4] & HWS_FEATURES_BALANCE_MASK);
-	c->no_err_counters = !(v[4] & HWS_FEATURES_ERR_COUNTERS_MASK);
+	p->nr_cpus = v[0];
+	p->nr_tasks = v[1];
+	p->cmd_depth = (v[2] & HWS_DEPTHS_CMD_DEPTH_MASK) >> HWS_DEPTHS_CMD_DEPTH_LSB;
+	p->res_depth = (v[2] & HWS_DEPTHS_RES_DEPTH_MASK) >> HWS_DEPTHS_RES_DEPTH_LSB;
+	p->nr_groups = v[3];
+	p->no_balance = !(v[4] & HWS_FEATURES_BALANCE_MASK);
+	p->no_err_counters = !(v[4] & HWS_FEATURES_ERR_COUNTERS_MASK);
 	return 0;
+}
+
+/* ---- Backend "uart": the line behind struct hws_transport ---- */
+
+static unsigned tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			uint32_t *resp, double *ns)
+{
+	struct hws_uart *u = ctx;
+	double t0 = u->stats.wall_ns;
+
+	(void)master;	/* one master: the host */
+	*data = 0;
+	if (hws_uart_read(u, addr, data, resp))
+		*resp = HWS_RESP_FAILED;	/* hws_uart_errmsg() says why */
+	*ns += u->stats.wall_ns - t0;
+	return 0;	/* the board's clock edges cannot be seen from here */
+}
+
+static unsigned tp_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			 uint32_t strb, uint32_t *resp, double *ns)
+{
+	struct hws_uart *u = ctx;
+	double t0 = u->stats.wall_ns;
+
+	(void)master;
+	if (hws_uart_write(u, addr, data, strb, resp))
+		*resp = HWS_RESP_FAILED;
+	*ns += u->stats.wall_ns - t0;
+	return 0;
+}
+
+/* The board's engine runs on its own clock: there is nothing to wait for. */
+static void tp_idle(void *ctx, unsigned edges, double *ns)
+{
+	(void)ctx;
+	(void)edges;
+	(void)ns;
+}
+
+static void tp_destroy(void *ctx)
+{
+	hws_uart_close(ctx);
+}
+
+static const char *tp_errmsg(void *ctx)
+{
+	return hws_uart_errmsg(ctx);
+}
+
+static int tp_report(void *ctx, char *buf, size_t len)
+{
+	const struct hws_uart *u = ctx;
+	const struct hws_uart_stats *st = &u->stats;
+	uint64_t frames = st->reads + st->writes;
+
+	snprintf(buf, len, "uart %s at %u baud, board clock %u Hz: %llu frames (%llu reads, "
+		 "%llu writes; %.2f per CMD write), %llu bytes out, %llu in, %.2f s on the line",
+		 u->device, u->o.baud, u->o.clk_hz, (unsigned long long)frames,
+		 (unsigned long long)st->reads, (unsigned long long)st->writes,
+		 st->commands ? (double)frames / (double)st->commands : 0.0,
+		 (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
+		 st->wall_ns * 1e-9);
+	return 0;
+}
+
+static const struct hws_transport_ops uart_ops = {
+	.read = tp_read,
+	.write = tp_write,
+	.idle = tp_idle,
+	.destroy = tp_destroy,
+	.errmsg = tp_errmsg,
+	.report = tp_report,
+};
+
+/* "2 CPUs, 64 tasks, FIFOs 16/16, 16 groups, no BALANCE, no per-code error counters" */
+static void shape_words(const struct hws_params *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s", p->nr_cpus,
+		 p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
+		 p->no_balance ? ", no BALANCE" : "",
+		 p->no_err_counters ? ", no per-code error counters" : "");
+}
+
+/* A board is built with one shape: another is refused, naming the board's. */
+static int check_shape(struct hws_uart *u, const struct hws_params *want, char *msg,
+		       size_t len)
+{
+	struct hws_params got;
+	char gw[128], ww[128];
+	int ret = hws_uart_read_shape(u, &got);
+
+	if (ret) {
+		set_msg(msg, len, "%s", u->msg);
+		return ret;
+	}
+	if (got.nr_cpus == want->nr_cpus && got.nr_tasks == want->nr_tasks &&
+	    got.cmd_depth == want->cmd_depth && got.res_depth == want->res_depth &&
+	    got.nr_groups == want->nr_groups && !got.no_balance == !want->no_balance &&
+	    !got.no_err_counters == !want->no_err_counters)
+		return 0;
+	shape_words(&got, gw, sizeof(gw));
+	shape_words(want, ww, sizeof(ww));
+	set_msg(msg, len, "%s: the board's engine has %s; asked for %s", u->device, gw, ww);
+	return -ENOTSUP;
+}
+
+static int uart_open(const struct hws_backend_args *a, struct hws_transport *out, char *msg,
+		     size_t len)
+{
+	struct hws_uart *u;
+	int ret;
+
+	if (a->wave) {
+		set_msg(msg, len, "the uart backend writes no waveform: the board's signals are "
+			"not seen from the host");
+		return -EINVAL;
+	}
+	ret = hws_uart_open_spec(&u, a->arg, msg, len);
+	if (ret)
+		return ret;
+	ret = check_shape(u, &a->params, msg, len);
+	if (ret) {
+		hws_uart_close(u);
+		return ret;
+	}
+	out->ops = &uart_ops;
+	out->ctx = u;
+	out->name = "uart";
+	out->settle_edges = hws_uart_settle_edges(u);
+	return 0;
+}
+
+static struct hws_backend uart_backend = {
+	.name = "uart",
+	.summary = "the engine on a board over a serial line: "
+		   "uart:DEVICE[,baud=N][,clk=HZ][,timeout=MS] (docs/board.md)",
+	.open = uart_open,
+};
+
+__attribute__((constructor)) static void uart_register(void)
+{
+	hws_backend_register(&uart_backend);
 }

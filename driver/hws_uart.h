@@ -1,5 +1,5 @@
 /*
- * hws_uart - the engine on a board, over a serial line: a transport for the driver.
+ * hws_uart - the engine on a board, over a serial line: transport backend "uart".
  *
  *   hws_dev --(struct hws_transport)--> hws_uart --termios, 8N1--> board_top (synth/)
  *                                                                   -> hws_top's AXI4-Lite
@@ -12,12 +12,16 @@
  * nobody asked for) gives -EPROTO. After either, the line is out of step with the board:
  * every later access fails the same way (reopen to resynchronise).
  *
+ * Backend "uart:DEVICE[,baud=N][,clk=HZ][,timeout=MS]" (registered when this unit is
+ * linked) opens the line with hws_uart_open_spec(), refuses a board whose engine is not
+ * the shape asked for (-ENOTSUP, naming the board's shape), and answers HWS_RESP_FAILED
+ * when the line fails, errmsg() being this unit's message. "lockstep:uart:DEVICE" runs
+ * the C model beside it (driver/hws_lockstep.c).
+ *
  * What the line cannot carry: the engine's clock. The board's engine runs freely on its
  * own clock between frames, so the transport reports 0 clock edges per access and its
- * idle() does nothing; the time annotated (ns) is the wall-clock time of the exchange.
- * hws_uart_settle_edges() says how many clock edges the board's engine has at least
- * between two accesses, which is what a model run beside it must idle to stay in step
- * (hws_config.transport_lockstep).
+ * idle() does nothing; its settle_edges is hws_uart_settle_edges(), the fewest clock
+ * edges the board's engine has between two accesses.
  *
  * The library never prints; errors are negative errno values with hws_uart_errmsg().
  */
@@ -27,14 +31,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hws.h"
+#include "hws/transport.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The board's line rate and clock unless told otherwise: synth/board_top.v's BAUD and
- * CLK_HZ defaults (tests/uart_test.cc checks they agree with the Verilated board). */
+ * CLK_HZ defaults (tests/sim/board_test.cc checks they agree with the Verilated board). */
 #define HWS_UART_DEFAULT_BAUD 115200u
 #define HWS_UART_DEFAULT_CLK_HZ 12000000u
 #define HWS_UART_DEFAULT_TIMEOUT_MS 1000u
@@ -50,6 +54,7 @@ struct hws_uart_opts {
 /* What went over the line since hws_uart_open(). */
 struct hws_uart_stats {
 	uint64_t reads, writes;		/* frames answered */
+	uint64_t commands;		/* of the writes, those to CMD */
 	uint64_t bytes_out, bytes_in;	/* including the resynchronisation at open */
 	double wall_ns;			/* time spent waiting for frames to go and come back */
 };
@@ -88,9 +93,6 @@ int hws_uart_open_spec(struct hws_uart **out, const char *spec, char *msg, size_
 /* hws_uart_close - release the line (NULL-safe). */
 void hws_uart_close(struct hws_uart *u);
 
-/* hws_uart_transport - the callbacks for hws_config.transport; valid until close. */
-const struct hws_transport *hws_uart_transport(struct hws_uart *u);
-
 /**
  * hws_uart_read - one read frame
  * @addr: byte address 0..255 (the frame's ADDR is one byte)
@@ -109,12 +111,6 @@ int hws_uart_write(struct hws_uart *u, uint32_t addr, uint32_t data, uint32_t st
 /* The message of the last failure, naming the device ("" when none). */
 const char *hws_uart_errmsg(const struct hws_uart *u);
 
-/* hws_uart_device - the device path given to open. */
-const char *hws_uart_device(const struct hws_uart *u);
-
-/* hws_uart_opts_of - the options the line was opened with. */
-const struct hws_uart_opts *hws_uart_opts_of(const struct hws_uart *u);
-
 /**
  * hws_uart_settle_edges - the fewest clock edges the board's engine runs between two
  * accesses: one byte time (10 bits of clk_hz / baud clocks), as the board sends at least
@@ -122,16 +118,16 @@ const struct hws_uart_opts *hws_uart_opts_of(const struct hws_uart *u);
  */
 unsigned hws_uart_settle_edges(const struct hws_uart *u);
 
+/* hws_uart_get_stats - what went over the line since the open. */
 void hws_uart_get_stats(const struct hws_uart *u, struct hws_uart_stats *s);
 
 /**
  * hws_uart_read_shape - the parameters the board's engine was built with
- * @c: receives nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups, no_balance and
- *     no_err_counters, read from NR_CPUS, NR_TASKS, DEPTHS, NR_GROUPS and FEATURES
+ * @p: receives them, read from NR_CPUS, NR_TASKS, DEPTHS, NR_GROUPS and FEATURES
  *
  * Return: 0; -EPROTO when one of those reads is refused; errors as hws_uart_read().
  */
-int hws_uart_read_shape(struct hws_uart *u, struct hws_config *c);
+int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fw_rq.h"
+#include "firmware/fw_o1.h"
+#include "firmware/fw_rq.h"
+#include "hws/regs.h"
 
 #define MS 1000000LL
 #define MIN_TIMESLICE (5 * MS)
@@ -34,80 +36,9 @@
 #define EXIT_WEIGHT 3
 #define TICK_NS MS
 #define NIL (-1)
-
-/* ---- Topology shared with the run queues ---- */
-
-unsigned fw_block(const struct sched_topo *topo, unsigned k, unsigned cpu)
-{
-	if (k == 0)
-		return cpu;
-	if (k >= 4)
-		return 0;
-	return topo->lead[k - 1][cpu];
-}
-
-/*
- * cpu_power of a level-l group: one CPU 1024; an SMT core 1024 + 10% per extra sibling
- * (2.6.12's SMT cpu_power); packages and nodes the sum of what they hold.
- */
-uint32_t fw_group_power(const struct sched_topo *topo, unsigned level)
-{
-	uint32_t core = 1024 + 1024 * (topo->smt - 1) / 10;
-
-	switch (level) {
-	case 0:
-		return 1024;
-	case 1:
-		return core;
-	case 2:
-		return core * topo->cores;
-	default:
-		return core * topo->cores * topo->pkgs;
-	}
-}
-
-unsigned fw_level_pct(unsigned level)
-{
-	return level == 0 ? 110 : 125;
-}
-
-uint64_t fw_span(const struct sched_topo *topo, unsigned level, unsigned cpu)
-{
-	uint64_t m = 0;
-
-	for (unsigned x = 0; x < topo->nr_cpus; x++)
-		if (fw_block(topo, level + 1, x) == fw_block(topo, level + 1, cpu))
-			m |= 1ull << x;
-	return m;
-}
-
-int fw_find_busiest(const struct sched_topo *topo, unsigned cpu, unsigned level,
-		    enum hws_idle_type idle, const struct hws_cpu_load *l,
-		    struct hws_balance *out)
-{
-	struct hws_sd sd = { 0 };
-	uint64_t span = fw_span(topo, level, cpu), leaders = 0;
-
-	for (unsigned x = 0; x < topo->nr_cpus; x++)
-		if (span >> x & 1)
-			leaders |= 1ull << fw_block(topo, level, x);
-	for (; leaders; leaders &= leaders - 1) {
-		unsigned g = (unsigned)__builtin_ctzll(leaders);
-
-		for (unsigned x = 0; x < topo->nr_cpus; x++)
-			if ((span >> x & 1) && fw_block(topo, level, x) == g)
-				sd.group_cpus[sd.nr_groups] |= 1ull << x;
-		sd.group_power[sd.nr_groups++] = fw_group_power(topo, level);
-	}
-	sd.imbalance_pct = fw_level_pct(level);
-	if (hws_find_busiest(&sd, cpu, idle, l, out))
-		return -EINVAL;
-	/* Name groups by their first CPU, as the engine does. */
-	out->this_group = __builtin_ctzll(sd.group_cpus[out->this_group]);
-	if (out->busiest_group >= 0)
-		out->busiest_group = __builtin_ctzll(sd.group_cpus[out->busiest_group]);
-	return 0;
-}
+/* Linux's names for the register map's priority range. */
+#define MAX_RT_PRIO ((int)HWS_MAX_RT_PRIO)
+#define MAX_PRIO ((int)HWS_NR_PRIO)
 
 /* Per-level sched-domain parameters (reference table, ~2.6.15). */
 struct sd_param {
@@ -168,7 +99,7 @@ struct sched {
 	int flat;
 	const struct fw_rq_ops *ops;
 	struct fw_rq *q;
-	struct fw_costs costs;
+	struct sched_opts opts;	/* as created (the run queue reads costs and engine) */
 	unsigned ncpu;
 	int levels[4], nlevels;	/* engine levels present, bottom up */
 	int wake_balance;
@@ -180,7 +111,6 @@ struct sched {
 	uint64_t smpnice_moves;	/* balances the smpnice rules made move where 2.6.12's did not */
 	uint64_t slices_returned;	/* children's unused first slices given back at exit */
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle, exec_moves;
-	char wave[256];		/* option wave=FILE */
 	int err;		/* first run-queue error */
 	char errmsg[200];
 };
@@ -199,22 +129,10 @@ static void fail(struct sched *s, int ret, const char *what)
 	}
 }
 
-static const int prio_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
-};
-
-uint32_t fw_weight_of(unsigned prio)
-{
-	return prio < 100 ? 177522u : (uint32_t)prio_weight[prio - 100];
-}
-
 /* A task's own load weight: by its static priority (smpnice). */
 static uint32_t raw_weight(const struct sched_task *t)
 {
-	return fw_weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
+	return hws_weight_of((unsigned)(t->rt_prio >= 0 ? t->rt_prio : t->static_prio));
 }
 
 /* The priority whose weight a task carries on the engine: its own, shifted by its group's. */
@@ -225,20 +143,20 @@ static unsigned weight_prio(const struct sched *s, const struct sched_task *t)
 	if (t->rt_prio >= 0)
 		return (unsigned)t->rt_prio;
 	p = t->static_prio + (t->group ? s->g[t->group].shift : 0);
-	return (unsigned)(p < 100 ? 100 : p > 139 ? 139 : p);
+	return (unsigned)(p < MAX_RT_PRIO ? MAX_RT_PRIO : p > MAX_PRIO - 1 ? MAX_PRIO - 1 : p);
 }
 
 /* The load weight @t carries on the engine (h_load: SET_WEIGHT(weight_prio)). */
 static uint32_t load_of(const struct sched *s, const struct sched_task *t)
 {
-	return fw_weight_of(s->t[t->id].wprio);
+	return hws_weight_of(s->t[t->id].wprio);
 }
 
 /* ---- Priorities and slices (2.6.12-2.6.22) ---- */
 
 static int64_t scale_prio(int64_t x, int prio)
 {
-	int64_t v = x * (140 - prio) / 20;
+	int64_t v = x * (MAX_PRIO - prio) / 20;
 
 	return v > MIN_TIMESLICE ? v : MIN_TIMESLICE;
 }
@@ -261,7 +179,7 @@ int fw_effective_prio(const struct sched_task *t)
 	if (t->rt_prio >= 0)
 		return t->rt_prio;
 	p = t->static_prio - (current_bonus(t) - MAX_BONUS / 2);
-	return p < 100 ? 100 : p > 139 ? 139 : p;
+	return p < MAX_RT_PRIO ? MAX_RT_PRIO : p > MAX_PRIO - 1 ? MAX_PRIO - 1 : p;
 }
 
 static int delta(const struct sched_task *t)
@@ -315,7 +233,7 @@ static void list_add(struct sched *s, unsigned id, unsigned cpu, unsigned prio, 
 		s->t[c->head].prev = (int)id;
 	c->head = (int)id;
 	c->nr++;
-	c->wload += fw_weight_of(f->wprio);
+	c->wload += hws_weight_of(f->wprio);
 	if (s->tp[id])
 		s->g[s->tp[id]->group].raw += raw_weight(s->tp[id]);
 }
@@ -332,7 +250,7 @@ static void list_del(struct sched *s, unsigned id)
 	if (f->next != NIL)
 		s->t[f->next].prev = f->prev;
 	c->nr--;
-	c->wload -= fw_weight_of(f->wprio);
+	c->wload -= hws_weight_of(f->wprio);
 	if (s->tp[id])
 		s->g[s->tp[id]->group].raw -= raw_weight(s->tp[id]);
 	f->cpu = NIL;
@@ -364,6 +282,12 @@ static void set_idle(struct sched *s, unsigned cpu, int idle)
 
 /* ---- Balancing ---- */
 
+/* A scan of @n tasks on @cpu: a quarter of a run-queue operation each. */
+static void charge_scan(struct sched *s, unsigned cpu, unsigned n)
+{
+	s->env->charge(s->env->machine, cpu, n * s->opts.costs.sw_op_ns / 4, SCHED_WORK_SW_OP);
+}
+
 static int allowed(const struct sched_task *t, unsigned cpu)
 {
 	return (int)(t->allowed >> cpu & 1);
@@ -389,7 +313,7 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 	for (int pass = 0; pass < 2 && rem > 0; pass++) {
 		int want = pass == 0 ? 1 : 0;	/* logical array: expired, then active */
 
-		for (unsigned p = 0; p < 140 && rem > 0; p++) {
+		for (unsigned p = 0; p < HWS_NR_PRIO && rem > 0; p++) {
 			int id = s->c[busiest].head, nxt;
 
 			for (; id != NIL && rem > 0; id = nxt) {
@@ -422,7 +346,7 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 			}
 		}
 	}
-	s->env->charge(s->env->machine, this, scanned * s->costs.sw_op_ns / 4, COST_SW_OP);
+	charge_scan(s, this, scanned);
 	s->moves += moved;
 	return moved;
 }
@@ -492,12 +416,12 @@ static void update_group_weights(struct sched *s, unsigned cpu)
 				continue;
 			fail(s, s->ops->set_weight(s->q, cpu, id, wp), "SET_WEIGHT");
 			if (f->cpu != NIL)
-				s->c[f->cpu].wload = s->c[f->cpu].wload - fw_weight_of(f->wprio) +
-						     fw_weight_of(wp);
+				s->c[f->cpu].wload = s->c[f->cpu].wload - hws_weight_of(f->wprio) +
+						     hws_weight_of(wp);
 			f->wprio = wp;
 			s->reweights++;
 		}
-		s->env->charge(s->env->machine, cpu, scanned * s->costs.sw_op_ns / 4, COST_SW_OP);
+		charge_scan(s, cpu, scanned);
 	}
 }
 
@@ -506,13 +430,13 @@ static void group_sums(struct sched *s, unsigned cpu, int level, unsigned lead, 
 		       unsigned *nr)
 {
 	const struct sched_topo *tp = s->env->topo;
-	unsigned dom = fw_block(tp, (unsigned)level + 1, cpu);
+	unsigned dom = hws_block(tp->lead, (unsigned)level + 1, cpu);
 
 	*w = 0;
 	*nr = 0;
 	for (unsigned x = 0; x < s->ncpu; x++)
-		if (fw_block(tp, (unsigned)level + 1, x) == dom &&
-		    fw_block(tp, (unsigned)level, x) == lead) {
+		if (hws_block(tp->lead, (unsigned)level + 1, x) == dom &&
+		    hws_block(tp->lead, (unsigned)level, x) == lead) {
 			*w += s->c[x].wload;
 			*nr += s->c[x].nr;
 		}
@@ -540,7 +464,7 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 	uint64_t max = b->max_load, avg = b->avg_load, this = b->this_load, bw, tw, blpt, tlpt;
 	uint64_t pb = fw_group_power(tp, (unsigned)level), pt = pb, im, pwr_now, pwr_move, tmp;
 	uint64_t best_wl = 0;
-	unsigned bnr, tnr, imbn = 2, dom = fw_block(tp, (unsigned)level + 1, cpu);
+	unsigned bnr, tnr, imbn = 2, dom = hws_block(tp->lead, (unsigned)level + 1, cpu);
 	int best = -1;
 
 	if (b->verdict != HWS_BAL_MOVE && b->verdict != HWS_BAL_MOVE_ONE &&
@@ -584,8 +508,8 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 		uint32_t n, src, tgt;
 		uint64_t wl;
 
-		if (fw_block(tp, (unsigned)level + 1, x) != dom ||
-		    fw_block(tp, (unsigned)level, x) != (unsigned)b->busiest_group || !s->c[x].nr)
+		if (hws_block(tp->lead, (unsigned)level + 1, x) != dom ||
+		    hws_block(tp->lead, (unsigned)level, x) != (unsigned)b->busiest_group || !s->c[x].nr)
 			continue;
 		fail(s, s->ops->loads(s->q, cpu, x, &n, &src, &tgt), "loads");
 		wl = idle == HWS_CPU_NOT_IDLE ? src : n;
@@ -649,100 +573,24 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 
 /* ---- The scheduler interface ---- */
 
-/* Options: wake_balance=0|1, bus_ns=, clk_ns=, sw_op_ns=, sw_cpu_ns=, sw_base_ns=,
- * backend=model|rtl|lockstep, hw_balance=0|1 (0: the engine has no BALANCE),
- * err_counters=0|1 (0: the engine has no per-code error counters). */
-static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
+static struct sched *create(const struct sched_env *env, const struct sched_opts *o,
+			    char *msg, size_t len, const struct fw_rq_ops *ops)
 {
-	char buf[512], *save = NULL, *kv;
-
-	s->costs = (struct fw_costs){ 100, 10, 60, 70, 200, 0, NULL, 0, 0 };
-	s->wake_balance = 1;
-	if (!opts || !*opts)
-		return 0;
-	if (strlen(opts) >= sizeof(buf)) {
-		snprintf(msg, len, "scheduler options too long");
-		return -EINVAL;
-	}
-	strcpy(buf, opts);
-	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		double v;
-
-		if (!eq) {
-			snprintf(msg, len, "scheduler option '%s': expected key=value", kv);
-			return -EINVAL;
-		}
-		*eq++ = 0;
-		if (!strcmp(kv, "wave")) {
-			if (strlen(eq) >= sizeof(s->wave)) {
-				snprintf(msg, len, "wave file name too long");
-				return -EINVAL;
-			}
-			strcpy(s->wave, eq);
-			s->costs.wave = s->wave;
-			continue;
-		}
-		if (!strcmp(kv, "backend")) {
-			if (!strcmp(eq, "model"))
-				s->costs.backend = 0;
-			else if (!strcmp(eq, "rtl"))
-				s->costs.backend = 1;
-			else if (!strcmp(eq, "lockstep"))
-				s->costs.backend = 2;
-			else {
-				snprintf(msg, len, "backend '%s': expected model, rtl or lockstep", eq);
-				return -EINVAL;
-			}
-			continue;
-		}
-		v = strtod(eq, &end);
-		if (end == eq || *end || v < 0) {
-			snprintf(msg, len, "scheduler option %s: '%s' is not a number >= 0", kv, eq);
-			return -EINVAL;
-		}
-		if (!strcmp(kv, "wake_balance"))
-			s->wake_balance = v != 0;
-		else if (!strcmp(kv, "hw_balance"))
-			s->costs.no_hw_balance = v == 0;
-		else if (!strcmp(kv, "err_counters"))
-			s->costs.no_err_counters = v == 0;
-		else if (!strcmp(kv, "flat"))
-			s->flat = v != 0;
-		else if (!strcmp(kv, "bus_ns"))
-			s->costs.bus_ns = v;
-		else if (!strcmp(kv, "clk_ns"))
-			s->costs.engine_clk_ns = v;
-		else if (!strcmp(kv, "sw_op_ns"))
-			s->costs.sw_op_ns = v;
-		else if (!strcmp(kv, "sw_cpu_ns"))
-			s->costs.sw_balance_cpu_ns = v;
-		else if (!strcmp(kv, "sw_base_ns"))
-			s->costs.sw_balance_base_ns = v;
-		else {
-			snprintf(msg, len, "unknown scheduler option '%s'", kv);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-static struct sched *create(const struct sched_env *env, const char *opts, char *msg, size_t len,
-			    const struct fw_rq_ops *ops)
-{
-	struct sched *s = calloc(1, sizeof(*s));
+	struct sched *s;
 	const struct sched_topo *tp;
 	unsigned i, l, k;
 
+	if (sched_opts_check(o, msg, len))
+		return NULL;
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(msg, len, "out of memory");
 		return NULL;
 	}
 	s->ops = ops;
-	if (parse_opts(s, opts, msg, len)) {
-		free(s);
-		return NULL;
-	}
+	s->opts = *o;
+	s->wake_balance = o->wake_balance;
+	s->flat = o->flat;
 	/* flat=1: one domain over every CPU whose groups are single CPUs (2.6.0's balancer
 	 * before sched domains), on the same machine. */
 	s->dtopo = *env->topo;
@@ -766,7 +614,7 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 		snprintf(msg, len, "out of memory");
 		goto err;
 	}
-	s->q = ops->create(&s->denv, &s->costs, msg, len);
+	s->q = ops->create(&s->denv, &s->opts, msg, len);
 	if (!s->q)
 		goto err;
 	for (i = 0; i < env->nr_tasks; i++)
@@ -782,7 +630,7 @@ static struct sched *create(const struct sched_env *env, const char *opts, char 
 		s->levels[s->nlevels++] = 3;
 	for (i = 0; i < s->ncpu; i++) {
 		s->c[i].head = NIL;
-		s->c[i].best_expired_prio = 140;
+		s->c[i].best_expired_prio = HWS_NR_PRIO;
 		s->c[i].idle = -1;	/* unknown: the first set_idle() always writes */
 		s->c[i].push_task = NIL;
 		for (l = 0; l < 4; l++)
@@ -805,16 +653,16 @@ err:
 	return NULL;
 }
 
-static struct sched *create_hw(const struct sched_env *env, const char *opts, char *msg,
-			       size_t len)
+static struct sched *create_hw(const struct sched_env *env, const struct sched_opts *o,
+			       char *msg, size_t len)
 {
-	return create(env, opts, msg, len, &fw_rq_hw_ops);
+	return create(env, o, msg, len, &fw_rq_hw_ops);
 }
 
-static struct sched *create_sw(const struct sched_env *env, const char *opts, char *msg,
-			       size_t len)
+static struct sched *create_sw(const struct sched_env *env, const struct sched_opts *o,
+			       char *msg, size_t len)
 {
-	return create(env, opts, msg, len, &fw_rq_sw_ops);
+	return create(env, o, msg, len, &fw_rq_sw_ops);
 }
 
 static void destroy(struct sched *s)
@@ -884,7 +732,7 @@ static void credit_sleep(struct sched *s, struct sched_task *t)
 
 static int shares_llc(struct sched *s, unsigned a, unsigned b)
 {
-	return fw_block(s->env->topo, 2, a) == fw_block(s->env->topo, 2, b);
+	return hws_block(s->env->topo->lead, 2, a) == hws_block(s->env->topo->lead, 2, b);
 }
 
 static int cpu_idle(struct sched *s, unsigned cpu)
@@ -911,7 +759,7 @@ static unsigned idlest_allowed(struct sched *s, const struct sched_task *t, unsi
 			       unsigned pref, int level)
 {
 	const struct sched_topo *tp = s->env->topo;
-	unsigned found, dom = fw_block(tp, (unsigned)level + 1, on_cpu);
+	unsigned found, dom = hws_block(tp->lead, (unsigned)level + 1, on_cpu);
 	uint64_t best_ld = UINT64_MAX;
 	int best = -1;
 
@@ -921,7 +769,7 @@ static unsigned idlest_allowed(struct sched *s, const struct sched_task *t, unsi
 	for (unsigned x = 0; x < s->ncpu; x++) {
 		uint32_t n, src, tgt;
 
-		if (!allowed(t, x) || fw_block(tp, (unsigned)level + 1, x) != dom)
+		if (!allowed(t, x) || hws_block(tp->lead, (unsigned)level + 1, x) != dom)
 			continue;
 		fail(s, s->ops->loads(s->q, on_cpu, x, &n, &src, &tgt), "loads");
 		if (n < best_ld || (n == best_ld && x == pref)) {
@@ -942,8 +790,8 @@ static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, uns
 
 	for (int i = 0; i < s->nlevels; i++)
 		if (sd_params[s->levels[i]].wake_affine &&
-		    fw_block(s->env->topo, (unsigned)s->levels[i] + 1, this) ==
-			    fw_block(s->env->topo, (unsigned)s->levels[i] + 1, prev)) {
+		    hws_block(s->env->topo->lead, (unsigned)s->levels[i] + 1, this) ==
+			    hws_block(s->env->topo->lead, (unsigned)s->levels[i] + 1, prev)) {
 			level = s->levels[i];
 			break;
 		}
@@ -1113,7 +961,7 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 		fail(s, s->ops->enqueue(s->q, cpu, id, cpu, s->t[id].prio, 0, 1), "ENQUEUE");
 		list_add(s, id, cpu, s->t[id].prio, 0);
 		c->expired_timestamp = 0;
-		c->best_expired_prio = 140;
+		c->best_expired_prio = HWS_NR_PRIO;
 	}
 	set_idle(s, cpu, 0);
 	s->tp[id]->timestamp = now(s);
@@ -1244,9 +1092,10 @@ void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cyc
 }
 
 /* The same policy on the engine (hw) and on software run queues (o1). */
-#define FW_O1_OPS(nm, create_fn)						\
+#define FW_O1_OPS(nm, uses_, create_fn)					\
 	{								\
 		.name = nm,						\
+		.uses = uses_,						\
 		.create = create_fn,					\
 		.destroy = destroy,					\
 		.task_new = task_new,					\
@@ -1263,5 +1112,7 @@ void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cyc
 		.engine_stats = fw_o1_engine_stats,			\
 	}
 
-const struct sched_ops sched_hw_ops = FW_O1_OPS("hw", create_hw);
-const struct sched_ops sched_o1_ops = FW_O1_OPS("o1", create_sw);
+const struct sched_ops sched_hw_ops =
+	FW_O1_OPS("hw", SCHED_USES_DOMAINS | SCHED_USES_COSTS | SCHED_USES_ENGINE, create_hw);
+const struct sched_ops sched_o1_ops =
+	FW_O1_OPS("o1", SCHED_USES_DOMAINS | SCHED_USES_COSTS, create_sw);

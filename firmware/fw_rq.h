@@ -2,19 +2,23 @@
  * fw_rq.h - the run-queue primitives the O(1) firmware (fw_o1.c) is written against, with
  * two implementations: the engine through the driver (fw_rq_hw.c, scheduler `hw`) and
  * plain C run queues (fw_rq_sw.c, scheduler `o1`). Both have the engine's semantics
- * (docs/accelerator.md sections 3 and 8): per-CPU active/expired arrays of 140 FIFO lists,
- * a task queued at most once, arrays named logically (0 active, 1 expired).
+ * (docs/accelerator.md sections 3 and 8): per-CPU active/expired arrays of NR_PRIO FIFO
+ * lists, a task queued at most once, arrays named logically (0 active, 1 expired).
  *
  * Each call charges its cost to @on_cpu through the environment (engine: MMIO accesses x
- * bus latency + engine cycles; software: the constants of docs/simulator.md).
+ * bus latency + engine cycles; software: the constants of docs/simulator.md), priced by
+ * the scheduler's options (struct sched_costs); the engine queue opens the engine that
+ * struct sched_engine names.
  */
 #ifndef HWS_FW_RQ_H
 #define HWS_FW_RQ_H
 
 #include <stdint.h>
 
-#include "hws_balance.h"
-#include "hws_sched.h"
+#include "hws/sched.h"
+#include "lib/hws_balance.h"
+#include "lib/hws_topo.h"
+#include "lib/hws_weight.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,24 +26,9 @@ extern "C" {
 
 struct fw_rq;
 
-/* Cost-model figures a run queue needs (ns). */
-struct fw_costs {
-	double bus_ns;		/* one MMIO read or write, round trip */
-	double engine_clk_ns;	/* one engine clock cycle */
-	double sw_op_ns;	/* one software run-queue operation */
-	double sw_balance_cpu_ns;	/* software balancing, per CPU whose load is read */
-	double sw_balance_base_ns;	/* software balancing, fixed part */
-	int backend;		/* engine backend (enum hws_backend) for fw_rq_hw */
-	const char *wave;	/* rtl/lockstep: write the engine's FST waveform here */
-	int no_hw_balance;	/* fw_rq_hw: the engine is built without BALANCE (LCU_BALANCE=0);
-				 * balance reads every CPU's loads and decides in software */
-	int no_err_counters;	/* fw_rq_hw: ... without the per-code error counters
-				 * (ERR_COUNTERS=0); nothing here reads them */
-};
-
 struct fw_rq_ops {
 	const char *name;
-	struct fw_rq *(*create)(const struct sched_env *env, const struct fw_costs *costs,
+	struct fw_rq *(*create)(const struct sched_env *env, const struct sched_opts *o,
 				char *msg, size_t len);
 	void (*destroy)(struct fw_rq *q);
 	int (*enqueue)(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
@@ -79,15 +68,9 @@ extern const struct fw_rq_ops fw_rq_sw_ops;
 
 /* The task table of the engine fw_rq_hw opens for @nr_tasks tasks: a power of 2, >= 256. */
 unsigned fw_engine_nr_tasks(unsigned nr_tasks);
-/* Linux's load weight of priority @prio (prio_to_weight; real-time 2 x nice -20's). */
-uint32_t fw_weight_of(unsigned prio);
 /* Group powers and imbalance_pct of the topology's levels (shared by both queues). */
 uint32_t fw_group_power(const struct sched_topo *topo, unsigned level);
 unsigned fw_level_pct(unsigned level);
-/* The first CPU of @cpu's block at engine partition k (0 = the CPU, 4 = all). */
-unsigned fw_block(const struct sched_topo *topo, unsigned k, unsigned cpu);
-/* The CPUs of @cpu's domain at engine level @level (its block at partition level + 1). */
-uint64_t fw_span(const struct sched_topo *topo, unsigned level, unsigned cpu);
 /*
  * find_busiest_group + find_busiest_queue in software on the domain the engine's BALANCE
  * would use (groups: level-@level blocks, the topology's powers and imbalance_pct), from

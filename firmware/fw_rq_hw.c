@@ -2,22 +2,25 @@
  * fw_rq_hw.c - the run-queue primitives on the engine, through the driver (scheduler
  * `hw`). Every call is charged what it costs on the bus: each MMIO access the driver
  * makes costs the bus latency, and each engine cycle it waits for (RESULT or SYNC reads
- * that wait) costs one engine clock (docs/simulator.md). When the machine supplies a bus
- * (env->bus, the virtual platform of docs/vp.md), the engine is reached through it, each
- * access made by the CPU that is charged, and the charge is the time the bus annotated.
+ * that wait) costs one engine clock (docs/simulator.md). When the caller supplies a bus
+ * (struct sched_engine's bus: the virtual platform of docs/vp.md), the engine is reached
+ * through it, each access made by the CPU that is charged, and the charge is the time the
+ * bus annotated.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../driver/hws.h"
-#include "../driver/hws_regs.h"
-#include "fw_rq.h"
+#include "hws/hws.h"
+#include "hws/regs.h"
+#include "firmware/fw_rq.h"
+#include "lib/hws_params.h"
 
 struct fw_rq {
 	const struct sched_env *env;
-	struct fw_costs c;
+	struct sched_costs c;
+	struct sched_engine e;
 	struct hws_dev *d;
 	struct hws_bus_stats last;
 };
@@ -32,12 +35,12 @@ static void charge(struct fw_rq *q, unsigned on_cpu)
 	acc = (s.reads - q->last.reads) + (s.writes - q->last.writes);
 	wait = s.edges - q->last.edges;
 	wait = wait > 2 * acc ? wait - 2 * acc : 0;
-	if (q->env->bus)
-		q->env->charge(q->env->machine, on_cpu, s.delay_ns - q->last.delay_ns, COST_MMIO);
+	if (q->e.bus)
+		q->env->charge(q->env->machine, on_cpu, s.delay_ns - q->last.delay_ns, SCHED_WORK_ENGINE);
 	else
 		q->env->charge(q->env->machine, on_cpu,
 			       (double)acc * q->c.bus_ns + (double)wait * q->c.engine_clk_ns,
-			       COST_MMIO);
+			       SCHED_WORK_ENGINE);
 	q->last = s;
 }
 
@@ -56,11 +59,11 @@ static int program_topology(struct fw_rq *q, char *msg, size_t len)
 
 	for (k = 1; k <= 3 && !ret; k++)
 		for (x = 0; x < t->nr_cpus && !ret; x++)
-			ret = hws_dom_set(q->d, x, k, fw_block(t, k, x));
+			ret = hws_dom_set(q->d, x, k, hws_block(t->lead, k, x));
 	for (l = 0; l < HWS_NR_LEVELS && !ret; l++) {
 		ret = hws_dom_set_pct(q->d, l, fw_level_pct(l));
 		for (x = 0; x < t->nr_cpus && !ret; x++)
-			if (fw_block(t, l, x) == x)
+			if (hws_block(t->lead, l, x) == x)
 				ret = hws_dom_set_power(q->d, l, x, fw_group_power(t, l));
 	}
 	if (ret)
@@ -77,7 +80,7 @@ unsigned fw_engine_nr_tasks(unsigned nr_tasks)
 	return n;
 }
 
-static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_costs *costs,
+static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_opts *o,
 			       char *msg, size_t len)
 {
 	struct fw_rq *q = calloc(1, sizeof(*q));
@@ -89,19 +92,17 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 		return NULL;
 	}
 	q->env = env;
-	q->c = *costs;
-	cfg.backend = (enum hws_backend)costs->backend;
+	q->c = o->costs;
+	q->e = o->engine;
+	cfg.backend = o->engine.backend;
 	cfg.nr_cpus = env->topo->nr_cpus;
 	cfg.nr_tasks = fw_engine_nr_tasks(env->nr_tasks);
-	cfg.cmd_depth = cfg.res_depth = 16;
-	cfg.nr_groups = 16;
-	cfg.wave = costs->wave;
-	cfg.no_balance = costs->no_hw_balance != 0;
-	cfg.no_err_counters = costs->no_err_counters != 0;
-	if (env->bus) {
-		cfg.backend = HWS_BACKEND_TRANSPORT;
-		cfg.transport = env->bus;
-	}
+	cfg.cmd_depth = cfg.res_depth = HWS_DEF_DEPTH;
+	cfg.nr_groups = HWS_DEF_GROUPS;
+	cfg.wave = o->engine.wave;
+	cfg.no_balance = o->engine.no_balance != 0;
+	cfg.no_err_counters = o->engine.no_err_counters != 0;
+	cfg.transport = o->engine.bus;
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
 			 cfg.nr_groups, env->nr_groups);
@@ -110,7 +111,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct fw_cost
 	}
 	if (hws_open(&q->d, &cfg, m, sizeof(m))) {
 		snprintf(msg, len, "engine (%u CPUs, %u tasks, %s backend): %s", cfg.nr_cpus,
-			 cfg.nr_tasks, hws_backend_name(cfg.backend), m);
+			 cfg.nr_tasks, hws_config_backend(&cfg), m);
 		free(q);
 		return NULL;
 	}
@@ -238,7 +239,8 @@ static int hw_balance_soft(struct fw_rq *q, unsigned cpu, unsigned level,
 
 	if (cpu >= q->env->topo->nr_cpus || level >= HWS_NR_LEVELS)
 		return -ERANGE;
-	for (span = fw_span(q->env->topo, level, cpu); span && !ret; span &= span - 1) {
+	span = hws_domain_span(q->env->topo->lead, q->env->topo->nr_cpus, level, cpu);
+	for (; span && !ret; span &= span - 1) {
 		unsigned x = (unsigned)__builtin_ctzll(span);
 
 		ret = hws_cpu_stat(on(q, cpu), x, HWS_SEL_CPU_STAT_LOAD, &l[x].now);
@@ -255,7 +257,7 @@ static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 	struct hws_bal b;
 	int ret;
 
-	if (q->c.no_hw_balance)
+	if (q->e.no_balance)
 		return hw_balance_soft(q, cpu, level, idle, out);
 	ret = hws_balance_query(on(q, cpu), cpu, level, (unsigned)idle, &b);
 	charge(q, cpu);

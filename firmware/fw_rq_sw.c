@@ -1,18 +1,20 @@
 /*
  * fw_rq_sw.c - plain C O(1) run queues (scheduler `o1`): the data structure of Linux
- * 2.6.0-2.6.22's runqueue (two priority arrays per CPU, 140 lists and a bitmap each),
+ * 2.6.0-2.6.22's runqueue (two priority arrays per CPU, NR_PRIO lists and a bitmap each),
  * with the engine's semantics so that fw_o1.c runs unchanged on either. Loads, history
  * and group loads are kept the same way as the engine's load-comparison unit, and
- * balancing runs firmware/hws_balance.c in software.
+ * balancing runs lib/hws_balance.c in software.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fw_rq.h"
+#include "firmware/fw_rq.h"
+#include "hws/regs.h"
 
-#define NPRIO 140
+#define NPRIO HWS_NR_PRIO
+#define BM_WORDS ((NPRIO + 31) / 32)	/* a bitmap of NPRIO bits in 32-bit words */
 #define NIL 0xffffu
 
 struct sw_task {
@@ -24,7 +26,7 @@ struct sw_task {
 };
 
 struct sw_cpu {
-	uint32_t bm[2][5];
+	uint32_t bm[2][BM_WORDS];
 	uint16_t head[2][NPRIO], tail[2][NPRIO];
 	uint32_t nr[2];
 	uint32_t load, hist;
@@ -34,7 +36,7 @@ struct sw_cpu {
 
 struct fw_rq {
 	const struct sched_env *env;
-	struct fw_costs c;
+	struct sched_costs c;
 	unsigned ncpu;
 	struct sw_cpu *cpu;
 	struct sw_task *t;
@@ -46,7 +48,7 @@ static void charge(struct fw_rq *q, unsigned on_cpu, double ns, int what)
 	q->env->charge(q->env->machine, on_cpu, ns, what);
 }
 
-static struct fw_rq *sw_create(const struct sched_env *env, const struct fw_costs *costs,
+static struct fw_rq *sw_create(const struct sched_env *env, const struct sched_opts *o,
 			       char *msg, size_t len)
 {
 	struct fw_rq *q = calloc(1, sizeof(*q));
@@ -58,7 +60,7 @@ static struct fw_rq *sw_create(const struct sched_env *env, const struct fw_cost
 		return NULL;
 	}
 	q->env = env;
-	q->c = *costs;
+	q->c = o->costs;
 	q->ncpu = env->topo->nr_cpus;
 	q->cpu = calloc(q->ncpu, sizeof(*q->cpu));
 	q->t = calloc(env->nr_tasks, sizeof(*q->t));
@@ -98,7 +100,7 @@ static void link_tail(struct fw_rq *q, unsigned t, unsigned cpu, unsigned parr, 
 	e->cpu = (uint8_t)cpu;
 	e->prio = (uint8_t)prio;
 	e->parr = (uint8_t)parr;
-	e->weight = fw_weight_of(e->wfix ? e->wprio : prio);
+	e->weight = hws_weight_of(e->wfix ? e->wprio : prio);
 	if (head) {
 		e->prev = NIL;
 		e->next = c->head[parr][prio];
@@ -146,7 +148,7 @@ static void unlink_task(struct fw_rq *q, unsigned t)
 static int sw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
 		      int expired, int head)
 {
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (t >= q->env->nr_tasks || cpu >= q->ncpu || prio >= NPRIO)
 		return -ERANGE;
 	if (q->t[t].queued)
@@ -157,7 +159,7 @@ static int sw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu
 
 static int sw_dequeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (t >= q->env->nr_tasks)
 		return -ERANGE;
 	if (!q->t[t].queued)
@@ -170,7 +172,7 @@ static int sw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
 	struct sw_task *e;
 
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (t >= q->env->nr_tasks)
 		return -ERANGE;
 	e = &q->t[t];
@@ -184,7 +186,7 @@ static int sw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 /* sched_find_first_bit over one array: -1 when empty. */
 static int first_bit(const uint32_t *bm)
 {
-	for (int w = 0; w < 5; w++)
+	for (unsigned w = 0; w < BM_WORDS; w++)
 		if (bm[w])
 			return w * 32 + __builtin_ctz(bm[w]);
 	return -1;
@@ -214,7 +216,7 @@ static int sw_look(struct fw_rq *q, unsigned cpu, unsigned *t, int *swapped, int
 
 static int sw_pick(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
 {
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
 	return sw_look(q, cpu, t, swapped, 1);
@@ -222,7 +224,7 @@ static int sw_pick(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, 
 
 static int sw_peek(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
 {
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
 	return sw_look(q, cpu, t, swapped, 0);
@@ -234,7 +236,7 @@ static int sw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu
 	unsigned larr;
 
 	/* Two run-queue locks and two list operations (double_rq_lock). */
-	charge(q, on_cpu, 2 * q->c.sw_op_ns, COST_MIGRATE);
+	charge(q, on_cpu, 2 * q->c.sw_op_ns, SCHED_WORK_MIGRATE);
 	if (t >= q->env->nr_tasks || cpu >= q->ncpu)
 		return -ERANGE;
 	e = &q->t[t];
@@ -250,7 +252,7 @@ static int sw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned g
 {
 	struct sw_task *e;
 
-	charge(q, on_cpu, q->c.sw_op_ns, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (t >= q->env->nr_tasks || group >= (q->env->nr_groups ? q->env->nr_groups : 1))
 		return -ERANGE;
 	e = &q->t[t];
@@ -267,11 +269,11 @@ static int sw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned 
 	struct sw_task *e;
 	uint32_t w;
 
-	charge(q, on_cpu, q->c.sw_op_ns / 4, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns / 4, SCHED_WORK_SW_OP);
 	if (t >= q->env->nr_tasks || prio >= NPRIO)
 		return -ERANGE;
 	e = &q->t[t];
-	w = fw_weight_of(prio);
+	w = hws_weight_of(prio);
 	e->wprio = (uint8_t)prio;
 	e->wfix = 1;
 	if (e->queued) {
@@ -295,7 +297,7 @@ static int sw_load_tick(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
 {
 	struct sw_cpu *c;
 
-	charge(q, on_cpu, q->c.sw_op_ns / 4, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns / 4, SCHED_WORK_SW_OP);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
 	c = &q->cpu[cpu];
@@ -308,7 +310,7 @@ static int sw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *no
 {
 	struct sw_cpu *c;
 
-	charge(q, on_cpu, q->c.sw_balance_cpu_ns, COST_SW_BALANCE);
+	charge(q, on_cpu, q->c.sw_cpu_ns, SCHED_WORK_SW_BALANCE);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
 	c = &q->cpu[cpu];
@@ -320,7 +322,7 @@ static int sw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *no
 
 static int sw_group_total(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w)
 {
-	charge(q, on_cpu, q->c.sw_op_ns / 4, COST_SW_OP);
+	charge(q, on_cpu, q->c.sw_op_ns / 4, SCHED_WORK_SW_OP);
 	if (group >= (q->env->nr_groups ? q->env->nr_groups : 1))
 		return -ERANGE;
 	*w = q->gtotal[group];
@@ -335,15 +337,20 @@ static void cpu_loads(struct fw_rq *q, struct hws_cpu_load *l)
 	}
 }
 
+/* The CPUs of @cpu's domain at @level. */
+static uint64_t span_of(const struct fw_rq *q, unsigned level, unsigned cpu)
+{
+	return hws_domain_span(q->env->topo->lead, q->env->topo->nr_cpus, level, cpu);
+}
+
 static int sw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
 		      struct hws_balance *out)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
 
-	charge(q, cpu, q->c.sw_balance_base_ns +
-			       q->c.sw_balance_cpu_ns *
-				       __builtin_popcountll(fw_span(q->env->topo, level, cpu)),
-	       COST_SW_BALANCE);
+	charge(q, cpu, q->c.sw_base_ns +
+			       q->c.sw_cpu_ns * __builtin_popcountll(span_of(q, level, cpu)),
+	       SCHED_WORK_SW_BALANCE);
 	cpu_loads(q, l);
 	return fw_find_busiest(q->env->topo, cpu, level, idle, l, out);
 }
@@ -351,9 +358,9 @@ static int sw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 static int sw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS] = { { 0, 0 } };
-	uint64_t span = fw_span(q->env->topo, level, cpu);
+	uint64_t span = span_of(q, level, cpu);
 
-	charge(q, cpu, q->c.sw_balance_cpu_ns * __builtin_popcountll(span), COST_SW_BALANCE);
+	charge(q, cpu, q->c.sw_cpu_ns * __builtin_popcountll(span), SCHED_WORK_SW_BALANCE);
 	cpu_loads(q, l);
 	*found = (unsigned)hws_find_idlest(span, l, (int)cpu);
 	return 0;
@@ -361,15 +368,12 @@ static int sw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *fo
 
 static int sw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *found)
 {
-	uint64_t span = fw_span(q->env->topo, level, cpu), idle = 0, core_of[HWS_MAX_CPUS] = { 0 };
+	uint64_t span = span_of(q, level, cpu), idle = 0, core_of[HWS_MAX_CPUS];
 
-	charge(q, cpu, q->c.sw_balance_cpu_ns * __builtin_popcountll(span), COST_SW_BALANCE);
-	for (unsigned x = 0; x < q->ncpu; x++) {
+	charge(q, cpu, q->c.sw_cpu_ns * __builtin_popcountll(span), SCHED_WORK_SW_BALANCE);
+	for (unsigned x = 0; x < q->ncpu; x++)
 		idle |= (uint64_t)(q->cpu[x].idle != 0) << x;
-		for (unsigned y = 0; y < q->ncpu; y++)
-			if (fw_block(q->env->topo, 1, y) == fw_block(q->env->topo, 1, x))
-				core_of[x] |= 1ull << y;
-	}
+	hws_core_of(q->env->topo->lead, q->ncpu, core_of);
 	*found = hws_find_idle_core(span, core_of, idle, cpu);
 	return 0;
 }

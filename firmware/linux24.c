@@ -1,6 +1,6 @@
 /*
  * linux24.c - the Linux 2.4 scheduler (kernel/sched.c of 2.4.x, HZ=100) as a
- * software-only baseline behind firmware/hws_sched.h; docs/linux24.md gives the policy
+ * software-only baseline behind include/hws/sched.h; docs/linux24.md gives the policy
  * decisions and the cost model.
  *
  * One global run queue of every runnable task that is not running, under one lock
@@ -11,7 +11,7 @@
  * t->counter holds the 2.4 counter in ns (1 tick of 2.4 = 10 ms); goodness() uses it
  * in ticks, rounded up.
  */
-#include "hws_sched.h"
+#include "hws/sched.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,15 +32,15 @@
  * Cost model (ns of CPU time), docs/linux24.md:
  *  L24_SCHED_NS     schedule() fixed part: lock, prev handling, switch bookkeeping
  *                   (a few hundred instructions of 2.4 schedule() outside the loop)
- *  L24_GOODNESS_NS  goodness() of one queued task: touches its task_struct, on SMP a
- *                   likely cache miss (~40 ns local DRAM/remote L2 circa 2002-2005)
+ *  goodness_ns      goodness() of one queued task: touches its task_struct, on SMP a
+ *                   likely cache miss (~40 ns local DRAM/remote L2 circa 2002-2005);
+ *                   an option (struct sched_opts.linux24), default in firmware/sched.c
  *  L24_RECALC_NS    recalculation of one task's counter in for_each_task(): a walk of
  *                   the task list, one load + store per task_struct (cache miss each)
  *  L24_WAKE_NS      wake_up_process(): lock, add_to_runqueue, reschedule_idle()'s scan
  *  L24_TICK_NS      update_process_times(): --counter and the need_resched test, no lock
  */
 #define L24_SCHED_NS	200.0
-#define L24_GOODNESS_NS	40.0
 #define L24_RECALC_NS	30.0
 #define L24_WAKE_NS	150.0
 #define L24_TICK_COST_NS 50.0
@@ -55,8 +55,8 @@ struct l24_stats {
 struct sched {
 	struct sched_env env;
 	unsigned nr_cpus, nr_tasks;
-	double goodness_ns;		/* option goodness_ns */
-	int lock_model;			/* option lock */
+	double goodness_ns;		/* option linux24.goodness_ns */
+	int lock_model;			/* option linux24.lock */
 	double lock_free_at;		/* ns: when runqueue_lock is next free */
 
 	struct sched_task **known;	/* by id: every task from task_new to task_exit */
@@ -165,7 +165,7 @@ static void lock_op(struct sched *s, unsigned cpu, uint64_t now, double hold)
 		wait = s->lock_free_at - (double)now;
 		s->st.lock_waits++;
 		s->st.lock_wait_ns += wait;
-		charge(s, cpu, wait, COST_LOCK_WAIT);
+		charge(s, cpu, wait, SCHED_WORK_LOCK_WAIT);
 	}
 	s->st.lock_hold_ns += hold;
 	s->lock_free_at = (double)now + wait + hold;
@@ -235,62 +235,6 @@ static int reschedule_idle(struct sched *s, struct sched_task *t, unsigned home,
 	return best;
 }
 
-/* ---- Options -------------------------------------------------------------------------- */
-
-static int parse_opt(struct sched *s, const char *key, const char *val, char *msg,
-		     size_t len)
-{
-	char *end;
-
-	if (!strcmp(key, "goodness_ns")) {
-		double v = strtod(val, &end);
-
-		if (!*val || *end || !(v >= 0 && v <= 1e9)) {
-			snprintf(msg, len, "linux24: goodness_ns=%s: want ns, 0..1e9", val);
-			return -EINVAL;
-		}
-		s->goodness_ns = v;
-		return 0;
-	}
-	if (!strcmp(key, "lock")) {
-		if (strcmp(val, "0") && strcmp(val, "1")) {
-			snprintf(msg, len, "linux24: lock=%s: want 0 or 1", val);
-			return -EINVAL;
-		}
-		s->lock_model = val[0] == '1';
-		return 0;
-	}
-	snprintf(msg, len, "linux24: unknown option '%s' (known: goodness_ns, lock)", key);
-	return -EINVAL;
-}
-
-/* @opts: "k=v,k=v", NULL or "". */
-static int parse_opts(struct sched *s, const char *opts, char *msg, size_t len)
-{
-	char buf[256], *item, *save = NULL, *eq;
-	int ret;
-
-	if (!opts || !*opts)
-		return 0;
-	if (strlen(opts) >= sizeof(buf)) {
-		snprintf(msg, len, "linux24: options longer than %zu characters", sizeof(buf) - 1);
-		return -EINVAL;
-	}
-	strcpy(buf, opts);
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		eq = strchr(item, '=');
-		if (!eq || eq == item) {
-			snprintf(msg, len, "linux24: option '%s': want key=value", item);
-			return -EINVAL;
-		}
-		*eq = '\0';
-		ret = parse_opt(s, item, eq + 1, msg, len);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* ---- sched_ops ------------------------------------------------------------------------ */
 
 static void l24_destroy(struct sched *s)
@@ -304,14 +248,16 @@ static void l24_destroy(struct sched *s)
 	free(s);
 }
 
-static struct sched *l24_create(const struct sched_env *env, const char *opts, char *msg,
-				size_t len)
+static struct sched *l24_create(const struct sched_env *env, const struct sched_opts *o,
+				char *msg, size_t len)
 {
 	struct sched *s;
 	unsigned n;
 
 	if (msg && len)
 		msg[0] = '\0';
+	if (sched_opts_check(o, msg, len))
+		return NULL;
 	if (!env || !env->topo || !env->now || !env->charge || !env->kick ||
 	    !env->cpu_busy || !env->curr) {
 		snprintf(msg, len, "linux24: incomplete sched_env");
@@ -330,13 +276,9 @@ static struct sched *l24_create(const struct sched_env *env, const char *opts, c
 	s->env = *env;
 	s->nr_cpus = env->topo->nr_cpus;
 	s->nr_tasks = n = env->nr_tasks;
-	s->goodness_ns = L24_GOODNESS_NS;
-	s->lock_model = 1;
+	s->goodness_ns = o->linux24.goodness_ns;
+	s->lock_model = o->linux24.lock;
 	s->head = s->tail = -1;
-	if (parse_opts(s, opts, msg, len)) {
-		free(s);
-		return NULL;
-	}
 	s->known = calloc(n, sizeof(*s->known));
 	s->next = calloc(n, sizeof(*s->next));
 	s->prev = calloc(n, sizeof(*s->prev));
@@ -389,7 +331,7 @@ static unsigned l24_wake(struct sched *s, struct sched_task *t, unsigned waker_c
 		s->nr_known++;
 	}
 	lock_op(s, waker_cpu, now, L24_WAKE_NS);
-	charge(s, waker_cpu, L24_WAKE_NS, COST_SW_OP);
+	charge(s, waker_cpu, L24_WAKE_NS, SCHED_WORK_SW_OP);
 	s->st.wakes++;
 	t->timestamp = now;
 	enqueue_tail(s, t);
@@ -488,9 +430,9 @@ static struct sched_task *l24_pick(struct sched *s, unsigned cpu)
 	}
 	hold = L24_SCHED_NS + s->goodness_ns * scanned + L24_RECALC_NS * recalced;
 	lock_op(s, cpu, now, hold);
-	charge(s, cpu, L24_SCHED_NS, COST_SW_OP);
-	charge(s, cpu, s->goodness_ns * scanned, COST_GOODNESS);
-	charge(s, cpu, L24_RECALC_NS * recalced, COST_RECALC);
+	charge(s, cpu, L24_SCHED_NS, SCHED_WORK_SW_OP);
+	charge(s, cpu, s->goodness_ns * scanned, SCHED_WORK_GOODNESS);
+	charge(s, cpu, L24_RECALC_NS * recalced, SCHED_WORK_RECALC);
 	s->st.schedules++;
 	s->st.goodness_calls += scanned;
 	s->last_schedule[cpu] = now;
@@ -525,7 +467,7 @@ static int l24_tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 {
 	if (cpu >= s->nr_cpus)
 		return 0;
-	charge(s, cpu, L24_TICK_COST_NS, COST_SW_OP);
+	charge(s, cpu, L24_TICK_COST_NS, SCHED_WORK_SW_OP);
 	if (!curr) {
 		/* Not 2.4 (its idle loop waits for need_resched): a safety net for a task
 		 * left queued while this CPU idles; counted in report(). */
@@ -582,6 +524,7 @@ static void l24_report(struct sched *s, void *file)
 const struct sched_ops sched_linux24_ops = {
 	.name = "linux24",
 	.global_queue = 1,
+	.uses = SCHED_USES_LINUX24,
 	.create = l24_create,
 	.destroy = l24_destroy,
 	.task_new = l24_task_new,

@@ -9,23 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../driver/hws_regs.h"
-#include "../firmware/hws_balance.h"
+#include "hws/regs.h"
+#include "lib/hws_balance.h"
+#include "lib/hws_params.h"
+#include "lib/hws_topo.h"
+#include "lib/hws_weight.h"
 
 #define NPRIO HWS_NR_PRIO
-#define FIFO_MAX 32
-#define BM_WORDS 5		/* 140 bits in 32-bit words */
+#define FIFO_MAX HWS_MAX_DEPTH
+#define BM_WORDS ((HWS_NR_PRIO + 31) / 32)	/* NR_PRIO bits in 32-bit words */
 #define RESP_OKAY 0u
 #define RESP_SLVERR 2u
 #define HWS_MODEL_MAX_WAIT 100000u	/* the harness's kMaxWaitEdges */
-
-/* Linux kernel/sched.c prio_to_weight[], nice -20..19. */
-static const uint32_t prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
-};
 
 static const uint8_t op_lat[16] = {
 #define X(name, code, lat, res) [code] = lat,
@@ -52,7 +47,7 @@ struct fifo {
 };
 
 struct hws_model {
-	struct hws_model_params p;
+	struct hws_params p;
 
 	/* Queue state (section 2). q = (cpu * 2 + physical array) * NPRIO + prio. */
 	uint8_t *queued;	/* per task */
@@ -74,8 +69,8 @@ struct hws_model {
 	uint32_t *gload;	/* per (cpu, group): cpu * nr_groups + group */
 	uint32_t *gtotal;	/* per group */
 	uint8_t *idle;		/* per cpu */
-	uint8_t lead[3][64];	/* partitions P1..P3: first CPU of each CPU's block */
-	uint32_t pw[HWS_NR_LEVELS][64];	/* power of the level-l group each CPU leads */
+	uint8_t lead[3][HWS_MAX_CPUS];	/* partitions P1..P3: first CPU of each CPU's block */
+	uint32_t pw[HWS_NR_LEVELS][HWS_MAX_CPUS];	/* power of the level-l group each CPU leads */
 	uint8_t pct[HWS_NR_LEVELS];	/* imbalance_pct per level */
 	uint32_t bal[4];	/* BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB */
 
@@ -97,59 +92,10 @@ struct hws_model {
 	uint32_t raddr;
 };
 
-uint32_t hws_model_weight(unsigned prio)
-{
-	if (prio >= NPRIO)
-		return 0;
-	if (prio < HWS_MAX_RT_PRIO)
-		return HWS_RT_WEIGHT;
-	return prio_to_weight[prio - HWS_MAX_RT_PRIO];
-}
-
 /* The load weight of task @t when on list @prio: its SET_WEIGHT priority once set. */
 static uint32_t task_weight(const struct hws_model *m, unsigned t, unsigned prio)
 {
-	return hws_model_weight(m->wfix[t] ? m->wprio[t] : prio);
-}
-
-void hws_model_default_params(struct hws_model_params *p)
-{
-	p->nr_cpus = 8;
-	p->nr_tasks = 256;
-	p->cmd_depth = 16;
-	p->res_depth = 16;
-	p->nr_groups = 16;
-	p->no_balance = 0;
-	p->no_err_counters = 0;
-}
-
-int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len)
-{
-	const char *bad = NULL;
-
-	if (p->nr_cpus < 1 || p->nr_cpus > 64)
-		bad = "NR_CPUS must be 1..64";
-	else if (p->nr_tasks < 1 || p->nr_tasks > 4096)
-		bad = "NR_TASKS must be 1..4096";
-	else if (p->cmd_depth < 2 || p->cmd_depth > FIFO_MAX)
-		bad = "CMD_DEPTH must be 2..32";
-	else if (p->res_depth < 2 || p->res_depth > FIFO_MAX)
-		bad = "RES_DEPTH must be 2..32";
-	else if (p->nr_groups < 1 || p->nr_groups > 64)
-		bad = "NR_GROUPS must be 1..64";
-	else if (p->no_balance > 1)
-		bad = "no_balance must be 0 or 1";
-	else if (p->no_err_counters > 1)
-		bad = "no_err_counters must be 0 or 1";
-	if (!bad)
-		return 0;
-	if (msg && len)
-		snprintf(msg, len,
-			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u)",
-			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters);
-	return -EINVAL;
+	return hws_weight_of(m->wfix[t] ? m->wprio[t] : prio);
 }
 
 static void fifo_push(struct fifo *f, uint32_t w)
@@ -209,7 +155,7 @@ static void clear_errors(struct hws_model *m)
 
 void hws_model_reset(struct hws_model *m)
 {
-	const struct hws_model_params *p = &m->p;
+	const struct hws_params *p = &m->p;
 
 	memset(m->queued, 0, p->nr_tasks);
 	memset(m->bm, 0, sizeof(*m->bm) * p->nr_cpus * 2);
@@ -224,10 +170,10 @@ void hws_model_reset(struct hws_model *m)
 	memset(m->gtotal, 0, sizeof(*m->gtotal) * p->nr_groups);
 	memset(m->idle, 0, p->nr_cpus);
 	for (unsigned k = 0; k < 3; k++)
-		for (unsigned c = 0; c < 64; c++)
+		for (unsigned c = 0; c < HWS_MAX_CPUS; c++)
 			m->lead[k][c] = (uint8_t)c;
 	for (unsigned l = 0; l < HWS_NR_LEVELS; l++) {
-		for (unsigned c = 0; c < 64; c++)
+		for (unsigned c = 0; c < HWS_MAX_CPUS; c++)
 			m->pw[l][c] = HWS_DEF_POWER;
 		m->pct[l] = HWS_DEF_PCT;
 	}
@@ -245,13 +191,13 @@ void hws_model_reset(struct hws_model *m)
 	m->raddr = 0;
 }
 
-int hws_model_create(struct hws_model **out, const struct hws_model_params *p)
+int hws_model_create(struct hws_model **out, const struct hws_params *p)
 {
 	struct hws_model *m;
 	size_t nq;
 	int ret;
 
-	ret = hws_model_params_check(p, NULL, 0);
+	ret = hws_params_check(p, NULL, 0);
 	if (ret)
 		return ret;
 	m = calloc(1, sizeof(*m));
@@ -339,16 +285,6 @@ static unsigned f_cpu(uint32_t c)
 
 /* ---- Domain table (section 8.1) ---- */
 
-/* The block of CPU @x in partition Pk, k = 0..4 (P0 and P4 are implicit). */
-static unsigned block(const struct hws_model *m, unsigned k, unsigned x)
-{
-	if (k == 0)
-		return x;
-	if (k == 4)
-		return 0;
-	return m->lead[k - 1][x];
-}
-
 /* Is stored partition Pk (k = 1..3) named by first CPUs, as section 8.1 requires? */
 static int partition_ok(const struct hws_model *m, unsigned k)
 {
@@ -379,25 +315,13 @@ static int domain_ok(const struct hws_model *m, unsigned level, int idle_core)
 	return 1;
 }
 
-/* The CPUs of @cpu's domain at @level. */
-static uint64_t domain_span(const struct hws_model *m, unsigned level, unsigned cpu)
-{
-	uint64_t span = 0;
-	unsigned x;
-
-	for (x = 0; x < m->p.nr_cpus; x++)
-		if (block(m, level + 1, x) == block(m, level + 1, cpu))
-			span |= 1ull << x;
-	return span;
-}
-
-/* QUERY: IDLEST or IDLE_CORE, with the rules of firmware/hws_balance.c. */
+/* QUERY: IDLEST or IDLE_CORE, with the rules of lib/hws_balance.c. */
 static uint32_t query(const struct hws_model *m, unsigned cpu, unsigned level, int idle_core)
 {
 	struct hws_cpu_load loads[HWS_MAX_CPUS] = { { 0, 0 } };
-	uint64_t core_of[HWS_MAX_CPUS] = { 0 };
-	uint64_t span = domain_span(m, level, cpu), idle = 0;
-	unsigned x, y;
+	uint64_t core_of[HWS_MAX_CPUS];
+	uint64_t span = hws_domain_span(m->lead, m->p.nr_cpus, level, cpu), idle = 0;
+	unsigned x;
 	int found;
 
 	if (!idle_core) {
@@ -405,12 +329,9 @@ static uint32_t query(const struct hws_model *m, unsigned cpu, unsigned level, i
 			loads[x].now = m->load[x];
 		return (uint32_t)hws_find_idlest(span, loads, (int)cpu);
 	}
-	for (x = 0; x < m->p.nr_cpus; x++) {
+	for (x = 0; x < m->p.nr_cpus; x++)
 		idle |= (uint64_t)m->idle[x] << x;
-		for (y = 0; y < m->p.nr_cpus; y++)
-			if (block(m, 1, y) == block(m, 1, x))
-				core_of[x] |= 1ull << y;
-	}
+	hws_core_of(m->lead, m->p.nr_cpus, core_of);
 	found = hws_find_idle_core(span, core_of, idle, cpu);
 	if (found < 0)
 		return HWS_QRES_NONE_MASK;
@@ -418,24 +339,11 @@ static uint32_t query(const struct hws_model *m, unsigned cpu, unsigned level, i
 	       ((core_of[found] & span & ~idle) ? 0 : HWS_QRES_WHOLE_CORE_MASK);
 }
 
-/* The groups of @cpu's domain at @level: the leaders of its level-@level blocks. */
-static uint64_t domain_leaders(const struct hws_model *m, unsigned level, unsigned cpu)
-{
-	uint64_t span = domain_span(m, level, cpu), leaders = 0;
-	unsigned x;
-
-	for (x = 0; x < m->p.nr_cpus; x++)
-		if (span >> x & 1)
-			leaders |= 1ull << block(m, level, x);
-	return leaders;
-}
-
 /* QUERY BALANCE (section 8.2): hws_find_busiest() on the domain the table describes. */
 static uint32_t balance(struct hws_model *m, unsigned cpu, unsigned level, unsigned idle)
 {
 	struct hws_cpu_load loads[HWS_MAX_CPUS] = { { 0, 0 } };
-	uint64_t leaders = domain_leaders(m, level, cpu), span = domain_span(m, level, cpu);
-	struct hws_sd sd = { 0 };
+	struct hws_sd sd;
 	struct hws_balance b;
 	unsigned x, g;
 	uint32_t res;
@@ -444,15 +352,7 @@ static uint32_t balance(struct hws_model *m, unsigned cpu, unsigned level, unsig
 		loads[x].now = m->load[x];
 		loads[x].hist = m->hist[x];
 	}
-	for (; leaders; leaders &= leaders - 1) {
-		unsigned lead = (unsigned)__builtin_ctzll(leaders);
-
-		for (x = 0; x < m->p.nr_cpus; x++)
-			if ((span >> x & 1) && block(m, level, x) == lead)
-				sd.group_cpus[sd.nr_groups] |= 1ull << x;
-		sd.group_power[sd.nr_groups++] = m->pw[level][lead];
-	}
-	sd.imbalance_pct = m->pct[level];
+	hws_domain_sd(m->lead, m->p.nr_cpus, level, cpu, m->pw[level], m->pct[level], &sd);
 	/* The table cannot describe an inconsistent domain once DOMAIN has passed. */
 	if (hws_find_busiest(&sd, cpu, (enum hws_idle_type)idle, loads, &b))
 		abort();
@@ -478,18 +378,44 @@ static unsigned q_kind(uint32_t c)
 }
 
 /* DOM_SET's checks after CPU (section 8.2): @prio is the whole PRIO field. */
-static unsigned dom_set_check(const struct hws_model *m, unsigned prio, unsigned t)
-{
-	unsigned k = prio & 7, hi = prio >> 3;
+/* The DSET fields of a DOM_SET word (section 8.2). */
+struct dset {
+	unsigned k, hi, data, pct, rsvd, level;
+};
 
-	if (k == 0)
-		return hi || (t >> 8 & 3) || (t & 0xff) < 100 ? HWS_ERR_PRIO : 0;
-	if (k <= 3) {
-		if (hi)
+#define DSET_FIELD(c, f) (((c) & HWS_DSET_##f##_MASK) >> HWS_DSET_##f##_LSB)
+
+static struct dset dset_of(uint32_t c)
+{
+	return (struct dset){ DSET_FIELD(c, K), DSET_FIELD(c, HI), DSET_FIELD(c, DATA),
+			      DSET_FIELD(c, PCT), DSET_FIELD(c, PCT_RSVD), DSET_FIELD(c, LEVEL) };
+}
+
+static unsigned dom_set_check(const struct hws_model *m, uint32_t c)
+{
+	struct dset f = dset_of(c);
+
+	if (f.k == HWS_DSET_K_PCT)
+		return f.hi || f.rsvd || f.pct < HWS_MIN_PCT ? HWS_ERR_PRIO : 0;
+	if (f.k < HWS_DSET_K_POWER) {
+		if (f.hi)
 			return HWS_ERR_PRIO;
-		return t >= m->p.nr_cpus ? HWS_ERR_CPU : 0;
+		return f.data >= m->p.nr_cpus ? HWS_ERR_CPU : 0;
 	}
-	return (hi << 12 | t) < HWS_MIN_POWER ? HWS_ERR_PRIO : 0;
+	return (f.hi << HWS_DSET_DATA_W | f.data) < HWS_MIN_POWER ? HWS_ERR_PRIO : 0;
+}
+
+/* DOM_SET's effect on the domain table of @cpu. */
+static void dom_set(struct hws_model *m, uint32_t c, unsigned cpu)
+{
+	struct dset f = dset_of(c);
+
+	if (f.k == HWS_DSET_K_PCT)
+		m->pct[f.level] = (uint8_t)f.pct;
+	else if (f.k < HWS_DSET_K_POWER)
+		m->lead[f.k - 1][cpu] = (uint8_t)f.data;
+	else
+		m->pw[f.k - HWS_DSET_K_POWER][cpu] = f.hi << HWS_DSET_DATA_W | f.data;
 }
 
 static unsigned check_cmd(const struct hws_model *m, uint32_t c)
@@ -550,7 +476,7 @@ static unsigned check_cmd(const struct hws_model *m, uint32_t c)
 	case HWS_OP_DOM_SET:
 		if (bad_c)
 			return HWS_ERR_CPU;
-		return dom_set_check(m, prio, t);
+		return dom_set_check(m, c);
 	case HWS_OP_QUERY:
 		if (q_kind(c) == 3 || (q_kind(c) == 2 && m->p.no_balance))
 			return HWS_ERR_OPCODE;	/* reserved; BALANCE when it is not built */
@@ -729,7 +655,7 @@ static uint32_t lcu_stat(const struct hws_model *m, unsigned cpu, unsigned sel, 
 static void set_weight(struct hws_model *m, unsigned t, unsigned wp)
 {
 	unsigned cpu = m->t_cpu[t], g = m->grp[t];
-	uint32_t old = task_weight(m, t, m->t_prio[t]), w = hws_model_weight(wp);
+	uint32_t old = task_weight(m, t, m->t_prio[t]), w = hws_weight_of(wp);
 
 	m->wprio[t] = (uint8_t)wp;
 	m->wfix[t] = 1;
@@ -819,12 +745,7 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 		m->idle[cpu] = (c >> HWS_CMD_ARRAY_LSB) & 1;
 		break;
 	case HWS_OP_DOM_SET:
-		if ((prio & 7) == 0)
-			m->pct[t >> 10] = (uint8_t)(t & 0xff);
-		else if ((prio & 7) <= 3)
-			m->lead[(prio & 7) - 1][cpu] = (uint8_t)t;
-		else
-			m->pw[(prio & 7) - 4][cpu] = (prio >> 3) << 12 | t;
+		dom_set(m, c, cpu);
 		break;
 	case HWS_OP_QUERY:
 		if (q_kind(c) == 2)
@@ -1133,7 +1054,7 @@ int hws_model_inject_fault(struct hws_model *m, unsigned cpu)
 /* Group loads equal the weights of the groups' queued tasks, per CPU and in total. */
 static int check_groups(const struct hws_model *m, char *msg, size_t len)
 {
-	const struct hws_model_params *p = &m->p;
+	const struct hws_params *p = &m->p;
 	uint32_t *sum = calloc((size_t)p->nr_cpus * p->nr_groups, sizeof(*sum));
 	unsigned t, c, g;
 	uint32_t tot;
@@ -1168,7 +1089,7 @@ static int check_groups(const struct hws_model *m, char *msg, size_t len)
 
 int hws_model_check(const struct hws_model *m, char *msg, size_t len)
 {
-	const struct hws_model_params *p = &m->p;
+	const struct hws_params *p = &m->p;
 	unsigned cpu, a, prio, t, steps;
 	unsigned char *seen;
 	uint32_t load, nr;

@@ -2,16 +2,17 @@
  * hws_model - the bit-exact, cycle-exact C reference model of the hwsched engine.
  *
  * The model reproduces rtl/hws_top.v as seen from its AXI4-Lite pins when driven by the
- * reference bus master (sim/hws_vsim: VALIDs held until taken, BREADY = RREADY = 1, one
+ * reference bus master (sim/harness/hws_vsim: VALIDs held until taken, BREADY = RREADY = 1, one
  * transaction at a time): the data and response of every read, the response of every
  * write, and the number of clock edges each transaction takes. Inside, each command is
  * applied atomically at the edge where the RTL completes it (docs/accelerator.md, 4.1).
  *
  *   bus ops --> [ edge(): AXI slave | CMD FIFO | engine (latency L) | RESULT FIFO | errors ]
  *
- * The placement queries (IDLEST, IDLE_CORE) use the rules of firmware/hws_balance.c, the
- * software reference the RTL must match. The model never prints; errors are negative
- * errno values.
+ * The placement and balance queries use the rules of lib/hws_balance.c, the software
+ * reference the RTL must match. models/hws_model_transport.c puts the model behind the
+ * driver's transport interface (backend "model"). The model never prints; errors are
+ * negative errno values.
  */
 #ifndef HWS_MODEL_H
 #define HWS_MODEL_H
@@ -19,47 +20,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hws/transport.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct hws_model;
 
-/* Parameters of one engine instance; see docs/accelerator.md section 1. */
-struct hws_model_params {
-	unsigned nr_cpus;	/* 1..64 */
-	unsigned nr_tasks;	/* 1..4096 */
-	unsigned cmd_depth;	/* 2..32 */
-	unsigned res_depth;	/* 2..32 */
-	unsigned nr_groups;	/* 1..64: task groups of the load-comparison unit */
-	unsigned no_balance;	/* 0, 1: 1 = built without the BALANCE query (LCU_BALANCE = 0):
-				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
-	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
-				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
-};
-
-/* The defaults of the RTL: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups, BALANCE and the
- * per-code error counters built. */
-void hws_model_default_params(struct hws_model_params *p);
-
-/**
- * hws_model_params_check - validate a parameter set
- * @p: the parameters
- * @msg: receives a sentence naming the bad parameter (may be NULL)
- * @len: size of @msg
- *
- * Return: 0, or -EINVAL when a parameter is outside its legal range.
- */
-int hws_model_params_check(const struct hws_model_params *p, char *msg, size_t len);
-
 /**
  * hws_model_create - allocate a model in its reset state
  * @out: receives the model
- * @p: parameters, checked with hws_model_params_check()
+ * @p: parameters, checked with hws_params_check() (lib/hws_params.h)
  *
  * Return: 0, -EINVAL for illegal parameters, -ENOMEM.
  */
-int hws_model_create(struct hws_model **out, const struct hws_model_params *p);
+int hws_model_create(struct hws_model **out, const struct hws_params *p);
 void hws_model_destroy(struct hws_model *m);
 
 /* hws_model_reset - the state after rst_ni: every queue empty, counters 0. */
@@ -110,9 +86,6 @@ int hws_model_check(const struct hws_model *m, char *msg, size_t len);
  * Return: 0, or -EINVAL for a CPU out of range.
  */
 int hws_model_inject_fault(struct hws_model *m, unsigned cpu);
-
-/* hws_model_weight - load weight of a priority 0..139 (0 for larger values). */
-uint32_t hws_model_weight(unsigned prio);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 
 #include <sys/wait.h>
 
-#include "hws.h"
+#include "hws/hws.h"
 
 namespace hwstest {
 
@@ -20,8 +20,9 @@ namespace hwstest {
 // @deep_check: the RTL walks all its lists every this many cycles (0: never). Each walk
 // costs about NR_CPUS * 280 + NR_TASKS steps: every cycle is fine for directed tests of
 // the default engine, long random runs use a sparser cadence.
-// @tp: the transport of HWS_BACKEND_TRANSPORT (the VP's tests), else unused.
-inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
+// @b: a backend name ("model", "rtl", "lockstep"); with @tp, the caller's transport (the
+// VP's tests), only a name.
+inline hws_dev *open_dev(const char *b, unsigned cpus = 8, unsigned tasks = 256,
 			 unsigned depth = 16, unsigned deep_check = 1,
 			 const hws_transport *tp = nullptr, bool no_balance = false,
 			 bool no_err_counters = false)
@@ -36,7 +37,7 @@ inline hws_dev *open_dev(hws_backend b, unsigned cpus = 8, unsigned tasks = 256,
 	c.nr_tasks = tasks;
 	c.cmd_depth = depth;
 	c.res_depth = depth;
-	c.deep_check = b == HWS_BACKEND_MODEL ? 0 : deep_check;
+	c.deep_check = std::string(b) == "model" ? 0 : deep_check;
 	c.transport = tp;
 	c.no_balance = no_balance;
 	c.no_err_counters = no_err_counters;

@@ -31,10 +31,10 @@ PTY=$(sed -n 's/^board_sim: pty //p' "$TMP/sim.out")
 OPTS=$(sed -n 's/^board_sim: lockstep options: //p' "$TMP/sim.out")
 [ -n "$PTY" ] && [ -n "$OPTS" ] || { echo "bench_board.sh: the simulator did not start:" >&2; cat "$TMP/sim.out" >&2; exit 1; }
 
-CMD="hwsched lockstep --backend uart:PTY $OPTS --commands $N --seed $SEED"
+CMD="hwsched lockstep --backend lockstep:uart:PTY $OPTS --commands $N --seed $SEED"
 t0=$(date +%s.%N)
 # shellcheck disable=SC2086
-"$HWS" lockstep --backend "uart:$PTY,timeout=30000" $OPTS --commands "$N" --seed "$SEED" >"$TMP/hws.out" 2>&1 || {
+"$HWS" lockstep --backend "lockstep:uart:$PTY,timeout=30000" $OPTS --commands "$N" --seed "$SEED" >"$TMP/hws.out" 2>&1 || {
 	echo "bench_board.sh: $CMD failed:" >&2; cat "$TMP/hws.out" >&2; exit 1; }
 t1=$(date +%s.%N)
 kill "$SIM_PID"
@@ -47,7 +47,7 @@ read -r FRAMES READS WRITES BIN BOUT CLOCKS HZ < <(sed -n 's/^board_sim: \([0-9]
 BAUD=$(sed -n 's/.* \([0-9]*\) baud (.*/\1/p' "$TMP/sim.out" | head -1)
 grep -q "^lockstep: $N commands, 0 mismatches$" "$TMP/hws.out" || { echo "bench_board.sh: unexpected result:" >&2; cat "$TMP/hws.out" >&2; exit 1; }
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git status --porcelain -- rtl synth sim driver models 2>/dev/null | head -1)" ] && COMMIT="$COMMIT+dirty"
+[ -n "$(git status --porcelain -- rtl synth sim driver models lib include cli 2>/dev/null | head -1)" ] && COMMIT="$COMMIT+dirty"
 
 awk -v n="$N" -v seed="$SEED" -v frames="$FRAMES" -v reads="$READS" -v writes="$WRITES" \
 	-v bin="$BIN" -v bout="$BOUT" -v clocks="$CLOCKS" -v hz="$HZ" -v baud="$BAUD" \

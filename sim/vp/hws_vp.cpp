@@ -19,9 +19,9 @@
 #include "vp.h"
 
 extern "C" {
-#include "../hws_vp.h"
-#include "../machine.h"
-#include "../../firmware/fw_rq.h"
+#include "hws_vp.h"
+#include "sim/machine/machine.h"
+#include "firmware/fw_rq.h"
 }
 
 namespace {
@@ -55,9 +55,10 @@ template <class F> void on_cpu(Dec kind, unsigned cpu, F fn)
 
 // ---- the scheduler, wrapped: the same calls, each on its CPU's thread ----
 
-struct sched *w_create(const struct sched_env *env, const char *opts, char *msg, size_t len)
+struct sched *w_create(const struct sched_env *env, const struct sched_opts *o, char *msg,
+		       size_t len)
 {
-	struct sched *s = g.inner->create(env, opts, msg, len);
+	struct sched *s = g.inner->create(env, o, msg, len);
 
 	// The engine was programmed (open, domain table) "before time 0".
 	g.pl->restart_time();
@@ -259,7 +260,7 @@ int run_platform(Job *j)
 	g.pl = pl.get();
 	wrap(g.inner);
 	j->mo.ops = &wrapped;
-	j->mo.bus = j->pc.engine ? &pl->transport : nullptr;
+	j->mo.sched_opts.engine.bus = j->pc.engine ? &pl->transport : nullptr;
 	j->mo.advance = World::advance;
 	j->mo.advance_arg = nullptr;
 	World world("world", &j->mo, j->r, j->report);
@@ -335,23 +336,23 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		snprintf(err, len, "bus latency %g ns: expected 0..1e9", vo->bus_latency_ns);
 		return -EINVAL;
 	}
-	if (!(o->costs.engine_clk_ns > 0)) {
-		snprintf(err, len, "engine clock period %g ns: must be > 0", o->costs.engine_clk_ns);
+	if (!(o->sched_opts.costs.engine_clk_ns > 0)) {
+		snprintf(err, len, "engine clock period %g ns: must be > 0",
+			 o->sched_opts.costs.engine_clk_ns);
 		return -EINVAL;
 	}
 	ret = machine_parse_topology(o->topology, &topo, err, len);
 	if (ret)
 		return ret;
-	g.inner = machine_find_sched(o->sched);
+	g.inner = sched_find(o->sched);
 	if (!g.inner) {
-		snprintf(err, len, "scheduler '%s': unknown (hw, o1, linux24)", o->sched);
+		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
 		return -EINVAL;
 	}
 	j.mo = *o;
-	j.mo.backend = !strcmp(o->sched, "hw") ? "tlm" : o->backend;
 	j.pc.nr_cpus = topo.nr_cpus;
-	j.pc.engine = !strcmp(o->sched, "hw");
-	j.pc.clk_ns = o->costs.engine_clk_ns;
+	j.pc.engine = (g.inner->uses & SCHED_USES_ENGINE) != 0;
+	j.pc.clk_ns = o->sched_opts.costs.engine_clk_ns;
 	j.pc.latency_ns = vo->bus_latency_ns;
 	j.pc.contention = vo->contention != 0;
 	if (j.pc.engine) {
@@ -361,7 +362,7 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		dry.sched = "o1";
 		dry.duration_ns = 1;
 		dry.svg = nullptr;
-		dry.wave = nullptr;
+		dry.sched_opts.engine.wave = nullptr;
 		dry.progress = 0;
 		dry.check_every = 0;
 		ret = machine_run(&dry, &dr, nullptr, err, len);

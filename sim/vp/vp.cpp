@@ -7,7 +7,7 @@
 #include <cerrno>
 
 extern "C" {
-#include "../../driver/hws_regs.h"
+#include "hws/regs.h"
 }
 
 namespace hwsvp {
@@ -207,7 +207,9 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 		pl->cpus.emplace_back(new Cpu(("cpu" + std::to_string(i)).c_str(), i));
 		pl->cpus.back()->socket.bind(pl->ic->in);
 	}
-	pl->transport = { pl.get(), tp_read, tp_write, tp_idle };
+	static const struct hws_transport_ops ops = { tp_read, tp_write, tp_idle, nullptr,
+						      nullptr, nullptr, nullptr };
+	pl->transport = { &ops, pl.get(), "tlm" };
 	return pl;
 }
 
@@ -226,13 +228,15 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 	unsigned edges;
 
 	if (master >= cpus.size() || !target) {
-		*resp = 3;
+		*resp = HWS_RESP_NONE;
 		return 0;
 	}
 	st = cpus[master]->access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
 				  data, strb, &took);
 	edges = target->last_edges;
-	*resp = st == tlm::TLM_OK_RESPONSE ? 0 : st == tlm::TLM_INCOMPLETE_RESPONSE ? 3 : 2;
+	*resp = st == tlm::TLM_OK_RESPONSE	     ? HWS_RESP_OKAY :
+		st == tlm::TLM_INCOMPLETE_RESPONSE ? HWS_RESP_NONE :
+						     HWS_RESP_SLVERR;
 	*ns += to_ns(took);
 	count.accesses++;
 	count.edges += edges;

@@ -25,7 +25,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../driver/hws.h"
+#include "hws/hws.h"
 #include "vp_target.h"
 
 namespace hwsvp {
@@ -105,7 +105,7 @@ public:
 	std::unique_ptr<sc_core::sc_module> no_engine;	// then: answers every access ADDRESS_ERROR
 	std::unique_ptr<Interconnect> ic;
 	std::vector<std::unique_ptr<Cpu>> cpus;
-	struct hws_transport transport;	// the driver's view: ctx is this platform
+	struct hws_transport transport;	// the driver's view ("tlm"): ctx is this platform
 	Counters count;
 
 	// BALANCE queries seen on the bus (CMD write of QUERY kind 2 through the read of

@@ -2,7 +2,7 @@
 // rtl/hws_top.v (verilator --sc) behind a tlm_utils::simple_target_socket.
 //
 // b_transport turns each generic-payload read or write into one AXI4-Lite transaction,
-// driven exactly as the reference master of sim/hws_vsim_impl.h drives it (VALIDs held
+// driven exactly as the reference master of sim/harness/hws_vsim_impl.h drives it (VALIDs held
 // until taken, BREADY = RREADY = 1, one transaction at a time), so every access takes the
 // same clock edges as on the rtl backend. Loosely timed: the clock is toggled inside
 // b_transport in delta cycles, SystemC time does not move, and the edges the transaction
@@ -24,7 +24,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../axi_master.h"
+#include "sim/harness/axi_master.h"
 
 namespace hwsvp {
 
@@ -123,7 +123,7 @@ private:
 		reset_done_ = true;
 	}
 
-	// The slave's pins for the shared master (sim/axi_master.h): the signals the
+	// The slave's pins for the shared master (sim/harness/axi_master.h): the signals the
 	// Verilated model's ports bind to, and the delta-cycle edge().
 	struct Pins {
 		EngineTarget &t;

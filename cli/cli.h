@@ -1,0 +1,97 @@
+/*
+ * cli.h - the parts of the hwsched command line (cli/hwsched.c is its main).
+ *
+ *   cli_options.c  the one option table of every command, its parser, the value parsers
+ *                  and the one error style: "hwsched CMD: what" on stderr, exit 2 for bad
+ *                  usage or input, 1 for a failure at run time
+ *   lockstep.c     hwsched lockstep
+ *   run.c          hwsched run and hwsched vp
+ *   replay.c       hwsched replay
+ *
+ * Only this folder prints; the libraries below it return errors with messages.
+ */
+#ifndef HWS_CLI_H
+#define HWS_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hws/hws.h"
+#include "sim/machine/machine.h"
+#include "sim/stim/hws_randcmd.h"
+#include "sim/trace/trace.h"
+#include "sim/vp/hws_vp.h"
+
+/* The commands, as bits: an option names the commands that take it. */
+enum cli_cmd {
+	CLI_LOCKSTEP = 1u,
+	CLI_RUN = 2u,
+	CLI_VP = 4u,
+	CLI_REPLAY = 8u,
+};
+
+/* Everything any command can be told; each command reads its own part. */
+struct cli_args {
+	enum cli_cmd cmd;
+	const char *cmd_name;		/* "lockstep", "run", ... */
+	/* lockstep */
+	struct hws_config cfg;
+	struct hws_randcmd_opts ro;
+	int quiet;
+	/* run, vp, replay */
+	struct machine_opts mo;
+	int duration_given;
+	const char *json;
+	/* vp */
+	struct hws_vp_opts vo;
+	const char *vp_json;
+	/* replay */
+	struct trace_opts to;
+	/* owned copies of argument strings the parsers split (freed by cli_args_free) */
+	char *owned[8];
+	unsigned nowned;
+};
+
+/* The program's name in messages. */
+extern const char *const cli_prog;
+
+/* cli_error - "hwsched CMD: what" on stderr; returns 2 (bad usage or input). */
+int cli_error(const struct cli_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* cli_fail - the same for a failure at run time; returns 1. */
+int cli_fail(const struct cli_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * cli_parse - parse the options of command @cmd into @a (with every default set first)
+ * @a: receives the options
+ * @cmd: the command
+ * @argc: argument count, argv[0] being the command's name
+ * @argv: arguments
+ * @first_arg: receives the index of the first argument that is not an option
+ *
+ * Return: -1 when every option was good; else the exit status (0 after --help, 2 after
+ * a bad option, with the message printed).
+ */
+int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg);
+
+/* cli_args_free - free what cli_parse() allocated. */
+void cli_args_free(struct cli_args *a);
+
+/* cli_usage - the usage of @cmd (0: the program's) on @f: the intro, then its options. */
+void cli_usage(enum cli_cmd cmd, FILE *f);
+
+/* cli_cmd_of - the command called @name, or 0. */
+enum cli_cmd cli_cmd_of(const char *name);
+
+/* The commands: each returns the exit status. */
+int cli_lockstep(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_vp(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+
+/* The engine shapes the rtl backend can simulate, for help texts. */
+const char *cli_rtl_shapes(void);
+
+#endif /* HWS_CLI_H */

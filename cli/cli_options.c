@@ -1,0 +1,757 @@
+/*
+ * cli_options.c - the one option table of hwsched's commands, its parser and the value
+ * parsers; see cli.h. An option is written once here: its name, the commands that take
+ * it, what it sets and its help line. A command given an option of another command says
+ * which commands take it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+const char *const cli_prog = "hwsched";
+
+/* ---- The error style ---- */
+
+static void vreport(const struct cli_args *a, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s%s%s: ", cli_prog, a && a->cmd_name ? " " : "",
+		a && a->cmd_name ? a->cmd_name : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli_error(const struct cli_args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(a, fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+int cli_fail(const struct cli_args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(a, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* ---- Value parsers: 0, or the exit status 2 with the message printed ---- */
+
+/* A count with an optional k/M/G suffix ("1M"); -1 on error. */
+static long long count_of(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		v *= 1e3, end++;
+	else if (*end == 'M')
+		v *= 1e6, end++;
+	else if (*end == 'G')
+		v *= 1e9, end++;
+	if (*end)
+		return -1;
+	return (long long)v;
+}
+
+/* A count in @lo..@hi (the engine's parameters). */
+static int in_range(const struct cli_args *a, const char *opt, const char *v, unsigned lo,
+		    unsigned hi, unsigned *out)
+{
+	long long n = count_of(v);
+
+	if (n < (long long)lo || n > (long long)hi)
+		return cli_error(a, "--%s must be a number in %u..%u (got '%s')", opt, lo, hi, v);
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* A whole number up to @max, in decimal. */
+static int whole(const struct cli_args *a, const char *opt, const char *v,
+		 unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	if (end == v || *end || errno || *out > max || v[0] == '-' || v[0] == '+') {
+		return cli_error(a, "--%s '%s': expected a whole number up to %llu", opt, v, max);
+	}
+	return 0;
+}
+
+/* A simulated time: "2s", "500ms", "300us", or seconds without a unit. */
+static int duration(const struct cli_args *a, const char *opt, const char *v, uint64_t *ns)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (end == v || x < 0)
+		return cli_error(a, "--%s '%s': expected e.g. 2s, 500ms", opt, v);
+	if (!strcmp(end, "s") || !*end)
+		*ns = (uint64_t)(x * 1e9);
+	else if (!strcmp(end, "ms"))
+		*ns = (uint64_t)(x * 1e6);
+	else if (!strcmp(end, "us"))
+		*ns = (uint64_t)(x * 1e3);
+	else
+		return cli_error(a, "--%s '%s': expected e.g. 2s, 500ms", opt, v);
+	return 0;
+}
+
+/* A copy of @v the parser may cut up, freed with the arguments. */
+static char *own(struct cli_args *a, const char *v)
+{
+	char *c;
+
+	if (a->nowned == sizeof(a->owned) / sizeof(a->owned[0]))
+		return NULL;
+	c = strdup(v);
+	if (c)
+		a->owned[a->nowned++] = c;
+	return c;
+}
+
+/* --cost k=v,...: the machine's costs and the scheduler's prices. */
+static int costs(struct cli_args *a, const char *opt, const char *v)
+{
+	static const struct { const char *k; size_t off; } keys[] = {
+		{ "ctx_switch_ns", offsetof(struct machine_opts, costs.ctx_switch_ns) },
+		{ "migrate_cold_ns", offsetof(struct machine_opts, costs.migrate_cold_ns) },
+		{ "remote_node_ns", offsetof(struct machine_opts, costs.remote_node_ns) },
+		{ "smt_speed", offsetof(struct machine_opts, costs.smt_speed) },
+		{ "bus_ns", offsetof(struct machine_opts, sched_opts.costs.bus_ns) },
+		{ "engine_clk_ns", offsetof(struct machine_opts, sched_opts.costs.engine_clk_ns) },
+		{ "sw_op_ns", offsetof(struct machine_opts, sched_opts.costs.sw_op_ns) },
+		{ "sw_cpu_ns", offsetof(struct machine_opts, sched_opts.costs.sw_cpu_ns) },
+		{ "sw_base_ns", offsetof(struct machine_opts, sched_opts.costs.sw_base_ns) },
+	};
+	char *s = own(a, v), *save = NULL, *kv;
+
+	if (!s)
+		return cli_error(a, "--%s: out of memory", opt);
+	for (kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end;
+		size_t i;
+		double x;
+
+		if (!eq)
+			return cli_error(a, "--%s '%s': expected key=value", opt, kv);
+		*eq = 0;
+		x = strtod(eq + 1, &end);
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].k, kv); i++)
+			;
+		if (i == sizeof(keys) / sizeof(keys[0]) || end == eq + 1 || *end || x < 0 ||
+		    (!strcmp(kv, "smt_speed") && (x <= 0 || x > 1)))
+			return cli_error(a, "--%s %s=%s: unknown key or bad value", opt, kv, eq + 1);
+		*(double *)((char *)&a->mo + keys[i].off) = x;
+	}
+	return 0;
+}
+
+/* ---- What each option sets ---- */
+
+typedef int (*cli_set_fn)(struct cli_args *a, const char *opt, const char *v);
+
+static int set_seed(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, ~0ull, &n);
+
+	if (!ret) {
+		a->ro.seed = n;
+		a->mo.seed = n;
+	}
+	return ret;
+}
+
+static int set_commands(struct cli_args *a, const char *opt, const char *v)
+{
+	long long n = count_of(v);
+
+	if (n < 0)
+		return cli_error(a, "--%s must be a count (got '%s')", opt, v);
+	a->ro.commands = (uint64_t)n;
+	return 0;
+}
+
+static int set_cpus(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, 64, &a->cfg.nr_cpus);
+}
+
+static int set_tasks(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, 4096, &a->cfg.nr_tasks);
+}
+
+static int set_depth(struct cli_args *a, const char *opt, const char *v)
+{
+	int ret = in_range(a, opt, v, 2, 32, &a->cfg.cmd_depth);
+
+	a->cfg.res_depth = a->cfg.cmd_depth;
+	return ret;
+}
+
+static int set_deep_check(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 0, 1000000, &a->cfg.deep_check);
+}
+
+static int set_backend(struct cli_args *a, const char *opt, const char *v)
+{
+	if (!hws_backend_find(v))
+		return cli_error(a, "--%s must be one of %s (got '%s')", opt, hws_backend_list(), v);
+	a->cfg.backend = v;
+	a->mo.sched_opts.engine.backend = v;
+	return 0;
+}
+
+static int set_wave(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->cfg.wave = v;
+	a->mo.sched_opts.engine.wave = v;
+	return 0;
+}
+
+static int set_check_every_lockstep(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 1000000000, &n);
+
+	a->ro.check_every = (unsigned)n;
+	return ret;
+}
+
+static int set_check_every(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 1000000000, &n);
+
+	a->mo.check_every = (int)n;
+	return ret;
+}
+
+static int set_no_balance(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->cfg.no_balance = 1;
+	a->mo.sched_opts.engine.no_balance = 1;
+	return 0;
+}
+
+static int set_no_err_counters(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->cfg.no_err_counters = 1;
+	a->mo.sched_opts.engine.no_err_counters = 1;
+	return 0;
+}
+
+static int set_quiet(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->quiet = 1;
+	return 0;
+}
+
+static int set_workload(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->mo.workload = v;
+	return 0;
+}
+
+static int set_topology(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->mo.topology = v;
+	return 0;
+}
+
+static int set_sched(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->mo.sched = v;
+	return 0;
+}
+
+static int set_duration(struct cli_args *a, const char *opt, const char *v)
+{
+	a->duration_given = 1;
+	return duration(a, opt, v, &a->mo.duration_ns);
+}
+
+static int set_no_wake_balance(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->mo.sched_opts.wake_balance = 0;
+	return 0;
+}
+
+static int set_flat(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->mo.sched_opts.flat = 1;
+	return 0;
+}
+
+static int set_hz(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 100000, &n);
+
+	a->mo.hz = (unsigned)n;
+	return ret;
+}
+
+static int set_json(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->json = v;
+	return 0;
+}
+
+static int set_top(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 1000000, &n);
+
+	a->mo.top = (unsigned)n;
+	return ret;
+}
+
+static int set_svg(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->mo.svg = v;
+	return 0;
+}
+
+static int set_bus_latency(struct cli_args *a, const char *opt, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (end == v || *end || !(x >= 0) || x > 1e9)
+		return cli_error(a, "--%s '%s': expected a number of ns, 0..1e9", opt, v);
+	a->vo.bus_latency_ns = x;
+	return 0;
+}
+
+static int set_no_contention(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->vo.contention = 0;
+	return 0;
+}
+
+static int set_vp_json(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->vp_json = v;
+	return 0;
+}
+
+static int set_lenient(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->to.lenient = 1;
+	return 0;
+}
+
+static int set_comm(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->to.comm = v;
+	return 0;
+}
+
+static int set_pid(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 4194304, &n);
+
+	a->to.pid = (int)n;
+	return ret;
+}
+
+static int set_tree_of(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned long long n;
+	int ret = whole(a, opt, v, 4194304, &n);
+
+	a->to.tree_of = (int)n;
+	return ret;
+}
+
+/* ---- The table ---- */
+
+#define L CLI_LOCKSTEP
+#define R CLI_RUN
+#define V CLI_VP
+#define P CLI_REPLAY
+
+/*
+ * One row per option and meaning. An option may have a row per group of commands when it
+ * means something else there (--check-every); its help lines are then the group's own.
+ * Help: lines separated by '\n', printed beside "--name ARG".
+ */
+static const struct cli_opt {
+	const char *name;
+	const char *arg;	/* its value's name in the help, NULL: a flag */
+	unsigned cmds;
+	cli_set_fn set;
+	const char *help;
+} opts[] = {
+	{ "seed", "S", L | R | V | P, set_seed, "random seed (default 1)" },
+	{ "commands", "N", L, set_commands, "command words to write (default 100000; k/M suffixes ok)" },
+	{ "cpus", "C", L, set_cpus, "NR_CPUS, 1..64 (default 8)" },
+	{ "tasks", "T", L, set_tasks, "NR_TASKS, 1..4096 (default 256)" },
+	{ "depth", "D", L, set_depth, "CMD_DEPTH and RES_DEPTH, 2..32 (default 16)" },
+	{ "backend", "B", L, set_backend,
+	  "a driver backend: model, rtl or lockstep (default lockstep);\n"
+	  "uart:DEVICE[,baud=N][,clk=HZ][,timeout=MS]: the engine on a\n"
+	  "board (make board; or build/board/board_sim's pty);\n"
+	  "lockstep:B: the model beside backend B, e.g.\n"
+	  "lockstep:uart:/dev/ttyUSB1 (data and responses compared, not\n"
+	  "clock edges nor CYCLES, which a serial line cannot see;\n"
+	  "docs/board.md)" },
+	{ "backend", "B", R | P, set_backend,
+	  "engine backend of a scheduler with an engine (hw): model\n(default), rtl, lockstep, "
+	  "uart:DEVICE (a board, docs/board.md)" },
+	{ "wave", "FILE", L, set_wave, "write an FST waveform of the RTL (rtl and lockstep)" },
+	{ "wave", "FILE", R | P, set_wave,
+	  "with --sched hw on the rtl or lockstep backend: the engine's FST\nwaveform" },
+	{ "deep-check", "N", L, set_deep_check,
+	  "RTL walks all its lists every N idle cycles (default 0: off)" },
+	{ "check-every", "N", L, set_check_every_lockstep,
+	  "check the model's invariants every N commands (default 1000)" },
+	{ "check-every", "N", R | V | P, set_check_every,
+	  "deep conservation check every N events (default 64; 0 off)" },
+	{ "no-balance", NULL, L, set_no_balance,
+	  "the engine built without BALANCE (LCU_BALANCE=0; the rtl and\nlockstep backends need a "
+	  "variant built so, e.g. 8x256x16xnb)" },
+	{ "no-err-counters", NULL, L, set_no_err_counters,
+	  "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, "
+	  "checked; e.g. 8x256x16xnbne)" },
+	{ "quiet", NULL, L, set_quiet, "print the last line only" },
+	{ "workload", "W", R | V, set_workload,
+	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "
+	  "g0: the first N tasks in group 0)\nhackbench:groups=G,loops=L (20 senders x 20 receivers "
+	  "a group)\ntbench, sysbench, volanomark, kernbench, dbench (docs/workloads.md)" },
+	{ "topology", "T", R | V, set_topology,
+	  "numa=N,pkg=P,core=C,smt=S (default pkg=1,core=4,smt=1)" },
+	{ "topology", "T", P, set_topology, "default: core=N, N the CPUs the trace shows" },
+	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24" },
+	{ "duration", "D", R | V, set_duration,
+	  "simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\nends when its tasks exit)" },
+	{ "no-wake-balance", NULL, R | V | P, set_no_wake_balance,
+	  "no select_idle_sibling on wakeups" },
+	{ "flat", NULL, R | V, set_flat,
+	  "hw/o1: one flat balancing domain over all CPUs (2.6.0 before\nsched domains) instead of "
+	  "the SMT/MC/package/NUMA levels" },
+	{ "no-hw-balance", NULL, R, set_no_balance,
+	  "hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\nthe small-FPGA "
+	  "build): the firmware reads each CPU's loads and\ndecides in software (same decisions, "
+	  "more bus traffic)" },
+	{ "no-err-counters", NULL, R, set_no_err_counters,
+	  "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with "
+	  "--no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware "
+	  "never reads them" },
+	{ "hz", "N", R | V, set_hz, "timer ticks per second (default 1000)" },
+	{ "json", "FILE", R | V, set_json, "write the results as JSON too" },
+	{ "json", "FILE", P, set_json,
+	  "both sides: makespan_ms, cpu_time_ms, busy_pct, wakeup_latency_us\n{p50,p90,p99,max}, "
+	  "migrations, switches under linux and replay" },
+	{ "cost", "k=v,...", R | V | P, costs,
+	  "cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\nsmt_speed, bus_ns, "
+	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns\n(vp: bus_ns is not used, the bus is "
+	  "modelled)" },
+	{ "top", "N", R | V | P, set_top, "tasks in the per-task table, by max delay (default 10)" },
+	{ "svg", "FILE", R | V | P, set_svg,
+	  "a timeline: one lane per CPU, bursts coloured by task (by group\nwhen there are groups), "
+	  "wakeup delays and migrations marked" },
+	{ "bus-latency", "NS", V, set_bus_latency,
+	  "the interconnect's round trip per access, added to the engine's\nown clock edges "
+	  "(default 0)" },
+	{ "no-contention", NULL, V, set_no_contention,
+	  "accesses never wait for the engine's port (default: they do)" },
+	{ "vp-json", "FILE", V, set_vp_json, "the bus figures and the per-decision table as JSON" },
+	{ "lenient", NULL, P, set_lenient,
+	  "skip malformed lines (counted) instead of stopping at the first" },
+	{ "comm", "C", P, set_comm, "keep only the tasks whose comm was C" },
+	{ "pid", "P", P, set_pid, "keep only this pid" },
+	{ "tree-of", "P", P, set_tree_of,
+	  "keep this pid and its descendants (default: the workload, the\nprocess tree of "
+	  "perf-exec)" },
+};
+
+#undef L
+#undef R
+#undef V
+#undef P
+
+#define NR_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const struct {
+	enum cli_cmd cmd;
+	const char *name;
+	const char *synopsis;	/* after "usage: hwsched NAME " */
+	const char *intro;	/* what it does; %1$s is the program */
+} cmds[] = {
+	{ CLI_LOCKSTEP, "lockstep", "[OPTIONS]",
+	  "Drives the engine with N random commands, legal and illegal mixed (every opcode,\n"
+	  "every error code, FIFO overflow and underflow, bad bus accesses), occupancy\n"
+	  "driven from empty to the full task table and back. On the lockstep backend every\n"
+	  "register read and every bus response is compared between the C model and the\n"
+	  "Verilated RTL, including the clock edges each transaction takes; the first\n"
+	  "mismatch stops the run and names the command number, the command and both\n"
+	  "answers. Every outcome is also checked against what the spec predicts.\n"
+	  "lockstep:uart:DEVICE checks an engine on a board the same way against the model\n"
+	  "(docs/board.md).\n" },
+	{ CLI_RUN, "run", "[OPTIONS]",
+	  "Simulates a machine of the given topology running the workload, scheduled by the\n"
+	  "O(1) firmware on the engine (hw), the same policy on plain C run queues (o1) or\n"
+	  "the Linux 2.4 scheduler (linux24), and reports throughput, wakeup latency,\n"
+	  "run-queue wait, switches, migrations, per-CPU busy %, group shares, idle-core\n"
+	  "violations, scheduler overhead and engine traffic. docs/simulator.md.\n" },
+	{ CLI_VP, "vp", "[OPTIONS]",
+	  "Runs the machine of 'run' on the SystemC virtual platform (docs/vp.md): each CPU a\n"
+	  "TLM-2.0 initiator running the same firmware and driver, the Verilated engine a\n"
+	  "TLM-2.0 target behind an interconnect with a latency per access and one port that\n"
+	  "the CPUs contend for. Scheduler overhead is the time the bus annotated. Prints the\n"
+	  "report of 'run', then per scheduling decision (scheduler call) its count, MMIO\n"
+	  "accesses, bus time and engine cycles (mean and p99).\n" },
+	{ CLI_REPLAY, "replay", "TRACE [OPTIONS]",
+	  "Rebuilds each task of a `perf script` text of `perf sched record` (plain or .gz):\n"
+	  "its CPU bursts, its sleeps and who ended them, forks and exits; replays that task\n"
+	  "graph on the simulated machine and prints the replay beside what Linux did in\n"
+	  "the trace. docs/trace.md (the reader), docs/simulator.md (the replay).\n" },
+};
+
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* What follows the options in each command's help. */
+static void usage_tail(enum cli_cmd cmd, FILE *f)
+{
+	switch (cmd) {
+	case CLI_LOCKSTEP:
+		fprintf(f, "\nThe RTL exists for the parameter sets built in: %s.\n"
+			   "Last line: 'lockstep: N commands, M mismatches'; exit 0 iff M is 0 and "
+			   "nothing\nelse failed.\n", cli_rtl_shapes());
+		break;
+	case CLI_VP:
+		fprintf(f, "\n'%s run --sched hw --backend rtl --cost bus_ns=B' equals '%s vp "
+			   "--bus-latency L\n--no-contention' when B = L + 2 x engine_clk_ns: the same "
+			   "decisions, the same report.\nNeeds build/hwsched_vp (make vp) beside this "
+			   "executable.\n", cli_prog, cli_prog);
+		break;
+	default:
+		break;
+	}
+}
+
+enum cli_cmd cli_cmd_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++)
+		if (!strcmp(cmds[i].name, name))
+			return cmds[i].cmd;
+	return 0;
+}
+
+static const char *cmd_name(enum cli_cmd cmd)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++)
+		if (cmds[i].cmd == cmd)
+			return cmds[i].name;
+	return "?";
+}
+
+/* One option's help: "  --name ARG" then its lines, aligned. */
+static void usage_opt(const struct cli_opt *o, FILE *f)
+{
+	char head[48];
+	const char *h = o->help, *nl;
+	int n;
+
+	n = snprintf(head, sizeof(head), "  --%s%s%s", o->name, o->arg ? " " : "",
+		     o->arg ? o->arg : "");
+	fprintf(f, "%-20s", head);
+	if (n >= 19)
+		fprintf(f, "\n%-20s", "");
+	for (;;) {
+		nl = strchr(h, '\n');
+		fprintf(f, "%.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
+		if (!nl)
+			break;
+		fprintf(f, "%-20s", "");
+		h = nl + 1;
+	}
+}
+
+void cli_usage(enum cli_cmd cmd, FILE *f)
+{
+	size_t i;
+
+	if (!cmd) {
+		fprintf(f,
+			"usage: %s COMMAND [OPTIONS]\n"
+			"\n"
+			"The hwsched scheduler accelerator: Verilog run-queue engine, C model, driver.\n"
+			"\n"
+			"commands:\n"
+			"  lockstep   run random engine commands through a backend (default: model and\n"
+			"             RTL in lockstep, every register read compared)\n"
+			"  run        run a workload on a simulated machine under a scheduler (the\n"
+			"             firmware on the engine, or a software baseline) and report\n"
+			"  replay     replay a perf sched trace on the simulated machine, beside Linux\n"
+			"  vp         run a workload on the SystemC virtual platform: the engine on a\n"
+			"             TLM-2.0 bus with a latency per access (make vp builds it)\n"
+			"  help [C]   this text, or the options of command C\n"
+			"\n"
+			"Run '%s COMMAND --help' for the options of a command. Exit status: 0 done,\n"
+			"1 a failure at run time, 2 bad usage or input.\n",
+			cli_prog, cli_prog);
+		return;
+	}
+	for (i = 0; i < NR_CMDS && cmds[i].cmd != cmd; i++)
+		;
+	fprintf(f, "usage: %s %s %s\n\n%s\n", cli_prog, cmds[i].name, cmds[i].synopsis,
+		cmds[i].intro);
+	for (i = 0; i < NR_OPTS; i++)
+		if (opts[i].cmds & cmd)
+			usage_opt(&opts[i], f);
+	fprintf(f, "%-20s%s\n", "  --help", "this text");
+	usage_tail(cmd, f);
+}
+
+/* The commands that take option @name, for the message to a command that does not. */
+static void takers(const char *name, char *buf, size_t len)
+{
+	static const enum cli_cmd order[] = { CLI_RUN, CLI_VP, CLI_REPLAY, CLI_LOCKSTEP };
+	unsigned mask = 0, k, n = 0, total = 0;
+	size_t i, used = 0;
+
+	for (i = 0; i < NR_OPTS; i++)
+		if (!strcmp(opts[i].name, name))
+			mask |= opts[i].cmds;
+	for (k = 0; k < 4; k++)
+		total += !!(mask & order[k]);
+	buf[0] = '\0';
+	for (k = 0; k < 4 && used < len; k++) {
+		if (!(mask & order[k]))
+			continue;
+		n++;
+		used += (size_t)snprintf(buf + used, len - used, "%s'%s'",
+					 n == 1 ? "" : n == total ? " and " : ", ",
+					 cmd_name(order[k]));
+	}
+}
+
+static void defaults(struct cli_args *a, enum cli_cmd cmd)
+{
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	a->cmd_name = cmd_name(cmd);
+	hws_config_default(&a->cfg);
+	a->cfg.backend = "lockstep";
+	a->ro.seed = 1;
+	a->ro.commands = 100000;
+	a->ro.check_every = 1000;
+	machine_default_opts(&a->mo);
+	a->mo.duration_ns = 1000000000ull;
+	a->mo.progress = isatty(2);
+	a->mo.top = 10;
+	a->vo.bus_latency_ns = 0;
+	a->vo.contention = 1;
+}
+
+int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg)
+{
+	static struct option lo[NR_OPTS + 2];
+	size_t i, j, n = 0;
+	int c, idx;
+
+	defaults(a, cmd);
+	/* getopt's table: every option name once (those of other commands too, to name them). */
+	for (i = 0; i < NR_OPTS; i++) {
+		for (j = 0; j < n && strcmp(lo[j].name, opts[i].name); j++)
+			;
+		if (j < n)
+			continue;
+		lo[n++] = (struct option){ opts[i].name, opts[i].arg ? required_argument : no_argument,
+					   NULL, 0 };
+	}
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, &idx)) != -1) {
+		const char *name;
+		char who[64];
+
+		if (c == 'h') {
+			cli_usage(cmd, stdout);
+			return 0;
+		}
+		if (c != 0) {
+			cli_usage(cmd, stderr);
+			return 2;
+		}
+		name = lo[idx].name;
+		for (i = 0; i < NR_OPTS && (strcmp(opts[i].name, name) || !(opts[i].cmds & cmd)); i++)
+			;
+		if (i == NR_OPTS) {
+			takers(name, who, sizeof(who));
+			return cli_error(a, "--%s is an option of %s", name, who);
+		}
+		if (opts[i].set(a, name, optarg))
+			return 2;
+	}
+	*first_arg = optind;
+	return -1;
+}
+
+void cli_args_free(struct cli_args *a)
+{
+	while (a->nowned)
+		free(a->owned[--a->nowned]);
+}
+
+const char *cli_rtl_shapes(void)
+{
+	const struct hws_backend *b = hws_backend_find("rtl");
+
+	if (!b)
+		return "none (this program has no Verilator harness)";
+	return b->shapes ? b->shapes() : "any";
+}

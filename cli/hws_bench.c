@@ -1,0 +1,434 @@
+/*
+ * hws_bench - engine figures for `make bench`: cycles per command by opcode and
+ * occupancy (from the engine's own CYCLES register), lockstep-checked commands per
+ * second, Verilator simulated cycles per second, model commands per second.
+ *
+ * Prints a table and writes the same figures as JSON (--json FILE).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hws/hws.h"
+#include "sim/stim/hws_randcmd.h"
+
+#define CHECK(x)                                                                         \
+	do {                                                                             \
+		int ret_ = (x);                                                          \
+		if (ret_) {                                                              \
+			fprintf(stderr, "hws_bench: %s failed: %d %s\n", #x, ret_,       \
+				hws_errmsg(d));                                          \
+			exit(1);                                                         \
+		}                                                                        \
+	} while (0)
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint32_t cycles(struct hws_dev *d)
+{
+	uint32_t v;
+
+	CHECK(hws_reg_read(d, HWS_REG_CYCLES, &v));
+	return v;
+}
+
+/*
+ * Marginal engine cycles per command: a batch of 2K minus a batch of K, over K. The bus
+ * overhead of starting and ending a batch cancels; what is left is the issue interval
+ * when software keeps the command FIFO fed (bounded below by the 2-edge bus write).
+ */
+static double interval_of(struct hws_dev *d, uint32_t (*mk)(unsigned i, void *), void *arg)
+{
+	const unsigned k = 6;
+	uint32_t c[2];
+	unsigned b, i, n;
+
+	for (b = 0; b < 2; b++) {
+		n = k * (b + 1);
+		uint32_t c0 = cycles(d);
+		for (i = 0; i < n; i++)
+			CHECK(hws_submit(d, mk(i, arg)));
+		(void)hws_sync(d, NULL);
+		c[b] = cycles(d) - c0;
+	}
+	return (double)(c[1] - c[0]) / k;
+}
+
+/*
+ * The same for a query: a batch of 12 with their RESULT reads, over 12. The reads are part
+ * of the cost: software must fetch each answer.
+ */
+static double query_interval_of(struct hws_dev *d, uint32_t cmd)
+{
+	const unsigned n = 12;
+	uint32_t c0 = cycles(d), w;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		CHECK(hws_submit(d, cmd));
+	for (i = 0; i < n; i++)
+		CHECK(hws_result(d, &w));
+	return (double)(cycles(d) - c0) / n;
+}
+
+/*
+ * Latency: cycles from the CMD write to SYNC (or, with @w, to the command's RESULT word,
+ * which goes to *@w), minus the same for a NOP, plus NOP's 1.
+ */
+static unsigned latency_of(struct hws_dev *d, uint32_t cmd, uint32_t *w)
+{
+	uint32_t c0, c1, c2, c3;
+
+	c0 = cycles(d);
+	CHECK(hws_submit(d, cmd));
+	if (w)
+		CHECK(hws_result(d, w));
+	else
+		(void)hws_sync(d, NULL);
+	c1 = cycles(d);
+	CHECK(hws_nop(d));
+	c2 = cycles(d);
+	CHECK(hws_nop(d));
+	c3 = cycles(d);
+	return (c1 - c0) - (c3 - c2) + HWS_LAT_NOP;
+}
+
+static struct hws_dev *open_backend(const char *b, unsigned nr_cpus)
+{
+	struct hws_config c;
+	struct hws_dev *d;
+	char msg[512];
+
+	hws_config_default(&c);
+	c.backend = b;
+	c.nr_cpus = nr_cpus;
+	if (hws_open(&d, &c, msg, sizeof(msg))) {
+		fprintf(stderr, "hws_bench: cannot open %s with %u CPUs: %s\n", b,
+			nr_cpus, msg);
+		exit(1);
+	}
+	return d;
+}
+
+/*
+ * BALANCE on @n CPUs in 4 NUMA nodes of n/4 (the domain of the callgrind figure of
+ * bench-balance), level 3 from CPU 1, with tasks queued unevenly: the latency in cycles
+ * (from the CMD write to its RESULT, minus a NOP's share), and the verdict it reached.
+ * @flat: the domain after reset instead, every CPU its own group (n groups).
+ */
+static unsigned balance_cycles(const char *be, unsigned n, int flat, unsigned *verdict,
+			       double *ivl)
+{
+	struct hws_dev *d = open_backend(be, n);
+	uint32_t w;
+	unsigned x, t = 0, lat;
+
+	for (x = 0; x < n && !flat; x++) {
+		CHECK(hws_dom_set(d, x, 2, x - x % (n / 4)));
+		CHECK(hws_dom_set(d, x, 3, x - x % (n / 4)));
+		if (x % (n / 4) == 0)
+			CHECK(hws_dom_set_power(d, 3, x, n / 4 * 1024));
+	}
+	for (x = n / 4; x < n; x++)	/* nodes 1..3 loaded, node 0 empty */
+		for (unsigned k = 0; k < 1 + x % 3 && t < 256; k++)
+			CHECK(hws_enqueue(d, t++, x, 120, 0, 0));
+	lat = latency_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0), &w);
+	*verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
+	/* back to back, FIFO fed, each answer read: cycles per query */
+	*ivl = query_interval_of(d, hws_cmd(HWS_OP_QUERY, 1, 3, 1, 1, 0));
+	hws_close(d);
+	return lat;
+}
+
+struct mkarg {
+	unsigned op, base, n;
+};
+
+static uint32_t mk_move(unsigned i, void *a)
+{
+	struct mkarg *m = a;
+
+	return hws_cmd(m->op, (m->base + i) % m->n, 120, 0, 0, 0);
+}
+
+static uint32_t mk_cpu(unsigned i, void *a)
+{
+	struct mkarg *m = a;
+
+	(void)i;
+	return hws_cmd(m->op, 0, 0, 0, 0, 0);
+}
+
+struct rate {
+	double cmds_per_s, edges_per_s, secs;
+	uint64_t commands, edges;
+};
+
+static struct rate random_rate(const char *b, uint64_t n)
+{
+	struct hws_randcmd_opts o = { .seed = 42, .commands = n, .check_every = 0 };
+	struct hws_randcmd_report *r = calloc(1, sizeof(*r));
+	struct hws_dev *d = open_backend(b, 8);
+	struct rate out;
+	double t0;
+
+	if (!r)
+		exit(1);
+	t0 = now_s();
+	if (hws_randcmd_run(d, &o, r)) {
+		fprintf(stderr, "hws_bench: random run on %s failed: %s\n", b,
+			r->msg);
+		exit(1);
+	}
+	out.secs = now_s() - t0;
+	out.commands = r->commands;
+	out.edges = r->edges;
+	out.cmds_per_s = (double)r->commands / out.secs;
+	out.edges_per_s = (double)r->edges / out.secs;
+	free(r);
+	hws_close(d);
+	return out;
+}
+
+static const struct {
+	const char *name;
+	unsigned op;
+} ops[] = {
+	{ "REQUEUE", HWS_OP_REQUEUE }, { "SET_PRIO", HWS_OP_SET_PRIO },
+	{ "MIGRATE", HWS_OP_MIGRATE }, { "PEEK", HWS_OP_PEEK },
+	{ "CPU_STAT", HWS_OP_CPU_STAT }, { "NOP", HWS_OP_NOP },
+};
+#define NR_OPS (sizeof(ops) / sizeof(ops[0]))
+static const unsigned occs[3] = { 1, 16, 255 };
+/* BALANCE: the model at 4, 16 and 64 CPUs (and 8); the RTL where the build has a variant
+ * of that CPU count with 256 tasks (8 and 64), which must agree to the cycle. */
+static const unsigned bal_n[4] = { 4, 8, 16, 64 };
+
+/* Every figure of a run. */
+struct figures {
+	unsigned lat[3][NR_OPS], enq_lat[3], deq_lat[3], pick_lat[3];
+	double ivl[3][NR_OPS];
+	double idle_rate;
+	unsigned bal_cyc[4], bal_flat[4], bal_verdict[4], bal_rtl[4], bal_rtl_flat[4];
+	double bal_ivl[4];
+	struct rate lock, rtl, model;
+};
+
+/* Latency and issue interval of each opcode at each occupancy, on the RTL (all tasks on
+ * CPU 0, prio 120), and Verilator's idle clocking rate. */
+static void measure_cycles(struct figures *fg)
+{
+	struct hws_dev *d = open_backend("rtl", 8);
+	unsigned queued = 0, k, o;
+	uint32_t w;
+	double t0;
+
+	for (o = 0; o < 3; o++) {
+		for (; queued < occs[o]; queued++)
+			CHECK(hws_enqueue(d, queued, 0, 120, 0, 0));
+		for (k = 0; k < NR_OPS; k++) {
+			struct mkarg a = { ops[k].op, queued / 2, queued };
+			int query = ops[k].op == HWS_OP_PEEK || ops[k].op == HWS_OP_CPU_STAT;
+
+			fg->lat[o][k] = latency_of(d, query ? mk_cpu(0, &a) : mk_move(0, &a), NULL);
+			if (query) {
+				/* latency_of() left the query's word in the result FIFO. */
+				CHECK(hws_result(d, &w));
+				fg->ivl[o][k] = query_interval_of(d, mk_cpu(0, &a));
+			} else {
+				fg->ivl[o][k] = interval_of(d, ops[k].op == HWS_OP_NOP ? mk_cpu :
+							 mk_move, &a);
+			}
+		}
+		fg->enq_lat[o] = latency_of(d, hws_cmd(HWS_OP_ENQUEUE, 255, 121, 0, 0, 0), NULL);
+		fg->deq_lat[o] = latency_of(d, hws_cmd(HWS_OP_DEQUEUE, 255, 0, 0, 0, 0), NULL);
+		fg->pick_lat[o] = latency_of(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0), &w);
+	}
+	t0 = now_s();
+	CHECK(hws_idle(d, 2000000));
+	fg->idle_rate = 2e6 / (now_s() - t0);
+	hws_close(d);
+}
+
+static void print_cycles(const struct figures *fg)
+{
+	unsigned k, o;
+
+	printf("engine latency (cycles) / marginal issue interval (cycles per command, bus "
+	       "included), RTL, by occupancy of one list:\n");
+	printf("  %-10s", "op");
+	for (o = 0; o < 3; o++)
+		printf("   occ %-3u lat/ivl", occs[o]);
+	printf("\n");
+	for (k = 0; k < NR_OPS; k++) {
+		printf("  %-10s", ops[k].name);
+		for (o = 0; o < 3; o++)
+			printf("   %7u / %-6.2f", fg->lat[o][k], fg->ivl[o][k]);
+		printf("\n");
+	}
+	printf("  %-10s", "ENQUEUE");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", fg->enq_lat[o]);
+	printf("\n  %-10s", "DEQUEUE");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", fg->deq_lat[o]);
+	printf("\n  %-10s", "PICK(NONE)");
+	for (o = 0; o < 3; o++)
+		printf("   %7u / -     ", fg->pick_lat[o]);
+	printf("\n");
+}
+
+/* One row of the BALANCE table: the model, and the RTL where it exists (which must agree
+ * to the cycle). Returns 0, or 1 on a disagreement. */
+static int measure_balance_row(struct figures *fg, unsigned k)
+{
+	int has_rtl = bal_n[k] == 8 || bal_n[k] == 64;
+	double rtl_ivl = 0, dummy;
+	unsigned v, vr, vf;
+
+	fg->bal_cyc[k] = balance_cycles("model", bal_n[k], 0, &fg->bal_verdict[k],
+					&fg->bal_ivl[k]);
+	fg->bal_flat[k] = balance_cycles("model", bal_n[k], 1, &v, &dummy);
+	fg->bal_rtl[k] = fg->bal_rtl_flat[k] = 0;
+	if (has_rtl) {
+		fg->bal_rtl[k] = balance_cycles("rtl", bal_n[k], 0, &vr, &rtl_ivl);
+		fg->bal_rtl_flat[k] = balance_cycles("rtl", bal_n[k], 1, &vf, &dummy);
+		if (fg->bal_rtl[k] != fg->bal_cyc[k] || vr != fg->bal_verdict[k] ||
+		    fg->bal_rtl_flat[k] != fg->bal_flat[k] || vf != v || rtl_ivl != fg->bal_ivl[k]) {
+			fprintf(stderr, "hws_bench: model and RTL disagree on BALANCE at %u CPUs\n",
+				bal_n[k]);
+			return 1;
+		}
+	}
+	printf("  %4u  %4u / ", bal_n[k], fg->bal_cyc[k]);
+	if (has_rtl)
+		printf("%-4u", fg->bal_rtl[k]);
+	else
+		printf("-   ");
+	printf(" (verdict %u)       %4u / ", fg->bal_verdict[k], fg->bal_flat[k]);
+	if (has_rtl)
+		printf("%-4u", fg->bal_rtl_flat[k]);
+	else
+		printf("-   ");
+	printf("       %.2f\n", fg->bal_ivl[k]);
+	return 0;
+}
+
+static int measure_balance(struct figures *fg)
+{
+	unsigned k;
+
+	printf("BALANCE cycles per query, level 3 from CPU 1 (docs/accelerator.md 8.2: "
+	       "%u + %u x max(%u, ceil(log2 NR_CPUS))):\n", HWS_BAL_LAT_BASE, HWS_BAL_LAT_LEVEL,
+	       HWS_BAL_LAT_MIN_LG);
+	printf("  CPUs  4 NUMA nodes (model / rtl)   flat, a group per CPU (model / rtl)   "
+	       "issue interval\n");
+	for (k = 0; k < 4; k++)
+		if (measure_balance_row(fg, k))
+			return 1;
+	printf("  (no 4- or 16-CPU RTL variant in RTL_VARIANTS; issue interval: back-to-back "
+	       "BALANCEs with their RESULT reads, cycles per query)\n");
+	return 0;
+}
+
+static void measure_rates(struct figures *fg)
+{
+	fg->lock = random_rate("lockstep", 300000);
+	fg->rtl = random_rate("rtl", 300000);
+	fg->model = random_rate("model", 1000000);
+	printf("random streams (seed 42):\n");
+	printf("  lockstep: %.0f checked commands/s (%" PRIu64 " in %.2f s), %.2f M edges/s\n",
+	       fg->lock.cmds_per_s, fg->lock.commands, fg->lock.secs, fg->lock.edges_per_s / 1e6);
+	printf("  rtl:      %.0f commands/s, %.2f M simulated cycles/s\n", fg->rtl.cmds_per_s,
+	       fg->rtl.edges_per_s / 1e6);
+	printf("  model:    %.0f commands/s, %.2f M cycles/s\n", fg->model.cmds_per_s,
+	       fg->model.edges_per_s / 1e6);
+	printf("  verilator idle clocking: %.2f M cycles/s\n", fg->idle_rate / 1e6);
+}
+
+static int write_json(const struct figures *fg, const char *json)
+{
+	FILE *f = fopen(json, "w");
+	unsigned k;
+
+	if (!f) {
+		fprintf(stderr, "hws_bench: cannot write %s: %s\n", json, strerror(errno));
+		return 1;
+	}
+	fprintf(f, "{\n  \"config\": {\"nr_cpus\": 8, \"nr_tasks\": 256, \"fifo_depth\": 16},\n");
+	fprintf(f, "  \"occupancy\": [1, 16, 255],\n  \"latency_cycles\": {\n");
+	for (k = 0; k < NR_OPS; k++)
+		fprintf(f, "    \"%s\": [%u, %u, %u],\n", ops[k].name, fg->lat[0][k], fg->lat[1][k],
+			fg->lat[2][k]);
+	fprintf(f, "    \"ENQUEUE\": [%u, %u, %u],\n", fg->enq_lat[0], fg->enq_lat[1],
+		fg->enq_lat[2]);
+	fprintf(f, "    \"DEQUEUE\": [%u, %u, %u],\n", fg->deq_lat[0], fg->deq_lat[1],
+		fg->deq_lat[2]);
+	fprintf(f, "    \"PICK_NEXT_NONE\": [%u, %u, %u]\n  },\n", fg->pick_lat[0],
+		fg->pick_lat[1], fg->pick_lat[2]);
+	fprintf(f, "  \"issue_interval_cycles\": {\n");
+	for (k = 0; k < NR_OPS; k++)
+		fprintf(f, "    \"%s\": [%.3f, %.3f, %.3f]%s\n", ops[k].name, fg->ivl[0][k],
+			fg->ivl[1][k], fg->ivl[2][k], k + 1 < NR_OPS ? "," : "");
+	fprintf(f, "  },\n");
+	fprintf(f, "  \"lockstep_commands_per_s\": %.0f,\n", fg->lock.cmds_per_s);
+	fprintf(f, "  \"lockstep_edges_per_s\": %.0f,\n", fg->lock.edges_per_s);
+	fprintf(f, "  \"rtl_commands_per_s\": %.0f,\n", fg->rtl.cmds_per_s);
+	fprintf(f, "  \"rtl_sim_cycles_per_s\": %.0f,\n", fg->rtl.edges_per_s);
+	fprintf(f, "  \"rtl_idle_cycles_per_s\": %.0f,\n", fg->idle_rate);
+	fprintf(f, "  \"model_commands_per_s\": %.0f,\n", fg->model.cmds_per_s);
+	fprintf(f, "  \"model_cycles_per_s\": %.0f,\n", fg->model.edges_per_s);
+	fprintf(f, "  \"balance_cycles_per_query\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
+		fg->bal_cyc[0], fg->bal_cyc[2], fg->bal_cyc[3]);
+	fprintf(f, "  \"balance_cycles_flat\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
+		fg->bal_flat[0], fg->bal_flat[2], fg->bal_flat[3]);
+	fprintf(f, "  \"balance_cycles_rtl\": {\"8\": %u, \"64\": %u},\n", fg->bal_rtl[1],
+		fg->bal_rtl[3]);
+	fprintf(f, "  \"balance_issue_interval_cycles\": {\"4\": %.2f, \"8\": %.2f, \"16\": "
+		   "%.2f, \"64\": %.2f}\n}\n", fg->bal_ivl[0], fg->bal_ivl[1], fg->bal_ivl[2],
+		fg->bal_ivl[3]);
+	if (fclose(f)) {
+		fprintf(stderr, "hws_bench: error writing %s\n", json);
+		return 1;
+	}
+	printf("wrote %s\n", json);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct figures fg;
+	const char *json = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+			json = argv[++i];
+		} else if (!strcmp(argv[i], "--help")) {
+			printf("usage: hws_bench [--json FILE]\n"
+			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
+			       "issue interval per opcode at occupancy 1, 16 and 255 tasks on one\n"
+			       "list, then lockstep, RTL and model throughput on random streams.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "hws_bench: unknown argument '%s' (try --help)\n", argv[i]);
+			return 2;
+		}
+	}
+	measure_cycles(&fg);
+	print_cycles(&fg);
+	if (measure_balance(&fg))
+		return 1;
+	measure_rates(&fg);
+	return json ? write_json(&fg, json) : 0;
+}

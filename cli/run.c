@@ -1,0 +1,159 @@
+/*
+ * run.c - hwsched run (a workload on the simulated machine) and hwsched vp (the same on
+ * the SystemC virtual platform), with vp's own report.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+static int write_vp_json(const struct hws_vp_result *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned k;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\n  \"engine\": \"%s\", \"initiators\": %u, \"clk_ns\": %g, "
+		   "\"bus_latency_ns\": %g, \"contention\": %d,\n",
+		v->engine, v->initiators, v->clk_ns, v->bus_latency_ns, v->contention);
+	fprintf(f, "  \"accesses\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"bus_ns\": %.3f, "
+		   "\"wait_ns\": %.3f, \"waited\": %" PRIu64 ",\n  \"decisions\": {",
+		v->accesses, v->edges, v->bus_ns, v->wait_ns, v->waited);
+	for (k = 0; k < v->ndec; k++) {
+		const struct hws_vp_decision *d = &v->dec[k];
+
+		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", \"mmio_mean\": %.4f, "
+			   "\"mmio_p99\": %.0f, \"bus_ns_mean\": %.3f, \"bus_ns_p99\": %.3f, "
+			   "\"cycles_mean\": %.3f, \"cycles_p99\": %.0f, \"wait_ns_mean\": %.3f}",
+			k ? "," : "", d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean,
+			d->bus_ns_p99, d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+	}
+	fprintf(f, "\n  }\n}\n");
+	return fclose(f) ? -1 : 0;
+}
+
+static void print_vp(const struct hws_vp_result *v, FILE *f)
+{
+	unsigned k;
+
+	fprintf(f, "\nvirtual platform: %u initiators, engine %s (Verilated SystemC, TLM-2.0 "
+		   "target), clock %g ns, bus latency %g ns per access, contention %s\n",
+		v->initiators, v->engine, v->clk_ns, v->bus_latency_ns, v->contention ? "on" : "off");
+	fprintf(f, "bus: %" PRIu64 " MMIO accesses, %" PRIu64 " engine edges, %.3f ms annotated, "
+		   "of which %.3f ms waiting for the port (%" PRIu64 " accesses waited)\n",
+		v->accesses, v->edges, v->bus_ns / 1e6, v->wait_ns / 1e6, v->waited);
+	fprintf(f, "%-10s %9s %14s %22s %18s %12s\n", "decision", "count", "MMIO mean/p99",
+		"bus ns mean/p99", "cycles mean/p99", "wait ns mean");
+	for (k = 0; k < v->ndec; k++) {
+		const struct hws_vp_decision *d = &v->dec[k];
+
+		fprintf(f, "%-10s %9" PRIu64 " %8.2f/%-5.0f %12.1f/%-9.0f %10.1f/%-7.0f %12.1f\n",
+			d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean, d->bus_ns_p99,
+			d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+	}
+	fprintf(f, "(balance: the BALANCE queries, counted again inside the pick and tick calls "
+		   "that made them)\n");
+}
+
+/* hwsched vp in build/hwsched: run build/hwsched_vp, beside this executable. */
+static int exec_vp(const struct cli_args *a, char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return cli_fail(a, "cannot find this executable: %s", strerror(errno));
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
+	snprintf(path, sizeof(path), "%s/hwsched_vp", self);
+	if (access(path, X_OK))
+		return cli_fail(a, "the virtual platform is not built (no %s): run 'make vp'", path);
+	argv[-1] = path;
+	fflush(stdout);
+	execv(path, argv - 1);
+	return cli_fail(a, "cannot run %s: %s", path, strerror(errno));
+}
+
+/* The checks of run and vp that need every option: 0, or the exit status. */
+static int check(struct cli_args *a)
+{
+	const struct sched_ops *ops = sched_find(a->mo.sched);
+	const struct sched_engine *e = &a->mo.sched_opts.engine;
+
+	if ((e->no_balance || e->no_err_counters) && ops && !(ops->uses & SCHED_USES_ENGINE))
+		return cli_error(a, "%s is an option of --sched hw (got '%s')",
+				 e->no_balance ? "--no-hw-balance" : "--no-err-counters",
+				 a->mo.sched);
+	if (!strncmp(a->mo.workload, "hackbench", 9) && !a->duration_given)
+		a->mo.duration_ns = 0;	/* hackbench runs until its tasks exit */
+	return 0;
+}
+
+/* Print the report and write the files: the exit status. */
+static int report(struct cli_args *a, struct machine_result *r, const struct hws_vp_result *vr)
+{
+	int ret = 0;
+
+	machine_print(&a->mo, r, stdout);
+	if (vr)
+		print_vp(vr, stdout);
+	if (a->json && machine_write_json(&a->mo, r, a->json))
+		ret = cli_fail(a, "cannot write %s: %s", a->json, strerror(errno));
+	else if (vr && a->vp_json && write_vp_json(vr, a->vp_json))
+		ret = cli_fail(a, "cannot write %s: %s", a->vp_json, strerror(errno));
+	machine_result_free(r);
+	return ret;
+}
+
+static int run_or_vp(enum cli_cmd cmd, int argc, char **argv)
+{
+	struct cli_args a;
+	struct machine_result r;
+	struct hws_vp_result vr;
+	char err[400];
+	int ret, first;
+
+	ret = cli_parse(&a, cmd, argc, argv, &first);
+	if (ret >= 0)
+		goto out;
+	if (first < argc) {
+		ret = cli_error(&a, "unexpected argument '%s'", argv[first]);
+		goto out;
+	}
+	if (cmd == CLI_VP && !hws_vp_available()) {
+		ret = exec_vp(&a, argv);
+		goto out;
+	}
+	ret = check(&a);
+	if (ret)
+		goto out;
+	if (cmd == CLI_VP)
+		ret = hws_vp_run(&a.mo, &a.vo, &r, &vr, stdout, err, sizeof(err));
+	else
+		ret = machine_run(&a.mo, &r, stdout, err, sizeof(err));
+	if (ret)
+		ret = cli_fail(&a, "%s", err);
+	else
+		ret = report(&a, &r, cmd == CLI_VP ? &vr : NULL);
+out:
+	cli_args_free(&a);
+	return ret;
+}
+
+int cli_run(int argc, char **argv)
+{
+	return run_or_vp(CLI_RUN, argc, argv);
+}
+
+int cli_vp(int argc, char **argv)
+{
+	return run_or_vp(CLI_VP, argc, argv);
+}

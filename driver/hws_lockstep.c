@@ -1,0 +1,284 @@
+/*
+ * hws_lockstep.c - a transport over two transports: every transaction goes to both, and
+ * every answer (data, response, clock edges) is compared (docs/harness.md). Backend
+ * "lockstep": the model (reference) against the RTL; "lockstep:B": the model against
+ * backend B (e.g. lockstep:uart:/dev/ttyUSB1, a board: docs/board.md). The first mismatch
+ * stops the pair: the transaction answers HWS_RESP_FAILED and errmsg() names the command
+ * number, the last command written (the inputs) and both answers.
+ *
+ * Two ways of comparing, chosen by the second side (include/hws/hws.h,
+ * hws_lockstep_create()): edge for edge when both engines are clocked by their
+ * transports; data and responses only, the reference idled settle_edges before each
+ * transaction, when the second engine runs on a clock of its own (dut.settle_edges).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hws/hws.h"
+#include "hws/transport.h"
+
+struct lockstep {
+	struct hws_transport ref, dut;	/* owned */
+	uint64_t commands;		/* words written to CMD */
+	uint32_t last_cmd;		/* the last of them */
+	int broken;			/* a mismatch or a failure stopped the pair */
+	char msg[512];
+};
+
+static void set_msg(struct lockstep *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->msg, sizeof(l->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* One side failed on its own: pass its reason on. */
+static unsigned side_failed(struct lockstep *l, const struct hws_transport *t, uint32_t *resp)
+{
+	l->broken = 1;
+	set_msg(l, "%s: %s", t->name, t->ops->errmsg ? t->ops->errmsg(t->ctx) : "failed");
+	*resp = HWS_RESP_FAILED;
+	return 0;
+}
+
+/* Both answers; the clock edges only when they are compared. */
+static unsigned mismatch(struct lockstep *l, const char *what, uint32_t off, uint32_t mv,
+			 uint32_t mr, unsigned me, uint32_t rv, uint32_t rr, unsigned re,
+			 uint32_t *resp)
+{
+	char cbuf[112], mb[24] = "", rb[24] = "";
+
+	l->broken = 1;
+	if (!l->dut.settle_edges) {
+		snprintf(mb, sizeof(mb), " edges %u", me);
+		snprintf(rb, sizeof(rb), " edges %u", re);
+	}
+	set_msg(l, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
+		   "%s data 0x%08x resp %u%s, %s data 0x%08x resp %u%s",
+		(unsigned long long)(l->commands ? l->commands - 1 : 0),
+		l->commands ? hws_cmd_format(l->last_cmd, cbuf, sizeof(cbuf)) : "none",
+		what, hws_reg_name(off), off, l->ref.name, mv, mr, mb, l->dut.name, rv, rr, rb);
+	*resp = HWS_RESP_FAILED;
+	return 0;
+}
+
+/*
+ * A second engine on its own clock has had at least dut.settle_edges edges since its last
+ * transaction, and every command finishes in far fewer: the reference idles as long, so
+ * that it too has done all it could before this one.
+ */
+static void settle(struct lockstep *l)
+{
+	double ns = 0;
+
+	if (l->dut.settle_edges)
+		l->ref.ops->idle(l->ref.ctx, l->dut.settle_edges, &ns);
+}
+
+/* Do the two reads agree? CYCLES counts a free-running engine's own clock: not compared. */
+static int reads_agree(const struct lockstep *l, uint32_t addr, uint32_t mv, uint32_t mr,
+		       unsigned me, uint32_t rv, uint32_t rr, unsigned re)
+{
+	if (!l->dut.settle_edges)
+		return mv == rv && mr == rr && me == re;
+	return mr == rr && (mv == rv || addr == HWS_REG_CYCLES);
+}
+
+static unsigned ls_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			uint32_t *resp, double *ns)
+{
+	struct lockstep *l = ctx;
+	uint32_t mv = 0, mr = 0, rv = 0, rr = 0;
+	unsigned me, re;
+	double dut_ns = 0;
+
+	if (l->broken) {
+		*resp = HWS_RESP_FAILED;
+		return 0;
+	}
+	settle(l);
+	me = l->ref.ops->read(l->ref.ctx, master, addr, &mv, &mr, ns);
+	if (mr == HWS_RESP_FAILED)
+		return side_failed(l, &l->ref, resp);
+	re = l->dut.ops->read(l->dut.ctx, master, addr, &rv, &rr, &dut_ns);
+	if (rr == HWS_RESP_FAILED)
+		return side_failed(l, &l->dut, resp);
+	if (!reads_agree(l, addr, mv, mr, me, rv, rr, re))
+		return mismatch(l, "read", addr, mv, mr, me, rv, rr, re, resp);
+	*data = l->dut.settle_edges && addr == HWS_REG_CYCLES ? rv : mv;
+	*resp = mr;
+	return me;
+}
+
+static unsigned ls_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			 uint32_t strb, uint32_t *resp, double *ns)
+{
+	struct lockstep *l = ctx;
+	uint32_t mr = 0, rr = 0;
+	unsigned me, re;
+	double dut_ns = 0;
+
+	if (l->broken) {
+		*resp = HWS_RESP_FAILED;
+		return 0;
+	}
+	if (addr == HWS_REG_CMD) {
+		l->last_cmd = data;
+		l->commands++;
+	}
+	settle(l);
+	me = l->ref.ops->write(l->ref.ctx, master, addr, data, strb, &mr, ns);
+	if (mr == HWS_RESP_FAILED)
+		return side_failed(l, &l->ref, resp);
+	re = l->dut.ops->write(l->dut.ctx, master, addr, data, strb, &rr, &dut_ns);
+	if (rr == HWS_RESP_FAILED)
+		return side_failed(l, &l->dut, resp);
+	if (mr != rr || (me != re && !l->dut.settle_edges))
+		return mismatch(l, "write", addr, data, mr, me, data, rr, re, resp);
+	*resp = mr;
+	return me;
+}
+
+static void ls_idle(void *ctx, unsigned edges, double *ns)
+{
+	struct lockstep *l = ctx;
+	double dut_ns = 0;
+
+	if (l->broken)
+		return;
+	l->ref.ops->idle(l->ref.ctx, edges, ns);
+	l->dut.ops->idle(l->dut.ctx, edges, &dut_ns);
+}
+
+static void ls_destroy(void *ctx)
+{
+	struct lockstep *l = ctx;
+
+	hws_transport_close(&l->dut);
+	hws_transport_close(&l->ref);
+	free(l);
+}
+
+static const char *ls_errmsg(void *ctx)
+{
+	return ((struct lockstep *)ctx)->msg;
+}
+
+/* The check and the fault injection of whichever side offers them (the model). */
+static const struct hws_transport *side_with(const struct lockstep *l, int inject)
+{
+	if (inject ? l->ref.ops->inject_fault != NULL : l->ref.ops->check != NULL)
+		return &l->ref;
+	if (inject ? l->dut.ops->inject_fault != NULL : l->dut.ops->check != NULL)
+		return &l->dut;
+	return NULL;
+}
+
+static int ls_check(void *ctx, char *msg, size_t len)
+{
+	const struct hws_transport *t = side_with(ctx, 0);
+
+	if (!t) {
+		snprintf(msg, len, "neither side of the lockstep pair can check its invariants");
+		return -ENOTSUP;
+	}
+	return t->ops->check(t->ctx, msg, len);
+}
+
+static int ls_inject_fault(void *ctx, unsigned cpu)
+{
+	const struct hws_transport *t = side_with(ctx, 1);
+
+	return t ? t->ops->inject_fault(t->ctx, cpu) : -ENOTSUP;
+}
+
+/* The figures of whichever sides have some, "; " between them. */
+static int ls_report(void *ctx, char *buf, size_t len)
+{
+	const struct lockstep *l = ctx;
+	const struct hws_transport *side[2] = { &l->ref, &l->dut };
+	char one[256];
+	size_t n = 0;
+	int k, got = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (k = 0; k < 2 && n < len; k++) {
+		if (!side[k]->ops->report || side[k]->ops->report(side[k]->ctx, one, sizeof(one)))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", got ? "; " : "", one);
+		got = 1;
+	}
+	return got ? 0 : -ENOTSUP;
+}
+
+static const struct hws_transport_ops lockstep_ops = {
+	.read = ls_read,
+	.write = ls_write,
+	.idle = ls_idle,
+	.destroy = ls_destroy,
+	.errmsg = ls_errmsg,
+	.check = ls_check,
+	.inject_fault = ls_inject_fault,
+	.report = ls_report,
+};
+
+int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
+			struct hws_transport *out)
+{
+	struct lockstep *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l->ref = *ref;
+	l->dut = *dut;
+	out->ops = &lockstep_ops;
+	out->ctx = l;
+	out->name = "lockstep";
+	return 0;
+}
+
+/*
+ * Backend "lockstep": the model against the RTL, both opened by name; "lockstep:B" the
+ * model against backend B (which may carry its own argument: lockstep:uart:DEVICE).
+ */
+static int lockstep_open(const struct hws_backend_args *a, struct hws_transport *out,
+			 char *msg, size_t len)
+{
+	const char *other = a->arg && *a->arg ? a->arg : "rtl";
+	struct hws_transport ref, dut;
+	int ret;
+
+	ret = hws_transport_open("model", a, &ref, msg, len);
+	if (ret)
+		return ret;
+	ret = hws_transport_open(other, a, &dut, msg, len);
+	if (ret) {
+		hws_transport_close(&ref);
+		return ret;
+	}
+	ret = hws_lockstep_create(&ref, &dut, out);
+	if (ret) {
+		snprintf(msg, len, "out of memory");
+		hws_transport_close(&dut);
+		hws_transport_close(&ref);
+	}
+	return ret;
+}
+
+static struct hws_backend lockstep_backend = {
+	.name = "lockstep",
+	.summary = "model and rtl together, every answer compared (lockstep:B: the model and "
+		   "backend B)",
+	.open = lockstep_open,
+};
+
+__attribute__((constructor)) static void lockstep_register(void)
+{
+	hws_backend_register(&lockstep_backend);
+}

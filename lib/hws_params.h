@@ -1,0 +1,47 @@
+/*
+ * hws_params - the ranges and defaults of an engine's parameters (struct hws_params of
+ * include/hws/transport.h; docs/accelerator.md section 1): the one place the model, the
+ * driver and the Verilator harness take them from.
+ */
+#ifndef HWS_PARAMS_H
+#define HWS_PARAMS_H
+
+#include <stddef.h>
+
+#include "hws/regs.h"
+#include "hws/transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HWS_MAX_NR_CPUS		64	/* NR_CPUS: 1..64 */
+#define HWS_MAX_NR_TASKS	4096	/* NR_TASKS: 1..4096 */
+#define HWS_MIN_DEPTH		2	/* CMD_DEPTH, RES_DEPTH: 2..32 */
+#define HWS_MAX_DEPTH		32
+#define HWS_MAX_NR_GROUPS	64	/* NR_GROUPS: 1..64 */
+
+/* The default shape: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups (HWS_DEF_GROUPS of the
+ * register map), every optional unit built. */
+#define HWS_DEF_NR_CPUS		8
+#define HWS_DEF_NR_TASKS	256
+#define HWS_DEF_DEPTH		16
+
+/* hws_params_default - the default shape into @p. */
+void hws_params_default(struct hws_params *p);
+
+/**
+ * hws_params_check - validate a parameter set
+ * @p: the parameters
+ * @msg: receives a sentence naming the bad parameter (may be NULL)
+ * @len: size of @msg
+ *
+ * Return: 0, or -EINVAL when a parameter is outside its legal range.
+ */
+int hws_params_check(const struct hws_params *p, char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_PARAMS_H */

@@ -1,0 +1,83 @@
+/*
+ * hws_model_transport.c - the C model behind the driver's transport interface
+ * (include/hws/transport.h): backend "model", registered when this unit is linked.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hws/transport.h"
+#include "models/hws_model.h"
+
+static unsigned model_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			   uint32_t *resp, double *ns)
+{
+	(void)master;
+	(void)ns;
+	return hws_model_read(ctx, addr, data, resp);
+}
+
+static unsigned model_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			    uint32_t strb, uint32_t *resp, double *ns)
+{
+	(void)master;
+	(void)ns;
+	return hws_model_write(ctx, addr, data, strb, resp);
+}
+
+static void model_idle(void *ctx, unsigned edges, double *ns)
+{
+	(void)ns;
+	hws_model_idle(ctx, edges);
+}
+
+static void model_destroy(void *ctx)
+{
+	hws_model_destroy(ctx);
+}
+
+static int model_check(void *ctx, char *msg, size_t len)
+{
+	return hws_model_check(ctx, msg, len);
+}
+
+static int model_inject_fault(void *ctx, unsigned cpu)
+{
+	return hws_model_inject_fault(ctx, cpu);
+}
+
+static const struct hws_transport_ops model_ops = {
+	.read = model_read,
+	.write = model_write,
+	.idle = model_idle,
+	.destroy = model_destroy,
+	.check = model_check,
+	.inject_fault = model_inject_fault,
+};
+
+/* The model starts in its reset state, as the RTL comes out of its harness's reset. */
+static int model_open(const struct hws_backend_args *a, struct hws_transport *out, char *msg,
+		      size_t len)
+{
+	struct hws_model *m;
+	int ret = hws_model_create(&m, &a->params);
+
+	if (ret) {
+		snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
+		return ret;
+	}
+	out->ops = &model_ops;
+	out->ctx = m;
+	out->name = "model";
+	return 0;
+}
+
+static struct hws_backend model_backend = {
+	.name = "model",
+	.summary = "the bit- and cycle-exact C model (models/)",
+	.open = model_open,
+};
+
+__attribute__((constructor)) static void model_register(void)
+{
+	hws_backend_register(&model_backend);
+}

@@ -1,0 +1,77 @@
+/*
+ * rtl_transport.c - the Verilated RTL behind the driver's transport interface
+ * (include/hws/transport.h): backend "rtl", registered when the harness is linked.
+ *
+ * Which engine shapes exist is the harness's business (hws_vsim_create() finds a
+ * Verilated variant of the requested parameters); replacing the linked-in variants by
+ * shapes built and loaded on demand changes hws_vsim.cpp, not this file or the driver.
+ */
+#include "hws/transport.h"
+#include "sim/harness/hws_vsim.h"
+
+static unsigned rtl_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
+			 uint32_t *resp, double *ns)
+{
+	(void)master;
+	(void)ns;
+	return hws_vsim_read(ctx, addr, data, resp);
+}
+
+static unsigned rtl_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
+			  uint32_t strb, uint32_t *resp, double *ns)
+{
+	(void)master;
+	(void)ns;
+	return hws_vsim_write(ctx, addr, data, strb, resp);
+}
+
+static void rtl_idle(void *ctx, unsigned edges, double *ns)
+{
+	(void)ns;
+	hws_vsim_idle(ctx, edges);
+}
+
+static void rtl_destroy(void *ctx)
+{
+	hws_vsim_destroy(ctx);
+}
+
+/* No check or fault injection: the RTL checks its own invariants (deep_check). */
+static const struct hws_transport_ops rtl_ops = {
+	.read = rtl_read,
+	.write = rtl_write,
+	.idle = rtl_idle,
+	.destroy = rtl_destroy,
+};
+
+/* The engine comes out of the harness's reset. */
+static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out, char *msg,
+		    size_t len)
+{
+	const struct hws_params *p = &a->params;
+	struct hws_vsim_opts o = {
+		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
+		a->wave, a->deep_check, p->no_balance, p->no_err_counters,
+	};
+	struct hws_vsim *s;
+	int ret = hws_vsim_create(&s, &o, msg, len);
+
+	if (ret)
+		return ret;
+	out->ops = &rtl_ops;
+	out->ctx = s;
+	out->name = "rtl";
+	return 0;
+}
+
+static struct hws_backend rtl_backend = {
+	.name = "rtl",
+	.summary = "the Verilated RTL (sim/harness/), the shapes built in",
+	.open = rtl_open,
+	.shapes = hws_vsim_variants,
+};
+
+__attribute__((constructor)) static void rtl_register(void)
+{
+	hws_backend_register(&rtl_backend);
+}

@@ -1,0 +1,290 @@
+/*
+ * cpu.c - the CPUs: what the machine offers a scheduler (struct sched_env), the
+ * running task's segments (work done at the CPU's speed, SMT siblings slowing each
+ * other), switching, blocking and waking, and what each switch measures.
+ */
+#include "sim/machine/machine_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static uint64_t env_now(void *mm)
+{
+	return ((struct machine *)mm)->now;
+}
+
+static void env_charge(void *mm, unsigned cpu, double ns, int what)
+{
+	struct machine *m = mm;
+
+	(void)what;
+	if (cpu < m->topo.nr_cpus) {
+		m->cpu[cpu].debt += ns;
+		m->cpu[cpu].overhead += ns;
+	}
+}
+
+static void env_moved(void *mm, struct sched_task *st, unsigned from, unsigned to)
+{
+	struct machine *m = mm;
+	struct mtask *t = (struct mtask *)st;
+
+	if (t->state == T_RUNNING && m->cpu[from].curr == t) {
+		/* Active balance: it keeps running until @from reschedules, then waits on @to. */
+		t->moved_to = (int)to;
+		return;
+	}
+	if (t->state != T_QUEUED || t->qcpu != (int)from)
+		mach_fail(m, "the scheduler moved task %u from CPU %u, but it is %s on CPU %d", st->id,
+		     from, t->state == T_QUEUED ? "queued" : "not queued", t->qcpu);
+	t->qcpu = (int)to;
+}
+
+void mach_kick(struct machine *m, unsigned cpu)
+{
+	if (!m->cpu[cpu].resched_pending) {
+		m->cpu[cpu].resched_pending = 1;
+		mach_push(m, m->now, EV_RESCHED, cpu, 0);
+	}
+}
+
+static void env_kick(void *mm, unsigned cpu)
+{
+	mach_kick(mm, cpu);
+}
+
+static int env_busy(void *mm, unsigned cpu)
+{
+	return ((struct machine *)mm)->cpu[cpu].curr != NULL;
+}
+
+static struct sched_task *env_curr(void *mm, unsigned cpu)
+{
+	struct mtask *t = ((struct machine *)mm)->cpu[cpu].curr;
+
+	return t ? &t->st : NULL;
+}
+
+void mach_env_init(struct machine *m)
+{
+	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
+				     env_charge, env_moved, env_kick, env_busy, env_curr };
+}
+
+/* Every state change goes through here, so the per-event check needs no scan. */
+void mach_set_state(struct machine *m, struct mtask *t, enum tstate st)
+{
+	m->nstate[t->state]--;
+	m->nstate[st]++;
+	t->state = st;
+}
+
+/* ---- running tasks ---- */
+
+static double speed_of(struct machine *m, unsigned cpu)
+{
+	unsigned lead = m->topo.lead[0][cpu], x;
+
+	for (x = lead; x < lead + m->topo.smt; x++)
+		if (x != cpu && m->cpu[x].curr)
+			return m->o.costs.smt_speed;
+	return 1.0;
+}
+
+/* Start (or restart) the running task's segment on @cpu: schedule its burst end. */
+void mach_start_segment(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	double d;
+
+	c->gen++;
+	if (!c->curr)
+		return;
+	c->speed = speed_of(m, cpu);
+	c->seg_start = m->now + (uint64_t)c->debt;
+	c->debt = 0;
+	d = (double)c->curr->remain / c->speed;
+	mach_push(m, c->seg_start + (uint64_t)ceil(d), EV_BURST_END, cpu, c->gen);
+}
+
+/* Stop the segment: account the work done so far. */
+void mach_stop_segment(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t done;
+
+	c->gen++;
+	if (!c->curr)
+		return;
+	if (m->now > c->seg_start) {
+		done = (uint64_t)((double)(m->now - c->seg_start) * c->speed);
+		if (done > c->curr->remain)
+			done = c->curr->remain;
+		c->curr->remain -= done;
+		c->curr->runtime += m->now - c->seg_start;
+		m->group_time[c->curr->st.group % SCHED_MAX_GROUPS] += (double)(m->now - c->seg_start);
+		c->seg_start = m->now;	/* a second stop at this time adds nothing */
+	} else {
+		/* The debt was not worked off yet: carry it. */
+		c->debt += (double)(c->seg_start - m->now);
+		c->seg_start = m->now;
+	}
+}
+
+/*
+ * @cpu starts (@d = +1) or stops (-1) running a task: keep the time during which some
+ * package has a core with every SMT thread busy while another of its cores is all idle
+ * (two busy threads sharing a core while a core idles: select_idle_sibling's case).
+ */
+static void smt_account(struct machine *m, unsigned cpu, int d)
+{
+	unsigned k = m->topo.lead[0][cpu], p = m->topo.lead[1][cpu], smt = m->topo.smt;
+	unsigned old = m->core_busy[k], nw = (unsigned)((int)old + d);
+	int bad0 = m->pkg_full[p] && m->pkg_empty[p], bad1;
+
+	m->core_busy[k] = nw;
+	m->pkg_empty[p] += (nw == 0) - (old == 0);
+	m->pkg_full[p] += (nw == smt) - (old == smt);
+	bad1 = m->pkg_full[p] && m->pkg_empty[p];
+	if (bad1 && !bad0 && m->smt_bad_pkgs++ == 0)
+		m->smt_bad_since = m->now;
+	if (bad0 && !bad1 && --m->smt_bad_pkgs == 0)
+		m->smt_bad_ns += m->now - m->smt_bad_since;
+}
+
+static void set_busy(struct machine *m, unsigned cpu, int busy)
+{
+	struct mcpu *c = &m->cpu[cpu];
+
+	if (busy && !c->curr) {
+		c->busy_since = m->now;
+		if (m->topo.smt > 1)
+			smt_account(m, cpu, 1);
+	} else if (!busy && c->curr) {
+		c->busy_ns += m->now - c->busy_since;
+		if (m->topo.smt > 1)
+			smt_account(m, cpu, -1);
+	}
+}
+
+static void note_lat(struct machine *m, double us)
+{
+	if (m->nlat == m->caplat) {
+		m->caplat = m->caplat ? 2 * m->caplat : 4096;
+		m->lat = realloc(m->lat, m->caplat * sizeof(*m->lat));
+		if (!m->lat) {
+			fprintf(stderr, "out of memory\n");
+			exit(1);
+		}
+	}
+	m->lat[m->nlat++] = us;
+}
+
+/* Pick the next task on @cpu (its current one has been put back or has stopped). */
+void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	struct sched_task *st = m->ops->pick(m->s, cpu);
+	struct mtask *n = (struct mtask *)st;
+
+	if (n && n->state != T_QUEUED && n != prev) {
+		mach_fail(m, "CPU %u picked task %u, which is not queued", cpu, n->st.id);
+		return;
+	}
+	if (n && n != prev && n->qcpu != (int)cpu && !m->ops->global_queue) {
+		mach_fail(m, "CPU %u picked task %u, queued on CPU %d", cpu, n->st.id, n->qcpu);
+		return;
+	}
+	if (n != prev) {
+		if (prev && prev->state == T_RUNNING) {
+			mach_set_state(m, prev, T_QUEUED);
+			prev->qcpu = prev->moved_to >= 0 ? prev->moved_to : (int)cpu;
+			prev->moved_to = -1;
+			prev->queued_at = m->now;
+		}
+		if (n) {
+			m->switches++;
+			n->nswitch++;
+			c->debt += m->o.costs.ctx_switch_ns;
+			c->overhead += m->o.costs.ctx_switch_ns;
+		}
+	}
+	mach_log_switch(m, cpu, n);
+	set_busy(m, cpu, n != NULL);
+	c->curr = n;
+	if (n) {
+		if (n->state == T_QUEUED)
+			m->rq_wait += (double)(m->now - n->queued_at);
+		mach_set_state(m, n, T_RUNNING);
+		n->qcpu = -1;
+		if (n->wake_pending) {
+			/* It runs once the switch (and any scheduler work) is done. */
+			double us = ((double)(m->now - n->woken_at) + c->debt) / 1000.0;
+
+			note_lat(m, us);
+			n->wake_pending = 0;
+			n->ndelay++;
+			n->delay_sum += us;
+			if (us > n->delay_max)
+				n->delay_max = us;
+		}
+		if (n->last_cpu >= 0 && n->last_cpu != (int)cpu) {
+			m->migrations++;
+			n->remain += (uint64_t)m->o.costs.migrate_cold_ns;
+			if (m->topo.lead[2][n->last_cpu] != m->topo.lead[2][cpu])
+				n->remain += (uint64_t)m->o.costs.remote_node_ns;
+		}
+		n->last_cpu = (int)cpu;
+		if (n->remain == 0)
+			mach_next_action(m, n, cpu);
+		if (c->curr == n)
+			mach_start_segment(m, cpu);
+	}
+	/* A sibling's speed changed: restart the siblings' segments. */
+	if (m->topo.smt > 1)
+		for (unsigned x = m->topo.lead[0][cpu]; x < m->topo.lead[0][cpu] + m->topo.smt; x++)
+			if (x != cpu && m->cpu[x].curr && m->cpu[x].speed != speed_of(m, x)) {
+				mach_stop_segment(m, x);
+				mach_start_segment(m, x);
+			}
+}
+
+/* The running task of @cpu stops being runnable (blocks or exits). */
+void mach_block_curr(struct machine *m, unsigned cpu, int exiting)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	struct mtask *t = c->curr;
+
+	mach_stop_segment(m, cpu);
+	m->ops->put_prev(m->s, cpu, &t->st, 0, m->now - t->st.timestamp);
+	mach_set_state(m, t, exiting ? T_DEAD : T_BLOCKED);
+	if (exiting) {
+		struct mtask *p = t->parent >= 0 ? &m->t[t->parent] : NULL;
+
+		m->ops->task_exit(m->s, &t->st, p && p->state != T_DEAD ? &p->st : NULL);
+		m->live--;
+	}
+	m->vol++;
+	mach_log_switch(m, cpu, NULL);
+	set_busy(m, cpu, 0);
+	c->curr = NULL;
+	mach_dispatch(m, cpu, NULL);
+}
+
+/* Make @t runnable, woken from @cpu. */
+void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k)
+{
+	unsigned q;
+
+	if (t->state != T_BLOCKED && t->state != T_NEW)
+		return;
+	mach_set_state(m, t, T_QUEUED);
+	t->queued_at = t->woken_at = m->now;
+	t->wake_pending = 1;
+	q = m->ops->wake(m->s, &t->st, cpu, k);
+	if (q >= m->topo.nr_cpus) {
+		mach_fail(m, "the scheduler queued task %u on CPU %u", t->st.id, q);
+		return;
+	}
+	t->qcpu = (int)q;
+}

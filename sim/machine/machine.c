@@ -1,0 +1,251 @@
+/*
+ * machine.c - the simulated machine (machine.h): a run from options to results. The units
+ * beside it: events.c (the event heap, random numbers), topology.c, cpu.c (switching,
+ * segments, the scheduler's environment), workload.c, programs.c and replay.c (what the
+ * tasks do), checks.c (the online checks), stats.c (the results), timeline.c (--svg) and
+ * report.c (text and JSON). machine_int.h is what they share.
+ */
+#include "sim/machine/machine_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void machine_default_opts(struct machine_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->topology = "pkg=1,core=4,smt=1";
+	o->sched = "hw";
+	sched_opts_default(&o->sched_opts);
+	o->workload = "mix";
+	o->seed = 1;
+	o->hz = 1000;
+	o->check_every = 64;
+	o->costs.ctx_switch_ns = 1500;
+	o->costs.migrate_cold_ns = 20000;
+	o->costs.remote_node_ns = 30000;
+	o->costs.smt_speed = 0.6;
+}
+
+static void handle(struct machine *m, const struct event *e)
+{
+	struct mcpu *c;
+	struct mtask *t;
+
+	switch (e->kind) {
+	case EV_TICK:
+		c = &m->cpu[e->who];
+		if (m->live)
+			mach_push(m, m->now + 1000000000ull / m->o.hz, EV_TICK, e->who, 0);
+		if (!c->curr)
+			mach_check_idle_core(m, e->who);
+		if (m->ops->tick(m->s, e->who, c->curr ? &c->curr->st : NULL))
+			mach_kick(m, e->who);
+		else if (c->curr && c->debt > 0) {
+			mach_stop_segment(m, e->who);
+			mach_start_segment(m, e->who);
+		}
+		break;
+	case EV_RESCHED:
+		c = &m->cpu[e->who];
+		c->resched_pending = 0;
+		t = c->curr;
+		if (t) {
+			mach_stop_segment(m, e->who);
+			m->ops->put_prev(m->s, e->who, &t->st, 1, m->now - t->st.timestamp);
+		}
+		mach_dispatch(m, e->who, t);
+		if (t && c->curr != t)
+			m->invol++;
+		break;
+	case EV_BURST_END:
+		c = &m->cpu[e->who];
+		if (e->gen != c->gen || !c->curr)
+			break;	/* stale */
+		mach_stop_segment(m, e->who);
+		t = c->curr;
+		t->remain = 0;
+		mach_next_action(m, t, e->who);
+		if (c->curr == t && t->state == T_RUNNING)
+			mach_start_segment(m, e->who);
+		break;
+	case EV_TIMER:
+		t = &m->t[e->who];
+		if (t->state == T_BLOCKED)
+			mach_wake_task(m, t, t->last_cpu >= 0 ? (unsigned)t->last_cpu : 0, SCHED_WAKE);
+		break;
+	}
+}
+
+/* Check the options, build the topology, the workload and the scheduler. */
+static int setup(struct machine *m, char *err, size_t len)
+{
+	const struct machine_opts *o = &m->o;
+	char msg[300];
+	int ret;
+
+	if (o->hz < 10 || o->hz > 10000) {
+		snprintf(err, len, "hz %u: expected 10..10000", o->hz);
+		return -EINVAL;
+	}
+	ret = machine_parse_topology(o->topology, &m->topo, err, len);
+	if (ret)
+		return ret;
+	for (unsigned x = 0; x < m->topo.nr_cpus; x++)
+		if (m->topo.lead[0][x] == x)
+			m->pkg_empty[m->topo.lead[1][x]]++;	/* every core idle */
+	m->ops = o->ops ? o->ops : sched_find(o->sched);
+	if (!m->ops) {
+		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
+		return -EINVAL;
+	}
+	ret = mach_setup_workload(m, err, len);
+	if (ret)
+		return ret;
+	m->nstate[T_NEW] = m->nt;	/* every task starts new */
+	if (m->wl != 1 && !o->duration_ns && !(m->wl == 2 && m->t[0].jobs_left)) {
+		snprintf(err, len, "workload mix never ends: give a duration");
+		return -EINVAL;
+	}
+	mach_env_init(m);
+	m->s = m->ops->create(&m->env, &o->sched_opts, msg, sizeof(msg));
+	if (!m->s) {
+		snprintf(err, len, "scheduler %s: %s", o->sched, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every task starts runnable, and every CPU's tick and first pick are due. */
+static void start(struct machine *m)
+{
+	unsigned i, c;
+
+	for (i = 0; i < m->nt && !m->o.trace; i++) {
+		struct sched_task *st = &m->t[i].st;
+
+		st->nice = m->g_nice;
+		st->rt_prio = m->g_rt;
+		if (m->g_cpus)
+			st->allowed = m->g_cpus == 64 ? ~0ull : (1ull << m->g_cpus) - 1;
+	}
+	for (i = 0; i < m->nt; i++) {
+		if (m->t[i].spawned)
+			continue;	/* forked later by its parent */
+		m->ops->task_new(m->s, &m->t[i].st, NULL, i % m->topo.nr_cpus);
+		mach_set_state(m, &m->t[i], T_BLOCKED);
+	}
+	m->live = m->nt;
+	/* Woken in turn from CPU 0 (as a shell would fork them). */
+	for (i = 0; i < m->nt; i++)
+		if (!m->t[i].spawned)
+			mach_wake_task(m, &m->t[i], 0, SCHED_FORK);
+	for (c = 0; c < m->topo.nr_cpus; c++) {
+		mach_push(m, (uint64_t)c * 1000000000ull / m->o.hz / m->topo.nr_cpus, EV_TICK, c, 0);
+		mach_kick(m, c);
+	}
+}
+
+/* Handle events until the time limit, the last task's exit or the first failure. */
+static void loop(struct machine *m)
+{
+	const struct machine_opts *o = &m->o;
+	uint64_t next_progress = 0;
+	const char *e1;
+
+	while (m->hn && !m->failed) {
+		struct event e = mach_pop(m);
+
+		if (o->duration_ns && e.time > o->duration_ns)
+			break;
+		if (!m->live && e.kind == EV_TICK)
+			continue;
+		m->now = e.time;
+		if (o->advance)
+			o->advance(o->advance_arg, m->now);
+		m->events++;
+		handle(m, &e);
+		e1 = m->ops->error ? m->ops->error(m->s) : NULL;
+		if (e1)
+			mach_fail(m, "firmware: %s", e1);
+		mach_check_conservation(m, o->check_every &&
+						   m->events % (unsigned)o->check_every == 0);
+		if (o->progress && m->now >= next_progress) {
+			fprintf(stderr, "\r  simulated %.3f s, %llu events, %u tasks live   ",
+				m->now / 1e9, (unsigned long long)m->events, m->live);
+			next_progress = m->now + 100 * MS;
+		}
+		if (!m->live && !m->failed)
+			break;	/* drain: only ticks remain */
+	}
+	if (o->progress)
+		fprintf(stderr, "\n");
+}
+
+/* After a run that did not fail: the results, the scheduler's report, the timeline. */
+static int finish(struct machine *m, struct machine_result *r, FILE *report, char *err,
+		  size_t len)
+{
+	int ret;
+
+	mach_check_conservation(m, 1);
+	mach_results(m, r);
+	r->backend = m->o.sched_opts.engine.bus ? "tlm" : m->o.sched_opts.engine.backend;
+	if (m->ops->engine_stats)
+		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
+	if (report)
+		m->ops->report(m->s, report);
+	if (m->o.svg) {
+		for (unsigned c = 0; c < m->topo.nr_cpus; c++)
+			mach_log_switch(m, c, NULL);
+		ret = mach_write_svg(m, m->o.svg);
+		if (ret) {
+			snprintf(err, len, "cannot write %s: %s", m->o.svg, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void destroy(struct machine *m)
+{
+	if (m->s)
+		m->ops->destroy(m->s);
+	for (unsigned i = 0; m->t && i < m->nt; i++) {
+		free(m->t[i].mb);
+		free(m->t[i].own_prog);
+	}
+	free(m->t);
+	free(m->h);
+	free(m->lat);
+	free(m->segs);
+	free(m);
+}
+
+int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
+		char *err, size_t len)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	m->o = *o;
+	m->rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+	m->g_rt = -1;
+	ret = setup(m, err, len);
+	if (!ret) {
+		start(m);
+		loop(m);
+		if (m->failed) {
+			snprintf(err, len, "at %.9f s: %s", m->now / 1e9, m->err);
+			ret = -EPROTO;
+		} else {
+			ret = finish(m, r, report, err, len);
+		}
+	}
+	destroy(m);
+	return ret;
+}

@@ -1,0 +1,113 @@
+/*
+ * machine.h - the simulated N-CPU machine: a discrete-event simulation in nanoseconds that
+ * runs a workload's tasks under one scheduler (include/hws/sched.h) and measures the
+ * outcome. docs/simulator.md describes the events, the cost model and every constant's
+ * source.
+ */
+#ifndef HWS_MACHINE_H
+#define HWS_MACHINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hws/sched.h"
+
+struct trace;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The machine's own cost model (ns unless named otherwise); the scheduler's prices are
+ * its options (struct sched_costs). Defaults: machine_default_opts(). */
+struct machine_costs {
+	double ctx_switch_ns;	/* a context switch (lmbench lat_ctx class figure) */
+	double migrate_cold_ns;	/* extra work of a task that runs on a new CPU (cold cache) */
+	double remote_node_ns;	/* extra on top when the new CPU is on another NUMA node */
+	double smt_speed;	/* speed of a thread whose SMT sibling is busy (1 = no loss) */
+};
+
+struct machine_opts {
+	const char *topology;	/* "numa=N,pkg=P,core=C,smt=S" (missing keys = 1) */
+	const char *sched;	/* a scheduler by name (sched_find(): hw, o1, linux24) */
+	struct sched_opts sched_opts;	/* its options, passed to it as they are */
+	const char *workload;	/* NAME[:k=v,...] */
+	const struct trace *trace;	/* replay this trace instead (sim/trace/trace.h) */
+	uint64_t seed;
+	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
+	unsigned hz;		/* ticks per second, default 1000 */
+	int check_every;	/* deep conservation check every N events (0: never) */
+	struct machine_costs costs;
+	int progress;		/* print progress to stderr */
+	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
+	const char *svg;	/* write a timeline picture here (NULL: none) */
+	/* Hooks of the virtual platform (sim/vp, docs/vp.md); all NULL for `run`. The engine's
+	 * bus, if any, is sched_opts.engine.bus. */
+	const struct sched_ops *ops;	/* this scheduler instead of the one named by sched */
+	/* Called with the time of each event before the event is handled. */
+	void (*advance)(void *arg, uint64_t now_ns);
+	void *advance_arg;
+};
+
+/* Per task, as `perf sched latency` prints it. */
+struct machine_task_stat {
+	unsigned id, group;
+	double runtime_ms;
+	uint64_t switches;
+	double delay_avg_us, delay_max_us;	/* wakeup to running */
+};
+
+/* What a run measured. */
+struct machine_result {
+	uint64_t sim_ns;		/* simulated time at the end */
+	uint64_t events;
+	double throughput;		/* work units per simulated second */
+	const char *unit;		/* its name */
+	double work_units;
+	double makespan_s;		/* until every task exited (0 if some did not) */
+	double wake_lat_us[4];		/* p50, p90, p99, max */
+	uint64_t wakeups;
+	double rq_wait_ms;		/* total time tasks spent queued */
+	uint64_t switches, vol_switches, invol_switches, migrations;
+	double busy_pct[SCHED_MAX_CPUS];
+	unsigned nr_cpus;
+	unsigned nr_groups;
+	double group_share[SCHED_MAX_GROUPS], group_entitled[SCHED_MAX_GROUPS];
+	uint64_t idle_core_violations;	/* idle-CPU ticks while a task waited elsewhere */
+	/* time some package had a core with all SMT threads busy while another of its cores
+	 * was all idle (0 without SMT) */
+	double smt_share_ms, smt_share_pct;
+	int has_smt;			/* SMT threads and several cores per package */
+	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
+	const char *backend;		/* the engine's backend ("tlm": a caller's bus) */
+	uint64_t engine_commands, engine_cycles, engine_mmio;
+	uint64_t conservation_checks;
+	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
+	unsigned ntasks;
+};
+
+void machine_result_free(struct machine_result *r);
+
+void machine_default_opts(struct machine_opts *o);
+
+/*
+ * machine_run - build the machine, the workload and the scheduler, and run
+ * Return: 0, or a negative errno with @err (len bytes) naming what was wrong
+ * (topology, workload, scheduler creation, a broken invariant, an engine failure).
+ */
+int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
+		char *err, size_t len);
+
+/* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
+int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);
+
+/* Print the report of @r (text) or write it as JSON. */
+void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f);
+int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
+		       const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_MACHINE_H */

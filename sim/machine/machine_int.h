@@ -1,0 +1,199 @@
+/*
+ * machine_int.h - what the units of the simulated machine share (machine.c lists them):
+ * its tasks, CPUs and events, and the functions one unit calls in another. Not for use
+ * outside sim/machine/.
+ */
+#ifndef HWS_MACHINE_INT_H
+#define HWS_MACHINE_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/hws_balance.h"
+#include "lib/hws_weight.h"
+#include "sim/machine/machine.h"
+
+#define MS 1000000ull
+#define MAX_TASKS 4096
+
+
+enum tstate { T_NEW, T_BLOCKED, T_QUEUED, T_RUNNING, T_DEAD };
+enum ev_kind { EV_TICK, EV_BURST_END, EV_TIMER, EV_RESCHED };
+
+struct event {
+	uint64_t time, seq;
+	int kind;
+	unsigned who;		/* cpu or task */
+	uint64_t gen;		/* BURST_END: the CPU's segment generation */
+};
+
+/* What a task does next (the workload's program). */
+enum act { A_BURST, A_SLEEP, A_WAIT_MSG, A_EXIT };
+
+struct seg {
+	uint64_t t0, t1;
+	uint16_t task, cpu;
+	uint32_t delay_ns;	/* wakeup-to-run delay that ended at t0 (0: none) */
+	uint8_t migrated, group;
+};
+
+#define MAX_SEGS 400000
+
+struct mtask {
+	struct sched_task st;
+	enum tstate state;
+	int qcpu;		/* QUEUED: the CPU it waits on */
+	int moved_to;		/* RUNNING: pushed to this CPU by active balance, or -1 */
+	int last_cpu;		/* where it last ran */
+	uint64_t remain;	/* ns of work left in the current burst */
+	uint64_t queued_at, woken_at;
+	int wake_pending;	/* a wakeup whose latency is not yet measured */
+	uint64_t runtime;
+	uint64_t nswitch, ndelay;	/* switches in; delays measured */
+	double delay_sum, delay_max;	/* wakeup-to-run delays, us */
+	/* workload state */
+	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
+	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
+	/* program workloads (tbench, sysbench, volanomark, kernbench, dbench) */
+	const struct wop *prog;
+	struct wop *own_prog;	/* replay: built from the trace, freed with the task */
+	unsigned pc, loopc;
+	unsigned peer, room_lo, room_n, srv_lo, srv_n;
+	uint16_t *mb;		/* mailbox: sender ids, a ring */
+	unsigned mb_head, mb_n, mb_cap;
+	unsigned last_from;
+	int wait;		/* W_NONE, W_MSG, W_CHILD */
+	int parent;
+	unsigned children_live, jobs_left, spawn_next;
+	int spawned;		/* 0: created at start; 1: created by a FORK op */
+};
+
+/* A workload program: a task runs its ops in order (docs/simulator.md). */
+enum wop_kind {
+	OP_BURST,	/* run: mean ns, exponential if exp else fixed */
+	OP_SLEEP,	/* block on a timer: mean ns (I/O, think time) */
+	OP_SEND,	/* a message to the peer */
+	OP_SEND_SRV,	/* a message to a random server of the task's server range */
+	OP_BCAST,	/* a message to every task of the room but itself */
+	OP_RECV,	/* take a message, blocking while the mailbox is empty */
+	OP_REPLY,	/* a message to the sender of the last message taken */
+	OP_COUNT,	/* one unit of work done */
+	OP_LOOP,	/* back to op arg (n times, 0 = forever), then on */
+	OP_FORK_JOBS,	/* keep up to arg children alive until jobs_left run out */
+	OP_EXIT,
+	OP_WAKE,	/* replay: end task arg's sleep (a token if it is not asleep yet) */
+	OP_SPAWN,	/* replay: fork task arg */
+	OP_EXEC,	/* exec a new program: the scheduler may move the task (sched_exec) */
+};
+
+struct wop {
+	int kind;
+	double ns;
+	int exp;
+	unsigned arg, n;
+};
+
+enum { W_NONE, W_MSG, W_CHILD };
+
+struct mcpu {
+	struct mtask *curr;
+	uint64_t seg_start;	/* when the current segment's work begins (after debt) */
+	double speed;
+	uint64_t gen;
+	double debt;		/* scheduler/switch time not yet taken from the running task */
+	double overhead;	/* total scheduler time charged */
+	uint64_t busy_ns, busy_since;
+	int resched_pending;
+	uint64_t log_since;	/* timeline: when the current segment began */
+	uint32_t log_delay;
+	uint8_t log_migr;
+};
+
+struct machine {
+	struct machine_opts o;
+	struct sched_topo topo;
+	struct sched_env env;
+	const struct sched_ops *ops;
+	struct sched *s;
+	struct mcpu cpu[SCHED_MAX_CPUS];
+	struct mtask *t;
+	unsigned nt, live;
+	uint32_t shares[SCHED_MAX_GROUPS];
+	unsigned ngroups;
+	/* event heap */
+	struct event *h;
+	size_t hn, hcap;
+	uint64_t seq, now, events;
+	uint64_t rng;
+	/* workload */
+	int wl;			/* 0 mix, 1 hackbench */
+	double mix_burst, mix_sleep, mix_msg;
+	double unit_scale;	/* work units per OP_COUNT, e.g. MB per transaction */
+	int g_nice, g_rt;	/* every task's nice and SCHED_RR priority (-1: normal) */
+	unsigned g_cpus;	/* every task may run on CPUs 0..g_cpus-1 (0: all) */
+	const char *unit;
+	unsigned hb_groups, hb_loops, hb_cap;
+	uint64_t hb_send_ns, hb_recv_ns;
+	double work;
+	/* measurements */
+	double *lat;
+	size_t nlat, caplat;
+	uint64_t switches, vol, invol, migrations, violations, checks;
+	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
+	double rq_wait;
+	double group_time[SCHED_MAX_GROUPS];
+	/* SMT sharing while a core idles: per core (by leader) its busy threads, per package
+	 * (by leader) its cores with every thread busy / none busy, and the packages where
+	 * both exist at once (docs/simulator.md) */
+	unsigned core_busy[SCHED_MAX_CPUS], pkg_full[SCHED_MAX_CPUS], pkg_empty[SCHED_MAX_CPUS];
+	unsigned smt_bad_pkgs;
+	uint64_t smt_bad_since, smt_bad_ns;
+	int failed;
+	char err[300];
+	struct seg *segs;
+	size_t nseg, capseg;
+};
+
+/* events.c: the event heap, random numbers, the first failure */
+uint64_t mach_rnd64(struct machine *m);
+double mach_rnd_exp(struct machine *m, double mean);
+void mach_fail(struct machine *m, const char *fmt, ...);
+void mach_push(struct machine *m, uint64_t time, int kind, unsigned who, uint64_t gen);
+struct event mach_pop(struct machine *m);
+
+/* cpu.c: switching, segments, waking and blocking */
+void mach_kick(struct machine *m, unsigned cpu);
+void mach_set_state(struct machine *m, struct mtask *t, enum tstate st);
+void mach_start_segment(struct machine *m, unsigned cpu);
+void mach_stop_segment(struct machine *m, unsigned cpu);
+void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev);
+void mach_block_curr(struct machine *m, unsigned cpu, int exiting);
+void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k);
+
+/* timeline.c: --svg */
+void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next);
+int mach_write_svg(struct machine *m, const char *path);
+
+/* workload.c: workload keys, mix and hackbench, the layout of any workload */
+int mach_generic_key(struct machine *m, const char *kv, const char *name, char *err, size_t len);
+int mach_kv_double(const char *v, double *out);
+void mach_init_task(struct machine *m, struct mtask *t, unsigned i);
+void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu);
+int mach_setup_workload(struct machine *m, char *err, size_t len);
+
+/* programs.c: the program workloads */
+void mach_run_prog(struct machine *m, struct mtask *t, unsigned cpu);
+int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, size_t len);
+
+/* replay.c: a trace as programs */
+int mach_setup_replay(struct machine *m, char *err, size_t len);
+
+/* checks.c: the online checks */
+void mach_check_conservation(struct machine *m, int deep);
+void mach_check_idle_core(struct machine *m, unsigned cpu);
+/* cpu.c: the callbacks of struct sched_env into m->env */
+void mach_env_init(struct machine *m);
+/* stats.c: the results of a finished run */
+void mach_results(struct machine *m, struct machine_result *r);
+
+#endif /* HWS_MACHINE_INT_H */

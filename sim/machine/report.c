@@ -1,0 +1,130 @@
+/*
+ * report.c - a run's report: the text of hwsched run and the JSON of --json.
+ */
+#include "sim/machine/machine_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void machine_result_free(struct machine_result *r)
+{
+	free(r->tasks);
+	r->tasks = NULL;
+	r->ntasks = 0;
+}
+
+static int by_max_delay(const void *a, const void *b)
+{
+	const struct machine_task_stat *x = a, *y = b;
+
+	if (x->delay_max_us != y->delay_max_us)
+		return x->delay_max_us < y->delay_max_us ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f)
+{
+	unsigned c;
+
+	const struct sched_ops *ops = o->ops ? o->ops : sched_find(o->sched);
+	int engine = ops && (ops->uses & SCHED_USES_ENGINE);
+
+	fprintf(f, "run: workload %s, topology %s (%u CPUs), scheduler %s%s%s, seed %llu\n",
+		o->workload, o->topology, r->nr_cpus, o->sched, engine ? ", backend " : "",
+		engine ? r->backend : "", (unsigned long long)o->seed);
+	fprintf(f, "simulated: %.6f s, %llu events%s\n", r->sim_ns / 1e9,
+		(unsigned long long)r->events, r->makespan_s > 0 ? ", every task exited" : "");
+	if (r->makespan_s > 0)
+		fprintf(f, "makespan: %.6f s\n", r->makespan_s);
+	fprintf(f, "throughput: %.1f %s (%.0f units)\n", r->throughput, r->unit, r->work_units);
+	fprintf(f, "wakeup latency (us): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%llu wakeups)\n",
+		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3],
+		(unsigned long long)r->wakeups);
+	fprintf(f, "run-queue wait: %.3f ms in total\n", r->rq_wait_ms);
+	fprintf(f, "context switches: %llu (%llu voluntary, %llu involuntary), migrations: %llu\n",
+		(unsigned long long)r->switches, (unsigned long long)r->vol_switches,
+		(unsigned long long)r->invol_switches, (unsigned long long)r->migrations);
+	fprintf(f, "busy %%:");
+	for (c = 0; c < r->nr_cpus; c++)
+		fprintf(f, " %.1f", r->busy_pct[c]);
+	fprintf(f, "\n");
+	if (r->nr_groups > 1) {
+		fprintf(f, "group CPU share (entitled):");
+		for (c = 0; c < r->nr_groups; c++)
+			fprintf(f, " g%u %.1f%% (%.1f%%)", c, 100 * r->group_share[c],
+				100 * r->group_entitled[c]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "idle-core violations: %llu idle-CPU ticks with a task waiting elsewhere\n",
+		(unsigned long long)r->idle_core_violations);
+	if (r->has_smt)
+		fprintf(f, "SMT sharing: %.3f ms (%.2f%% of the run) with a core's threads all busy "
+			   "while another core of the package idled\n", r->smt_share_ms, r->smt_share_pct);
+	fprintf(f, "scheduler overhead: %.3f %% of CPU time\n", r->sched_overhead_pct);
+	if (r->engine_commands)
+		fprintf(f, "engine: %llu commands, %llu MMIO accesses, %llu cycles\n",
+			(unsigned long long)r->engine_commands, (unsigned long long)r->engine_mmio,
+			(unsigned long long)r->engine_cycles);
+	fprintf(f, "checks: %llu conservation checks, 0 violations\n",
+		(unsigned long long)r->conservation_checks);
+	if (r->ntasks && o->top) {
+		struct machine_task_stat *v = malloc(r->ntasks * sizeof(*v));
+		unsigned n = r->ntasks < o->top ? r->ntasks : o->top;
+
+		if (!v)
+			return;
+		memcpy(v, r->tasks, r->ntasks * sizeof(*v));
+		qsort(v, r->ntasks, sizeof(*v), by_max_delay);
+		fprintf(f, "\n %-8s %5s %12s %10s %14s %14s\n", "task", "group", "runtime ms",
+			"switches", "avg delay ms", "max delay ms");
+		for (c = 0; c < n; c++)
+			fprintf(f, " %-8u %5u %12.3f %10llu %14.3f %14.3f\n", v[c].id, v[c].group,
+				v[c].runtime_ms, (unsigned long long)v[c].switches,
+				v[c].delay_avg_us / 1000, v[c].delay_max_us / 1000);
+		if (n < r->ntasks)
+			fprintf(f, " ... %u more tasks (--top N)\n", r->ntasks - n);
+		free(v);
+	}
+}
+
+int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
+		       const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned c;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"workload\": \"%s\", \"topology\": \"%s\", \"sched\": \"%s\", "
+		   "\"backend\": \"%s\", \"seed\": %llu,\n",
+		o->workload, o->topology, o->sched, r->backend, (unsigned long long)o->seed);
+	fprintf(f, "  \"sim_s\": %.9f, \"makespan_s\": %.9f, \"throughput\": %.3f, "
+		   "\"unit\": \"%s\",\n",
+		r->sim_ns / 1e9, r->makespan_s, r->throughput, r->unit);
+	fprintf(f, "  \"wakeup_latency_us\": {\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
+		   "\"max\": %.3f},\n",
+		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3]);
+	fprintf(f, "  \"rq_wait_ms\": %.3f, \"switches\": %llu, \"voluntary\": %llu, "
+		   "\"involuntary\": %llu, \"migrations\": %llu,\n",
+		r->rq_wait_ms, (unsigned long long)r->switches,
+		(unsigned long long)r->vol_switches, (unsigned long long)r->invol_switches,
+		(unsigned long long)r->migrations);
+	fprintf(f, "  \"busy_pct\": [");
+	for (c = 0; c < r->nr_cpus; c++)
+		fprintf(f, "%s%.3f", c ? ", " : "", r->busy_pct[c]);
+	fprintf(f, "],\n  \"group_share\": [");
+	for (c = 0; c < r->nr_groups; c++)
+		fprintf(f, "%s%.5f", c ? ", " : "", r->group_share[c]);
+	fprintf(f, "],\n  \"group_entitled\": [");
+	for (c = 0; c < r->nr_groups; c++)
+		fprintf(f, "%s%.5f", c ? ", " : "", r->group_entitled[c]);
+	fprintf(f, "],\n  \"idle_core_violations\": %llu, \"sched_overhead_pct\": %.5f,\n",
+		(unsigned long long)r->idle_core_violations, r->sched_overhead_pct);
+	fprintf(f, "  \"smt_share_while_core_idle_ms\": %.3f, \"smt_share_while_core_idle_pct\": %.4f,\n",
+		r->smt_share_ms, r->smt_share_pct);
+	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
+		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
+		(unsigned long long)r->engine_mmio);
+	return fclose(f) ? -errno : 0;
+}

@@ -1,0 +1,110 @@
+/*
+ * timeline.c - the timeline of --svg: the bursts each CPU ran, recorded at every switch,
+ * drawn as one lane per CPU.
+ */
+#include "sim/machine/machine_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* @cpu's running task changes at m->now: close the segment of the old one. */
+void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next)
+{
+	struct mcpu *c = &m->cpu[cpu];
+
+	if (!m->o.svg || c->curr == next)
+		return;
+	if (c->curr && m->nseg < MAX_SEGS) {
+		if (m->nseg == m->capseg) {
+			m->capseg = m->capseg ? 2 * m->capseg : 4096;
+			m->segs = realloc(m->segs, m->capseg * sizeof(*m->segs));
+			if (!m->segs) {
+				fprintf(stderr, "out of memory\n");
+				exit(1);
+			}
+		}
+		m->segs[m->nseg++] = (struct seg){ c->log_since, m->now, (uint16_t)c->curr->st.id,
+						   (uint16_t)cpu, c->log_delay, c->log_migr,
+						   (uint8_t)c->curr->st.group };
+	}
+	c->log_since = m->now;
+	c->log_delay = next && next->wake_pending ? (uint32_t)(m->now - next->woken_at) : 0;
+	c->log_migr = next && next->last_cpu >= 0 && next->last_cpu != (int)cpu;
+}
+
+/* @s as XML character data. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* One lane per CPU, bursts coloured by task (or group), delays and migrations marked. */
+int mach_write_svg(struct machine *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned n = m->topo.nr_cpus, lane = n <= 8 ? 28 : n <= 16 ? 18 : n <= 32 ? 12 : 8, top = 30;
+	double W = 1200, left = 60, span = m->now ? (double)m->now : 1;
+	size_t i;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
+		   "font-family=\"sans-serif\" font-size=\"10\">\n",
+		W + left + 20, top + n * lane + 40);
+	fprintf(f, "<text x=\"%.0f\" y=\"16\">", left);
+	xml_text(f, m->o.workload);
+	fprintf(f, " on ");
+	xml_text(f, m->o.topology);
+	fprintf(f, ", scheduler ");
+	xml_text(f, m->o.sched);
+	fprintf(f, ": %.3f ms; red: wakeup delay before a burst, black mark: migrated</text>\n",
+		m->now / 1e6);
+	for (unsigned c = 0; c < n; c++) {
+		fprintf(f, "<text x=\"4\" y=\"%.1f\">CPU %u</text>\n",
+			top + c * lane + lane * 0.7, c);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+			   "fill=\"#f4f4f4\"/>\n", left, (double)(top + c * lane + 1), W, lane - 2.0);
+	}
+	for (i = 0; i < m->nseg; i++) {
+		const struct seg *g = &m->segs[i];
+		double x0 = left + W * (double)g->t0 / span, x1 = left + W * (double)g->t1 / span;
+		double y = top + g->cpu * lane + 1;
+		unsigned hue = m->ngroups > 1 ? g->group * 360 / m->ngroups : (g->task * 47u) % 360;
+
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+			   "fill=\"hsl(%u,65%%,55%%)\"><title>task %u, %.3f-%.3f ms</title></rect>\n",
+			x0, y, x1 - x0 > 0.2 ? x1 - x0 : 0.2, lane - 2.0, hue, g->task, g->t0 / 1e6,
+			g->t1 / 1e6);
+		if (g->delay_ns)
+			fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
+				   "stroke=\"red\" stroke-width=\"1\"/>\n",
+				x0 - W * g->delay_ns / span, y + lane - 4.0, x0, y + lane - 4.0);
+		if (g->migrated)
+			fprintf(f, "<path d=\"M%.2f %.1f l3 -4 l-6 0 z\" fill=\"black\"/>\n", x0, y + 4);
+	}
+	/* Time axis: ten ticks, labelled in ms. */
+	for (unsigned k = 0; k <= 10; k++) {
+		double x = left + W * k / 10;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\" stroke=\"#888\"/>\n"
+			   "<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%.3g</text>\n",
+			x, top + n * lane, x, top + n * lane + 4, x, top + n * lane + 14,
+			m->now / 1e6 * k / 10);
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%u\" text-anchor=\"end\">ms</text>\n", left - 4,
+		top + n * lane + 14);
+	if (m->nseg == MAX_SEGS)
+		fprintf(f, "<text x=\"%.0f\" y=\"%u\">(only the first %d bursts are drawn)</text>\n",
+			left, top + n * lane + 30, MAX_SEGS);
+	fprintf(f, "</svg>\n");
+	return fclose(f) ? -errno : 0;
+}

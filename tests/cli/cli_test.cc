@@ -1,0 +1,244 @@
+// cli_test.cc - the hwsched executable as a user runs it.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "tests/test_util.h"
+
+namespace {
+
+using hwstest::CliRun;
+using hwstest::hwsched;
+using hwstest::slurp;
+
+std::string last_line(const std::string &s)
+{
+	std::string t = s;
+	while (!t.empty() && t.back() == '\n')
+		t.pop_back();
+	size_t nl = t.rfind('\n');
+	return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+TEST(Cli, HelpOnEveryCommand)
+{
+	for (const char *a : { "--help", "help", "lockstep --help", "help lockstep", "run --help",
+			       "help run", "replay --help", "help replay" }) {
+		CliRun r = hwsched(a);
+		EXPECT_EQ(r.status, 0) << a;
+		EXPECT_NE(r.out.find("usage:"), std::string::npos) << a << ": " << r.out;
+	}
+}
+
+TEST(Cli, LockstepLastLineAndSummary)
+{
+	CliRun r = hwsched("lockstep --seed 3 --commands 20000");
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_EQ(last_line(r.out), "lockstep: 20000 commands, 0 mismatches") << r.out;
+	for (const char *want : { "occupancy: max", "commands by type:", "errors by code:",
+				  "cycles per command" })
+		EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+// The build without BALANCE, as a user reaches it: lockstep on its variant, and a run
+// whose firmware balances in software on it.
+TEST(Cli, TheBuildWithoutBalanceRunsFromTheCommandLine)
+{
+	CliRun l = hwsched("lockstep --no-balance --seed 4 --commands 20000");
+	EXPECT_EQ(l.status, 0) << l.out;
+	EXPECT_EQ(last_line(l.out), "lockstep: 20000 commands, 0 mismatches") << l.out;
+	CliRun r = hwsched("run --no-hw-balance --backend rtl --duration 50ms --topology pkg=2,core=4");
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("migrations"), std::string::npos) << r.out;
+}
+
+// The build that fits an HX8K (no BALANCE, no per-code error counters) from the command
+// line: random commands in lockstep, and a machine run on its RTL that is, line for line,
+// the run on its C model (only the backend's name differs).
+TEST(Cli, TheHx8kBuildRunsFromTheCommandLine)
+{
+	CliRun l = hwsched("lockstep --no-balance --no-err-counters --seed 5 --commands 20000");
+	EXPECT_EQ(l.status, 0) << l.out;
+	EXPECT_EQ(last_line(l.out), "lockstep: 20000 commands, 0 mismatches") << l.out;
+	EXPECT_NE(l.out.find("errors by code: not counted"), std::string::npos) << l.out;
+	const std::string run = "run --duration 50ms --topology pkg=2,core=4 --seed 3 "
+				"--no-hw-balance --no-err-counters --backend ";
+	CliRun r = hwsched(run + "rtl");
+	CliRun m = hwsched(run + "model");
+	ASSERT_EQ(r.status, 0) << r.out;
+	ASSERT_EQ(m.status, 0) << m.out;
+	EXPECT_NE(r.out.find("migrations"), std::string::npos) << r.out;
+	std::string rm = r.out;
+	size_t i = rm.find("backend rtl");
+	ASSERT_NE(i, std::string::npos) << r.out;
+	rm.replace(i, 11, "backend model");
+	EXPECT_EQ(rm, m.out);
+}
+
+TEST(Cli, SameSeedSameRun)
+{
+	CliRun a = hwsched("lockstep --backend model --seed 9 --commands 5000 --cpus 2 --tasks 16");
+	CliRun b = hwsched("lockstep --backend model --seed 9 --commands 5000 --cpus 2 --tasks 16");
+	ASSERT_EQ(a.status, 0) << a.out;
+	auto strip_time = [](const std::string &s) {
+		size_t p = s.find("time:");
+		size_t e = s.find('\n', p);
+		return s.substr(0, p) + s.substr(e);
+	};
+	EXPECT_EQ(strip_time(a.out), strip_time(b.out));
+}
+
+TEST(Cli, BadArgumentsAreNamed)
+{
+	struct {
+		const char *args, *want;
+	} cases[] = {
+		{ "lockstep --cpus 65", "--cpus must be a number in 1..64" },
+		{ "lockstep --tasks x", "--tasks must be a number" },
+		{ "lockstep --backend fpga", "--backend must be one of lockstep, model, rtl, uart (got 'fpga')" },
+		{ "lockstep --commands -5", "--commands must be a count" },
+		{ "lockstep extra", "unexpected argument 'extra'" },
+		{ "frobnicate", "unknown command 'frobnicate'" },
+		{ "lockstep --cpus 3 --backend rtl", "no Verilated engine with 3 CPUs" },
+		{ "lockstep --cpus 2 --tasks 16 --depth 4 --no-balance",
+		  "no Verilated engine with 2 CPUs, 16 tasks, FIFOs 4/4, 16 groups, no BALANCE" },
+		{ "run --sched o1 --no-hw-balance", "--no-hw-balance is an option of --sched hw" },
+		{ "run --sched o1 --no-err-counters", "--no-err-counters is an option of --sched hw" },
+		{ "run --backend rtl --no-err-counters",
+		  "16 groups, no per-code error counters is built" },
+		{ "vp --no-err-counters", "--no-err-counters is an option of 'run'" },
+	};
+	for (const auto &c : cases) {
+		CliRun r = hwsched(c.args);
+		EXPECT_NE(r.status, 0) << c.args;
+		EXPECT_NE(r.out.find(c.want), std::string::npos) << c.args << ": " << r.out;
+	}
+}
+
+TEST(Cli, WaveformIsWritten)
+{
+	std::string f = testing::TempDir() + "hws_wave.fst";
+	std::remove(f.c_str());
+	CliRun r = hwsched("lockstep --backend rtl --commands 300 --wave " + f);
+	ASSERT_EQ(r.status, 0) << r.out;
+	FILE *fp = fopen(f.c_str(), "rb");
+	ASSERT_NE(fp, nullptr) << "no waveform at " << f;
+	fseek(fp, 0, SEEK_END);
+	EXPECT_GT(ftell(fp), 1000) << "waveform too small";
+	fclose(fp);
+	std::remove(f.c_str());
+}
+
+} // namespace
+
+namespace {
+
+std::string trace_dir()
+{
+	const char *env = getenv("HWS_TRACE_DIR");
+	const char *dirs[] = { env, "/work/shared/traces", "../shared/traces" };
+	for (const char *d : dirs) {
+		FILE *f = d ? fopen((std::string(d) + "/make_j4.txt.gz").c_str(), "r") : nullptr;
+		if (f) {
+			fclose(f);
+			return d;
+		}
+	}
+	return "";
+}
+
+// The number after "key": in @json, searched after @side's key.
+double json_num(const std::string &json, const std::string &side, const std::string &key)
+{
+	size_t at = json.find("\"" + side + "\"");
+	at = at == std::string::npos ? at : json.find("\"" + key + "\"", at);
+	if (at == std::string::npos)
+		return -1;
+	return atof(json.c_str() + json.find(':', at) + 1);
+}
+
+} // namespace
+
+TEST(Cli, RunReportsAndWritesJsonAndSvg)
+{
+	CliRun r = hwsched("run --workload hackbench:groups=1,loops=2 --topology core=2 --sched o1 "
+			   "--json build/cli_run.json --svg build/cli_run.svg --top 3");
+	ASSERT_EQ(r.status, 0) << r.out;
+	for (const char *k : { "makespan:", "wakeup latency (us): p50", "context switches:",
+			       "busy %:", "idle-core violations:", "scheduler overhead:", "max delay ms" })
+		EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
+	std::string j = slurp("build/cli_run.json");
+	EXPECT_GT(json_num(j, "workload", "makespan_s"), 0.0) << j;
+	EXPECT_NE(slurp("build/cli_run.svg").find("CPU 1"), std::string::npos);
+	r = hwsched("run --workload hackbench --topology core=99");
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.out.find("core=99"), std::string::npos) << r.out;
+	r = hwsched("run --sched cfs --duration 10ms");
+	EXPECT_NE(r.out.find("cfs"), std::string::npos) << r.out;
+}
+
+// The goal: on both traces, on a 2-CPU machine, the replay's makespan within 10%
+// of Linux's and its CPU time within 5%, whichever scheduler.
+TEST(Cli, ReplayMatchesLinuxOnBothTraces)
+{
+	std::string dir = trace_dir();
+	if (dir.empty())
+		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	for (const char *t : { "hackbench_g4", "make_j4" })
+		for (const char *s : { "hw", "o1", "linux24" }) {
+			std::string json = std::string("build/replay_") + t + "_" + s + ".json";
+			CliRun r = hwsched(std::string("replay ") + dir + "/" + t + ".txt.gz --sched " + s +
+					   " --json " + json);
+			ASSERT_EQ(r.status, 0) << r.out;
+			std::string j = slurp(json);
+			double lm = json_num(j, "linux", "makespan_ms"), rm = json_num(j, "replay", "makespan_ms");
+			double lc = json_num(j, "linux", "cpu_time_ms"), rc = json_num(j, "replay", "cpu_time_ms");
+			EXPECT_NEAR(rm / lm, 1.0, 0.10) << t << " " << s << ": " << rm << " vs " << lm;
+			EXPECT_NEAR(rc / lc, 1.0, 0.05) << t << " " << s << ": " << rc << " vs " << lc;
+			for (const char *k : { "busy_pct", "wakeup_latency_us", "p99", "migrations", "switches" })
+				EXPECT_NE(j.find(k), std::string::npos) << k;
+		}
+	CliRun bad = hwsched("replay /nonexistent.txt");
+	EXPECT_EQ(bad.status, 1);
+	EXPECT_NE(bad.out.find("nonexistent"), std::string::npos) << bad.out;
+}
+
+// The engine's waveform from a run on the RTL backend, and a trace replayed on it (the
+// 2-CPU, 256-task build): the same makespan as on the model, which it is checked against.
+TEST(Cli, RunWritesTheEngineWaveformAndReplaysOnTheRtl)
+{
+	remove("build/cli_run.fst");
+	CliRun r = hwsched("run --workload hackbench:groups=1,loops=1 --topology pkg=2,core=2,smt=2 "
+			   "--backend rtl --wave build/cli_run.fst");
+	ASSERT_EQ(r.status, 0) << r.out;
+	std::string fst = slurp("build/cli_run.fst");
+	EXPECT_GT(fst.size(), 1000u) << "no waveform";
+	std::string dir = trace_dir();
+	if (dir.empty())
+		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	CliRun a = hwsched("replay " + dir + "/make_j4.txt.gz --backend lockstep --json build/rl.json");
+	CliRun b = hwsched("replay " + dir + "/make_j4.txt.gz --backend model --json build/rm.json");
+	ASSERT_EQ(a.status, 0) << a.out;
+	ASSERT_EQ(b.status, 0) << b.out;
+	EXPECT_EQ(json_num(slurp("build/rl.json"), "replay", "makespan_ms"),
+		  json_num(slurp("build/rm.json"), "replay", "makespan_ms"));
+}
+
+TEST(Cli, RunAndReplayRefuseBadNumbersNamingTheOption)
+{
+	struct Case {
+		const char *args, *names;
+	};
+	for (const Case &c : { Case{ "run --top x", "--top 'x'" }, Case{ "run --hz -5", "--hz '-5'" },
+			       Case{ "run --check-every 1e3", "--check-every" },
+			       Case{ "run --duration 5parsecs", "--duration" },
+			       Case{ "replay x.txt --pid abc", "--pid 'abc'" },
+			       Case{ "replay x.txt --tree-of 9999999999", "--tree-of" },
+			       Case{ "run --cost smt_speed=2", "smt_speed" } }) {
+		CliRun r = hwsched(c.args);
+		EXPECT_EQ(r.status, 2) << c.args << ": " << r.out;
+		EXPECT_NE(r.out.find(c.names), std::string::npos) << c.args << ": " << r.out;
+	}
+}

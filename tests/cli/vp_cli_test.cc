@@ -1,0 +1,178 @@
+// vp_cli_test.cc - hwsched vp (the SystemC virtual platform, docs/vp.md) as a user runs it,
+// against hwsched run. Needs build/hwsched_vp (make vp; make test builds it).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <unistd.h>
+
+#include "tests/test_util.h"
+
+namespace {
+
+using hwstest::hwsched;
+using hwstest::slurp;
+using hwstest::CliRun;
+
+// The number after "key": in a JSON text (NaN when absent).
+double json_num(const std::string &j, const std::string &key)
+{
+	std::smatch m;
+	if (!std::regex_search(j, m, std::regex("\"" + key + "\": (-?[0-9.eE+-]+)")))
+		return NAN;
+	return std::stod(m[1]);
+}
+
+// The report of `run` without the line naming the backend and without vp's own section.
+std::string machine_report(const std::string &out)
+{
+	std::string s = out;
+	size_t vp = s.find("\nvirtual platform:");
+	if (vp != std::string::npos)
+		s.erase(vp);
+	return std::regex_replace(s, std::regex(", backend [a-z]+, seed"), ", backend X, seed");
+}
+
+std::string tmp(const std::string &name)
+{
+	return "/tmp/hws_vp_test_" + std::to_string(getpid()) + "_" + name;
+}
+
+unsigned seed_of()
+{
+	const char *e = std::getenv("HWS_SEED");
+	return e ? (unsigned)std::strtoul(e, nullptr, 0) : 1u;
+}
+
+} // namespace
+
+TEST(Vp, HelpAndBadInput)
+{
+	for (const char *a : { "vp --help", "help vp" }) {
+		CliRun r = hwsched(a);
+		EXPECT_EQ(r.status, 0) << a;
+		EXPECT_NE(r.out.find("--bus-latency"), std::string::npos) << a << ": " << r.out;
+	}
+	struct {
+		const char *args, *says;
+		int status;
+	} bad[] = {
+		{ "vp --bus-latency -5", "--bus-latency '-5'", 2 },
+		{ "vp --bus-latency 10x", "--bus-latency '10x'", 2 },
+		{ "vp --backend rtl", "--backend is an option of 'run'", 2 },
+		{ "vp --wave x.fst", "--wave is an option of 'run'", 2 },
+		{ "vp --no-hw-balance", "--no-hw-balance is an option of 'run'", 2 },
+		{ "run --bus-latency 5", "--bus-latency is an option of 'vp'", 2 },
+		{ "vp --topology core=3 --workload mix:tasks=6 --duration 1ms",
+		  "no SystemC engine with 3 CPUs", 1 },
+		{ "vp --workload nosuch", "workload 'nosuch': unknown", 1 },
+	};
+	for (const auto &b : bad) {
+		CliRun r = hwsched(b.args);
+		EXPECT_EQ(r.status, b.status) << b.args << ": " << r.out;
+		EXPECT_NE(r.out.find(b.says), std::string::npos) << b.args << ": " << r.out;
+	}
+}
+
+// The equivalence: with no interconnect latency (and the port not contended), the
+// virtual platform makes exactly the decisions of `run` on the rtl backend, whose bus_ns
+// then is the two edges of an access that does not wait: the same report line for line
+// (switches, migrations, per-task runtimes and delays, overhead, engine traffic) and the
+// same JSON. And at 100 ns, the same against bus_ns = 120.
+TEST(Vp, ZeroLatencyMakesTheDecisionsOfRunOnRtl)
+{
+	const unsigned seed = seed_of();
+	const struct {
+		const char *args;
+		double lat;
+	} cases[] = {
+		{ "--workload hackbench:groups=2,loops=5 --topology pkg=2,core=2,smt=2", 0 },
+		{ "--workload tbench:clients=16 --topology pkg=2,core=2,smt=2 --duration 60ms", 0 },
+		{ "--workload mix:tasks=40,burst=300,sleep=300,groups=2 --topology numa=2,core=2,smt=2 "
+		  "--duration 100ms", 0 },
+		{ "--workload hackbench:groups=2,loops=5 --topology core=8", 100 },
+	};
+	for (const auto &c : cases) {
+		const std::string common = std::string(c.args) + " --seed " + std::to_string(seed) +
+					   " --top 1000";
+		const std::string ja = tmp("run.json"), jb = tmp("vp.json");
+		char bus[64], lat[64];
+		snprintf(bus, sizeof(bus), "%g", c.lat + 20);
+		snprintf(lat, sizeof(lat), "%g", c.lat);
+		CliRun a = hwsched("run --sched hw --backend rtl --cost bus_ns=" + std::string(bus) + " " +
+				common + " --json " + ja);
+		CliRun b = hwsched("vp --sched hw --bus-latency " + std::string(lat) +
+				" --no-contention " + common + " --json " + jb);
+		SCOPED_TRACE(std::string(c.args) + ", HWS_SEED=" + std::to_string(seed));
+		ASSERT_EQ(a.status, 0) << a.out;
+		ASSERT_EQ(b.status, 0) << b.out;
+		EXPECT_NE(b.out.find("virtual platform: 8 initiators, engine 8x256x16"),
+			  std::string::npos) << b.out;
+		EXPECT_EQ(machine_report(a.out), machine_report(b.out));
+		std::string x = slurp(ja), y = slurp(jb);
+		EXPECT_GT(json_num(x, "engine_mmio"), 1000) << x;
+		EXPECT_EQ(std::regex_replace(x, std::regex("\"backend\": \"rtl\""), "B"),
+			  std::regex_replace(y, std::regex("\"backend\": \"tlm\""), "B"));
+		std::remove(ja.c_str());
+		std::remove(jb.c_str());
+	}
+}
+
+// Every access's annotated time is the configured latency plus its engine edges plus the
+// time it waited for the port: over a whole run, bus_ns = accesses x L + edges x clock +
+// wait, at every L; without contention nothing waits; with it, something does at a high
+// latency on 8 CPUs; and the scheduler overhead grows with L.
+TEST(Vp, AnnotatedTimeIsLinearInTheLatency)
+{
+	const std::string wl = "--workload tbench:clients=16 --topology pkg=2,core=2,smt=2 "
+			       "--duration 40ms --seed " + std::to_string(seed_of());
+	double last_overhead = -1;
+
+	for (double L : { 0.0, 100.0, 400.0, 1600.0 })
+		for (int contend = 0; contend < 2; contend++) {
+			const std::string jv = tmp("lin.vp.json"), jm = tmp("lin.json");
+			char lat[64];
+			snprintf(lat, sizeof(lat), "%g", L);
+			CliRun r = hwsched("vp " + wl + " --bus-latency " + lat +
+					(contend ? "" : " --no-contention") + " --vp-json " + jv +
+					" --json " + jm);
+			SCOPED_TRACE("latency " + std::string(lat) + (contend ? " contended" : ""));
+			ASSERT_EQ(r.status, 0) << r.out;
+			std::string v = slurp(jv), m = slurp(jm);
+			double acc = json_num(v, "accesses"), edges = json_num(v, "edges"),
+			       bus = json_num(v, "bus_ns"), wait = json_num(v, "wait_ns");
+			ASSERT_GT(acc, 10000) << v;
+			EXPECT_NEAR(bus, acc * L + edges * 10 + wait, 1e-9 * bus + 0.01) << v;
+			if (!contend) {
+				EXPECT_EQ(wait, 0) << v;
+			} else if (L >= 400) {
+				EXPECT_GT(wait, 0) << v;
+			}
+			double ov = json_num(m, "sched_overhead_pct");
+			if (!contend) {
+				EXPECT_GT(ov, last_overhead) << m;
+				last_overhead = ov;
+			}
+			std::remove(jv.c_str());
+			std::remove(jm.c_str());
+		}
+}
+
+// The software schedulers run on the platform too (no engine, no bus traffic), with the
+// same results as run.
+TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
+{
+	const std::string wl = "--workload hackbench:groups=1,loops=5 --topology core=4 --top 50";
+	for (const char *s : { "o1", "linux24" }) {
+		CliRun a = hwsched(std::string("run --sched ") + s + " " + wl);
+		CliRun b = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
+		ASSERT_EQ(a.status, 0) << a.out;
+		ASSERT_EQ(b.status, 0) << b.out;
+		EXPECT_EQ(machine_report(a.out), machine_report(b.out)) << s;
+		EXPECT_NE(b.out.find("engine none"), std::string::npos) << b.out;
+		EXPECT_NE(b.out.find("bus: 0 MMIO accesses"), std::string::npos) << b.out;
+	}
+}

@@ -1,0 +1,268 @@
+// lockstep_test.cc - the model and the Verilated RTL, compared on random command streams;
+// and the lockstep pair's second way of comparing, against an engine on its own clock.
+//
+// Seeds: HWS_SEED overrides the default of each test; a failure prints the seed, and
+// `build/hwsched lockstep --seed S --commands N --cpus C --tasks T` replays it.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "lib/hws_params.h"
+#include "models/hws_model.h"
+#include "sim/stim/hws_randcmd.h"
+#include "tests/test_util.h"
+
+namespace {
+
+struct Shape {
+	unsigned cpus, tasks, depth;
+	uint64_t commands;
+	bool no_balance = false;	// the variant built without BALANCE (xnb)
+	bool no_err_counters = false;	// ... and without the per-code error counters (xnbne)
+};
+
+void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
+{
+	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
+	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
+	hws_dev *d = hwstest::open_dev("lockstep", s.cpus, s.tasks, s.depth, deep,
+				       nullptr, s.no_balance, s.no_err_counters);
+	ASSERT_NE(d, nullptr);
+	hws_randcmd_opts o{};
+	o.seed = seed;
+	o.commands = s.commands;
+	o.check_every = 2000;
+	hws_randcmd_report r{};
+	int ret = hws_randcmd_run(d, &o, &r);
+	EXPECT_EQ(ret, 0) << "seed " << seed << " (" << s.cpus << " CPUs, " << s.tasks
+			  << " tasks): " << r.msg << "\nreplay: build/hwsched lockstep --seed " << seed
+			  << " --commands " << s.commands << " --cpus " << s.cpus << " --tasks "
+			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "")
+			  << (s.no_err_counters ? " --no-err-counters" : "");
+	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
+	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
+	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
+	// The long run must reach every rule of find_busiest_group, not just the common ones.
+	for (unsigned v = 1; every_verdict && v <= 7; v++)
+		EXPECT_GT(r.bal_verdicts[v], 0u) << "BALANCE never answered verdict " << v
+						 << ", seed " << seed;
+	hws_close(d);
+}
+
+// The headline: a million random commands, model and RTL in agreement.
+TEST(Lockstep, AMillionRandomCommandsDefaultEngine)
+{
+	const uint64_t seed = hwstest::seed_from_env(20261202);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
+	run_lockstep({ 8, 256, 16, 1000000 }, seed, true);
+}
+
+class LockstepSweep : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(LockstepSweep, RandomCommandsAgree)
+{
+	const uint64_t seed = hwstest::seed_from_env(1000 + GetParam().cpus * 7 + GetParam().tasks);
+	run_lockstep(GetParam(), seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
+			 ::testing::Values(Shape{ 1, 16, 16, 60000 }, Shape{ 2, 16, 4, 60000 },
+					   Shape{ 8, 16, 16, 60000 }, Shape{ 64, 256, 16, 100000 },
+					   Shape{ 64, 4096, 16, 120000 },
+					   Shape{ 8, 256, 16, 300000, true },
+					   Shape{ 8, 256, 16, 200000, true, true }),
+			 [](const ::testing::TestParamInfo<Shape> &i) {
+				 return "c" + std::to_string(i.param.cpus) + "_t" +
+					std::to_string(i.param.tasks) + "_d" +
+					std::to_string(i.param.depth) +
+					(i.param.no_balance ? "_nb" : "") +
+					(i.param.no_err_counters ? "ne" : "");
+			 });
+
+// A disagreement is caught at the first read that shows it, and the message names the
+// command number, the command, and both answers.
+TEST(Lockstep, FirstMismatchStopsWithCommandAndBothAnswers)
+{
+	hws_dev *d = hwstest::open_dev("lockstep");
+	ASSERT_NE(d, nullptr);
+	ASSERT_EQ(hws_enqueue(d, 5, 3, 120, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 6, 3, 121, 0, 0), 0);
+	ASSERT_EQ(hws_inject_model_fault(d, 3), 0);	// the model's load of CPU 3 is now +1
+	uint32_t v;
+	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0) << "counts agree";
+	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), -EIO);
+	std::string msg = hws_errmsg(d);
+	EXPECT_NE(msg.find("lockstep mismatch at command #3"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("CPU_STAT"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("RESULT"), std::string::npos) << msg;
+	char want_model[32], want_rtl[32];
+	snprintf(want_model, sizeof(want_model), "model data 0x%08x", 1024u + 820u + 1u);
+	snprintf(want_rtl, sizeof(want_rtl), "rtl data 0x%08x", 1024u + 820u);
+	EXPECT_NE(msg.find(want_model), std::string::npos) << msg;
+	EXPECT_NE(msg.find(want_rtl), std::string::npos) << msg;
+	// The device stays stopped: nothing after the first mismatch is trusted.
+	EXPECT_EQ(hws_nop(d), -EIO);
+	hws_close(d);
+}
+
+TEST(Lockstep, MissingRtlVariantIsAClearError)
+{
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512];
+	hws_config_default(&c);
+	c.backend = "rtl";
+	c.nr_cpus = 3;
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
+	EXPECT_NE(std::strstr(msg, "RTL_VARIANTS"), nullptr) << msg;
+	EXPECT_NE(std::strstr(msg, "8x256/16/16"), nullptr) << msg;
+	// A shape that exists only with BALANCE built is not silently given to a request
+	// for the build without it.
+	c.nr_cpus = 2;
+	c.nr_tasks = 16;
+	c.cmd_depth = c.res_depth = 4;
+	c.no_balance = 1;
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
+	EXPECT_NE(std::strstr(msg, "no BALANCE"), nullptr) << msg;
+	EXPECT_NE(std::strstr(msg, "8x256/16/16/g16/nobal"), nullptr) << msg;
+}
+
+// ---- An engine on its own clock: data and responses compared, not edges ----------------
+
+// A "board" that is a second C model running freely: before each access it idles
+// @settle + @extra edges (its clock runs on between accesses), and it reports edges of
+// its own. It declares @settle as its transport's settle_edges, as the uart backend does.
+struct FreeModel {
+	hws_model *m = nullptr;
+	unsigned run;			// edges it runs before each access
+	uint32_t last_cycles = 0;	// the last CYCLES it answered
+	hws_transport tp{};
+
+	static unsigned rd(void *c, unsigned, uint32_t a, uint32_t *d, uint32_t *r, double *)
+	{
+		auto *f = static_cast<FreeModel *>(c);
+		hws_model_idle(f->m, f->run);
+		unsigned e = hws_model_read(f->m, a, d, r);
+		if (a == HWS_REG_CYCLES)
+			f->last_cycles = *d;
+		return e + 3;	// edges: not compared
+	}
+	static unsigned wr(void *c, unsigned, uint32_t a, uint32_t d, uint32_t s, uint32_t *r,
+			   double *)
+	{
+		auto *f = static_cast<FreeModel *>(c);
+		hws_model_idle(f->m, f->run);
+		return hws_model_write(f->m, a, d, s, r) + 3;
+	}
+	static void idle(void *c, unsigned e, double *)
+	{
+		hws_model_idle(static_cast<FreeModel *>(c)->m, e);
+	}
+	static constexpr hws_transport_ops ops = { rd, wr, idle, nullptr, nullptr, nullptr,
+						   nullptr, nullptr };
+
+	FreeModel(unsigned cpus, unsigned tasks, unsigned settle, unsigned extra)
+		: run(settle + extra)
+	{
+		hws_params p;
+		hws_params_default(&p);
+		p.nr_cpus = cpus;
+		p.nr_tasks = tasks;
+		EXPECT_EQ(hws_model_create(&m, &p), 0);
+		tp = { &ops, this, "board", settle };
+	}
+	~FreeModel() { hws_model_destroy(m); }
+};
+
+// The model (reference) paired with @board through hws_lockstep_create(), and a device on
+// the pair.
+struct FreePair {
+	hws_transport ref{}, pair{};
+	hws_dev *d = nullptr;
+
+	FreePair(FreeModel &board, unsigned cpus, unsigned tasks)
+	{
+		hws_backend_args a{};
+		char msg[512];
+		hws_params_default(&a.params);
+		a.params.nr_cpus = cpus;
+		a.params.nr_tasks = tasks;
+		EXPECT_EQ(hws_transport_open("model", &a, &ref, msg, sizeof(msg)), 0) << msg;
+		hws_transport dut = board.tp;
+		EXPECT_EQ(hws_lockstep_create(&ref, &dut, &pair), 0);
+		hws_config c;
+		hws_config_default(&c);
+		c.nr_cpus = cpus;
+		c.nr_tasks = tasks;
+		c.transport = &pair;
+		EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	}
+	~FreePair()
+	{
+		hws_close(d);
+		hws_transport_close(&pair);	// closes the model; the board has no destroy
+	}
+};
+
+// An engine whose clock runs on between accesses agrees with the settled model on every
+// read's data (CYCLES aside) and every response, over random commands of every kind.
+TEST(TransportLockstep, AFreeRunningEngineAgreesWithTheSettledModel)
+{
+	uint64_t seed = hwstest::seed_from_env(11);
+	FreeModel board(4, 64, 1040, 777);
+	FreePair p(board, 4, 64);
+	ASSERT_NE(p.d, nullptr);
+	hws_randcmd_opts o{};
+	o.seed = seed;
+	o.commands = 20000;
+	o.check_every = 1000;
+	auto r = std::make_unique<hws_randcmd_report>();
+	EXPECT_EQ(hws_randcmd_run(p.d, &o, r.get()), 0) << "seed " << seed << ": " << r->msg;
+	EXPECT_EQ(r->commands, 20000u);
+	EXPECT_GT(r->fills + r->drains, 0u) << "the table never filled: a weak run";
+	// CYCLES is the one register whose data is not compared: the pair answers the
+	// board's count, which ran 777 edges an access ahead of the model's.
+	uint32_t cycles = hwstest::reg(p.d, HWS_REG_CYCLES), model_cycles = 0, resp = 9;
+	EXPECT_EQ(cycles, board.last_cycles);
+	hws_model_read(static_cast<hws_model *>(p.ref.ctx), HWS_REG_CYCLES, &model_cycles, &resp);
+	EXPECT_EQ(resp, 0u);
+	EXPECT_LT(model_cycles, cycles);
+}
+
+// A settle shorter than the engine's free run lets the model lag: it is caught mid-command
+// (STATUS.BUSY), so the settle is needed.
+TEST(TransportLockstep, ATooShortSettleLetsTheModelLagAndIsCaught)
+{
+	FreeModel board(2, 16, 1, 1039);
+	FreePair p(board, 2, 16);
+	ASSERT_NE(p.d, nullptr);
+	ASSERT_EQ(hws_submit(p.d, hws_cmd(HWS_OP_ENQUEUE, 1, 120, 0, 0, 0)), 0);
+	uint32_t v;
+	EXPECT_EQ(hws_reg_read(p.d, HWS_REG_STATUS, &v), -EIO);
+	EXPECT_NE(std::string(hws_errmsg(p.d)).find("read STATUS"), std::string::npos)
+		<< hws_errmsg(p.d);
+}
+
+TEST(TransportLockstep, ADisagreementNamesBothAnswersWithoutEdges)
+{
+	FreeModel board(8, 256, 64, 5);
+	FreePair p(board, 8, 256);
+	ASSERT_NE(p.d, nullptr);
+	ASSERT_EQ(hws_enqueue(p.d, 5, 3, 120, 0, 0), 0);
+	ASSERT_EQ(hws_inject_model_fault(p.d, 3), 0);	// the reference: load of CPU 3 + 1
+	uint32_t v;
+	EXPECT_EQ(hws_cpu_stat(p.d, 3, HWS_SEL_CPU_STAT_LOAD, &v), -EIO);
+	std::string msg = hws_errmsg(p.d);
+	char want_model[40], want_board[40];
+	snprintf(want_model, sizeof(want_model), "model data 0x%08x resp 0,", 1024u + 1u);
+	snprintf(want_board, sizeof(want_board), "board data 0x%08x resp 0", 1024u);
+	EXPECT_NE(msg.find(want_model), std::string::npos) << msg;
+	EXPECT_NE(msg.find(want_board), std::string::npos) << msg;
+	EXPECT_EQ(msg.find("edges"), std::string::npos) << msg;
+	EXPECT_EQ(hws_nop(p.d), -EIO) << "stays stopped";
+}
+
+} // namespace

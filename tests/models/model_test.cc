@@ -1,0 +1,170 @@
+// model_test.cc - the C model on its own: parameters, exact timing arithmetic of the
+// spec, invariants under random streams. Also built with ASan + UBSan (make test).
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "lib/hws_params.h"
+#include "models/hws_model.h"
+#include "tests/test_util.h"
+
+namespace {
+
+struct ModelDeleter {
+	void operator()(hws_model *m) const { hws_model_destroy(m); }
+};
+using ModelPtr = std::unique_ptr<hws_model, ModelDeleter>;
+
+ModelPtr make_model(unsigned cpus = 8, unsigned tasks = 256, unsigned depth = 16)
+{
+	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0 };
+	hws_model *m = nullptr;
+	EXPECT_EQ(hws_model_create(&m, &p), 0);
+	return ModelPtr(m);
+}
+
+uint32_t rd(hws_model *m, uint32_t off, unsigned *edges = nullptr)
+{
+	uint32_t v, resp;
+	unsigned e = hws_model_read(m, off, &v, &resp);
+	EXPECT_EQ(resp, 0u) << "read of 0x" << std::hex << off;
+	if (edges)
+		*edges = e;
+	return v;
+}
+
+unsigned wr(hws_model *m, uint32_t off, uint32_t v)
+{
+	uint32_t resp;
+	unsigned e = hws_model_write(m, off, v, 0xf, &resp);
+	EXPECT_EQ(resp, 0u);
+	return e;
+}
+
+TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
+{
+	const hws_params bad[] = {
+		{ 0, 256, 16, 16, 16, 0, 0 }, { 65, 256, 16, 16, 16, 0, 0 },
+		{ 8, 0, 16, 16, 16, 0, 0 }, { 8, 4097, 16, 16, 16, 0, 0 },
+		{ 8, 256, 1, 16, 16, 0, 0 }, { 8, 256, 16, 33, 16, 0, 0 },
+		{ 8, 256, 16, 16, 0, 0, 0 }, { 8, 256, 16, 16, 65, 0, 0 },
+		{ 8, 256, 16, 16, 16, 2, 0 }, { 8, 256, 16, 16, 16, 0, 2 },
+	};
+	for (const hws_params &p : bad) {
+		char msg[200] = "";
+		hws_model *m = nullptr;
+		EXPECT_EQ(hws_params_check(&p, msg, sizeof(msg)), -EINVAL);
+		EXPECT_NE(std::strstr(msg, "must be"), nullptr) << msg;
+		EXPECT_EQ(hws_model_create(&m, &p), -EINVAL);
+		EXPECT_EQ(m, nullptr);
+	}
+	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1 };
+	EXPECT_EQ(hws_params_check(&ok, nullptr, 0), 0);
+}
+
+TEST(ModelParams, DriverRefusesBadParametersBeforeBuildingAnything)
+{
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[256];
+	hws_config_default(&c);
+	c.nr_cpus = 65;
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -EINVAL);
+	EXPECT_NE(std::strstr(msg, "NR_CPUS"), nullptr) << msg;
+}
+
+TEST(ModelTiming, WritesAndReadsTakeTwoEdgesAndCyclesCountThem)
+{
+	ModelPtr m = make_model();
+	unsigned e;
+	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES, &e), 0u);
+	EXPECT_EQ(e, 2u);
+	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES), 2u);
+	EXPECT_EQ(wr(m.get(), HWS_REG_CTRL, 0), 2u);
+	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES), 6u);
+	hws_model_idle(m.get(), 10);
+	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES), 18u);
+}
+
+// Spec 4.1/4.2: a command written at edge w is popped at w+1 and completes at w+1+L; a
+// SYNC read taken at w+2 latches at the first edge whose prior state is idle, w+L+2.
+TEST(ModelTiming, SyncWaitsExactlyTheLatency)
+{
+	ModelPtr m = make_model();
+	const struct {
+		uint32_t cmd;
+		unsigned lat;
+	} cases[] = {
+		{ hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0), HWS_LAT_NOP },
+		{ hws_cmd(HWS_OP_ENQUEUE, 1, 120, 0, 0, 0), HWS_LAT_ENQUEUE },
+		{ hws_cmd(HWS_OP_REQUEUE, 1, 0, 0, 0, 0), HWS_LAT_REQUEUE },
+		{ hws_cmd(HWS_OP_DEQUEUE, 1, 0, 0, 0, 0), HWS_LAT_DEQUEUE },
+		{ hws_cmd(HWS_OP_DEQUEUE, 1, 0, 0, 0, 0), 1 },	// now fails: one cycle
+	};
+	for (const auto &c : cases) {
+		unsigned e;
+		EXPECT_EQ(wr(m.get(), HWS_REG_CMD, c.cmd), 2u);
+		(void)rd(m.get(), HWS_REG_SYNC, &e);
+		// Taken at w+2, latched at w+L+2, handshake at w+L+3: L + 2 edges in all.
+		EXPECT_EQ(e, c.lat + 2) << std::hex << c.cmd;
+	}
+}
+
+// The FIFO fills at the rate the spec implies: a write every 2 edges, a MIGRATE every 5.
+TEST(ModelTiming, OverflowHappensWhereTheArithmeticSaysSo)
+{
+	ModelPtr m = make_model();
+	for (unsigned t = 0; t < 64; t++) {
+		wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_ENQUEUE, t, 120, 0, 0, 0));
+		(void)rd(m.get(), HWS_REG_SYNC);
+	}
+	uint32_t done0 = rd(m.get(), HWS_REG_CMD_DONE);
+	for (unsigned k = 0; k < 40; k++)
+		wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_MIGRATE, k, 0, 1, 0, 0));
+	uint32_t dropped = rd(m.get(), HWS_REG_ERR_CNT7);
+
+	// The spec's rules, edge by edge: write k is taken at edge 2k+1 of the burst and
+	// overflows when the FIFO was full before that edge; a command is popped when the
+	// FIFO was non-empty and the engine idle or completing, and completes L edges later.
+	unsigned level = 0, expect_drop = 0, complete_at = 0;
+	bool busy = false;
+	for (unsigned edge = 1; edge <= 80; edge++) {
+		const unsigned pre = level;
+		const bool done = busy && complete_at == edge;
+		if (pre > 0 && (!busy || done)) {
+			level--;
+			busy = true;
+			complete_at = edge + HWS_LAT_MIGRATE;
+		} else if (done) {
+			busy = false;
+		}
+		if (edge % 2 == 1) {
+			if (pre == 16)
+				expect_drop++;
+			else
+				level++;
+		}
+	}
+	EXPECT_GT(expect_drop, 0u);
+	EXPECT_EQ(dropped, expect_drop);
+	(void)rd(m.get(), HWS_REG_SYNC);
+	EXPECT_EQ(rd(m.get(), HWS_REG_CMD_DONE) - done0, 40u - expect_drop);
+	char msg[200];
+	EXPECT_EQ(hws_model_check(m.get(), msg, sizeof(msg)), 0) << msg;
+}
+
+TEST(ModelTiming, SoftResetClearsCyclesAndQueues)
+{
+	ModelPtr m = make_model();
+	wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_ENQUEUE, 1, 120, 0, 0, 0));
+	(void)rd(m.get(), HWS_REG_SYNC);
+	wr(m.get(), HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK);
+	// The reset edge zeroes CYCLES; the B handshake edge then counts 1; the read sees 1.
+	EXPECT_EQ(rd(m.get(), HWS_REG_CYCLES), 1u);
+	wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_CPU_STAT, 0, 0, 0, 0, 0));
+	EXPECT_EQ(rd(m.get(), HWS_REG_RESULT), 0u);
+}
+
+} // namespace

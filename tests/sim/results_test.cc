@@ -1,0 +1,191 @@
+// results_test.cc - reduced versions of the five published experiments of make results
+// (issue 9, docs/results.md): one seed, short runs, a few points each. Each test asserts
+// the DIRECTION of a published effect that our simulator reproduces in the full runs;
+// effects it does not reproduce are documented in docs/results.md, not asserted here.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/machine/machine.h"
+
+namespace {
+
+struct Out {
+	int ret;
+	double throughput, makespan_s, group_share[2], group_entitled[2], smt_share_pct;
+	std::string err;
+};
+
+Out run(const std::string &workload, const char *topo, const char *sched, uint64_t duration_ms,
+	int wake_balance = 1, uint64_t seed = 1, int flat = 0)
+{
+	machine_opts o;
+	machine_default_opts(&o);
+	o.workload = workload.c_str();
+	o.topology = topo;
+	o.sched = sched;
+	o.sched_opts.engine.backend = "model";
+	o.seed = seed;
+	o.duration_ns = duration_ms * 1000000ull;
+	o.sched_opts.wake_balance = wake_balance;
+	o.sched_opts.flat = flat;
+	o.check_every = 0;	// the machine's own suites run the deep checks
+	machine_result r;
+	char err[400] = "";
+	Out x{};
+	x.ret = machine_run(&o, &r, nullptr, err, sizeof(err));
+	x.err = err;
+	if (x.ret == 0) {
+		x.throughput = r.throughput;
+		x.makespan_s = r.makespan_s;
+		x.group_share[0] = r.nr_groups > 0 ? r.group_share[0] : 0;
+		x.group_share[1] = r.nr_groups > 1 ? r.group_share[1] : 0;
+		x.group_entitled[0] = r.nr_groups > 0 ? r.group_entitled[0] : 0;
+		x.group_entitled[1] = r.nr_groups > 1 ? r.group_entitled[1] : 0;
+		x.smt_share_pct = r.smt_share_pct;
+	}
+	machine_result_free(&r);
+	return x;
+}
+
+// Seed 1: at 192 tbench processes on 4 CPUs the O(1) scheduler (o1, and hw) beats 2.4 by
+// far; at 64 the difference is much smaller.
+TEST(Results, Exp1TbenchO1BeatsLinux24At192Processes)
+{
+	double t[2][3];
+	const char *sch[3] = { "linux24", "o1", "hw" };
+	for (int p = 0; p < 2; p++)
+		for (int s = 0; s < 3; s++) {
+			Out o = run(p ? "tbench:clients=96" : "tbench:clients=32", "core=4", sch[s], 500);
+			ASSERT_EQ(o.ret, 0) << o.err;
+			t[p][s] = o.throughput;
+		}
+	for (int s = 1; s < 3; s++) {
+		EXPECT_GT(t[1][s], 1.3 * t[1][0]) << sch[s] << " vs linux24 at 192 processes";
+		EXPECT_GT(t[1][s] / t[1][0], t[0][s] / t[0][0])
+			<< sch[s] << ": the advantage grows with the run-queue length";
+	}
+}
+
+// Seed 2: VolanoMark scales better from 1 to 8 CPUs under per-CPU queues (o1, hw) than
+// under 2.4's global queue.
+TEST(Results, Exp2VolanoScalesBetterWithPerCpuQueues)
+{
+	const char *sch[3] = { "linux24", "o1", "hw" };
+	double sc[3];
+	for (int s = 0; s < 3; s++) {
+		Out one = run("volanomark:rooms=10,users=20", "core=1", sch[s], 300);
+		Out eight = run("volanomark:rooms=10,users=20", "core=8", sch[s], 300);
+		ASSERT_EQ(one.ret, 0) << one.err;
+		ASSERT_EQ(eight.ret, 0) << eight.err;
+		sc[s] = eight.throughput / one.throughput;
+	}
+	EXPECT_GT(sc[1], sc[0] * 1.2) << "o1 " << sc[1] << " linux24 " << sc[0];
+	EXPECT_GT(sc[2], sc[0] * 1.2) << "hw " << sc[2] << " linux24 " << sc[0];
+}
+
+// Seed 3: per-CPU queues with domains beat the global queue on the 16-CPU NUMA machine for
+// hackbench with 100 groups (reduced: 10 groups, 5 loops) - the part of seed 3 that our
+// simulator reproduces robustly. Domains vs a flat balancer is not asserted: see
+// docs/results.md.
+TEST(Results, Exp3DomainSchedulerBeatsGlobalQueueOnHackbench)
+{
+	Out l24 = run("hackbench:groups=10,loops=5", "numa=4,core=4", "linux24", 0);
+	Out o1 = run("hackbench:groups=10,loops=5", "numa=4,core=4", "o1", 0);
+	ASSERT_EQ(l24.ret, 0) << l24.err;
+	ASSERT_EQ(o1.ret, 0) << o1.err;
+	ASSERT_GT(o1.makespan_s, 0);
+	EXPECT_LT(o1.makespan_s, l24.makespan_s);
+}
+
+// Seed 3: domains are not worse than a flat balancer on tbench with 24 clients on the NUMA
+// machine (published +8%; ours larger). "flat": the same machine, one flat domain (--flat).
+TEST(Results, Exp3DomainsNotWorseThanFlatOnTbench)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out dom = run("tbench:clients=24", "numa=4,core=4", s, 300);
+		Out flat = run("tbench:clients=24", "numa=4,core=4", s, 300, 1, 1, 1);
+		ASSERT_EQ(dom.ret, 0) << dom.err;
+		ASSERT_EQ(flat.ret, 0) << flat.err;
+		EXPECT_GE(dom.throughput, 0.98 * flat.throughput) << s << ": domains cost more than 2%";
+	}
+}
+
+// Seed 3: sched domains beat one flat domain on dbench (32 clients) on the NUMA machine:
+// published +40% at 32 clients (w25 vs bk19), ours about +8% (docs/results.md).
+TEST(Results, Exp3DomainsBeatFlatOnDbench)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out dom = run("dbench:clients=32", "numa=4,core=4", s, 300);
+		Out flat = run("dbench:clients=32", "numa=4,core=4", s, 300, 1, 1, 1);
+		ASSERT_EQ(dom.ret, 0) << dom.err;
+		ASSERT_EQ(flat.ret, 0) << flat.err;
+		EXPECT_GT(dom.throughput, 1.03 * flat.throughput) << s;
+	}
+}
+
+// Seed 4: putting every sysbench task into one child group costs no more than 5%.
+TEST(Results, Exp4GroupingCostsAtMostFivePercent)
+{
+	for (const char *s : { "o1", "hw" })
+		for (int t : { 4, 32 }) {
+			std::string w = "sysbench:threads=" + std::to_string(t) +
+					",backends=" + std::to_string(t);
+			Out root = run(w + ",group=0", "core=4", s, 500);
+			Out child = run(w + ",group=1", "core=4", s, 500);
+			ASSERT_EQ(root.ret, 0) << root.err;
+			ASSERT_EQ(child.ret, 0) << child.err;
+			EXPECT_GT(child.throughput, 0.95 * root.throughput) << s << " threads " << t;
+		}
+}
+
+// Seed 4: two groups of equal shares on one CPU (1 task vs 16) each get about half.
+TEST(Results, Exp4EqualSharesOnOneCpu)
+{
+	Out o = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1,cpus=1", "core=4", "hw", 5000);
+	ASSERT_EQ(o.ret, 0) << o.err;
+	EXPECT_NEAR(o.group_share[0], 0.5, 0.02);
+	EXPECT_NEAR(o.group_share[1], 0.5, 0.02);
+}
+
+// Seed 4 on SMP: 1 root task vs 16 in group 1 on 4 CPUs: each group within 2% of its
+// water-filled entitlement (25% / 75%: the root task can use one CPU), on o1 and hw.
+TEST(Results, Exp4EqualSharesOnFourCpus)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out o = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1", "core=4", s, 2000);
+		ASSERT_EQ(o.ret, 0) << o.err;
+		EXPECT_NEAR(o.group_entitled[0], 0.25, 1e-9) << s;
+		EXPECT_NEAR(o.group_share[0], o.group_entitled[0], 0.02 * o.group_entitled[0]) << s;
+		EXPECT_NEAR(o.group_share[1], o.group_entitled[1], 0.02 * o.group_entitled[1]) << s;
+	}
+}
+
+// Seed 5: select_idle_sibling keeps two busy threads off one core while another core of
+// the package idles: with wake balancing on that happens for less of the run than off.
+TEST(Results, Exp5WakeBalancingSharesCoresLess)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out on = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 1);
+		Out off = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 0);
+		ASSERT_EQ(on.ret, 0) << on.err;
+		ASSERT_EQ(off.ret, 0) << off.err;
+		EXPECT_GT(off.smt_share_pct, 0.0) << s;
+		EXPECT_LT(on.smt_share_pct, 0.5 * off.smt_share_pct) << s;
+	}
+}
+
+// Seed 5: wake balancing (select_idle_sibling) on is no worse than off (1% tolerance for a
+// single short seed).
+TEST(Results, Exp5WakeBalancingNoLoss)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out on = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 1);
+		Out off = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2", s, 500, 0);
+		ASSERT_EQ(on.ret, 0) << on.err;
+		ASSERT_EQ(off.ret, 0) << off.err;
+		EXPECT_GE(on.throughput, 0.99 * off.throughput) << s;
+	}
+}
+
+}  // namespace
