@@ -152,14 +152,14 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Sizes
-  localparam integer NP    = 140;                                   // priority levels
+  localparam integer NP    = HWS_NR_PRIO;                           // priority levels
   localparam integer NK    = 9;                                     // bitmap words per array
   localparam integer TW    = (NR_TASKS > 1) ? $clog2(NR_TASKS) : 1; // task pointer width
   localparam integer CW    = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;   // cpu index width
   localparam integer AIW   = CW + 1;                                // array index {cpu, phys}
   localparam integer NARR  = 2 * NR_CPUS;                           // physical arrays
   localparam integer NRW   = $clog2(NR_TASKS + 1);                  // task count width
-  localparam integer LDW   = $clog2(NR_TASKS * 177522 + 1);         // load width (<= 30)
+  localparam integer LDW   = $clog2(NR_TASKS * HWS_RT_WEIGHT + 1);  // load width (<= 30)
   localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
   localparam integer HTAW  = AIW + 8;                              // ht index {p[7], a, p[6:0]}
   localparam integer HLD   = NARR * 128;                            // u_ht words (prio 0..127)
@@ -261,7 +261,7 @@ module hws_rq_engine #(
       hf = c[HWS_CMD_HEAD_LSB];
       t_bad   = ({1'b0, tf} >= NR_TASKS32[12:0]);
       c_bad   = ({1'b0, cf} >= NR_CPUS32[6:0]);
-      p_bad   = (pf >= 8'd140);
+      p_bad   = (pf >= HWS_NR_PRIO[7:0]);
       pg_bad  = ({1'b0, pf} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
       tg_bad  = ({1'b0, tf} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
       lg      = (pf == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pf == HWS_SEL_LCU_STAT_GROUP_TOTAL);
@@ -270,7 +270,7 @@ module hws_rq_engine #(
       dk      = pf[2:0];
       dhi     = (pf[7:3] != 5'd0);
       dv      = {pf[7:3], tf};
-      pc_bad  = dhi || (tf[9:8] != 2'd0) || (tf[7:0] < 8'd100);
+      pc_bad  = dhi || (tf[9:8] != 2'd0) || (tf[7:0] < HWS_MIN_PCT[7:0]);
       pwr_bad = (dv < HWS_MIN_POWER[16:0]);
       bal     = af && !hf;                           // QUERY kind 2, BALANCE
       code = HWS_ERR_OK;
