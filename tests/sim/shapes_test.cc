@@ -176,6 +176,14 @@ TEST(Shapes, NoBuildRefusesWithTheCommandThatBuilds)
 				    "core=2 --workload mix:tasks=4 --duration 1ms --no-build"));
 	EXPECT_EQ(r.status, 1) << r.out;
 	EXPECT_NE(r.out.find(cmd + "2x256x16g16nb SHAPES_DIR="), std::string::npos) << r.out;
+	// Each option of the shape reaches the key: FIFO depth and no BALANCE, no counters.
+	r = shell(with_cache(cache, "lockstep --cpus 2 --tasks 16 --depth 4 --no-balance --no-build"));
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_NE(r.out.find(cmd + "2x16x4g16nb SHAPES_DIR="), std::string::npos) << r.out;
+	r = shell(with_cache(cache, "run --backend rtl --no-err-counters --topology core=4 --duration 1ms "
+				    "--no-build"));
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_NE(r.out.find(cmd + "4x256x16g16ne SHAPES_DIR="), std::string::npos) << r.out;
 	// The virtual platform's engine is the same shared object (build/hwsched_vp).
 	r = shell(with_cache(cache, "vp --topology core=3 --workload mix:tasks=6 --duration 1ms "
 				    "--no-build"));
