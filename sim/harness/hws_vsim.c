@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@
 #include "lib/hws_params.h"
 
 #define PATH_LEN 4096
+#define ENV_MAX 1024
+
+extern char **environ;
 
 static int build_allowed = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -193,7 +197,9 @@ static int build(const char *root, const char *cache, const char *key,
 	const char *env = getenv("HWS_SHAPES");
 	const int trace = o->wave != NULL;
 	const char *argv[12];
-	int argc = 0, status, fd;
+	static char *envp[ENV_MAX];
+	posix_spawn_file_actions_t fa;
+	int argc = 0, status, ret, nenv = 0;
 	time_t t0 = time(NULL);
 	pid_t pid;
 
@@ -223,30 +229,26 @@ static int build(const char *root, const char *cache, const char *key,
 		argv[argc++] = arg_dir;
 	}
 	argv[argc] = NULL;
-	pid = fork();
-	if (pid < 0) {
-		snprintf(msg, len, "engine shape %s: fork: %s", key, strerror(errno));
+	/* Its own make, not a sub-make of a make that runs this program: without MAKEFLAGS
+	 * and friends. posix_spawn, not fork: the caller may have threads. */
+	for (char **e = environ; *e && nenv < ENV_MAX - 1; e++)
+		if (strncmp(*e, "MAKEFLAGS=", 10) && strncmp(*e, "MFLAGS=", 7) &&
+		    strncmp(*e, "MAKELEVEL=", 10) && strncmp(*e, "MAKEOVERRIDES=", 14))
+			envp[nenv++] = *e;
+	envp[nenv] = NULL;
+	if (posix_spawn_file_actions_init(&fa)) {
+		snprintf(msg, len, "engine shape %s: posix_spawn_file_actions_init failed", key);
 		return -EIO;
 	}
-	if (pid == 0) {
-		/* Its own make: not a sub-make of a make that runs this program. */
-		unsetenv("MAKEFLAGS");
-		unsetenv("MFLAGS");
-		unsetenv("MAKELEVEL");
-		unsetenv("MAKEOVERRIDES");
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		execvp("make", (char *const *)argv);
-		_exit(127);
+	ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	ret = ret ? ret : posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC,
+							 0666);
+	ret = ret ? ret : posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	ret = ret ? ret : posix_spawnp(&pid, "make", &fa, NULL, (char *const *)argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret) {
+		snprintf(msg, len, "engine shape %s: cannot run make: %s", key, strerror(ret));
+		return -EIO;
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
