@@ -90,33 +90,47 @@ SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
 RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
-# ---- Verilated variants ----------------------------------------------------------------
-# Verilator fixes parameters at build time: each CPUSxTASKSxDEPTH here is its own model;
-# a fourth word of options builds it without optional units: nb without the BALANCE query
-# (LCU_BALANCE=0), ne without the per-code error counters (ERR_COUNTERS=0), nbne without
-# both (the build that fits an iCE40 HX8K, docs/synthesis.md). Default first; the others
-# serve the tests' sweeps.
-RTL_VARIANTS ?= 8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 64x4096x16 8x256x16xnb \
-	8x256x16xnbne
-# Task groups of the load-comparison unit, the same in every variant.
+# ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
+# Verilator fixes parameters at build time: each shape is its own Verilated model, built on
+# demand into its own shared object, $(SHAPES_DIR)/<key>/libhws_shape.so, by
+# tools/build_shape.sh (`make shape SHAPE=<key>`; hwsched runs that itself when a command
+# needs a shape that is not built). Key: <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>
+# [nb][ne]: nb without the BALANCE query (LCU_BALANCE=0), ne without the per-code error
+# counters (ERR_COUNTERS=0). hwsched links none of them (sim/harness/hws_vsim.c loads them).
+# Task groups of the load-comparison unit, the same in every shape the tests use.
 RTL_GROUPS := $(shell awk '$$1 == "const" && $$2 == "DEF_GROUPS" { print $$3 }' regmap/regmap.def)
+SHAPES_DIR ?= $(BUILD)/shapes
+DEFAULT_SHAPE := 8x256x16g$(RTL_GROUPS)
+SHAPE ?= $(DEFAULT_SHAPE)
+SHAPE_TRACE ?= 0
+# What a shape is built from: a shape older than one of these is rebuilt (by make, and by
+# hwsched from the list the build writes beside the shape).
+SHAPE_SRCS := $(RTL_SRCS) $(RTL_INC) sim/harness/hws_shape_so.cpp sim/harness/hws_vsim_impl.h \
+	sim/harness/axi_master.h sim/harness/hws_vsim.h sim/harness/hws_shape.h tools/build_shape.sh
+# The Verilator runtime, compiled once, position-independent with hidden symbols, and
+# linked into every shape (each shared object is self-contained).
+SHAPE_RT_OBJS := $(addprefix $(BUILD)/obj/shape-rt/,verilated.o verilated_threads.o verilated_fst_c.o)
+SHAPE_RT := $(BUILD)/obj/shape-rt/libvlrt.a
+$(BUILD)/obj/shape-rt/%.o: $(VL_ROOT)/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(VL_CXXFLAGS) -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -c -o $@ $<
+$(SHAPE_RT): $(SHAPE_RT_OBJS)
+	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
+shape_so = $(SHAPES_DIR)/$(1)/libhws_shape$(if $(filter 1,$(2)),_trace).so
+$(SHAPES_DIR)/%/libhws_shape.so: $(SHAPE_SRCS) $(SHAPE_RT)
+	tools/build_shape.sh $* $(SHAPES_DIR) 0 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+$(SHAPES_DIR)/%/libhws_shape_trace.so: $(SHAPE_SRCS) $(SHAPE_RT)
+	tools/build_shape.sh $* $(SHAPES_DIR) 1 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+.PRECIOUS: $(SHAPES_DIR)/%/libhws_shape.so $(SHAPES_DIR)/%/libhws_shape_trace.so
 
-# Verilator flags, one per line:
-VL_FLAGS := --cc
-VL_FLAGS += -Wall                 # every warning is an error here
-VL_FLAGS += -O3                   # Verilator's own optimisations
-VL_FLAGS += --assert              # run the RTL's simulation assertions
-VL_FLAGS += --trace-fst           # allow --wave (only dumps when a file is given)
-VL_FLAGS += --top-module hws_top
-VL_FLAGS += -Irtl
-VL_FLAGS += --x-assign fast --x-initial fast
+.PHONY: shape
+shape: $(call shape_so,$(SHAPE),$(SHAPE_TRACE))
 
+# The parameters of CPUSxTASKSxDEPTH[xOPTS] (the board's BOARD_SHAPE) for Verilator (-G)
+# and for C++ that wraps it (-D).
 vl_opts = $(word 4,$(subst x, ,$(1)))
 vl_nb = $(filter nb nbne,$(call vl_opts,$(1)))
 vl_ne = $(filter ne nbne,$(call vl_opts,$(1)))
-vl_name = c$(word 1,$(subst x, ,$(1)))_t$(word 2,$(subst x, ,$(1)))_d$(word 3,$(subst x, ,$(1)))$(if $(call vl_opts,$(1)),_$(call vl_opts,$(1)))
-# The parameters of variant $(1) = CPUSxTASKSxDEPTH: for Verilator (-G) and for the
-# harness that wraps it (-D), the C++ variants and the SystemC ones alike.
 vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
 	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1) \
@@ -126,35 +140,14 @@ vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subs
 	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0) \
 	-DHWS_V_NO_ERR_COUNTERS=$(if $(call vl_ne,$(1)),1,0)
 
-define VARIANT_RULES
-$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC)
-	@mkdir -p $(BUILD)/vl
-	verilator $(VL_FLAGS) --prefix Vhws_$(call vl_name,$(1)) $(call vl_gparams,$(1)) \
-		--Mdir $(BUILD)/vl/$(call vl_name,$(1)) --build -j $(JOBS) \
-		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
-
-$(BUILD)/obj/variant_$(call vl_name,$(1)).o: sim/harness/hws_vsim_variant.cpp $(HARNESS_HDRS) \
-		$(BUILD)/vl/$(call vl_name,$(1))/Vhws_$(call vl_name,$(1))__ALL.a
-	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -I$(BUILD)/vl/$(call vl_name,$(1)) \
-		-DHWS_VCLASS=Vhws_$(call vl_name,$(1)) \
-		'-DHWS_VHDR="Vhws_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
-endef
-$(foreach v,$(RTL_VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
-
-VARIANT_OBJS := $(foreach v,$(RTL_VARIANTS),$(BUILD)/obj/variant_$(call vl_name,$(v)).o)
-VARIANT_LIBS := $(foreach v,$(RTL_VARIANTS),$(BUILD)/vl/$(call vl_name,$(v))/Vhws_$(call vl_name,$(v))__ALL.a)
-
-# The Verilator runtime, once for all variants.
-VL_RT_SRCS := verilated verilated_fst_c verilated_threads
-VL_RT_OBJS := $(addprefix $(BUILD)/obj/vlrt_,$(addsuffix .o,$(VL_RT_SRCS)))
-$(BUILD)/obj/vlrt_%.o: $(VL_ROOT)/%.cpp
-	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -c -o $@ $<
-
-$(BUILD)/obj/hws_vsim.o: sim/harness/hws_vsim.cpp $(HARNESS_HDRS)
-	@mkdir -p $(BUILD)/obj
-	$(CXX) $(VL_CXXFLAGS) -Wmissing-declarations $(INC) -c -o $@ $<
+# Verilator flags of the board's simulator (the shapes' are tools/build_shape.sh's):
+VL_FLAGS := --cc
+VL_FLAGS += -Wall                 # every warning is an error here
+VL_FLAGS += -O3                   # Verilator's own optimisations
+VL_FLAGS += --assert              # run the RTL's simulation assertions
+VL_FLAGS += --top-module hws_top
+VL_FLAGS += -Irtl
+VL_FLAGS += --x-assign fast --x-initial fast
 
 # ---- C libraries -----------------------------------------------------------------------
 # The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
@@ -175,21 +168,21 @@ $(BUILD)/san/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HWS) $(INC) $(SAN) -c -o $@ $<
 
-# The Verilator harness: its C ABI, the "rtl" transport backend over it, the variants.
-SIM_OBJS := $(BUILD)/obj/hws_vsim.o $(BUILD)/obj/sim/harness/rtl_transport.o $(VARIANT_OBJS) \
-	$(VL_RT_OBJS)
-LINK_LIBS := $(VARIANT_LIBS) -lz -lm -pthread
+# The Verilator harness's loader of shapes and its C ABI, the "rtl" transport backend over it.
+SIM_OBJS := $(BUILD)/obj/sim/harness/hws_vsim.o $(BUILD)/obj/sim/harness/rtl_transport.o
+LINK_LIBS := -ldl -lz -lm -pthread
 
 # ---- The executable ------------------------------------------------------------------
 HWSCHED := $(BUILD)/hwsched
 # The command line: cli/*.c but the benches.
 CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out cli/hws_bench.c cli/hws_balance_bench.c,\
 	$(sort $(wildcard cli/*.c))))
-$(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+$(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS)
 	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
+# make / make run: hwsched and the default shape (8 CPUs x 256 tasks); others on demand.
 .PHONY: all
-all: $(HWSCHED)
+all: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
 
 # ---- make run: the main job -------------------------------------------------------------
 # hackbench on an 8-CPU SMT machine (2 packages x 2 cores x 2 threads), scheduled by the
@@ -199,11 +192,11 @@ RUN_SEED ?= 1
 RUN_WORKLOAD ?= hackbench:groups=4,loops=10
 RUN_TOPOLOGY ?= pkg=2,core=2,smt=2
 .PHONY: run run-lockstep
-run: $(HWSCHED)
+run: all
 	$(HWSCHED) run --workload $(RUN_WORKLOAD) --topology $(RUN_TOPOLOGY) --sched hw \
 		--backend lockstep --seed $(RUN_SEED)
 RUN_COMMANDS ?= 100000
-run-lockstep: $(HWSCHED)
+run-lockstep: all
 	$(HWSCHED) lockstep --seed $(RUN_SEED) --commands $(RUN_COMMANDS)
 
 # ---- RTL checks ----------------------------------------------------------------------
@@ -290,7 +283,7 @@ $(CORE_TEST_BIN): $(CORE_TEST_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(CORE_TEST_OBJS) $(CORE_OBJS) -lm $(GTEST_LIBS)
 
-$(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+$(TEST_BIN): $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(TEST_OBJS) $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS) $(GTEST_LIBS)
 
@@ -308,72 +301,47 @@ layers:
 	@tools/check_layers.sh --self-test
 	@tools/check_layers.sh
 
+# The shapes the tests' sweeps use, built before they run (hwsched would build them on
+# first use, one at a time; make builds them with the rest), and the default shape with
+# waveform support (the --wave tests). tests/sim/shapes_test.cc builds one more
+# (3x100x16g16, in a cache of its own), on demand.
+TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 \
+	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne)
+TEST_SHAPE_SOS := $(foreach k,$(TEST_SHAPES),$(call shape_so,$(k))) $(call shape_so,$(DEFAULT_SHAPE),1)
+.PHONY: test-shapes
+test-shapes: $(TEST_SHAPE_SOS)
+
 .PHONY: test unit-test san-test
-test: gen-check layers lint synth-smoke $(HWSCHED) $(CORE_TEST_BIN) $(TEST_BIN) $(SAN_TEST_BIN)
+test: gen-check layers lint synth-smoke $(HWSCHED) $(TEST_SHAPE_SOS) $(CORE_TEST_BIN) $(TEST_BIN) \
+		$(SAN_TEST_BIN)
 	tests/run_all.sh $(BUILD)/test-reports $(CORE_TEST_BIN) $(SAN_TEST_BIN) $(TEST_BIN) \
 		$(VP_TEST_BIN)
 
 # ---- The virtual platform (issue 8, docs/vp.md) ----------------------------------------
-# The engine Verilated for SystemC (verilator --sc), one class per parameter set as for the
-# C++ variants; sim/vp wraps it as a TLM-2.0 target behind an interconnect and one
-# initiator per simulated CPU. build/hwsched_vp is hwsched with the platform linked in
-# (build/hwsched vp runs it). VP_VARIANTS: the engines the tests need; make vp-study adds
-# VP_STUDY_VARIANTS (the CPU x task counts of the study).
-VP_VARIANTS ?= 8x256x16
-VP_STUDY_VARIANTS := 1x256x16 1x512x16 8x256x16 8x512x16 8x4096x16 64x256x16 64x512x16 64x4096x16
-# The C++ variants' flags, for SystemC and without the waveform (the VP has none).
-VL_SC_FLAGS := --sc $(filter-out --cc --trace-fst,$(VL_FLAGS))
-SC_DEFS := -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=0 -DSC_INCLUDE_DYNAMIC_PROCESSES
-SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) $(VL_INC) -Wall -Wextra -Wno-unused-parameter \
+# sim/vp wraps the harness's engine (the shape's shared object, loaded by
+# sim/harness/hws_vsim.c like the rtl backend's) as a TLM-2.0 target behind an interconnect
+# and one initiator per simulated CPU: no SystemC Verilation, any shape on demand.
+# build/hwsched_vp is hwsched with the platform linked in (build/hwsched vp runs it).
+SC_DEFS := -DSC_INCLUDE_DYNAMIC_PROCESSES
+SC_CXXFLAGS := -std=gnu++17 -O2 -g $(SC_DEFS) -Wall -Wextra -Wno-unused-parameter \
 	-Wmissing-declarations
 SC_LIBS := -lsystemc
-
-define VP_VARIANT_RULES
-$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a: $(RTL_SRCS) $(RTL_INC)
-	@mkdir -p $(BUILD)/vlsc
-	verilator $(VL_SC_FLAGS) --prefix Vhws_sc_$(call vl_name,$(1)) $(call vl_gparams,$(1)) \
-		--Mdir $(BUILD)/vlsc/$(call vl_name,$(1)) --build -j $(JOBS) \
-		-MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 $(RTL_SRCS) >/dev/null
-
-$(BUILD)/obj/vp/variant_$(call vl_name,$(1)).o: sim/vp/vp_variant.cpp sim/vp/vp_target.h sim/harness/axi_master.h \
-		$(BUILD)/vlsc/$(call vl_name,$(1))/Vhws_sc_$(call vl_name,$(1))__ALL.a
-	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -I$(BUILD)/vlsc/$(call vl_name,$(1)) \
-		-DHWS_VCLASS=Vhws_sc_$(call vl_name,$(1)) \
-		'-DHWS_VHDR="Vhws_sc_$(call vl_name,$(1)).h"' $(call vl_defs,$(1)) -c -o $$@ $$<
-endef
-$(foreach v,$(sort $(VP_VARIANTS) $(VP_STUDY_VARIANTS)),$(eval $(call VP_VARIANT_RULES,$(v))))
-
-VP_VARIANT_OBJS := $(foreach v,$(VP_VARIANTS),$(BUILD)/obj/vp/variant_$(call vl_name,$(v)).o)
-VP_VARIANT_LIBS := $(foreach v,$(VP_VARIANTS),$(BUILD)/vlsc/$(call vl_name,$(v))/Vhws_sc_$(call vl_name,$(v))__ALL.a)
-
-# The Verilator runtime once more, compiled for SystemC.
-VP_RT_OBJS := $(addprefix $(BUILD)/obj/vp/vlrt_,$(addsuffix .o,verilated verilated_threads))
-$(BUILD)/obj/vp/vlrt_%.o: $(VL_ROOT)/%.cpp
-	@mkdir -p $(BUILD)/obj/vp
-	$(CXX) $(filter-out -Wmissing-declarations,$(SC_CXXFLAGS)) -c -o $@ $<
 
 VP_HDRS := $(wildcard sim/vp/*.h) $(C_HDRS)
 $(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS)
 	@mkdir -p $(BUILD)/obj/vp
 	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
-# No Verilator harness: the platform's engine is its own (the driver opens no "rtl").
-VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(VP_VARIANT_OBJS) $(VP_RT_OBJS)
-VP_LINK_LIBS := $(VP_VARIANT_LIBS) $(SC_LIBS) -lz -lm -pthread
+# The harness's loader, not its "rtl" backend: the driver opens the platform's bus ("tlm").
+VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/sim/harness/hws_vsim.o
+VP_LINK_LIBS := $(SC_LIBS) -ldl -lz -lm -pthread
 VP_BIN := $(BUILD)/hwsched_vp
-# The list of engines linked in: a change of VP_VARIANTS relinks (make vp-study adds some,
-# a later make vp or make test drops them again).
-VP_VARIANTS_STAMP := $(BUILD)/vp-variants.txt
-$(VP_VARIANTS_STAMP): FORCE
-	@mkdir -p $(BUILD)
-	@echo '$(sort $(VP_VARIANTS))' | cmp -s - $@ || echo '$(sort $(VP_VARIANTS))' > $@
 .PHONY: FORCE
 FORCE:
-$(VP_BIN): $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS) $(VP_VARIANTS_STAMP)
+$(VP_BIN): $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS)
 	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS)
 
 .PHONY: vp vp-study
-vp: $(HWSCHED) $(VP_BIN)
+vp: all $(VP_BIN)
 
 # The TLM-level tests: their own binary (SystemC elaborates once per process).
 VP_TEST_SRCS := $(sort $(wildcard tests/sim/vp/*_test.cc))
@@ -382,27 +350,27 @@ VP_TEST_BIN := $(BUILD)/tests/hws_vp_tests
 $(BUILD)/obj/tests/sim/vp/%.o: tests/sim/vp/%.cc $(VP_HDRS) tests/test_util.h
 	@mkdir -p $(dir $@)
 	$(CXX) $(SC_CXXFLAGS) $(INC) -Isim/vp -c -o $@ $<
-$(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_VARIANT_LIBS)
+$(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS) $(VP_LINK_LIBS) -lgtest -pthread
 
 # make test needs both (the VP's variables are defined here, after the test rule).
 test: $(VP_BIN) $(VP_TEST_BIN)
 
-# The break-even study (docs/co-design.md): the VP with the study's engine shapes.
-vp-study: $(HWSCHED)
-	$(MAKE) VP_VARIANTS="$(sort $(VP_VARIANTS) $(VP_STUDY_VARIANTS))" $(VP_BIN)
+# The break-even study (docs/co-design.md): the VP builds the study's shapes as it needs them.
+vp-study: all $(VP_BIN)
 	results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench
-$(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(VARIANT_LIBS)
+$(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS)
 	$(CXX) -o $@ $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: bench bench-balance
-bench: $(BENCH_BIN) bench-balance
+bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) bench-balance
 	@mkdir -p $(BUILD)/bench
-	$(BENCH_BIN) --json $(BUILD)/bench/engine.json
+	$(BENCH_BIN) --json $(BUILD)/bench/engine.json \
+		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
 
 # Instructions of one software BALANCE (find_busiest_group + find_busiest_queue), counted
 # by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.
@@ -507,9 +475,9 @@ synth-check:
 #                                lockstep:uart:PTY; tests/sim/board_test.cc)
 # make bench-board               the command rate over the simulated UART, into
 #                                build/bench/board.json
-# See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] as in
-# RTL_VARIANTS; the simulator is built at the same shape. 2 CPUs x 64 tasks without BALANCE
-# and the per-code error counters fits the UP5K (docs/board.md has the figures).
+# See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] with
+# OPTS nb, ne or nbne; the simulator is built at the same shape. 2 CPUs x 64 tasks without
+# BALANCE and the per-code error counters fits the UP5K (docs/board.md has the figures).
 BOARD_SHAPE ?= 2x64x16xnbne
 # The board's clock and baud rate: board_top's parameter defaults (their one home).
 board_param = $(shell sed -n 's/^ *parameter integer $(1) *= *\([0-9]*\).*/\1/p' synth/board_top.v)
@@ -523,8 +491,8 @@ board_synth_args = $(word 1,$(subst x, ,$(1))) $(word 2,$(subst x, ,$(1)))$(call
 board_lockstep_opts = --cpus $(word 1,$(subst x, ,$(1))) --tasks $(word 2,$(subst x, ,$(1))) \
 	--depth $(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-balance)$(if $(call vl_ne,$(1)), --no-err-counters)
 
-# The simulator: the C++ variants' Verilator flags, with board_top as the top and the
-# simulator's main linked in (--exe); its own Mdir.
+# The simulator: VL_FLAGS, with board_top as the top and the simulator's main linked in
+# (--exe); its own Mdir.
 BOARD_VL_FLAGS := $(filter-out --top-module hws_top --trace-fst,$(VL_FLAGS))
 BOARD_VL_FLAGS += --top-module board_top
 BOARD_VL_FLAGS += --exe --build   # build the executable, not only the model

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/harness/hws_shape.h"
 
 const char *const cli_prog = "hwsched";
 
@@ -228,6 +229,15 @@ static int set_wave(struct cli_args *a, const char *opt, const char *v)
 	(void)opt;
 	a->cfg.wave = v;
 	a->mo.sched_opts.engine.wave = v;
+	return 0;
+}
+
+static int set_no_build(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)a;
+	(void)opt;
+	(void)v;
+	hws_shape_set_build(0);
 	return 0;
 }
 
@@ -447,6 +457,9 @@ static const struct cli_opt {
 	{ "wave", "FILE", L, set_wave, "write an FST waveform of the RTL (rtl and lockstep)" },
 	{ "wave", "FILE", R | P, set_wave,
 	  "with --sched hw on the rtl or lockstep backend: the engine's FST\nwaveform" },
+	{ "no-build", NULL, L | R | V | P, set_no_build,
+	  "refuse an engine shape that is not built yet, and print the\ncommand that builds it "
+	  "(default: build it, docs/shapes.md)" },
 	{ "deep-check", "N", L, set_deep_check,
 	  "RTL walks all its lists every N idle cycles (default 0: off)" },
 	{ "check-every", "N", L, set_check_every_lockstep,
@@ -454,11 +467,11 @@ static const struct cli_opt {
 	{ "check-every", "N", R | V | P, set_check_every,
 	  "deep conservation check every N events (default 64; 0 off)" },
 	{ "no-balance", NULL, L, set_no_balance,
-	  "the engine built without BALANCE (LCU_BALANCE=0; the rtl and\nlockstep backends need a "
-	  "variant built so, e.g. 8x256x16xnb)" },
+	  "the engine built without BALANCE (LCU_BALANCE=0; on rtl and\nlockstep the shape "
+	  "8x256x16g16nb, docs/shapes.md)" },
 	{ "no-err-counters", NULL, L, set_no_err_counters,
 	  "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, "
-	  "checked; e.g. 8x256x16xnbne)" },
+	  "checked; e.g. the shape 8x256x16g16nbne)" },
 	{ "quiet", NULL, L, set_quiet, "print the last line only" },
 	{ "workload", "W", R | V, set_workload,
 	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "
@@ -561,7 +574,7 @@ static void usage_tail(enum cli_cmd cmd, FILE *f)
 {
 	switch (cmd) {
 	case CLI_LOCKSTEP:
-		fprintf(f, "\nThe RTL exists for the parameter sets built in: %s.\n"
+		fprintf(f, "\nThe RTL exists for %s.\n"
 			   "Last line: 'lockstep: N commands, M mismatches'; exit 0 iff M is 0 and "
 			   "nothing\nelse failed.\n", cli_rtl_shapes());
 		break;

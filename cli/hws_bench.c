@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "hws/hws.h"
+#include "lib/hws_params.h"
+#include "sim/harness/hws_shape.h"
 #include "sim/stim/hws_randcmd.h"
 
 #define CHECK(x)                                                                         \
@@ -32,6 +34,30 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The CPU time of this process: on a machine shared with other jobs, rates per CPU second
+ * are what the simulator does; wall-clock rates are printed beside them. */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The 1-minute load average, to show how busy the machine was (-1: unknown). */
+static double loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = -1;
+		fclose(f);
+	}
+	return l;
 }
 
 static uint32_t cycles(struct hws_dev *d)
@@ -171,6 +197,7 @@ static uint32_t mk_cpu(unsigned i, void *a)
 
 struct rate {
 	double cmds_per_s, edges_per_s, secs;
+	double cmds_per_cpu_s, edges_per_cpu_s, cpu_secs;
 	uint64_t commands, edges;
 };
 
@@ -180,17 +207,21 @@ static struct rate random_rate(const char *b, uint64_t n)
 	struct hws_randcmd_report *r = calloc(1, sizeof(*r));
 	struct hws_dev *d = open_backend(b, 8);
 	struct rate out;
-	double t0;
+	double t0, c0;
 
 	if (!r)
 		exit(1);
 	t0 = now_s();
+	c0 = cpu_s();
 	if (hws_randcmd_run(d, &o, r)) {
 		fprintf(stderr, "hws_bench: random run on %s failed: %s\n", b,
 			r->msg);
 		exit(1);
 	}
 	out.secs = now_s() - t0;
+	out.cpu_secs = cpu_s() - c0;
+	out.cmds_per_cpu_s = (double)r->commands / out.cpu_secs;
+	out.edges_per_cpu_s = (double)r->edges / out.cpu_secs;
 	out.commands = r->commands;
 	out.edges = r->edges;
 	out.cmds_per_s = (double)r->commands / out.secs;
@@ -218,7 +249,7 @@ static const unsigned bal_n[4] = { 4, 8, 16, 64 };
 struct figures {
 	unsigned lat[3][NR_OPS], enq_lat[3], deq_lat[3], pick_lat[3];
 	double ivl[3][NR_OPS];
-	double idle_rate;
+	double idle_rate, idle_rate_cpu, load_before, load_after;
 	unsigned bal_cyc[4], bal_flat[4], bal_verdict[4], bal_rtl[4], bal_rtl_flat[4];
 	double bal_ivl[4];
 	struct rate lock, rtl, model;
@@ -231,7 +262,7 @@ static void measure_cycles(struct figures *fg)
 	struct hws_dev *d = open_backend("rtl", 8);
 	unsigned queued = 0, k, o;
 	uint32_t w;
-	double t0;
+	double t0, c0;
 
 	for (o = 0; o < 3; o++) {
 		for (; queued < occs[o]; queued++)
@@ -255,8 +286,10 @@ static void measure_cycles(struct figures *fg)
 		fg->pick_lat[o] = latency_of(d, hws_cmd(HWS_OP_PICK_NEXT, 0, 0, 1, 0, 0), &w);
 	}
 	t0 = now_s();
+	c0 = cpu_s();
 	CHECK(hws_idle(d, 2000000));
 	fg->idle_rate = 2e6 / (now_s() - t0);
+	fg->idle_rate_cpu = 2e6 / (cpu_s() - c0);
 	hws_close(d);
 }
 
@@ -336,27 +369,44 @@ static int measure_balance(struct figures *fg)
 	for (k = 0; k < 4; k++)
 		if (measure_balance_row(fg, k))
 			return 1;
-	printf("  (no 4- or 16-CPU RTL variant in RTL_VARIANTS; issue interval: back-to-back "
-	       "BALANCEs with their RESULT reads, cycles per query)\n");
+	printf("  (RTL at 8 and 64 CPUs, the shapes make test builds; issue interval: "
+	       "back-to-back BALANCEs with their RESULT reads, cycles per query)\n");
 	return 0;
 }
 
 static void measure_rates(struct figures *fg)
 {
+	fg->load_before = loadavg();
 	fg->lock = random_rate("lockstep", 300000);
 	fg->rtl = random_rate("rtl", 300000);
 	fg->model = random_rate("model", 1000000);
-	printf("random streams (seed 42):\n");
-	printf("  lockstep: %.0f checked commands/s (%" PRIu64 " in %.2f s), %.2f M edges/s\n",
-	       fg->lock.cmds_per_s, fg->lock.commands, fg->lock.secs, fg->lock.edges_per_s / 1e6);
-	printf("  rtl:      %.0f commands/s, %.2f M simulated cycles/s\n", fg->rtl.cmds_per_s,
-	       fg->rtl.edges_per_s / 1e6);
-	printf("  model:    %.0f commands/s, %.2f M cycles/s\n", fg->model.cmds_per_s,
-	       fg->model.edges_per_s / 1e6);
-	printf("  verilator idle clocking: %.2f M cycles/s\n", fg->idle_rate / 1e6);
+	fg->load_after = loadavg();
+	printf("random streams (seed 42), per CPU second (per wall-clock second; load average "
+	       "%.2f before, %.2f after):\n", fg->load_before, fg->load_after);
+	printf("  lockstep: %.0f (%.0f) checked commands/s (%" PRIu64 " in %.2f CPU s), %.2f M "
+	       "edges/s\n", fg->lock.cmds_per_cpu_s, fg->lock.cmds_per_s, fg->lock.commands,
+	       fg->lock.cpu_secs, fg->lock.edges_per_cpu_s / 1e6);
+	printf("  rtl:      %.0f (%.0f) commands/s, %.2f M simulated cycles/s\n",
+	       fg->rtl.cmds_per_cpu_s, fg->rtl.cmds_per_s, fg->rtl.edges_per_cpu_s / 1e6);
+	printf("  model:    %.0f (%.0f) commands/s, %.2f M cycles/s\n", fg->model.cmds_per_cpu_s,
+	       fg->model.cmds_per_s, fg->model.edges_per_cpu_s / 1e6);
+	printf("  verilator idle clocking: %.2f (%.2f) M cycles/s\n", fg->idle_rate_cpu / 1e6,
+	       fg->idle_rate / 1e6);
 }
 
-static int write_json(const struct figures *fg, const char *json)
+/* How the default shape was built (its Verilator flags), for the record. */
+static const char *built_with(void)
+{
+	struct hws_vsim_opts o = { HWS_DEF_NR_CPUS, HWS_DEF_NR_TASKS, HWS_DEF_DEPTH, HWS_DEF_DEPTH,
+				   HWS_DEF_GROUPS, NULL, 0, 0, 0 };
+	char msg[512];
+	int err;
+	const struct hws_shape_ops *s = hws_shape_open(&o, &err, msg, sizeof(msg));
+
+	return s ? s->built_with : "unknown";
+}
+
+static int write_json(const struct figures *fg, const char *json, const char *commit)
 {
 	FILE *f = fopen(json, "w");
 	unsigned k;
@@ -365,7 +415,11 @@ static int write_json(const struct figures *fg, const char *json)
 		fprintf(stderr, "hws_bench: cannot write %s: %s\n", json, strerror(errno));
 		return 1;
 	}
-	fprintf(f, "{\n  \"config\": {\"nr_cpus\": 8, \"nr_tasks\": 256, \"fifo_depth\": 16},\n");
+	fprintf(f, "{\n  \"commit\": \"%s\",\n", commit);
+	fprintf(f, "  \"shape\": \"8x256x16g16\",\n  \"shape_built_with\": \"%s\",\n",
+		built_with());
+	fprintf(f, "  \"load_average\": [%.2f, %.2f],\n", fg->load_before, fg->load_after);
+	fprintf(f, "  \"config\": {\"nr_cpus\": 8, \"nr_tasks\": 256, \"fifo_depth\": 16},\n");
 	fprintf(f, "  \"occupancy\": [1, 16, 255],\n  \"latency_cycles\": {\n");
 	for (k = 0; k < NR_OPS; k++)
 		fprintf(f, "    \"%s\": [%u, %u, %u],\n", ops[k].name, fg->lat[0][k], fg->lat[1][k],
@@ -388,6 +442,12 @@ static int write_json(const struct figures *fg, const char *json)
 	fprintf(f, "  \"rtl_idle_cycles_per_s\": %.0f,\n", fg->idle_rate);
 	fprintf(f, "  \"model_commands_per_s\": %.0f,\n", fg->model.cmds_per_s);
 	fprintf(f, "  \"model_cycles_per_s\": %.0f,\n", fg->model.edges_per_s);
+	fprintf(f, "  \"per_cpu_second\": {\"lockstep_commands\": %.0f, \"lockstep_edges\": %.0f, "
+		   "\"rtl_commands\": %.0f, \"rtl_sim_cycles\": %.0f, \"rtl_idle_cycles\": %.0f, "
+		   "\"model_commands\": %.0f, \"model_cycles\": %.0f},\n",
+		fg->lock.cmds_per_cpu_s, fg->lock.edges_per_cpu_s, fg->rtl.cmds_per_cpu_s,
+		fg->rtl.edges_per_cpu_s, fg->idle_rate_cpu, fg->model.cmds_per_cpu_s,
+		fg->model.edges_per_cpu_s);
 	fprintf(f, "  \"balance_cycles_per_query\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
 		fg->bal_cyc[0], fg->bal_cyc[2], fg->bal_cyc[3]);
 	fprintf(f, "  \"balance_cycles_flat\": {\"4\": %u, \"16\": %u, \"64\": %u},\n",
@@ -408,14 +468,16 @@ static int write_json(const struct figures *fg, const char *json)
 int main(int argc, char **argv)
 {
 	static struct figures fg;
-	const char *json = NULL;
+	const char *json = NULL, *commit = "unknown";
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			json = argv[++i];
+		} else if (!strcmp(argv[i], "--commit") && i + 1 < argc) {
+			commit = argv[++i];
 		} else if (!strcmp(argv[i], "--help")) {
-			printf("usage: hws_bench [--json FILE]\n"
+			printf("usage: hws_bench [--json FILE] [--commit DESCRIBE]\n"
 			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
 			       "issue interval per opcode at occupancy 1, 16 and 255 tasks on one\n"
 			       "list, then lockstep, RTL and model throughput on random streams.\n");
@@ -430,5 +492,5 @@ int main(int argc, char **argv)
 	if (measure_balance(&fg))
 		return 1;
 	measure_rates(&fg);
-	return json ? write_json(&fg, json) : 0;
+	return json ? write_json(&fg, json, commit) : 0;
 }

@@ -7,7 +7,9 @@
  * functions have the same shape as hws_model_*, so the driver treats both alike.
  *
  * Verilator fixes parameters at build time, so each parameter set is its own Verilated
- * class (a "variant"); the Makefile's RTL_VARIANTS lists the ones linked in.
+ * model: a shared object per shape, built on demand into build/shapes/ and loaded with
+ * dlopen (hws_shape.h, docs/shapes.md). These functions are the C ABI over whichever
+ * shape an instance was created with.
  */
 #ifndef HWS_VSIM_H
 #define HWS_VSIM_H
@@ -37,8 +39,12 @@ struct hws_vsim_opts {
  * @msg: receives the reason on failure
  * @len: size of @msg
  *
- * Return: 0; -ENOTSUP when no variant with these parameters is linked in (@msg lists the
- * variants); -EIO when the waveform cannot be opened.
+ * The shape is built first when it is not in the cache (a line on stderr says so), unless
+ * building is off (hws_shape_set_build()).
+ *
+ * Return: 0; -EINVAL for parameters outside the spec's ranges; -ENOTSUP when the shape is
+ * not built and building is off (@msg gives the command that builds it); -EIO when the
+ * build fails, the shape does not load or the waveform cannot be opened.
  */
 int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts *o, char *msg,
 		    size_t len);
@@ -57,8 +63,8 @@ unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data, uint32
 /* Let @edges edges pass with the bus idle. */
 void hws_vsim_idle(struct hws_vsim *s, unsigned edges);
 
-/* The linked-in variants, e.g. "8x256/16/16/g16 1x16/16/16/g16". */
-const char *hws_vsim_variants(void);
+/* The shapes that can be simulated and where they are built, for help texts. */
+const char *hws_vsim_shapes(void);
 
 #ifdef __cplusplus
 }

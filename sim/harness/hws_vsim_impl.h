@@ -1,8 +1,9 @@
 // hws_vsim_impl.h - the harness, written once as a template over the Verilated class.
 //
-// Each variant's translation unit (sim/harness/hws_vsim_variant.cpp, compiled once per parameter
-// set) instantiates VsimImpl<Vhws_xxx> and registers a factory; sim/harness/hws_vsim.cpp keeps
-// the registry and exports the C ABI of hws_vsim.h.
+// Each shape's shared object (sim/harness/hws_shape_so.cpp, compiled once per shape into
+// build/shapes/<key>/, docs/shapes.md) instantiates VsimImpl<Vhws> and exports it through
+// the table of hws_shape.h; sim/harness/hws_vsim.c loads it and exports the C ABI of
+// hws_vsim.h.
 #ifndef HWS_VSIM_IMPL_H
 #define HWS_VSIM_IMPL_H
 
@@ -11,7 +12,9 @@
 #include <string>
 
 #include "verilated.h"
+#if VM_TRACE
 #include "verilated_fst_c.h"
+#endif
 
 #include "axi_master.h"
 #include "hws_vsim.h"
@@ -28,16 +31,6 @@ public:
 	virtual void idle(unsigned edges) = 0;
 };
 
-// A factory registered by each variant at static-initialisation time.
-struct VsimVariant {
-	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
-	unsigned no_balance;	// built with LCU_BALANCE = 0
-	unsigned no_err_counters;	// built with ERR_COUNTERS = 0
-	Vsim *(*create)(const hws_vsim_opts *o, std::string *err);
-	VsimVariant *next;
-};
-void register_variant(VsimVariant *v);
-
 template <class T> class VsimImpl final : public Vsim {
 public:
 	explicit VsimImpl(const hws_vsim_opts *o)
@@ -48,8 +41,10 @@ public:
 		std::string arg = "+hws_deep_check=" + std::to_string(o->deep_check);
 		const char *argv[] = { "hwsched", arg.c_str() };
 		ctx_->commandArgs(o->deep_check ? 2 : 1, argv);
+#if VM_TRACE
 		if (o->wave)
 			ctx_->traceEverOn(true);
+#endif
 		top_ = std::make_unique<T>(ctx_.get(), "hws");
 #if VM_TRACE
 		if (o->wave) {
@@ -66,14 +61,20 @@ public:
 
 	~VsimImpl() override
 	{
+#if VM_TRACE
 		if (tfp_)
 			tfp_->close();
+#endif
 		top_->final();
 	}
 
-	// False when a waveform was asked for and could not be opened (or this variant was
+	// False when a waveform was asked for and could not be opened (or this shape was
 	// Verilated without --trace-fst).
+#if VM_TRACE
 	bool wave_ok() const { return !wave_ || (tfp_ && tfp_->isOpen()); }
+#else
+	bool wave_ok() const { return !wave_; }
+#endif
 
 	void reset() override
 	{
@@ -159,24 +160,30 @@ private:
 	{
 		top_->clk_i = 1;
 		top_->eval();
+#if VM_TRACE
 		if (tfp_)
 			tfp_->dump(time_);
+#endif
 		time_ += 5;
 		top_->clk_i = 0;
 		top_->eval();
+#if VM_TRACE
 		if (tfp_)
 			tfp_->dump(time_);
+#endif
 		time_ += 5;
 	}
 
 	std::unique_ptr<VerilatedContext> ctx_;
 	std::unique_ptr<T> top_;
+#if VM_TRACE
 	std::unique_ptr<VerilatedFstC> tfp_;
+#endif
 	uint64_t time_ = 0;
 	bool wave_ = false;
 };
 
-template <class T> Vsim *create_variant(const hws_vsim_opts *o, std::string *err)
+template <class T> Vsim *create_instance(const hws_vsim_opts *o, std::string *err)
 {
 	auto *v = new VsimImpl<T>(o);
 

@@ -2,9 +2,8 @@
  * rtl_transport.c - the Verilated RTL behind the driver's transport interface
  * (include/hws/transport.h): backend "rtl", registered when the harness is linked.
  *
- * Which engine shapes exist is the harness's business (hws_vsim_create() finds a
- * Verilated variant of the requested parameters); replacing the linked-in variants by
- * shapes built and loaded on demand changes hws_vsim.cpp, not this file or the driver.
+ * Which engine shapes exist is the harness's business: hws_vsim_create() loads the
+ * shape's shared object, building it first when it is not built (sim/harness/hws_shape.h).
  */
 #include "hws/transport.h"
 #include "sim/harness/hws_vsim.h"
@@ -66,9 +65,9 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 
 static struct hws_backend rtl_backend = {
 	.name = "rtl",
-	.summary = "the Verilated RTL (sim/harness/), the shapes built in",
+	.summary = "the Verilated RTL (sim/harness/), any shape, built on first use",
 	.open = rtl_open,
-	.shapes = hws_vsim_variants,
+	.shapes = hws_vsim_shapes,
 };
 
 __attribute__((constructor)) static void rtl_register(void)

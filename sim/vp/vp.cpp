@@ -1,9 +1,8 @@
-// vp.cpp - the virtual platform's modules (vp.h) and the registry of engine variants.
+// vp.cpp - the virtual platform's modules (vp.h).
 #include "vp.h"
 
 #include <algorithm>
 
-#include "verilated.h"
 #include <cerrno>
 
 extern "C" {
@@ -20,34 +19,6 @@ double to_ns(const sc_time &t)
 	static const double ns_per_unit = sc_core::sc_get_time_resolution().to_seconds() * 1e9;
 
 	return (double)t.value() * ns_per_unit;
-}
-
-// ---- registry of the linked-in engine variants ----
-
-static TargetVariant *targets;
-
-void register_target(TargetVariant *v)
-{
-	v->next = targets;
-	targets = v;
-}
-
-const TargetVariant *find_target(unsigned cpus, unsigned tasks, unsigned cmd, unsigned res,
-				 unsigned groups, std::string *built)
-{
-	const TargetVariant *hit = nullptr;
-
-	built->clear();
-	for (const TargetVariant *v = targets; v; v = v->next) {
-		*built += (built->empty() ? "" : " ") + std::to_string(v->nr_cpus) + "x" +
-			  std::to_string(v->nr_tasks) + "x" + std::to_string(v->cmd_depth);
-		if (v->nr_cpus == cpus && v->nr_tasks == tasks && v->cmd_depth == cmd &&
-		    v->res_depth == res && v->nr_groups == groups)
-			hit = v;
-	}
-	if (built->empty())
-		*built = "none";
-	return hit;
 }
 
 // ---- Interconnect ----
@@ -177,21 +148,16 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 
 	pl->cfg = c;
 	if (c.engine) {
-		std::string built;
-		const TargetVariant *v = find_target(c.nr_cpus, c.nr_tasks, c.cmd_depth,
-						     c.res_depth, c.nr_groups, &built);
+		hws_vsim_opts o = {};
 
-		if (!v) {
-			*err = "no SystemC engine with " + std::to_string(c.nr_cpus) + " CPUs, " +
-			       std::to_string(c.nr_tasks) + " tasks, FIFOs " +
-			       std::to_string(c.cmd_depth) + " is built into the virtual platform "
-			       "(built: " + built + "; add it to VP_VARIANTS and run make vp)";
+		o.nr_cpus = c.nr_cpus;
+		o.nr_tasks = c.nr_tasks;
+		o.cmd_depth = c.cmd_depth;
+		o.res_depth = c.res_depth;
+		o.nr_groups = c.nr_groups;
+		pl->target = EngineTarget::create("engine", period, o, err);
+		if (!pl->target)
 			return nullptr;
-		}
-		// The RTL reads plusargs (+hws_deep_check): the arguments must exist.
-		static const char *argv[] = { "hwsched_vp" };
-		Verilated::commandArgs(1, argv);
-		pl->target = v->create("engine", period);
 	}
 	pl->ic.reset(new Interconnect("interconnect", sc_time(c.latency_ns, sc_core::SC_NS),
 				      c.contention));

@@ -96,8 +96,8 @@ struct Counters {
 
 class Platform {
 public:
-	// Build the modules (before sc_start); NULL with *err when the engine shape is not
-	// linked in.
+	// Build the modules (before sc_start); the engine's shape is built first when it is
+	// not (docs/shapes.md). NULL with *err when the engine cannot be had.
 	static std::unique_ptr<Platform> create(const PlatformConfig &c, std::string *err);
 
 	PlatformConfig cfg;

@@ -1,14 +1,15 @@
-// vp_target.h - the engine as a TLM-2.0 target: the Verilated SystemC model of
-// rtl/hws_top.v (verilator --sc) behind a tlm_utils::simple_target_socket.
+// vp_target.h - the engine as a TLM-2.0 target: the Verilated engine of the harness
+// (sim/harness/hws_vsim.h: the shape's shared object, built on demand, docs/shapes.md)
+// behind a tlm_utils::simple_target_socket.
 //
-// b_transport turns each generic-payload read or write into one AXI4-Lite transaction,
-// driven exactly as the reference master of sim/harness/hws_vsim_impl.h drives it (VALIDs held
-// until taken, BREADY = RREADY = 1, one transaction at a time), so every access takes the
-// same clock edges as on the rtl backend. Loosely timed: the clock is toggled inside
-// b_transport in delta cycles, SystemC time does not move, and the edges the transaction
+// b_transport turns each generic-payload read or write into one AXI4-Lite transaction of
+// the harness's reference master (sim/harness/axi_master.h: VALIDs held until taken,
+// BREADY = RREADY = 1, one transaction at a time), the same code as the rtl backend's, so
+// every access takes the same clock edges there and here. Loosely timed: the engine is
+// clocked inside b_transport, SystemC time does not move, and the edges the transaction
 // took, times the clock period, are added to the annotated delay (docs/vp.md).
 //
-// Refused without touching the engine (no clock edge, no signal change):
+// Refused without touching the engine (no clock edge):
 //   misaligned address, or beyond the 256-byte register window -> TLM_ADDRESS_ERROR_RESPONSE
 //   data length other than 4 bytes, or a streaming width below 4 -> TLM_BURST_ERROR_RESPONSE
 //   byte enables on a read                                     -> TLM_BYTE_ENABLE_ERROR_RESPONSE
@@ -24,7 +25,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "sim/harness/axi_master.h"
+#include "sim/harness/hws_vsim.h"
 
 namespace hwsvp {
 
@@ -46,116 +47,40 @@ public:
 	// Let @n edges pass with the bus idle (from a thread); returns the time they took.
 	sc_core::sc_time idle(unsigned n)
 	{
-		ensure_reset();
-		for (unsigned i = 0; i < n; i++)
-			edge();
+		hws_vsim_idle(vs_, n);
+		edges += n;
 		return period_ * n;
 	}
 
-protected:
-	EngineTarget(sc_core::sc_module_name name, sc_core::sc_time period, unsigned cpus,
-		     unsigned tasks, unsigned cmd, unsigned res, unsigned groups)
-		: sc_core::sc_module(name), socket("socket"), nr_cpus(cpus), nr_tasks(tasks),
-		  cmd_depth(cmd), res_depth(res), nr_groups(groups), period_(period)
+	// The engine of @o's shape (built first if it is not: hws_vsim_create()), out of
+	// reset; NULL with *err set when it cannot be had.
+	static EngineTarget *create(sc_core::sc_module_name name, sc_core::sc_time period,
+				    const hws_vsim_opts &o, std::string *err)
 	{
-		socket.register_b_transport(this, &EngineTarget::b_transport);
-		clk_.write(false);
-		rst_n_.write(true);
-		awvalid_.write(false);
-		wvalid_.write(false);
-		arvalid_.write(false);
-		bready_.write(true);
-		rready_.write(true);
+		struct hws_vsim *vs;
+		char msg[1024];
+
+		if (hws_vsim_create(&vs, &o, msg, sizeof(msg))) {
+			*err = msg;
+			return nullptr;
+		}
+		return new EngineTarget(name, period, o, vs);
 	}
 
-	// The AXI signals the Verilated model's ports bind to. Written by whichever thread
-	// makes the access (each CPU's), hence many writers (one at a time).
-	template <class T> using sig = sc_core::sc_signal<T, sc_core::SC_MANY_WRITERS>;
-	sig<bool> clk_{ "clk" }, rst_n_{ "rst_n" };
-	sig<bool> awvalid_{ "awvalid" }, awready_{ "awready" };
-	sig<uint32_t> awaddr_{ "awaddr" }, awprot_{ "awprot" };
-	sig<bool> wvalid_{ "wvalid" }, wready_{ "wready" };
-	sig<uint32_t> wdata_{ "wdata" }, wstrb_{ "wstrb" };
-	sig<bool> bvalid_{ "bvalid" }, bready_{ "bready" };
-	sig<uint32_t> bresp_{ "bresp" };
-	sig<bool> arvalid_{ "arvalid" }, arready_{ "arready" };
-	sig<uint32_t> araddr_{ "araddr" }, arprot_{ "arprot" };
-	sig<bool> rvalid_{ "rvalid" }, rready_{ "rready" };
-	sig<uint32_t> rresp_{ "rresp" }, rdata_{ "rdata" };
+	~EngineTarget() override { hws_vsim_destroy(vs_); }
 
 private:
+	EngineTarget(sc_core::sc_module_name name, sc_core::sc_time period, const hws_vsim_opts &o,
+		     struct hws_vsim *vs)
+		: sc_core::sc_module(name), socket("socket"), nr_cpus(o.nr_cpus),
+		  nr_tasks(o.nr_tasks), cmd_depth(o.cmd_depth), res_depth(o.res_depth),
+		  nr_groups(o.nr_groups), period_(period), vs_(vs)
+	{
+		socket.register_b_transport(this, &EngineTarget::b_transport);
+	}
+
 	sc_core::sc_time period_;
-	bool reset_done_ = false;
-
-	// Two delta cycles: the signal writes are applied, the Verilated eval (an SC_METHOD
-	// sensitive to them) runs, and its output writes are applied, whatever order the
-	// kernel runs this thread and that method in.
-	static void settle()
-	{
-		sc_core::wait(sc_core::SC_ZERO_TIME);
-		sc_core::wait(sc_core::SC_ZERO_TIME);
-	}
-
-	// One rising edge with the inputs already written: rise, settle, fall, settle (the
-	// harness's tick()).
-	void edge()
-	{
-		clk_.write(true);
-		settle();
-		clk_.write(false);
-		settle();
-		if (reset_done_)
-			edges++;
-	}
-
-	// rst_ni low for two edges, then released (the harness's reset()); done on the first
-	// access, from the caller's thread, since a constructor cannot wait.
-	void ensure_reset()
-	{
-		if (reset_done_)
-			return;
-		settle();	// the model's initial evaluation
-		rst_n_.write(false);
-		edge();
-		edge();
-		rst_n_.write(true);
-		settle();
-		reset_done_ = true;
-	}
-
-	// The slave's pins for the shared master (sim/harness/axi_master.h): the signals the
-	// Verilated model's ports bind to, and the delta-cycle edge().
-	struct Pins {
-		EngineTarget &t;
-
-		void aw_begin(uint32_t addr, uint32_t data, uint32_t strb)
-		{
-			t.awvalid_.write(true);
-			t.wvalid_.write(true);
-			t.awaddr_.write(addr);
-			t.wdata_.write(data);
-			t.wstrb_.write(strb);
-		}
-		void aw_end()
-		{
-			t.awvalid_.write(false);
-			t.wvalid_.write(false);
-		}
-		bool aw_taken() const { return t.awready_.read() && t.wready_.read(); }
-		void ar_begin(uint32_t addr)
-		{
-			t.arvalid_.write(true);
-			t.araddr_.write(addr);
-		}
-		void ar_end() { t.arvalid_.write(false); }
-		bool ar_taken() const { return t.arready_.read(); }
-		bool b_valid() const { return t.bvalid_.read(); }
-		bool r_valid() const { return t.rvalid_.read(); }
-		uint32_t b_resp() const { return t.bresp_.read(); }
-		uint32_t r_resp() const { return t.rresp_.read(); }
-		uint32_t r_data() const { return t.rdata_.read(); }
-		void edge() { t.edge(); }
-	};
+	struct hws_vsim *vs_;
 
 	void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &delay)
 	{
@@ -194,68 +119,21 @@ private:
 				if (be[i % len])
 					strb |= 1u << i;
 		}
-		Pins pins{ *this };
-
-		ensure_reset();
 		if (cmd == tlm::TLM_WRITE_COMMAND) {
 			memcpy(&data, p.get_data_ptr(), 4);
-			n = hwsaxi::write(pins, (uint32_t)addr, data, strb, &resp);
+			n = hws_vsim_write(vs_, (uint32_t)addr, data, strb, &resp);
 		} else {
-			n = hwsaxi::read(pins, (uint32_t)addr, &data, &resp);
+			n = hws_vsim_read(vs_, (uint32_t)addr, &data, &resp);
 			memcpy(p.get_data_ptr(), &data, 4);
 		}
 		transactions++;
+		edges += n;
 		last_edges = n;
 		delay += period_ * n;
 		p.set_response_status(resp == 0 ? tlm::TLM_OK_RESPONSE :
 						  tlm::TLM_GENERIC_ERROR_RESPONSE);
 	}
 };
-
-// One Verilated class (one parameter set) wired to the signals.
-template <class V> class EngineTargetV final : public EngineTarget {
-public:
-	EngineTargetV(sc_core::sc_module_name name, sc_core::sc_time period, unsigned cpus,
-		      unsigned tasks, unsigned cmd, unsigned res, unsigned groups)
-		: EngineTarget(name, period, cpus, tasks, cmd, res, groups), top_("engine")
-	{
-		top_.clk_i(clk_);
-		top_.rst_ni(rst_n_);
-		top_.s_axi_awvalid_i(awvalid_);
-		top_.s_axi_awready_o(awready_);
-		top_.s_axi_awaddr_i(awaddr_);
-		top_.s_axi_awprot_i(awprot_);
-		top_.s_axi_wvalid_i(wvalid_);
-		top_.s_axi_wready_o(wready_);
-		top_.s_axi_wstrb_i(wstrb_);
-		top_.s_axi_bvalid_o(bvalid_);
-		top_.s_axi_bready_i(bready_);
-		top_.s_axi_bresp_o(bresp_);
-		top_.s_axi_arvalid_i(arvalid_);
-		top_.s_axi_arready_o(arready_);
-		top_.s_axi_araddr_i(araddr_);
-		top_.s_axi_arprot_i(arprot_);
-		top_.s_axi_rvalid_o(rvalid_);
-		top_.s_axi_rready_i(rready_);
-		top_.s_axi_rresp_o(rresp_);
-		top_.s_axi_wdata_i(wdata_);
-		top_.s_axi_rdata_o(rdata_);
-	}
-
-private:
-	V top_;
-};
-
-// A factory per linked-in variant (sim/vp/vp_variant.cpp), registered at start-up.
-struct TargetVariant {
-	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
-	EngineTarget *(*create)(const char *name, sc_core::sc_time period);
-	TargetVariant *next;
-};
-void register_target(TargetVariant *v);
-// The variant with these parameters, or NULL; *built lists the linked-in ones.
-const TargetVariant *find_target(unsigned cpus, unsigned tasks, unsigned cmd, unsigned res,
-				 unsigned groups, std::string *built);
 
 } // namespace hwsvp
 

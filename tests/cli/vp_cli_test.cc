@@ -66,8 +66,6 @@ TEST(Vp, HelpAndBadInput)
 		{ "vp --wave x.fst", "--wave is an option of 'run'", 2 },
 		{ "vp --no-hw-balance", "--no-hw-balance is an option of 'run'", 2 },
 		{ "run --bus-latency 5", "--bus-latency is an option of 'vp'", 2 },
-		{ "vp --topology core=3 --workload mix:tasks=6 --duration 1ms",
-		  "no SystemC engine with 3 CPUs", 1 },
 		{ "vp --workload nosuch", "workload 'nosuch': unknown", 1 },
 	};
 	for (const auto &b : bad) {

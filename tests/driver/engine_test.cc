@@ -1179,7 +1179,7 @@ TEST_P(Engine, BalanceQuotientsAreExactAtTheWidthLimits)
 	EXPECT_EQ(b.verdict, 2u) << "THIS_IS_MAX: node 0 holds half the tasks";
 }
 
-// The small-FPGA build (LCU_BALANCE=0, variant 8x256x16xnb): FEATURES says so, BALANCE is
+// The small-FPGA build (LCU_BALANCE=0, shape 8x256x16g16nb): FEATURES says so, BALANCE is
 // refused with OPCODE before any other check and changes nothing, and everything else,
 // including the placement queries and the loads firmware balances from, still works.
 class EngineNoBalance : public Engine {
@@ -1278,7 +1278,7 @@ static unsigned make_one_error_of_each_code(hws_dev *d)
 	return 10;	// eight of the commands, UNDERFLOW, ADDR
 }
 
-// The build without the per-code counters (ERR_COUNTERS=0, variant 8x256x16xnbne, the one
+// The build without the per-code counters (ERR_COUNTERS=0, shape 8x256x16g16nbne, the one
 // that fits an HX8K): FEATURES says so, every error is still recorded in ERR_TOTAL,
 // ERR_LAST, ERR_CMD and STATUS.ERR, and ERR_CNTn read 0. The same errors on an engine with
 // the counters (the model) show what they would have counted.

@@ -108,28 +108,6 @@ TEST(Lockstep, FirstMismatchStopsWithCommandAndBothAnswers)
 	hws_close(d);
 }
 
-TEST(Lockstep, MissingRtlVariantIsAClearError)
-{
-	hws_config c;
-	hws_dev *d = nullptr;
-	char msg[512];
-	hws_config_default(&c);
-	c.backend = "rtl";
-	c.nr_cpus = 3;
-	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
-	EXPECT_NE(std::strstr(msg, "RTL_VARIANTS"), nullptr) << msg;
-	EXPECT_NE(std::strstr(msg, "8x256/16/16"), nullptr) << msg;
-	// A shape that exists only with BALANCE built is not silently given to a request
-	// for the build without it.
-	c.nr_cpus = 2;
-	c.nr_tasks = 16;
-	c.cmd_depth = c.res_depth = 4;
-	c.no_balance = 1;
-	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
-	EXPECT_NE(std::strstr(msg, "no BALANCE"), nullptr) << msg;
-	EXPECT_NE(std::strstr(msg, "8x256/16/16/g16/nobal"), nullptr) << msg;
-}
-
 // ---- An engine on its own clock: data and responses compared, not edges ----------------
 
 // A "board" that is a second C model running freely: before each access it idles

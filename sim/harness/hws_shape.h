@@ -1,0 +1,100 @@
+/*
+ * hws_shape - engine shapes built on demand: one shared object per shape, loaded with
+ * dlopen (docs/shapes.md).
+ *
+ * Verilator fixes parameters at build time, so every engine shape (CPUs x tasks x FIFO
+ * depths x groups x optional units) is its own Verilated model. Each is built into
+ * build/shapes/<key>/libhws_shape.so (tools/build_shape.sh, `make shape SHAPE=<key>`):
+ * the Verilated --cc model, the harness (sim/harness/hws_shape_so.cpp) and the Verilator
+ * runtime, every symbol hidden but the one versioned entry point hws_shape_v1(), which
+ * returns the table below. hws_vsim_create() (hws_vsim.h) finds the shape in the cache,
+ * builds it first when it is missing or older than its sources (unless building is off),
+ * and loads it; hwsched is never relinked for a shape.
+ *
+ * The key, canonical (one key per shape):
+ *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne]
+ * r<res_depth> only when the result FIFO's depth differs from the command FIFO's; nb: built
+ * without the BALANCE query (LCU_BALANCE = 0); ne: without the per-code error counters
+ * (ERR_COUNTERS = 0). The default shape is 8x256x16g16.
+ */
+#ifndef HWS_SHAPE_H
+#define HWS_SHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/harness/hws_vsim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of the table below; a shared object of another version is rebuilt. */
+#define HWS_SHAPE_ABI 1
+/* The one symbol a shape's shared object exports. */
+#define HWS_SHAPE_ENTRY "hws_shape_v1"
+/* The file of a shape in its cache folder: without and with FST waveform support. */
+#define HWS_SHAPE_SO "libhws_shape.so"
+#define HWS_SHAPE_SO_TRACE "libhws_shape_trace.so"
+
+/* What one shape's shared object offers: its parameters and the harness's functions
+ * (hws_vsim.h's, on an instance of this shape). */
+struct hws_shape_ops {
+	unsigned abi;		/* HWS_SHAPE_ABI */
+	unsigned size;		/* sizeof(struct hws_shape_ops) */
+	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
+	unsigned no_balance, no_err_counters;
+	unsigned trace;		/* built with --trace-fst (a waveform can be written) */
+	const char *built_with;	/* the Verilator version and flags, for messages */
+	/* An instance, reset; NULL with @msg set on failure (a waveform it cannot open). */
+	void *(*create)(const struct hws_vsim_opts *o, char *msg, size_t len);
+	void (*destroy)(void *inst);
+	void (*reset)(void *inst);
+	unsigned (*write)(void *inst, uint32_t addr, uint32_t data, uint32_t strb,
+			  uint32_t *resp);
+	unsigned (*read)(void *inst, uint32_t addr, uint32_t *data, uint32_t *resp);
+	void (*idle)(void *inst, unsigned edges);
+};
+
+typedef const struct hws_shape_ops *(*hws_shape_entry_fn)(void);
+
+/**
+ * hws_shape_key - the canonical key of a shape
+ * @o: the parameters (nr_cpus .. no_err_counters; the options are ignored)
+ * @key: receives the key, e.g. "8x256x16g16", "2x64x16g16nbne", "2x16x4r8g16"
+ * @len: size of @key (HWS_SHAPE_KEY_MAX is enough)
+ */
+#define HWS_SHAPE_KEY_MAX 48
+void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len);
+
+/**
+ * hws_shape_set_build - whether a missing or stale shape is built (1, the default) or
+ * refused with the command that builds it (0: hwsched's --no-build). Process-wide.
+ */
+void hws_shape_set_build(int build);
+
+/**
+ * hws_shape_open - the table of a shape, built and loaded as needed
+ * @o: the parameters; @o->wave selects the build with waveform support
+ * @msg: receives the reason on failure
+ * @len: size of @msg
+ *
+ * Return: the table (loaded once per process and kept), or NULL: @msg says why (bad
+ * parameters, building is off, the build failed, the object does not load).
+ * *@err gets -EINVAL for bad parameters, -ENOTSUP when the shape is not built (or is
+ * older than its sources) and building is off, -EIO otherwise.
+ */
+const struct hws_shape_ops *hws_shape_open(const struct hws_vsim_opts *o, int *err,
+					   char *msg, size_t len);
+
+/**
+ * hws_shape_cache_dir - the folder of the cache: $HWS_SHAPES, or build/shapes in the
+ * repository ($HWS_ROOT, or found upwards from the executable). NULL when neither.
+ */
+const char *hws_shape_cache_dir(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWS_SHAPE_H */

@@ -1,0 +1,68 @@
+// hws_shape_so.cpp - the harness of one engine shape, compiled into that shape's shared
+// object (build/shapes/<key>/libhws_shape.so, tools/build_shape.sh; docs/shapes.md).
+//
+// Compiled with -DHWS_VHDR="Vhws.h" (the Verilated class Vhws of this shape),
+// -DHWS_V_CPUS/-DHWS_V_TASKS/-DHWS_V_CMD_DEPTH/-DHWS_V_RES_DEPTH/-DHWS_V_GROUPS,
+// -DHWS_V_NO_BALANCE/-DHWS_V_NO_ERR_COUNTERS, -DHWS_V_BUILT_WITH="..." and VM_TRACE 0 or 1,
+// and -fvisibility=hidden: the one symbol exported is hws_shape_v1().
+#include "hws_vsim_impl.h"
+
+#include <cstdio>
+
+#include HWS_VHDR
+#include "hws_shape.h"
+
+namespace {
+
+using Impl = hws::Vsim;
+
+void *create(const hws_vsim_opts *o, char *msg, size_t len)
+{
+	std::string err;
+	Impl *v = hws::create_instance<Vhws>(o, &err);
+
+	if (!v)
+		snprintf(msg, len, "%s", err.c_str());
+	return v;
+}
+
+void destroy(void *inst)
+{
+	delete static_cast<Impl *>(inst);
+}
+
+void reset(void *inst)
+{
+	static_cast<Impl *>(inst)->reset();
+}
+
+unsigned write(void *inst, uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
+{
+	return static_cast<Impl *>(inst)->write(addr, data, strb, resp);
+}
+
+unsigned read(void *inst, uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	return static_cast<Impl *>(inst)->read(addr, data, resp);
+}
+
+void idle(void *inst, unsigned edges)
+{
+	static_cast<Impl *>(inst)->idle(edges);
+}
+
+const hws_shape_ops ops = {
+	HWS_SHAPE_ABI, sizeof(hws_shape_ops),
+	HWS_V_CPUS, HWS_V_TASKS, HWS_V_CMD_DEPTH, HWS_V_RES_DEPTH, HWS_V_GROUPS,
+	HWS_V_NO_BALANCE, HWS_V_NO_ERR_COUNTERS, VM_TRACE, HWS_V_BUILT_WITH,
+	create, destroy, reset, write, read, idle,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const hws_shape_ops *hws_shape_v1(void);
+
+extern "C" const hws_shape_ops *hws_shape_v1(void)
+{
+	return &ops;
+}

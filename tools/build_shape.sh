@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# build_shape.sh - build one engine shape into the cache (docs/shapes.md).
+#
+# usage: tools/build_shape.sh KEY CACHE TRACE RUNTIME JOBS SOURCE...
+#   KEY      <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne], e.g. 8x256x16g16
+#   CACHE    the cache folder (build/shapes); the shape goes to CACHE/KEY/
+#   TRACE    1: the build with FST waveform support (libhws_shape_trace.so), 0: without
+#            (libhws_shape.so)
+#   RUNTIME  the Verilator runtime archive, compiled -fPIC -fvisibility=hidden (Makefile)
+#   JOBS     parallel compiler jobs
+#   SOURCE   what the shape is built from: the RTL (*.v, *.vh) and the harness; the list
+#            is written beside the shape, and a shape older than one of them is rebuilt
+# Run by `make shape SHAPE=KEY` (the Makefile passes the rest). Under a lock per shape
+# (flock on CACHE/.KEY.lock), in a temporary folder CACHE/.tmp-KEY.*, the shared object
+# then renamed into place: two builds of one shape at once leave one good shape, and a
+# build that finds the shape made while it waited for the lock does nothing.
+set -euo pipefail
+
+die() { echo "build_shape: $*" >&2; exit 2; }
+[ $# -ge 6 ] || die "usage: tools/build_shape.sh KEY CACHE TRACE RUNTIME JOBS SOURCE..."
+key=$1 cache=$2 trace=$3 runtime=$4 jobs=$5
+shift 5
+
+# The key, and the ranges of lib/hws_params.h (their one home).
+[[ $key =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r([0-9]+))?g([0-9]+)(nb)?(ne)?$ ]] ||
+	die "'$key' is not a shape key: <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne], e.g. 8x256x16g16 (docs/shapes.md)"
+cpus=$((10#${BASH_REMATCH[1]})) tasks=$((10#${BASH_REMATCH[2]})) cmd=$((10#${BASH_REMATCH[3]}))
+res=$((10#${BASH_REMATCH[5]:-$cmd})) groups=$((10#${BASH_REMATCH[6]}))
+nb=${BASH_REMATCH[7]:+1} ne=${BASH_REMATCH[8]:+1}
+nb=${nb:-0} ne=${ne:-0}
+canon="${cpus}x${tasks}x${cmd}"
+[ "$res" = "$cmd" ] || canon+="r$res"
+canon+="g$groups"
+[ "$nb" = 0 ] || canon+=nb
+[ "$ne" = 0 ] || canon+=ne
+[ "$canon" = "$key" ] || die "'$key' is not canonical: use $canon"
+lim() { awk -v n="$1" '$1 == "#define" && $2 == n { print $3 }' lib/hws_params.h; }
+check() { # name value min max
+	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || die "$key: $1 must be $3..$4 (got $2)"
+}
+check NR_CPUS "$cpus" 1 "$(lim HWS_MAX_NR_CPUS)"
+check NR_TASKS "$tasks" 1 "$(lim HWS_MAX_NR_TASKS)"
+check CMD_DEPTH "$cmd" "$(lim HWS_MIN_DEPTH)" "$(lim HWS_MAX_DEPTH)"
+check RES_DEPTH "$res" "$(lim HWS_MIN_DEPTH)" "$(lim HWS_MAX_DEPTH)"
+check NR_GROUPS "$groups" 1 "$(lim HWS_MAX_NR_GROUPS)"
+case $trace in 0) so=libhws_shape.so ;; 1) so=libhws_shape_trace.so ;; *) die "TRACE must be 0 or 1" ;; esac
+[ -r "$runtime" ] || die "no Verilator runtime archive $runtime (make builds it)"
+
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+stamp=$(mktemp "$cache/.stamp-$key.XXXXXX")
+exec 9>"$cache/.$key-$trace.lock"
+flock 9
+if [ "$cache/$key/$so" -nt "$stamp" ]; then
+	rm -f "$stamp"
+	exit 0	# built by another process while this one waited for the lock
+fi
+rm -f "$stamp"
+tmp=$(mktemp -d "$cache/.tmp-$key.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+rtl=() srcs=()
+for s in "$@"; do
+	srcs+=("$s")
+	case $s in *.v) rtl+=("$s") ;; esac
+done
+
+# Verilator: the RTL's simulation assertions stay on (--assert); no trace support unless
+# asked for (it costs every edge, docs/shapes.md); X's resolved the fast way.
+vflags=(--cc -Wall -O3 --assert --x-assign fast --x-initial fast --top-module hws_top -Irtl)
+defs=(-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=$trace -DVM_TRACE_FST=$trace -DVM_TRACE_VCD=0)
+[ "$trace" = 1 ] && vflags+=(--trace-fst)
+# Position-independent, every symbol hidden: the one export is hws_shape_v1().
+pic="-fPIC -fvisibility=hidden -fvisibility-inlines-hidden"
+# C++ -O2: -O3 (and -march=native) measured no faster on the default shape (docs/shapes.md).
+opt=-O2
+# Verilator's own make runs -j JOBS, not as a sub-make of the make that runs this script.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+verilator "${vflags[@]}" --prefix Vhws --Mdir "$tmp/vl" --build -j "$jobs" \
+	-GNR_CPUS="$cpus" -GNR_TASKS="$tasks" -GCMD_DEPTH="$cmd" -GRES_DEPTH="$res" \
+	-GNR_GROUPS="$groups" -GLCU_BALANCE=$((1 - nb)) -GERR_COUNTERS=$((1 - ne)) \
+	-CFLAGS "$pic" -MAKEFLAGS "OPT_FAST=$opt" -MAKEFLAGS "OPT_SLOW=-O1" -MAKEFLAGS "OPT_GLOBAL=-O1" \
+	"${rtl[@]}" >"$tmp/verilator.log" || { cat "$tmp/verilator.log" >&2; exit 1; }
+
+vl=/usr/share/verilator/include
+built_with="Verilator $(verilator --version | awk '{ print $2 }') ${vflags[*]} $opt"
+${CXX:-g++} -std=gnu++17 $opt $pic "${defs[@]}" -I"$vl" -I"$vl/vltstd" -I"$tmp/vl" -Isim/harness -I. \
+	-Wall -Wextra -Wno-unused-parameter -DHWS_VHDR='"Vhws.h"' \
+	-DHWS_V_CPUS="$cpus" -DHWS_V_TASKS="$tasks" -DHWS_V_CMD_DEPTH="$cmd" -DHWS_V_RES_DEPTH="$res" \
+	-DHWS_V_GROUPS="$groups" -DHWS_V_NO_BALANCE="$nb" -DHWS_V_NO_ERR_COUNTERS="$ne" \
+	-DHWS_V_BUILT_WITH="\"$built_with\"" -c -o "$tmp/hws_shape_so.o" sim/harness/hws_shape_so.cpp
+printf '{ global: hws_shape_v1; local: *; };\n' >"$tmp/exports.map"
+${CXX:-g++} -shared -o "$tmp/$so" "$tmp/hws_shape_so.o" "$tmp/vl/Vhws__ALL.a" "$runtime" \
+	-Wl,--version-script="$tmp/exports.map" -Wl,--exclude-libs,ALL -Wl,-Bsymbolic \
+	-Wl,-z,defs -lz -pthread
+printf '%s\n' "${srcs[@]}" >"$tmp/sources"
+
+# Into place: the list of sources first, the shared object last (each a rename).
+mkdir -p "$cache/$key"
+mv -f "$tmp/sources" "$cache/$key/sources"
+mv -f "$tmp/$so" "$cache/$key/$so"
