@@ -467,7 +467,7 @@ static const struct cli_opt {
 	{ "topology", "T", R | V, set_topology,
 	  "numa=N,pkg=P,core=C,smt=S (default pkg=1,core=4,smt=1)" },
 	{ "topology", "T", P, set_topology, "default: core=N, N the CPUs the trace shows" },
-	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24" },
+	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24, cfs, eevdf" },
 	{ "duration", "D", R | V, set_duration,
 	  "simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\nends when its tasks exit)" },
 	{ "no-wake-balance", NULL, R | V | P, set_no_wake_balance,

@@ -12,6 +12,8 @@ static const struct sched_ops *const scheds[] = {
 	&sched_hw_ops,
 	&sched_o1_ops,
 	&sched_linux24_ops,
+	&sched_cfs_ops,
+	&sched_eevdf_ops,
 };
 
 #define NR_SCHEDS (sizeof(scheds) / sizeof(scheds[0]))

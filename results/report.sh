@@ -161,7 +161,7 @@ if [ -f "$f" ]; then
 	echo "| published 2.6.26-rc / | 842.54 | 1643.74 | 3189.12 | 3225.32 | 3175.10 | 3114.96 | 2981.78 | 2606.00 | 2246.63 |"
 	echo "| published 2.6.26-rc /foo | 837.43 | 1624.41 | 2993.43 | 3182.07 | 3164.50 | 3077.14 | 2969.46 | 2646.14 | 2366.51 |"
 	echo "| published /foo vs / | -0.6% | -1.2% | -6.1% | -1.3% | -0.3% | -1.2% | -0.4% | +1.5% | +5.3% |"
-	for s in o1 hw; do
+	for s in o1 hw cfs eevdf; do
 		printf '| ours %s / |' $s; for t in 1 2 4 8 16 32 64 128 256; do printf ' %s |' "$(cell $f root$t $s 4 5 %.0f)"; done; echo
 		printf '| ours %s /foo |' $s; for t in 1 2 4 8 16 32 64 128 256; do printf ' %s |' "$(cell $f child$t $s 4 5 %.0f)"; done; echo
 		printf '| ours %s /foo vs / |' $s; for t in 1 2 4 8 16 32 64 128 256; do printf ' %s |' "$(pct $(v $f child$t $s) $(v $f root$t $s))"; done; echo
@@ -173,27 +173,27 @@ if [ -f "$f" ]; then
 	echo "|---|---|---|---|"
 	echo "| published 2.6.26-rc | ~122k | ~118k | -3% |"
 	echo "| published smp-group | ~120k | ~129k | +7% |"
-	for s in o1 hw; do
+	for s in o1 hw cfs eevdf; do
 		echo "| ours $s | $(cell $f volano_root $s 4 5 %.0f) | $(cell $f volano_child $s 4 5 %.0f) | $(pct $(v $f volano_child $s) $(v $f volano_root $s)) |"
 	done
 	echo
 	echo "Two groups with equal shares (1024 each), CPU-bound tasks; CPU share of each group:"
 	echo
-	echo "| split | entitled root / group 1 | ours o1 | ours hw |"
-	echo "|---|---|---|---|"
+	echo "| split | entitled root / group 1 | ours o1 | ours hw | ours cfs | ours eevdf |"
+	echo "|---|---|---|---|---|---|"
 	gs() { awk -F'\t' -v p="$2" -v s="$3" '$1==p && $2==s {printf "%.1f%% / %.1f%%", 100*$13, 100*$14}' "$1"; }
-	echo "| 1 root task vs 16 in group 1, 4 CPUs | 25% / 75% (one task can use one CPU) | $(gs $f split1v16 o1) | $(gs $f split1v16 hw) |"
-	echo "| the same, all pinned to CPU 0 | 50% / 50% | $(gs $f split1v16pin o1) | $(gs $f split1v16pin hw) |"
-	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 80% / 20% (CFS's rule: each root task weighs as much as the whole group) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) |"
+	echo "| 1 root task vs 16 in group 1, 4 CPUs | 25% / 75% (one task can use one CPU) | $(gs $f split1v16 o1) | $(gs $f split1v16 hw) | $(gs $f split1v16 cfs) | $(gs $f split1v16 eevdf) |"
+	echo "| the same, all pinned to CPU 0 | 50% / 50% | $(gs $f split1v16pin o1) | $(gs $f split1v16pin hw) | $(gs $f split1v16pin cfs) | $(gs $f split1v16pin eevdf) |"
+	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 80% / 20% (CFS's rule: each root task weighs as much as the whole group) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) | $(gs $f split4v16 cfs) | $(gs $f split4v16 eevdf) |"
 	echo
 	pubg=(-0.61 -1.17 -6.14 -1.34 -0.33 -1.21 -0.41 1.54 5.34); i=0
 	for t in 1 2 4 8 16 32 64 128 256; do
-		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw) ${pubg[$i]}"
+		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw) ${pubg[$i]} $(v $f root$t cfs) $(v $f child$t cfs)"
 		i=$((i + 1))
 	done >$D/e4
 	gp -e "set output '$SVG/exp4.svg'; set title 'Exp 4: sysbench OLTP, 4 cores: all tasks in a child group vs in the root group'; set xlabel 'threads'; set ylabel '/foo vs / (%)';
 		set logscale x 2; set key outside right; set yrange [-8:8]; set ytics 2; set grid y;
-		plot '$D/e4' using 1:(100*(\$3/\$2-1)) w lp pt 7 title 'ours o1', '' using 1:(100*(\$5/\$4-1)) w lp pt 5 title 'ours hw', '' using 1:6 w lp dt 3 pt 6 title 'published 2.6.26-rc', 2 dt 2 lc rgb 'gray' title '+-2%', -2 dt 2 lc rgb 'gray' notitle"
+		plot '$D/e4' using 1:(100*(\$3/\$2-1)) w lp pt 7 title 'ours o1', '' using 1:(100*(\$5/\$4-1)) w lp pt 5 title 'ours hw', '' using 1:(100*(\$8/\$7-1)) w lp pt 9 title 'ours cfs', '' using 1:6 w lp dt 3 pt 6 title 'published 2.6.26-rc', 2 dt 2 lc rgb 'gray' title '+-2%', -2 dt 2 lc rgb 'gray' notitle"
 fi
 
 # ---- exp5
@@ -204,14 +204,14 @@ if [ -f "$f" ]; then
 	echo "| | off | on | on vs off |"
 	echo "|---|---|---|---|"
 	echo "| published transactions/s | 4833.83 (±0.75%) | 4837.35 (±1%) | +0.07% |"
-	for s in o1 hw; do
+	for s in o1 hw cfs eevdf; do
 		echo "| ours $s transactions/s | $(cell $f wake_off $s 4 5 %.0f) | $(cell $f wake_on $s 4 5 %.0f) | $(pct $(v $f wake_on $s) $(v $f wake_off $s)) |"
 		echo "| ours $s wakeup latency p99 us | $(v $f wake_off $s 12) | $(v $f wake_on $s 12) | |"
 		echo "| ours $s migrations per run | $(v $f wake_off $s 11) | $(v $f wake_on $s 11) | |"
 		echo "| ours $s time a core's two threads are busy while another core of the package idles | $(v $f wake_off $s 16)% | $(v $f wake_on $s 16)% | |"
 	done
 	echo
-	for s in o1 hw; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5
+	for s in o1 hw cfs eevdf; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5
 	gp -e "set output '$SVG/exp5.svg'; set title 'Exp 5: sysbench 16 threads, 2x4x2 SMT: wake balancing'; set ylabel 'transactions/s';
 		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key outside right;
 		plot '$D/e5' using 2:4:xtic(1) title 'wake balance off', '' using 3:5 title 'on'"
