@@ -243,6 +243,7 @@ struct sched {
 	unsigned ncpu, ngroups;
 	int levels[4], nlevels;
 	int wake_balance;
+	int tick_shares;	/* shares updated by the tick only */
 	struct ftask *t;
 	struct sched_task **tp;
 	struct fcpu *c;
@@ -366,6 +367,8 @@ static void list_del(struct sched *s, unsigned id)
 	f->cpu = NIL;
 }
 
+static void update_group_shares(struct sched *s, unsigned g);
+
 /* enqueue_task_fair(): the task's entity, then each group entity not yet queued. */
 static void enqueue_task(struct sched *s, struct sched_task *t, unsigned cpu, int flags)
 {
@@ -388,6 +391,8 @@ static void enqueue_task(struct sched *s, struct sched_task *t, unsigned cpu, in
 	list_add(s, t->id, cpu);
 	t->cpu = (int)cpu;
 	charge_ops(s, cpu, 1);
+	if (t->group && !s->tick_shares)
+		update_group_shares(s, t->group);
 }
 
 /* dequeue_task_fair(): up the hierarchy while a queue becomes empty. */
@@ -405,6 +410,8 @@ static void dequeue_task(struct sched *s, struct sched_task *t, unsigned cpu)
 	}
 	list_del(s, t->id);
 	charge_ops(s, cpu, 1);
+	if (t->group && !s->tick_shares)
+		update_group_shares(s, t->group);
 }
 
 /* Change a group entity's weight (its share on this CPU) in place. */
@@ -426,18 +433,26 @@ static void reweight(struct sched *s, struct fair_ent *se, struct fair_rq *rq, u
 	s->reweights++;
 }
 
-/* The shares update (2.6.27's update_shares() over the whole machine), from CPU @cpu. */
+/*
+ * The shares update (2.6.27's update_shares() over the whole machine): every tick from
+ * CPU 0, and for one group at every enqueue and dequeue of its tasks unless tick_shares
+ * (update_cfs_shares()'s pace, 2.6.38).
+ */
+static void update_group_shares(struct sched *s, unsigned g)
+{
+	uint64_t sum = 0;
+
+	for (unsigned x = 0; x < s->ncpu; x++)
+		sum += rq_of(s, g, x)->load;
+	for (unsigned x = 0; x < s->ncpu; x++)
+		reweight(s, &s->gse[(g - 1) * s->ncpu + x], &s->c[x].root,
+			 fair_group_share(s->env->group_shares[g], rq_of(s, g, x)->load, sum));
+}
+
 static void update_shares(struct sched *s, unsigned cpu)
 {
-	for (unsigned g = 1; g < s->ngroups; g++) {
-		uint64_t sum = 0;
-
-		for (unsigned x = 0; x < s->ncpu; x++)
-			sum += rq_of(s, g, x)->load;
-		for (unsigned x = 0; x < s->ncpu; x++)
-			reweight(s, &s->gse[(g - 1) * s->ncpu + x], &s->c[x].root,
-				 fair_group_share(s->env->group_shares[g], rq_of(s, g, x)->load, sum));
-	}
+	for (unsigned g = 1; g < s->ngroups; g++)
+		update_group_shares(s, g);
 	if (s->ngroups > 1)
 		charge_ops(s, cpu, (s->ngroups - 1) * s->ncpu / 4.0);
 }
@@ -691,11 +706,36 @@ static unsigned fork_cpu(struct sched *s, const struct sched_task *t, unsigned w
 	return c < 0 ? first_allowed(s, t) : (unsigned)c;
 }
 
-/* wake_affine() of 2.6.26 between the waker's CPU @this and the task's @prev. */
+/*
+ * effective_load() (2.6.27): how much @cpu's root load changes when @wl of weight joins
+ * @group's queue there and @wg joins the group's total: the change of the group
+ * entity's share (fair_group_share()), or @wl itself in the root group.
+ */
+static int64_t effective_load(struct sched *s, unsigned group, unsigned cpu, int64_t wl,
+			      int64_t wg)
+{
+	uint64_t sum = 0, w = rq_of(s, group, cpu)->load;
+	uint32_t sh = s->env->group_shares[group];
+
+	if (!group)
+		return wl;
+	for (unsigned x = 0; x < s->ncpu; x++)
+		sum += rq_of(s, group, x)->load;
+	return (int64_t)fair_group_share(sh, (uint64_t)((int64_t)w + wl), (uint64_t)((int64_t)sum + wg)) -
+	       (int64_t)fair_group_share(sh, w, sum);
+}
+
+/*
+ * wake_affine() of 2.6.27 (the SMP group balancer's) between the waker's CPU @this and
+ * the task's @prev, without the sync hint (the machine gives none): affine when this CPU
+ * is not busier than prev and the two together hold less than one of this CPU's tasks
+ * on average, or when this CPU's load with the task's effective load added stays within
+ * (100 + (imbalance_pct - 100) / 2)% of prev's.
+ */
 static int wake_affine(struct sched *s, const struct sched_task *t, unsigned this, unsigned prev)
 {
 	struct hws_cpu_load l[HWS_MAX_CPUS];
-	uint64_t tl, load, prev_tl;
+	int64_t tl, load, prev_tl, tl_per_task, w = s->t[t->id].se.weight;
 	unsigned pct;
 	int level = -1;
 
@@ -711,11 +751,13 @@ static int wake_affine(struct sched *s, const struct sched_task *t, unsigned thi
 	cpu_loads(s, l);
 	tl = l[this].now > l[this].hist ? l[this].now : l[this].hist;		/* target_load */
 	prev_tl = l[prev].now > l[prev].hist ? l[prev].now : l[prev].hist;
-	load = l[prev].now < l[prev].hist ? l[prev].now : l[prev].hist;		/* source_load */
+	load = l[prev].now < l[prev].hist ? l[prev].now : l[prev].hist;	/* source_load */
+	tl_per_task = s->c[this].nr ? (int64_t)s->c[this].root.load / s->c[this].nr : 0;
 	pct = fw_level_pct((unsigned)level);
 	pct = 100 + (pct - 100) / 2;
-	return (tl <= load && tl + prev_tl <= FAIR_NICE_0_LOAD) ||
-	       100 * (tl + h_load(s, t, prev)) <= (uint64_t)pct * load;
+	return (tl <= load && tl + prev_tl <= tl_per_task) ||
+	       100 * (tl + effective_load(s, t->group, this, w, w)) <=
+		       (int64_t)pct * (load + effective_load(s, t->group, prev, 0, w));
 }
 
 static unsigned select_cpu(struct sched *s, struct sched_task *t, unsigned waker,
@@ -782,6 +824,7 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 	s->pol = p;
 	s->opts = *o;
 	s->wake_balance = o->wake_balance;
+	s->tick_shares = o->fair.tick_shares;
 	s->dtopo = *env->topo;
 	if (o->flat) {
 		s->dtopo.smt = s->dtopo.cores = s->dtopo.pkgs = 1;
@@ -1062,7 +1105,7 @@ static struct sched *create_eevdf(const struct sched_env *env, const struct sche
 #define FAIR_OPS(nm, create_fn)						\
 	{								\
 		.name = nm,						\
-		.uses = SCHED_USES_DOMAINS | SCHED_USES_COSTS,		\
+		.uses = SCHED_USES_DOMAINS | SCHED_USES_COSTS | SCHED_USES_FAIR, \
 		.create = create_fn,					\
 		.destroy = destroy,					\
 		.task_new = task_new,					\

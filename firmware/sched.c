@@ -54,6 +54,7 @@ void sched_opts_default(struct sched_opts *o)
 	/* docs/linux24.md: goodness() of one queued task, a likely cache miss. */
 	o->linux24.goodness_ns = 40;
 	o->linux24.lock = 1;
+	o->fair.tick_shares = 0;
 }
 
 /* A time in ns: 0..1e9 (NaN and infinities fail the comparison). */
@@ -84,6 +85,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 		{ "engine no_balance", o->engine.no_balance },
 		{ "engine no_err_counters", o->engine.no_err_counters },
 		{ "linux24 lock", o->linux24.lock },
+		{ "fair tick_shares", o->fair.tick_shares },
 	};
 	size_t i;
 

@@ -131,6 +131,11 @@ struct sched_opts {
 		double goodness_ns;	/* goodness() of one task (docs/linux24.md) */
 		int lock;		/* 1: model runqueue_lock's contention; 0: a free lock */
 	} linux24;
+	struct {
+		/* 1: task groups' shares are updated once per tick only (2.6.26-rc's pace);
+		 * 0: also at every enqueue and dequeue of a group's task (docs/cfs.md) */
+		int tick_shares;
+	} fair;
 };
 
 /* sched_opts_default - every option's default (the one place they are written). */
@@ -152,6 +157,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len);
 #define SCHED_USES_COSTS	2u	/* costs */
 #define SCHED_USES_ENGINE	4u	/* engine (and costs.bus_ns, costs.engine_clk_ns) */
 #define SCHED_USES_LINUX24	8u	/* linux24 */
+#define SCHED_USES_FAIR		16u	/* fair (cfs, eevdf) */
 
 enum sched_wake_kind { SCHED_WAKE, SCHED_FORK };
 
