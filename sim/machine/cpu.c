@@ -30,10 +30,14 @@ static void env_moved(void *mm, struct sched_task *st, unsigned from, unsigned t
 	struct mtask *t = (struct mtask *)st;
 
 	if (t->state == T_RUNNING && m->cpu[from].curr == t) {
+		if (from != to)
+			m->mig_other++;
 		/* Active balance: it keeps running until @from reschedules, then waits on @to. */
 		t->moved_to = (int)to;
 		return;
 	}
+	if (from != to)
+		m->mig_other++;
 	if (t->state != T_QUEUED || t->qcpu != (int)from)
 		mach_fail(m, "the scheduler moved task %u from CPU %u, but it is %s on CPU %d", st->id,
 		     from, t->state == T_QUEUED ? "queued" : "not queued", t->qcpu);
@@ -287,4 +291,6 @@ void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched
 		return;
 	}
 	t->qcpu = (int)q;
+	if (k == SCHED_WAKE && t->last_cpu >= 0 && q != (unsigned)t->last_cpu)
+		m->mig_wakeup++;
 }
