@@ -268,7 +268,8 @@ void mach_block_curr(struct machine *m, unsigned cpu, int exiting)
 		m->ops->task_exit(m->s, &t->st, p && p->state != T_DEAD ? &p->st : NULL);
 		m->live--;
 	}
-	m->vol++;
+	if (!exiting)
+		m->vol++;	/* an exit is no voluntary switch (Linux: prev_state Z/X) */
 	mach_log_switch(m, cpu, NULL);
 	set_busy(m, cpu, 0);
 	c->curr = NULL;

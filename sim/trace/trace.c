@@ -714,6 +714,7 @@ static int add_seg(struct itask *k, int kind, int pid, int64_t ns, int64_t off)
 	s->ns = ns;
 	s->offset_ns = off;
 	s->at_ns = 0;
+	s->early = 0;
 	return 0;
 }
 
@@ -857,6 +858,7 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
+			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
 		}
 	} else if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
 		/* no waking seen: a timer or an interrupt on an idle CPU1 */
@@ -1217,6 +1219,7 @@ static int finish(struct ctx *c)
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
+			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
 		}
 	}
 	return 0;

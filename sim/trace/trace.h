@@ -49,6 +49,9 @@ struct trace_seg {
 	int64_t offset_ns;	/* SLEEP: waker's CPU ns into its run at the waking (0 unknown);
 				   FORK: this task's CPU ns into its run at the fork */
 	int64_t at_ns;		/* SLEEP: when it ended (the waking, else the switch-in) */
+	int early;		/* SLEEP: its waking is stamped before the switch-out that began
+				   it (1), or in the same microsecond (2): the wake was issued while
+				   the task was still going to sleep (docs/trace.md) */
 };
 
 struct trace_task {
