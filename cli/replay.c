@@ -81,7 +81,9 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 					    lx->wl_mig_wakeup + lx->wl_mig_other),
 		(unsigned long long)(side ? r->mig_wakeup : lx->wl_mig_wakeup),
 		(unsigned long long)(side ? r->mig_other : lx->wl_mig_other),
-		(unsigned long long)(side ? r->switches : lx->wl_csw_vol + lx->wl_csw_invol),
+		/* switch-outs that block or preempt, as Linux's are counted (not switch-ins) */
+		(unsigned long long)(side ? r->vol_switches + r->invol_switches :
+					    lx->wl_csw_vol + lx->wl_csw_invol),
 		(unsigned long long)(side ? r->vol_switches : lx->wl_csw_vol),
 		(unsigned long long)(side ? r->invol_switches : lx->wl_csw_invol),
 		side ? "" : ",");

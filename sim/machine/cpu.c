@@ -234,6 +234,9 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		}
 		if (n->last_cpu >= 0 && n->last_cpu != (int)cpu) {
 			m->migrations++;
+			/* one global queue (linux24): the task moves when another CPU picks it */
+			if (m->ops->global_queue)
+				m->mig_other++;
 			n->remain += (uint64_t)m->o.costs.migrate_cold_ns;
 			if (m->topo.lead[2][n->last_cpu] != m->topo.lead[2][cpu])
 				n->remain += (uint64_t)m->o.costs.remote_node_ns;

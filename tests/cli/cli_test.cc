@@ -200,6 +200,21 @@ TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 			EXPECT_NEAR(rc / lc, 1.0, 0.05) << t << " " << s << ": " << rc << " vs " << lc;
 			for (const char *k : { "busy_pct", "wakeup_latency_us", "p99", "migrations", "switches" })
 				EXPECT_NE(j.find(k), std::string::npos) << k;
+			// Both sides split switches and migrations as Linux does (docs/trace.md,
+			// "Replay fidelity"); Linux's are the workload's figures of the trace reader.
+			for (const char *side : { "linux", "replay" }) {
+				EXPECT_EQ(json_num(j, side, "switches_voluntary") +
+						  json_num(j, side, "switches_involuntary"),
+					  json_num(j, side, "switches")) << t << " " << s << " " << side;
+				EXPECT_EQ(json_num(j, side, "migrations_wakeup") +
+						  json_num(j, side, "migrations_other"),
+					  json_num(j, side, "migrations")) << t << " " << s << " " << side;
+			}
+			const bool hb = std::string(t) == "hackbench_g4";
+			EXPECT_EQ(json_num(j, "linux", "switches_voluntary"), hb ? 2874 : 285);
+			EXPECT_EQ(json_num(j, "linux", "switches_involuntary"), hb ? 1372 : 323);
+			EXPECT_EQ(json_num(j, "linux", "migrations_wakeup"), hb ? 380 : 33);
+			EXPECT_EQ(json_num(j, "linux", "migrations_other"), hb ? 90 : 13);
 		}
 	CliRun bad = hwsched("replay /nonexistent.txt");
 	EXPECT_EQ(bad.status, 1);
