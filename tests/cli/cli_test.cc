@@ -216,6 +216,15 @@ TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 			EXPECT_EQ(json_num(j, "linux", "migrations_wakeup"), hb ? 380 : 33);
 			EXPECT_EQ(json_num(j, "linux", "migrations_other"), hb ? 90 : 13);
 		}
+	// --svg: Linux's lanes from the trace above the replay's, one time axis, a tooltip on
+	// every burst with task, pid, start, length and wakeup delay.
+	CliRun v = hwsched("replay " + dir + "/make_j4.txt.gz --sched eevdf --svg build/replay_make.svg");
+	ASSERT_EQ(v.status, 0) << v.out;
+	std::string svg = slurp("build/replay_make.svg");
+	for (const char *k : { ">Linux CPU 0<", ">Linux CPU 1<", ">CPU 0<", ">CPU 1<", ", pid ",
+			       "wakeup delay", "</svg>" })
+		EXPECT_NE(svg.find(k), std::string::npos) << k;
+	EXPECT_LT(svg.find(">Linux CPU 1<"), svg.find(">CPU 0<")) << "Linux above the replay";
 	CliRun bad = hwsched("replay /nonexistent.txt");
 	EXPECT_EQ(bad.status, 1);
 	EXPECT_NE(bad.out.find("nonexistent"), std::string::npos) << bad.out;
