@@ -393,6 +393,15 @@ bench-balance: $(BALANCE_BENCH)
 		json="$$json$$sep\"$$n\": $$per"; sep=", "; \
 	done; echo "$$json}" > $(BUILD)/bench/balance_sw.json; echo "wrote $(BUILD)/bench/balance_sw.json"
 
+# ---- replay fidelity (issue 24) ---------------------------------------------------------
+# make replay-check [REPLAY_SCHED=eevdf] [STRICT=1]: every trace of ../shared/traces (or
+# $HWS_TRACE_DIR) replayed, each figure beside Linux's with pass/fail against the
+# tolerances (tools/replay_check.sh; docs/trace.md, "Replay fidelity").
+REPLAY_SCHED ?= eevdf
+.PHONY: replay-check
+replay-check: $(HWSCHED)
+	SCHED=$(REPLAY_SCHED) STRICT=$(STRICT) tools/replay_check.sh
+
 # ---- results (issue 9): the five published results, reproduced -------------------------
 # make results [SEEDS=N] [LONG=1] [HOSTS=a,b] [JOBS=N]: runs results/exp1..5_*.sh (each a
 # matrix of scheduler x parameter x seed, as independent GNU parallel jobs; HOSTS is passed

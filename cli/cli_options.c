@@ -320,6 +320,14 @@ static int set_no_wake_balance(struct cli_args *a, const char *opt, const char *
 	return 0;
 }
 
+static int set_tick_shares(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->mo.sched_opts.fair.tick_shares = 1;
+	return 0;
+}
+
 static int set_flat(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -480,11 +488,14 @@ static const struct cli_opt {
 	{ "topology", "T", R | V, set_topology,
 	  "numa=N,pkg=P,core=C,smt=S (default pkg=1,core=4,smt=1)" },
 	{ "topology", "T", P, set_topology, "default: core=N, N the CPUs the trace shows" },
-	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24" },
+	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24, cfs, eevdf" },
 	{ "duration", "D", R | V, set_duration,
 	  "simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\nends when its tasks exit)" },
 	{ "no-wake-balance", NULL, R | V | P, set_no_wake_balance,
 	  "no select_idle_sibling on wakeups" },
+	{ "tick-shares", NULL, R | V | P, set_tick_shares,
+	  "cfs/eevdf: update task groups' shares once per tick only\n(2.6.26-rc), not at every "
+	  "enqueue and dequeue" },
 	{ "flat", NULL, R | V, set_flat,
 	  "hw/o1: one flat balancing domain over all CPUs (2.6.0 before\nsched domains) instead of "
 	  "the SMT/MC/package/NUMA levels" },

@@ -28,13 +28,17 @@ static void print_beside(const struct trace *tr, const struct trace_linux *lx,
 			 const struct machine_result *r)
 {
 	static const char *const q[4] = { "p50", "p90", "p99", "max" };
-	static const char *const mn[3] = { "migrations", "switches voluntary",
+	static const char *const mn[5] = { "migrations", "migrations at wakeup",
+					   "migrations other", "switches voluntary",
 					   "switches involuntary" };
 	const double lq[4] = { lx->wl_lat_p50_us, lx->wl_lat_p90_us, lx->wl_lat_p99_us,
 			       lx->wl_lat_max_us };
-	const double lm[3] = { (double)(lx->wl_mig_wakeup + lx->wl_mig_other),
+	const double lm[5] = { (double)(lx->wl_mig_wakeup + lx->wl_mig_other),
+			       (double)lx->wl_mig_wakeup, (double)lx->wl_mig_other,
 			       (double)lx->wl_csw_vol, (double)lx->wl_csw_invol };
-	const double rm[3] = { (double)r->migrations, (double)r->vol_switches,
+	/* the replay's migrations are counted at the move, as Linux's are */
+	const double rm[5] = { (double)(r->mig_wakeup + r->mig_other), (double)r->mig_wakeup,
+			       (double)r->mig_other, (double)r->vol_switches,
 			       (double)r->invol_switches };
 	double cpu_ms = cpu_ms_of(r);
 
@@ -49,7 +53,7 @@ static void print_beside(const struct trace *tr, const struct trace_linux *lx,
 	for (int k = 0; k < 4; k++)
 		printf("wakeup latency %-11s %12.1f %12.1f %7.1f%%\n", q[k], lq[k], r->wake_lat_us[k],
 		       pct_diff(r->wake_lat_us[k], lq[k]));
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 5; k++)
 		printf("%-26s %12.0f %12.0f %7.1f%%\n", mn[k], lm[k], rm[k], pct_diff(rm[k], lm[k]));
 	printf("(latency in us; the Linux column counts the workload's tasks only, as the replay "
 	       "does)\n");
@@ -66,13 +70,22 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 		fprintf(f, "%s%.2f", k ? ", " : "",
 			side ? (k < r->nr_cpus ? r->busy_pct[k] : 0) : lx->busy_pct[k]);
 	fprintf(f, "], \"wakeup_latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-		   "\"max\": %.1f}, \"migrations\": %llu, \"switches\": %llu}%s\n",
+		   "\"max\": %.1f}, \"migrations\": %llu, \"migrations_wakeup\": %llu, "
+		   "\"migrations_other\": %llu, \"switches\": %llu, \"switches_voluntary\": %llu, "
+		   "\"switches_involuntary\": %llu}%s\n",
 		side ? r->wake_lat_us[0] : lx->wl_lat_p50_us,
 		side ? r->wake_lat_us[1] : lx->wl_lat_p90_us,
 		side ? r->wake_lat_us[2] : lx->wl_lat_p99_us,
 		side ? r->wake_lat_us[3] : lx->wl_lat_max_us,
-		(unsigned long long)(side ? r->migrations : lx->wl_mig_wakeup + lx->wl_mig_other),
-		(unsigned long long)(side ? r->switches : lx->wl_csw_vol + lx->wl_csw_invol),
+		(unsigned long long)(side ? r->mig_wakeup + r->mig_other :
+					    lx->wl_mig_wakeup + lx->wl_mig_other),
+		(unsigned long long)(side ? r->mig_wakeup : lx->wl_mig_wakeup),
+		(unsigned long long)(side ? r->mig_other : lx->wl_mig_other),
+		/* switch-outs that block or preempt, as Linux's are counted (not switch-ins) */
+		(unsigned long long)(side ? r->vol_switches + r->invol_switches :
+					    lx->wl_csw_vol + lx->wl_csw_invol),
+		(unsigned long long)(side ? r->vol_switches : lx->wl_csw_vol),
+		(unsigned long long)(side ? r->invol_switches : lx->wl_csw_invol),
 		side ? "" : ",");
 }
 

@@ -1,8 +1,10 @@
 /*
  * fw_domain.c - the sched domains the firmware programs into the engine and balances by
  * in software: each level's group power and imbalance_pct (Linux 2.6.12's values), and
- * find_busiest_group + find_busiest_queue over the machine's topology. The partition
- * arithmetic is lib/hws_topo.c's, the same the model applies to its domain table.
+ * find_busiest_group + find_busiest_queue over the machine's topology, each level's
+ * balancing intervals (fw_sd_params) and the smpnice imbalance rule, shared by the O(1)
+ * firmware (fw_o1.c) and the fair policies (fw_fair.c). The partition arithmetic is
+ * lib/hws_topo.c's, the same the model applies to its domain table.
  */
 #include <errno.h>
 
@@ -52,5 +54,53 @@ int fw_find_busiest(const struct sched_topo *topo, unsigned cpu, unsigned level,
 	out->this_group = __builtin_ctzll(sd.group_cpus[out->this_group]);
 	if (out->busiest_group >= 0)
 		out->busiest_group = __builtin_ctzll(sd.group_cpus[out->busiest_group]);
+	return 0;
+}
+
+const struct fw_sd_param fw_sd_params[4] = {
+	{ 1000000, 2000000, 8, 0, 0, 1, 1 },		/* SMT siblings */
+	{ 1000000, 4000000, 64, 2500000, 1, 1, 1 },	/* cores of a package (MC) */
+	{ 1000000, 4000000, 64, 2500000, 1, 1, 1 },	/* packages of a node (CPU) */
+	{ 8000000, 32000000, 32, 10000000, 1, 1, 0 },	/* NUMA nodes */
+};
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+int fw_smpnice_imbalance(uint64_t max, uint64_t avg, uint64_t this_load, uint64_t bw, unsigned bnr,
+			 uint64_t tw, unsigned tnr, uint64_t pb, uint64_t pt, uint64_t *imb)
+{
+	uint64_t blpt, tlpt, im, pwr_now, pwr_move, tmp;
+	unsigned imbn = 2;
+
+	if (!bnr)
+		return -1;
+	blpt = bw / bnr;
+	if (max <= blpt)
+		return -1;
+	im = 0;
+	if (max >= avg)
+		im = min64(min64(max - avg, max - blpt) * pb, (avg - this_load) * pt) / 1024;
+	if (im < blpt) {
+		/* Too small to be sure a task moves: move one if the gap is two tasks (one when
+		 * the busiest group's tasks are the heavier), or if it raises the CPU power in
+		 * use by 1/8 of a CPU (the reference's rule, as the unit applies it). */
+		tlpt = tnr ? tw / tnr : 1024;
+		if (tnr && blpt > tlpt)
+			imbn = 1;
+		if (max - this_load < blpt * imbn) {
+			pwr_now = (pb * min64(blpt, max) + pt * min64(tlpt, this_load)) / 1024;
+			tmp = blpt * 1024 / pb;
+			pwr_move = max > tmp ? pb * min64(blpt, max - tmp) : 0;
+			tmp = max * pb < blpt * 1024 ? max * pb / pt : blpt * 1024 / pt;
+			pwr_move = (pwr_move + pt * min64(tlpt, this_load + tmp)) / 1024;
+			if (pwr_move < pwr_now + 1024 / 8)
+				return -1;
+		}
+		im = blpt;
+	}
+	*imb = im;
 	return 0;
 }

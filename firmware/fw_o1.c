@@ -40,22 +40,6 @@
 #define MAX_RT_PRIO ((int)HWS_MAX_RT_PRIO)
 #define MAX_PRIO ((int)HWS_NR_PRIO)
 
-/* Per-level sched-domain parameters (reference table, ~2.6.15). */
-struct sd_param {
-	int64_t min_interval, max_interval;
-	unsigned busy_factor;
-	int64_t cache_hot;
-	unsigned cache_nice_tries;
-	int newidle, wake_affine;
-};
-
-static const struct sd_param sd_params[4] = {
-	{ 1 * MS, 2 * MS, 8, 0, 0, 1, 1 },		/* SMT siblings */
-	{ 1 * MS, 4 * MS, 64, 2500000, 1, 1, 1 },	/* cores of a package (MC) */
-	{ 1 * MS, 4 * MS, 64, 2500000, 1, 1, 1 },	/* packages of a node (CPU) */
-	{ 8 * MS, 32 * MS, 32, 10 * MS, 1, 1, 0 },	/* NUMA nodes */
-};
-
 /* ---- State ---- */
 
 struct ftask {
@@ -295,7 +279,7 @@ static int allowed(const struct sched_task *t, unsigned cpu)
 
 static int task_hot(struct sched *s, const struct sched_task *t, int level)
 {
-	return (int64_t)(now(s) - t->last_ran) < sd_params[level].cache_hot;
+	return (int64_t)(now(s) - t->last_ran) < fw_sd_params[level].cache_hot;
 }
 
 /*
@@ -330,7 +314,7 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 				if (!t || !allowed(t, this))
 					continue;
 				if (!force && task_hot(s, t, level) &&
-				    s->c[this].failed[level] <= sd_params[level].cache_nice_tries)
+				    s->c[this].failed[level] <= fw_sd_params[level].cache_nice_tries)
 					continue;
 				if ((int64_t)load_of(s, t) > 2 * rem)
 					continue;
@@ -461,10 +445,10 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 		   const struct hws_balance *b, uint32_t *imb)
 {
 	const struct sched_topo *tp = s->env->topo;
-	uint64_t max = b->max_load, avg = b->avg_load, this = b->this_load, bw, tw, blpt, tlpt;
-	uint64_t pb = fw_group_power(tp, (unsigned)level), pt = pb, im, pwr_now, pwr_move, tmp;
+	uint64_t max = b->max_load, avg = b->avg_load, this = b->this_load, bw, tw;
+	uint64_t pb = fw_group_power(tp, (unsigned)level), pt = pb, im;
 	uint64_t best_wl = 0;
-	unsigned bnr, tnr, imbn = 2, dom = hws_block(tp->lead, (unsigned)level + 1, cpu);
+	unsigned bnr, tnr, dom = hws_block(tp->lead, (unsigned)level + 1, cpu);
 	int best = -1;
 
 	if (b->verdict != HWS_BAL_MOVE && b->verdict != HWS_BAL_MOVE_ONE &&
@@ -474,30 +458,8 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 	group_sums(s, cpu, level, (unsigned)b->this_group, &tw, &tnr);
 	if (!bnr)
 		return -1;
-	blpt = bw / bnr;
-	if (max <= blpt)
+	if (fw_smpnice_imbalance(max, avg, this, bw, bnr, tw, tnr, pb, pt, &im))
 		return -1;
-	im = 0;
-	if (max >= avg)
-		im = min64(min64(max - avg, max - blpt) * pb, (avg - this) * pt) / 1024;
-	if (im < blpt) {
-		/* Too small to be sure a task moves: move one if the gap is two tasks (one when
-		 * the busiest group's tasks are the heavier), or if it raises the CPU power in
-		 * use by 1/8 of a CPU (the reference's rule, as the unit applies it). */
-		tlpt = tnr ? tw / tnr : 1024;
-		if (tnr && blpt > tlpt)
-			imbn = 1;
-		if (max - this < blpt * imbn) {
-			pwr_now = (pb * min64(blpt, max) + pt * min64(tlpt, this)) / 1024;
-			tmp = blpt * 1024 / pb;
-			pwr_move = max > tmp ? pb * min64(blpt, max - tmp) : 0;
-			tmp = max * pb < blpt * 1024 ? max * pb / pt : blpt * 1024 / pt;
-			pwr_move = (pwr_move + pt * min64(tlpt, this + tmp)) / 1024;
-			if (pwr_move < pwr_now + 1024 / 8)
-				return -1;
-		}
-		im = blpt;
-	}
 	*imb = (uint32_t)min64(im, UINT32_MAX);
 	/* The unit named the busiest CPU (MOVE, MOVE_ONE) by the same rule as the scan below
 	 * (largest load, lowest CPU on a tie); unless the lone-task skip applies to it, it is
@@ -527,7 +489,7 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_idle_type idle)
 {
 	struct fcpu *c = &s->c[cpu];
-	const struct sd_param *sp = &sd_params[level];
+	const struct fw_sd_param *sp = &fw_sd_params[level];
 	struct hws_balance b;
 	unsigned moved = 0;
 	uint32_t imb = 0;
@@ -634,7 +596,7 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 		s->c[i].idle = -1;	/* unknown: the first set_idle() always writes */
 		s->c[i].push_task = NIL;
 		for (l = 0; l < 4; l++)
-			s->c[i].interval[l] = sd_params[l].min_interval;
+			s->c[i].interval[l] = fw_sd_params[l].min_interval;
 	}
 	for (i = 0; i < s->ncpu; i++)
 		set_idle(s, i, 1);
@@ -789,7 +751,7 @@ static int wake_affine(struct sched *s, struct sched_task *t, unsigned this, uns
 	int level = -1;
 
 	for (int i = 0; i < s->nlevels; i++)
-		if (sd_params[s->levels[i]].wake_affine &&
+		if (fw_sd_params[s->levels[i]].wake_affine &&
 		    hws_block(s->env->topo->lead, (unsigned)s->levels[i] + 1, this) ==
 			    hws_block(s->env->topo->lead, (unsigned)s->levels[i] + 1, prev)) {
 			level = s->levels[i];
@@ -940,7 +902,7 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 
 	if (c->nr == 0)	/* idle_balance(): newly idle, bottom-up */
 		for (int i = 0; i < s->nlevels && c->nr == 0; i++)
-			if (sd_params[s->levels[i]].newidle)
+			if (fw_sd_params[s->levels[i]].newidle)
 				load_balance(s, cpu, s->levels[i], HWS_CPU_NEWLY_IDLE);
 	if (c->nr == 0) {
 		set_idle(s, cpu, 1);
@@ -1040,7 +1002,7 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 	/* rebalance_tick() */
 	for (int i = 0; i < s->nlevels; i++) {
 		int l = s->levels[i];
-		int64_t iv = c->interval[l] * (curr ? sd_params[l].busy_factor : 1);
+		int64_t iv = c->interval[l] * (curr ? fw_sd_params[l].busy_factor : 1);
 
 		if ((int64_t)(now(s) - (uint64_t)c->last_balance[l]) >= iv) {
 			c->last_balance[l] = (int64_t)now(s);

@@ -82,6 +82,35 @@ int fw_find_busiest(const struct sched_topo *topo, unsigned cpu, unsigned level,
 		    enum hws_idle_type idle, const struct hws_cpu_load *l,
 		    struct hws_balance *out);
 
+/* Per-level sched-domain parameters (reference table, ~2.6.15), levels 0 SMT, 1 MC,
+ * 2 packages, 3 NUMA nodes; the O(1) firmware and the fair policies (fw_fair.c) share
+ * them. Times in ns. */
+struct fw_sd_param {
+	int64_t min_interval, max_interval;
+	unsigned busy_factor;
+	int64_t cache_hot;
+	unsigned cache_nice_tries;
+	int newidle, wake_affine;
+};
+extern const struct fw_sd_param fw_sd_params[4];
+
+/**
+ * fw_smpnice_imbalance - the smpnice tail of find_busiest_group() (2.6.16-2.6.22)
+ * @max: the busiest group's load (scaled by power, as struct hws_balance gives it)
+ * @avg: the domain's average load
+ * @this_load: this group's load
+ * @bw: the busiest group's summed weighted load now; @bnr: its queued tasks (> 0)
+ * @tw: this group's; @tnr: its queued tasks
+ * @pb: the busiest group's cpu_power; @pt: this group's
+ * @imb: receives the weighted load to move
+ *
+ * busiest_load_per_task = @bw / @bnr takes the place of 2.6.12's fixed 1024 "one task"
+ * (docs/balance.md, "smpnice in firmware").
+ * Return: 0 (move *@imb), or -1 when balanced.
+ */
+int fw_smpnice_imbalance(uint64_t max, uint64_t avg, uint64_t this_load, uint64_t bw, unsigned bnr,
+			 uint64_t tw, unsigned tnr, uint64_t pb, uint64_t pt, uint64_t *imb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,8 @@ static const struct sched_ops *const scheds[] = {
 	&sched_hw_ops,
 	&sched_o1_ops,
 	&sched_linux24_ops,
+	&sched_cfs_ops,
+	&sched_eevdf_ops,
 };
 
 #define NR_SCHEDS (sizeof(scheds) / sizeof(scheds[0]))
@@ -52,6 +54,7 @@ void sched_opts_default(struct sched_opts *o)
 	/* docs/linux24.md: goodness() of one queued task, a likely cache miss. */
 	o->linux24.goodness_ns = 40;
 	o->linux24.lock = 1;
+	o->fair.tick_shares = 0;
 }
 
 /* A time in ns: 0..1e9 (NaN and infinities fail the comparison). */
@@ -82,6 +85,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 		{ "engine no_balance", o->engine.no_balance },
 		{ "engine no_err_counters", o->engine.no_err_counters },
 		{ "linux24 lock", o->linux24.lock },
+		{ "fair tick_shares", o->fair.tick_shares },
 	};
 	size_t i;
 

@@ -5,7 +5,7 @@ set -euo pipefail
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	cat <<H
 usage: results/exp4_groups.sh [--help]
-Topology core=4, schedulers o1 and hw (linux24 has no groups).
+Topology core=4, schedulers o1, hw, cfs and eevdf (linux24 has no groups).
  - sysbench OLTP, threads 1,2,4,...,256, one backend per client thread (PostgreSQL forks a
    backend per connection): every task in the root group (group=0, point rootT) vs every
    task in child group 1 (group=1, point childT). 2 s per run (LONG=1: 10 s).
@@ -21,7 +21,7 @@ fi
 DUR=2s; SDUR=10s; [ "${LONG:-0}" = 1 ] && { DUR=10s; SDUR=30s; }
 M=$(mktemp); trap 'rm -f $M' EXIT
 {
-	for s in o1 hw; do
+	for s in o1 hw cfs eevdf; do
 		for t in 1 2 4 8 16 32 64 128 256; do
 			printf 'root%d\t%s\tcore=4\tsysbench:threads=%d,backends=%d,group=0\t%s\t\n' $t $s $t $t $DUR
 			printf 'child%d\t%s\tcore=4\tsysbench:threads=%d,backends=%d,group=1\t%s\t\n' $t $s $t $t $DUR

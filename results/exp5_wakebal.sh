@@ -8,7 +8,7 @@ if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 usage: results/exp5_wakebal.sh [--help]
 Topology pkg=2,core=4,smt=2 (16 CPUs), sysbench:threads=16,backends=16 (the OLTP model
 stands for sysbench read-only: the simulator has one sysbench OLTP shape; MySQL runs one
-server thread per connection, hence 16 backends), schedulers o1 and hw, wake balancing on
+server thread per connection, hence 16 backends), schedulers o1, hw, cfs and eevdf, wake balancing on
 (default) vs off (--no-wake-balance). 3 s per run (LONG=1: 10 s).
 Writes build/results/exp5/*.json and build/results/exp5.tsv.
 H
@@ -16,7 +16,7 @@ H
 fi
 DUR=3s; [ "${LONG:-0}" = 1 ] && DUR=10s
 M=$(mktemp); trap 'rm -f $M' EXIT
-for s in o1 hw; do
+for s in o1 hw cfs eevdf; do
 	printf 'wake_on\t%s\tpkg=2,core=4,smt=2\tsysbench:threads=16,backends=16\t%s\t\n' $s $DUR
 	printf 'wake_off\t%s\tpkg=2,core=4,smt=2\tsysbench:threads=16,backends=16\t%s\t--no-wake-balance\n' $s $DUR
 done >"$M"

@@ -120,7 +120,7 @@ res_summarize() {
 	} >"$tsv.tmp"
 	# the unit column: from any JSON of the experiment
 	local unit
-	unit=$(grep -ho '"unit": "[^"]*"' "$outdir"/*.json 2>/dev/null | head -1 | sed 's/.*: "//; s/"//')
+	unit=$({ grep -ho '"unit": "[^"]*"' "$outdir"/*.json 2>/dev/null || true; } | head -1 | sed 's/.*: "//; s/"//')
 	awk -F'\t' -v OFS='\t' -v u="$unit" 'NR==1{print; next}{print $0, u}' "$tsv.tmp" >"$tsv"
 	rm -f "$tsv.tmp"
 	echo "wrote $tsv" >&2

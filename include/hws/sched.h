@@ -2,7 +2,8 @@
  * sched.h - the scheduler interface: what a machine offers a scheduler (struct
  * sched_env), what a scheduler does (struct sched_ops), and the scheduler's typed options
  * (struct sched_opts). Schedulers: firmware/fw_o1.c (the O(1) policy on the engine, "hw",
- * or on software run queues, "o1") and firmware/linux24.c; the machine that drives them
+ * or on software run queues, "o1"), firmware/linux24.c, and the fair policies of
+ * firmware/fw_fair.c ("cfs", "eevdf"); the machine that drives them
  * is sim/machine/, but nothing here knows it.
  *
  * The machine owns time, tasks' behaviour and the CPUs; a scheduler owns the runnable
@@ -130,6 +131,11 @@ struct sched_opts {
 		double goodness_ns;	/* goodness() of one task (docs/linux24.md) */
 		int lock;		/* 1: model runqueue_lock's contention; 0: a free lock */
 	} linux24;
+	struct {
+		/* 1: task groups' shares are updated once per tick only (2.6.26-rc's pace);
+		 * 0: also at every enqueue and dequeue of a group's task (docs/cfs.md) */
+		int tick_shares;
+	} fair;
 };
 
 /* sched_opts_default - every option's default (the one place they are written). */
@@ -151,6 +157,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len);
 #define SCHED_USES_COSTS	2u	/* costs */
 #define SCHED_USES_ENGINE	4u	/* engine (and costs.bus_ns, costs.engine_clk_ns) */
 #define SCHED_USES_LINUX24	8u	/* linux24 */
+#define SCHED_USES_FAIR		16u	/* fair (cfs, eevdf) */
 
 enum sched_wake_kind { SCHED_WAKE, SCHED_FORK };
 
@@ -214,11 +221,13 @@ struct sched_ops {
 extern const struct sched_ops sched_linux24_ops;
 extern const struct sched_ops sched_o1_ops;	/* the O(1) policy on software queues */
 extern const struct sched_ops sched_hw_ops;	/* the O(1) policy on the engine */
+extern const struct sched_ops sched_cfs_ops;	/* CFS as of Linux 2.6.26 (docs/cfs.md) */
+extern const struct sched_ops sched_eevdf_ops;	/* EEVDF as of Linux 6.6 (docs/eevdf.md) */
 
 /* sched_find - the scheduler called @name (firmware/sched.c lists them), or NULL. */
 const struct sched_ops *sched_find(const char *name);
 
-/* sched_names - their names for messages: "hw, o1, linux24". */
+/* sched_names - their names for messages: "hw, o1, linux24, cfs, eevdf". */
 const char *sched_names(void);
 
 #ifdef __cplusplus

@@ -30,10 +30,14 @@ static void env_moved(void *mm, struct sched_task *st, unsigned from, unsigned t
 	struct mtask *t = (struct mtask *)st;
 
 	if (t->state == T_RUNNING && m->cpu[from].curr == t) {
+		if (from != to)
+			m->mig_other++;
 		/* Active balance: it keeps running until @from reschedules, then waits on @to. */
 		t->moved_to = (int)to;
 		return;
 	}
+	if (from != to)
+		m->mig_other++;
 	if (t->state != T_QUEUED || t->qcpu != (int)from)
 		mach_fail(m, "the scheduler moved task %u from CPU %u, but it is %s on CPU %d", st->id,
 		     from, t->state == T_QUEUED ? "queued" : "not queued", t->qcpu);
@@ -230,6 +234,9 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 		}
 		if (n->last_cpu >= 0 && n->last_cpu != (int)cpu) {
 			m->migrations++;
+			/* one global queue (linux24): the task moves when another CPU picks it */
+			if (m->ops->global_queue)
+				m->mig_other++;
 			n->remain += (uint64_t)m->o.costs.migrate_cold_ns;
 			if (m->topo.lead[2][n->last_cpu] != m->topo.lead[2][cpu])
 				n->remain += (uint64_t)m->o.costs.remote_node_ns;
@@ -264,7 +271,8 @@ void mach_block_curr(struct machine *m, unsigned cpu, int exiting)
 		m->ops->task_exit(m->s, &t->st, p && p->state != T_DEAD ? &p->st : NULL);
 		m->live--;
 	}
-	m->vol++;
+	if (!exiting)
+		m->vol++;	/* an exit is no voluntary switch (Linux: prev_state Z/X) */
 	mach_log_switch(m, cpu, NULL);
 	set_busy(m, cpu, 0);
 	c->curr = NULL;
@@ -287,4 +295,6 @@ void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched
 		return;
 	}
 	t->qcpu = (int)q;
+	if (k == SCHED_WAKE && t->last_cpu >= 0 && q != (unsigned)t->last_cpu)
+		m->mig_wakeup++;
 }

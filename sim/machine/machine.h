@@ -69,6 +69,9 @@ struct machine_result {
 	uint64_t wakeups;
 	double rq_wait_ms;		/* total time tasks spent queued */
 	uint64_t switches, vol_switches, invol_switches, migrations;
+	/* Migrations as Linux's sched_migrate_task counts them, when the CPU changes: at a
+	 * wakeup placed away from the task's last CPU, and other (balancing moves, pushes). */
+	uint64_t mig_wakeup, mig_other;
 	double busy_pct[SCHED_MAX_CPUS];
 	unsigned nr_cpus;
 	unsigned nr_groups;

@@ -139,6 +139,7 @@ struct machine {
 	double *lat;
 	size_t nlat, caplat;
 	uint64_t switches, vol, invol, migrations, violations, checks;
+	uint64_t mig_wakeup, mig_other;	/* counted at the move, as Linux does */
 	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
 	double group_time[SCHED_MAX_GROUPS];

@@ -42,9 +42,11 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3],
 		(unsigned long long)r->wakeups);
 	fprintf(f, "run-queue wait: %.3f ms in total\n", r->rq_wait_ms);
-	fprintf(f, "context switches: %llu (%llu voluntary, %llu involuntary), migrations: %llu\n",
+	fprintf(f, "context switches: %llu (%llu voluntary, %llu involuntary), migrations: %llu "
+		   "(moves: %llu at wakeup, %llu other)\n",
 		(unsigned long long)r->switches, (unsigned long long)r->vol_switches,
-		(unsigned long long)r->invol_switches, (unsigned long long)r->migrations);
+		(unsigned long long)r->invol_switches, (unsigned long long)r->migrations,
+		(unsigned long long)r->mig_wakeup, (unsigned long long)r->mig_other);
 	fprintf(f, "busy %%:");
 	for (c = 0; c < r->nr_cpus; c++)
 		fprintf(f, " %.1f", r->busy_pct[c]);
@@ -106,10 +108,12 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 		   "\"max\": %.3f},\n",
 		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3]);
 	fprintf(f, "  \"rq_wait_ms\": %.3f, \"switches\": %llu, \"voluntary\": %llu, "
-		   "\"involuntary\": %llu, \"migrations\": %llu,\n",
+		   "\"involuntary\": %llu, \"migrations\": %llu, \"migrations_wakeup\": %llu, "
+		   "\"migrations_other\": %llu,\n",
 		r->rq_wait_ms, (unsigned long long)r->switches,
 		(unsigned long long)r->vol_switches, (unsigned long long)r->invol_switches,
-		(unsigned long long)r->migrations);
+		(unsigned long long)r->migrations, (unsigned long long)r->mig_wakeup,
+		(unsigned long long)r->mig_other);
 	fprintf(f, "  \"busy_pct\": [");
 	for (c = 0; c < r->nr_cpus; c++)
 		fprintf(f, "%s%.3f", c ? ", " : "", r->busy_pct[c]);

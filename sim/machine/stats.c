@@ -152,6 +152,8 @@ void mach_results(struct machine *m, struct machine_result *r)
 	r->vol_switches = m->vol;
 	r->invol_switches = m->invol;
 	r->migrations = m->migrations;
+	r->mig_wakeup = m->mig_wakeup;
+	r->mig_other = m->mig_other;
 	r->idle_core_violations = m->violations;
 	r->has_smt = m->topo.smt > 1 && m->topo.cores > 1;
 	r->smt_share_ms = (double)(m->smt_bad_ns +

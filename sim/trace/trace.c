@@ -70,6 +70,7 @@ struct itask {
 	int state;
 	int cpu;
 	int64_t burst_start;	/* switch-in of the current burst */
+	int64_t burst_delay;	/* the wakeup latency that ended at burst_start (0: none) */
 	int64_t brt, brt_ts;	/* runtime in this burst so far, time of the last one */
 	int brt_n;		/* runtime events in this burst */
 	int64_t seg_mark;	/* CPU ns of this burst already in segments */
@@ -113,7 +114,7 @@ struct ctx {
 	size_t hcap, hn;
 	struct cpu_state cpus[TRACE_MAX_CPUS];
 	struct trace *t;
-	size_t wk_cap, wkt_cap;
+	size_t wk_cap, wkt_cap, burst_cap;
 	int *wk_task;		/* internal task of each wakeup */
 	int have_ev;
 };
@@ -714,6 +715,7 @@ static int add_seg(struct itask *k, int kind, int pid, int64_t ns, int64_t off)
 	s->ns = ns;
 	s->offset_ns = off;
 	s->at_ns = 0;
+	s->early = 0;
 	return 0;
 }
 
@@ -775,12 +777,26 @@ static int64_t burst_cpu(const struct itask *k, int64_t e)
 }
 
 /* @k's burst on its CPU ends at @e; @how 'R' preempted, 'S' blocked, 'Z' exited. */
+/* Record @k's burst on its CPU, from its switch-in to @e. */
+static int add_burst(struct ctx *c, struct itask *k, int64_t e)
+{
+	struct trace *t = c->t;
+
+	if (grow((void **)&t->bursts, &c->burst_cap, t->nr_bursts + 1, sizeof(*t->bursts)))
+		return -1;
+	t->bursts[t->nr_bursts++] = (struct trace_burst){ k->pub.pid, (unsigned)k->cpu,
+							   k->burst_start, e, k->burst_delay };
+	return 0;
+}
+
 static int end_burst(struct ctx *c, struct itask *k, int64_t e, char how, char bstate)
 {
 	int counted = bstate != 0;
 	int64_t run = burst_cpu(k, e);
 	struct trace *t = c->t;
 
+	if (k->cpu >= 0 && add_burst(c, k, e))
+		return -1;
 	if (run < k->seg_mark)
 		run = k->seg_mark;
 	if (e > k->burst_start)
@@ -829,6 +845,7 @@ static int end_burst(struct ctx *c, struct itask *k, int64_t e, char how, char b
 /* @k starts running on @cpu at @s. */
 static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 {
+	int64_t t_lat = 0;	/* the wakeup latency this switch-in ends */
 	struct cpu_state *cs = &c->cpus[cpu];
 	int ti = (int)(k - c->tasks);
 
@@ -846,10 +863,12 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 	if (k->pend == PEND_NEW) {
 		if (add_wakeup(c, ti, 1, k->pend_ts, s - k->pend_ts, k->pend_waker))
 			return -1;
+		t_lat = s > k->pend_ts ? s - k->pend_ts : 0;
 	} else if (k->pend == PEND_WAKE && (k->state == TS_SLEEPING ||
 					    k->state == TS_UNKNOWN)) {
 		if (add_wakeup(c, ti, 0, k->pend_ts, s - k->pend_ts, k->pend_waker))
 			return -1;
+		t_lat = s > k->pend_ts ? s - k->pend_ts : 0;
 		k->pub.wakeups++;
 		if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
 			int64_t d = k->pend_ts - k->sleep_start;
@@ -857,6 +876,7 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
+			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
 		}
 	} else if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
 		/* no waking seen: a timer or an interrupt on an idle CPU1 */
@@ -869,6 +889,7 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 	k->state = TS_RUNNING;
 	k->cpu = cpu;
 	k->burst_start = s;
+	k->burst_delay = t_lat;
 	k->seg_mark = 0;
 	k->brt = k->brt_n = 0;
 	k->rt_start = -1;
@@ -1199,6 +1220,8 @@ static int finish(struct ctx *c)
 		struct itask *k = &c->tasks[i];
 
 		if (k->state == TS_RUNNING) {
+			if (k->cpu >= 0 && add_burst(c, k, t->end_ns))
+				return -1;
 			/* cut at the end: what ran after the last runtime event counts too */
 			int64_t run = cpu_at(k, t->end_ns);
 
@@ -1217,6 +1240,7 @@ static int finish(struct ctx *c)
 			if (add_seg(k, TRACE_SLEEP, k->pend_waker, d > 0 ? d : 0, k->pend_off))
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
+			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
 		}
 	}
 	return 0;
@@ -1316,6 +1340,7 @@ void trace_free(struct trace *t)
 	free(t->tasks);
 	free(t->idle_ns);
 	free(t->wakeups);
+	free(t->bursts);
 	free(t);
 }
 

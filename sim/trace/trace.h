@@ -49,6 +49,9 @@ struct trace_seg {
 	int64_t offset_ns;	/* SLEEP: waker's CPU ns into its run at the waking (0 unknown);
 				   FORK: this task's CPU ns into its run at the fork */
 	int64_t at_ns;		/* SLEEP: when it ended (the waking, else the switch-in) */
+	int early;		/* SLEEP: its waking is stamped before the switch-out that began
+				   it (1), or in the same microsecond (2): the wake was issued while
+				   the task was still going to sleep (docs/trace.md) */
 };
 
 struct trace_task {
@@ -78,6 +81,14 @@ struct trace_wakeup {
 	int64_t wake_ns, lat_ns;
 };
 
+/* One stretch a task ran on a CPU, switch-in to switch-out (or the trace's end). */
+struct trace_burst {
+	int pid;
+	unsigned cpu;
+	int64_t t0, t1;		/* ns, the trace's clock */
+	int64_t delay_ns;	/* the wakeup latency that ended at t0 (0: none) */
+};
+
 struct trace {
 	unsigned nr_cpus;	/* highest [cpu] seen + 1 */
 	int64_t start_ns, end_ns;	/* first and last line */
@@ -92,6 +103,8 @@ struct trace {
 	uint64_t mig_wakeup, mig_other;	/* every sched_migrate_task */
 	size_t nr_wakeups;
 	struct trace_wakeup *wakeups;	/* every task's, in order of switch-in */
+	size_t nr_bursts;
+	struct trace_burst *bursts;	/* every task's but idle, in order of their end */
 };
 
 /*

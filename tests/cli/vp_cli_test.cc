@@ -164,7 +164,7 @@ TEST(Vp, AnnotatedTimeIsLinearInTheLatency)
 TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
 {
 	const std::string wl = "--workload hackbench:groups=1,loops=5 --topology core=4 --top 50";
-	for (const char *s : { "o1", "linux24" }) {
+	for (const char *s : { "o1", "linux24", "cfs", "eevdf" }) {
 		CliRun a = hwsched(std::string("run --sched ") + s + " " + wl);
 		CliRun b = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
 		ASSERT_EQ(a.status, 0) << a.out;

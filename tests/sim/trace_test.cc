@@ -710,3 +710,40 @@ TEST(Trace, Filters)
 }
 
 }  // namespace
+
+// The bursts a replay's --svg draws as Linux's lanes: on each CPU they do not overlap (but
+// where the reader met an anomaly: a switch-out that was not recorded), and a workload
+// task's bursts add up to its wall time on CPU (oncpu_ns).
+static void check_bursts(const char *file)
+{
+	Loaded l;
+	if (!load_real(l, file))
+		GTEST_SKIP() << trace_dir() << "/" << file << " is absent";
+	const trace *t = l.t;
+	ASSERT_GT(t->nr_bursts, 0u);
+	std::vector<std::vector<std::pair<int64_t, int64_t>>> per(t->nr_cpus);
+	for (size_t i = 0; i < t->nr_bursts; i++) {
+		const trace_burst &b = t->bursts[i];
+		ASSERT_LT(b.cpu, t->nr_cpus) << file << " burst " << i;
+		EXPECT_LE(b.t0, b.t1) << file << " burst " << i;
+		EXPECT_GE(b.delay_ns, 0) << file << " burst " << i;
+		per[b.cpu].push_back({ b.t0, b.t1 });
+	}
+	uint64_t overlaps = 0;
+	for (auto &v : per) {
+		std::sort(v.begin(), v.end());
+		for (size_t i = 1; i < v.size(); i++)
+			overlaps += v[i - 1].second > v[i].first;
+	}
+	EXPECT_LE(overlaps, t->anomalies) << file;
+	for (size_t k = 0; k < t->nr_tasks; k++) {
+		int64_t sum = 0;
+		for (size_t i = 0; i < t->nr_bursts; i++)
+			if (t->bursts[i].pid == t->tasks[k].pid)
+				sum += t->bursts[i].t1 - t->bursts[i].t0;
+		EXPECT_EQ(sum, t->tasks[k].oncpu_ns) << file << " pid " << t->tasks[k].pid;
+	}
+}
+
+TEST(Trace, HackbenchBurstsTileTheCpus) { check_bursts("hackbench_g4.txt.gz"); }
+TEST(Trace, MakeBurstsTileTheCpus) { check_bursts("make_j4.txt.gz"); }
