@@ -81,13 +81,26 @@ extern "C" void hws_vsim_reset(struct hws_vsim *s)
 extern "C" unsigned hws_vsim_write(struct hws_vsim *s, uint32_t addr, uint32_t data,
 				   uint32_t strb, uint32_t *resp)
 {
-	return s->impl->write(addr, data, strb, resp);
+	return s->impl->write(hwsaxi::kReference, addr, data, strb, resp);
 }
 
 extern "C" unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data,
 				  uint32_t *resp)
 {
-	return s->impl->read(addr, data, resp);
+	return s->impl->read(hwsaxi::kReference, addr, data, resp);
+}
+
+extern "C" unsigned hws_vsim_write_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+					 uint32_t addr, uint32_t data, uint32_t strb,
+					 uint32_t *resp)
+{
+	return s->impl->write(*t, addr, data, strb, resp);
+}
+
+extern "C" unsigned hws_vsim_read_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+					uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	return s->impl->read(*t, addr, data, resp);
 }
 
 extern "C" void hws_vsim_idle(struct hws_vsim *s, unsigned edges)

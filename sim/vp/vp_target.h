@@ -2,8 +2,8 @@
 // rtl/hws_top.v (verilator --sc) behind a tlm_utils::simple_target_socket.
 //
 // b_transport turns each generic-payload read or write into one AXI4-Lite transaction,
-// driven exactly as the reference master of sim/harness/hws_vsim_impl.h drives it (VALIDs held
-// until taken, BREADY = RREADY = 1, one transaction at a time), so every access takes the
+// driven by the reference master of sim/harness/axi_master.h, as the rtl backend drives it
+// by default (VALIDs held until taken, BREADY = RREADY = 1, one transaction at a time), so every access takes the
 // same clock edges as on the rtl backend. Loosely timed: the clock is toggled inside
 // b_transport in delta cycles, SystemC time does not move, and the edges the transaction
 // took, times the clock period, are added to the annotated delay (docs/vp.md).
@@ -128,27 +128,27 @@ private:
 	struct Pins {
 		EngineTarget &t;
 
-		void aw_begin(uint32_t addr, uint32_t data, uint32_t strb)
+		void aw(bool valid, uint32_t addr)
 		{
-			t.awvalid_.write(true);
-			t.wvalid_.write(true);
+			t.awvalid_.write(valid);
 			t.awaddr_.write(addr);
+		}
+		void w(bool valid, uint32_t data, uint32_t strb)
+		{
+			t.wvalid_.write(valid);
 			t.wdata_.write(data);
 			t.wstrb_.write(strb);
 		}
-		void aw_end()
+		void ar(bool valid, uint32_t addr)
 		{
-			t.awvalid_.write(false);
-			t.wvalid_.write(false);
-		}
-		bool aw_taken() const { return t.awready_.read() && t.wready_.read(); }
-		void ar_begin(uint32_t addr)
-		{
-			t.arvalid_.write(true);
+			t.arvalid_.write(valid);
 			t.araddr_.write(addr);
 		}
-		void ar_end() { t.arvalid_.write(false); }
-		bool ar_taken() const { return t.arready_.read(); }
+		void b_ready(bool r) { t.bready_.write(r); }
+		void r_ready(bool r) { t.rready_.write(r); }
+		bool aw_ready() const { return t.awready_.read(); }
+		bool w_ready() const { return t.wready_.read(); }
+		bool ar_ready() const { return t.arready_.read(); }
 		bool b_valid() const { return t.bvalid_.read(); }
 		bool r_valid() const { return t.rvalid_.read(); }
 		uint32_t b_resp() const { return t.bresp_.read(); }
