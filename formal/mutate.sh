@@ -75,7 +75,7 @@ PY
 	trace=$out/$m/$proof/trace.vcd
 	if [ $rc = 1 ] && grep -q "FAIL" "$out/$m/run.txt" && [ -s "$trace" ]; then
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" caught "${trace#$root/}"
-		grep -ao 'Assert failed in [^(]*' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /"; echo
+		grep -ao 'Assert failed in [^(]*' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /; s/ *\$//"
 	else
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" SURVIVED "see $out/$m/run.txt"
 		bad=$((bad + 1))
