@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-for t in yosys yosys-smtbmc z3; do
+for t in yosys yosys-smtbmc z3 verilator; do
 	command -v $t >/dev/null || { echo "formal/run.sh: $t not found (apt-get install yosys z3)" >&2; exit 2; }
 done
 mkdir -p "$out"
@@ -63,6 +63,10 @@ prove() {
 	fi
 	local script="read_verilog -formal$defs -I$src/rtl$read; $chp prep -top $top"
 	WHY=""
+	# The properties are code too: Verilator -Wall with FORMAL defined, as the RTL without.
+	if ! verilator --lint-only -Wall -DFORMAL$defs -I"$src/rtl" --top-module "$top" $read >"$dir/lint.txt" 2>&1; then
+		RESULT=ERROR; WHY="verilator --lint-only -Wall -DFORMAL is not clean, see $dir/lint.txt"; return
+	fi
 	case $method in
 	induction | bmc)
 		if ! yosys -q -l "$log" -p "$script; write_smt2 $dir/model.smt2" >/dev/null 2>&1; then

@@ -113,8 +113,11 @@ module hws_fifo #(
   // Twin writes: two values pushed at successive pushes (f_a, then f_b, any values) come
   // out in that order. f_st: 0 watching, 1 f_a queued at f_pa and the last pushed, 2 f_b
   // queued right behind it, 3 f_a popped and f_b at the head.
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
   (* anyconst *) reg [WIDTH-1:0] f_a;
   (* anyconst *) reg [WIDTH-1:0] f_b;
+  /* verilator lint_on UNDRIVEN */
   reg [1:0]    f_st = 2'd0;
   reg [PW-1:0] f_pa;
   wire [PW-1:0] f_pb  = f_inc(f_pa);

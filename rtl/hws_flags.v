@@ -66,7 +66,10 @@ module hws_flags #(
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (srst_i);
 
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
   (* anyconst *) reg [AW-1:0] f_i;
+  /* verilator lint_on UNDRIVEN */
   reg f_v;
   always @(*) assume ({{(32-AW){1'b0}}, f_i} < N);
   always @(posedge clk_i) begin

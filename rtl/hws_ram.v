@@ -63,7 +63,10 @@ module hws_ram #(
   always @(posedge clk_i) f_past_valid <= 1'b1;
 
   localparam [31:0] DEPTH32 = DEPTH;
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
   (* anyconst *) reg [AW-1:0] f_addr;
+  /* verilator lint_on UNDRIVEN */
   reg             f_written = 1'b0;
   reg [WIDTH-1:0] f_data;
   always @(*) assume ({{(32-AW){1'b0}}, f_addr} < DEPTH32);
