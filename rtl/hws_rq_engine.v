@@ -152,14 +152,14 @@ module hws_rq_engine #(
 
   // ---------------------------------------------------------------------------------------
   // Sizes
-  localparam integer NP    = 140;                                   // priority levels
+  localparam integer NP    = HWS_NR_PRIO;                           // priority levels
   localparam integer NK    = 9;                                     // bitmap words per array
   localparam integer TW    = (NR_TASKS > 1) ? $clog2(NR_TASKS) : 1; // task pointer width
   localparam integer CW    = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;   // cpu index width
   localparam integer AIW   = CW + 1;                                // array index {cpu, phys}
   localparam integer NARR  = 2 * NR_CPUS;                           // physical arrays
   localparam integer NRW   = $clog2(NR_TASKS + 1);                  // task count width
-  localparam integer LDW   = $clog2(NR_TASKS * 177522 + 1);         // load width (<= 30)
+  localparam integer LDW   = $clog2(NR_TASKS * HWS_RT_WEIGHT + 1);  // load width (<= 30)
   localparam integer TTW   = CW + 9;                                // tt word {phys, prio, cpu}
   localparam integer HTAW  = AIW + 8;                              // ht index {p[7], a, p[6:0]}
   localparam integer HLD   = NARR * 128;                            // u_ht words (prio 0..127)
@@ -240,6 +240,19 @@ module hws_rq_engine #(
   // DOMAIN check)}. The flags a QUERY at level l needs: Pl and P(l+1) where stored, their
   // nesting when both are (ok[0..2]: P1..P3 well formed, ok[3]: P1 in P2, ok[4]: P2 in P3),
   // and P1 for IDLE_CORE, as hws_domain's q_bad_o (checked against it below).
+  // hws_domain's flag positions (its ok_q) and the flags each QUERY level needs:
+  localparam integer DOM_OK_P1  = 0;   // P1 well formed
+  localparam integer DOM_OK_P2  = 1;   // P2 well formed
+  localparam integer DOM_OK_P3  = 2;   // P3 well formed
+  localparam integer DOM_OK_P12 = 3;   // P1 nests in P2
+  localparam integer DOM_OK_P23 = 4;   // P2 nests in P3
+  function automatic [4:0] ok_bit(input integer k);
+    ok_bit = 5'd1 << k;
+  endfunction
+  localparam [4:0] DOM_NEED_L0 = ok_bit(DOM_OK_P1);
+  localparam [4:0] DOM_NEED_L1 = ok_bit(DOM_OK_P1) | ok_bit(DOM_OK_P2) | ok_bit(DOM_OK_P12);
+  localparam [4:0] DOM_NEED_L2 = ok_bit(DOM_OK_P2) | ok_bit(DOM_OK_P3) | ok_bit(DOM_OK_P23);
+  localparam [4:0] DOM_NEED_L3 = ok_bit(DOM_OK_P3);
   function automatic [14:0] check_fn(input [31:0] c);
     reg [3:0]  o;
     reg [11:0] tf;
@@ -261,7 +274,7 @@ module hws_rq_engine #(
       hf = c[HWS_CMD_HEAD_LSB];
       t_bad   = ({1'b0, tf} >= NR_TASKS32[12:0]);
       c_bad   = ({1'b0, cf} >= NR_CPUS32[6:0]);
-      p_bad   = (pf >= 8'd140);
+      p_bad   = (pf >= HWS_NR_PRIO[7:0]);
       pg_bad  = ({1'b0, pf} >= NR_GROUPS32[8:0]);    // SET_GROUP: group in PRIO
       tg_bad  = ({1'b0, tf} >= NR_GROUPS32[12:0]);   // LCU_STAT: group in TASK
       lg      = (pf == HWS_SEL_LCU_STAT_GROUP_LOAD) || (pf == HWS_SEL_LCU_STAT_GROUP_TOTAL);
@@ -270,7 +283,7 @@ module hws_rq_engine #(
       dk      = pf[2:0];
       dhi     = (pf[7:3] != 5'd0);
       dv      = {pf[7:3], tf};
-      pc_bad  = dhi || (tf[9:8] != 2'd0) || (tf[7:0] < 8'd100);
+      pc_bad  = dhi || (tf[9:8] != 2'd0) || (tf[7:0] < HWS_MIN_PCT[7:0]);
       pwr_bad = (dv < HWS_MIN_POWER[16:0]);
       bal     = af && !hf;                           // QUERY kind 2, BALANCE
       code = HWS_ERR_OK;
@@ -327,10 +340,10 @@ module hws_rq_engine #(
           else if (pf >= HWS_NR_LEVELS[7:0]) code = HWS_ERR_PRIO;
           else if (bal && ({1'b0, tf} >= 13'd3)) code = HWS_ERR_TASK;   // idle type
           else case (pf[1:0])                         // then DOMAIN
-            2'd0:    nd = 5'b00001;
-            2'd1:    nd = 5'b01011;
-            2'd2:    nd = 5'b10110 | {4'd0, !af && hf};   // IDLE_CORE also needs P1
-            default: nd = 5'b00100 | {4'd0, !af && hf};
+            2'd0:    nd = DOM_NEED_L0;
+            2'd1:    nd = DOM_NEED_L1;
+            2'd2:    nd = DOM_NEED_L2 | (ok_bit(DOM_OK_P1) & {5{!af && hf}});  // IDLE_CORE
+            default: nd = DOM_NEED_L3 | (ok_bit(DOM_OK_P1) & {5{!af && hf}});  // also needs P1
           endcase
         default:           code = HWS_ERR_OPCODE;
       endcase
