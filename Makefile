@@ -87,7 +87,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
@@ -560,3 +560,20 @@ BOARD_BENCH_COMMANDS ?= 2000
 bench-board: $(BOARD_SIM) $(HWSCHED)
 	@mkdir -p $(BUILD)/bench
 	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
+
+# ---- Formal proofs and per-module testbenches (issue 21; docs/formal.md) --------------------
+# make formal       every proof of formal/proofs.list, a table: property, method, depth, result, time
+# make formal-fast  the proofs marked fast, and the mutation check (formal/mutate.sh: each
+#                   planted bug must fail with a counterexample); make test runs both
+# make rtl-tb       the self-checking, parameter-swept Icarus testbenches of tests/rtl/
+.PHONY: formal formal-fast formal-mutate rtl-tb
+formal: $(RTL_SRCS) $(RTL_INC)
+	formal/run.sh
+	formal/mutate.sh
+formal-fast: $(RTL_SRCS) $(RTL_INC)
+	formal/run.sh --fast
+formal-mutate: $(RTL_SRCS) $(RTL_INC)
+	formal/mutate.sh
+rtl-tb: $(RTL_SRCS) $(RTL_INC)
+	tests/rtl/run.sh $(BUILD)/rtl-tb
+test: formal-fast formal-mutate rtl-tb

@@ -257,6 +257,8 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
+		.bus_random = cfg->bus_random,
+		.bus_seed = cfg->bus_seed,
 	};
 	struct hws_dev *d;
 	int ret;

@@ -90,6 +90,11 @@ struct hws_model {
 	/* Bus: a read that waits (section 4.2). */
 	int rpend;
 	uint32_t raddr;
+
+	/* The master: the reference timing, or drawn per transaction (hws_model_set_bus()).
+	 * Not the engine's state: no reset touches it. */
+	int bus_random;
+	struct hws_bus_gen bus;
 };
 
 /* The load weight of task @t when on list @prio: its SET_WEIGHT priority once set. */
@@ -994,29 +999,67 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	}
 }
 
+/*
+ * A write with the master's timing @t (lib/hws_bus_timing.h): the slave holds whichever of
+ * AW and W comes first and takes the write at the edge the second comes, max(aw_delay,
+ * w_delay); the edges before it change nothing but the slave's holding registers.
+ */
+unsigned hws_model_write_timed(struct hws_model *m, const struct hws_bus_timing *t,
+			       uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
+{
+	struct bus_in in = { .write = 1, .addr = addr, .data = data, .strb = strb };
+	unsigned wait = t->aw_delay > t->w_delay ? t->aw_delay : t->w_delay;
+
+	hws_model_idle(m, wait);	/* AWVALID or WVALID not both up yet */
+	{
+		struct bus_out out;
+
+		edge(m, &in, &out);	/* the second of AW and W taken, BVALID rises */
+		*resp = out.resp;
+	}
+	hws_model_idle(m, t->resp_stall);	/* BVALID up, BREADY low */
+	hws_model_idle(m, 1);		/* B handshake */
+	return wait + 2 + t->resp_stall;
+}
+
+void hws_model_set_bus(struct hws_model *m, int random, uint64_t seed)
+{
+	m->bus_random = random;
+	hws_bus_gen_init(&m->bus, seed);
+}
+
+/* The timing of the next transaction: the reference, or the generator's next draw. */
+static void next_timing(struct hws_model *m, struct hws_bus_timing *t)
+{
+	static const struct hws_bus_timing ref = { 0, 0, 0, 0 };
+
+	if (m->bus_random)
+		hws_bus_timing_next(&m->bus, t);
+	else
+		*t = ref;
+}
+
 unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint32_t strb,
 			 uint32_t *resp)
 {
-	struct bus_in in = { .write = 1, .addr = addr, .data = data, .strb = strb };
-	struct bus_in idle = { 0 };
-	struct bus_out out;
+	struct hws_bus_timing t;
 
-	edge(m, &in, &out);	/* AW and W taken, BVALID rises */
-	*resp = out.resp;
-	edge(m, &idle, &out);	/* B handshake */
-	return 2;
+	next_timing(m, &t);
+	return hws_model_write_timed(m, &t, addr, data, strb, resp);
 }
 
-unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp)
+unsigned hws_model_read_timed(struct hws_model *m, const struct hws_bus_timing *t,
+			      uint32_t addr, uint32_t *data, uint32_t *resp)
 {
 	struct bus_in in = { .read = 1, .addr = addr };
 	struct bus_in idle = { 0 };
 	struct bus_out out;
-	unsigned edges = 1;
+	unsigned edges = 1 + t->ar_delay;
 
+	hws_model_idle(m, t->ar_delay);	/* ARVALID not up yet */
 	edge(m, &in, &out);	/* AR taken */
 	while (!out.rlatched) {
-		if (edges >= HWS_MODEL_MAX_WAIT) {	/* cannot happen by 4.2; as the harness */
+		if (edges >= HWS_MODEL_MAX_WAIT + t->ar_delay) {	/* cannot happen by 4.2 */
 			*data = 0;
 			*resp = 3;
 			return edges;
@@ -1026,8 +1069,17 @@ unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint
 	}
 	*data = out.rdata;
 	*resp = out.resp;
-	edge(m, &idle, &out);	/* R handshake */
-	return edges + 1;
+	hws_model_idle(m, t->resp_stall);	/* RVALID up, RREADY low */
+	hws_model_idle(m, 1);		/* R handshake */
+	return edges + t->resp_stall + 1;
+}
+
+unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	struct hws_bus_timing t;
+
+	next_timing(m, &t);
+	return hws_model_read_timed(m, &t, addr, data, resp);
 }
 
 void hws_model_idle(struct hws_model *m, unsigned edges)

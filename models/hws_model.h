@@ -2,9 +2,10 @@
  * hws_model - the bit-exact, cycle-exact C reference model of the hwsched engine.
  *
  * The model reproduces rtl/hws_top.v as seen from its AXI4-Lite pins when driven by the
- * reference bus master (sim/harness/hws_vsim: VALIDs held until taken, BREADY = RREADY = 1, one
- * transaction at a time): the data and response of every read, the response of every
- * write, and the number of clock edges each transaction takes. Inside, each command is
+ * bus master of sim/harness/axi_master.h (VALIDs held until taken, one transaction at a
+ * time) with any timing of lib/hws_bus_timing.h (AW before W, W before AW, together;
+ * BREADY/RREADY low for a while): the data and response of every read, the response of
+ * every write, and the number of clock edges each transaction takes. Inside, each command is
  * applied atomically at the edge where the RTL completes it (docs/accelerator.md, 4.1).
  *
  *   bus ops --> [ edge(): AXI slave | CMD FIFO | engine (latency L) | RESULT FIFO | errors ]
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "hws/transport.h"
+#include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,10 +51,41 @@ void hws_model_reset(struct hws_model *m);
  * @strb: write strobes (anything but 0xF is refused with SLVERR)
  * @resp: receives BRESP (0 OKAY, 2 SLVERR)
  *
+ * The master's timing is the reference (AW and W together, BREADY = RREADY = 1), or drawn
+ * per transaction after hws_model_set_bus().
+ *
  * Return: the number of clock edges the transaction took (2 with the reference master).
  */
 unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint32_t strb,
 			 uint32_t *resp);
+
+/**
+ * hws_model_set_bus - how hws_model_write() and hws_model_read() time their master
+ * @m: the model
+ * @random: 0: the reference master; 1: each transaction's timing drawn by
+ *	hws_bus_timing_next() from a generator started at @seed (no reset restarts it)
+ * @seed: the generator's seed
+ *
+ * The rtl backend draws the same sequence for the same seed, so a lockstep pair with the
+ * same seed on both sides stays edge for edge in step.
+ */
+void hws_model_set_bus(struct hws_model *m, int random, uint64_t seed);
+
+/**
+ * hws_model_write_timed - hws_model_write() with the master's timing @t
+ *
+ * Return: the clock edges taken, hws_bus_timing_write_edges(@t).
+ */
+unsigned hws_model_write_timed(struct hws_model *m, const struct hws_bus_timing *t,
+			       uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp);
+
+/**
+ * hws_model_read_timed - hws_model_read() with the master's timing @t
+ *
+ * Return: clock edges taken (2 + t->ar_delay + t->resp_stall, plus the edges waited).
+ */
+unsigned hws_model_read_timed(struct hws_model *m, const struct hws_bus_timing *t,
+			      uint32_t addr, uint32_t *data, uint32_t *resp);
 
 /**
  * hws_model_read - one AXI4-Lite read transaction

@@ -65,6 +65,7 @@ static int model_open(const struct hws_backend_args *a, struct hws_transport *ou
 		snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
 		return ret;
 	}
+	hws_model_set_bus(m, a->bus_random != 0, a->bus_seed);
 	out->ops = &model_ops;
 	out->ctx = m;
 	out->name = "model";

@@ -72,6 +72,96 @@ module hws_fifo #(
   assign empty_o = (level_q == 6'd0);
   assign full_o  = (level_q == DEPTH32[5:0]);
 
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Properties, for any push/pop/clear sequence (formal/proofs.list, docs/formal.md).
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (clr_i);
+
+  // Slots from the read pointer to @p, modulo DEPTH.
+  function automatic [31:0] f_dist(input [PW-1:0] p, input [PW-1:0] r);
+    f_dist = ({{(32-PW){1'b0}}, p} >= {{(32-PW){1'b0}}, r}) ?
+             {{(32-PW){1'b0}}, p} - {{(32-PW){1'b0}}, r} :
+             {{(32-PW){1'b0}}, p} + DEPTH32 - {{(32-PW){1'b0}}, r};
+  endfunction
+  function automatic [PW-1:0] f_inc(input [PW-1:0] p);
+    f_inc = (p == LAST32[PW-1:0]) ? {PW{1'b0}} : p + ONE32[PW-1:0];
+  endfunction
+
+  // Occupancy: 0..DEPTH, the flags say so, the pointers agree with it, and a level
+  // changes by the push and pop that were done.
+  always @(*) begin
+    if (f_past_valid) begin
+      assert ({26'd0, level_q} <= DEPTH32);
+      assert (empty_o == (level_q == 6'd0));
+      assert (full_o == (level_q == DEPTH32[5:0]));
+      assert ({{(32-PW){1'b0}}, rd_ptr_q} < DEPTH32 && {{(32-PW){1'b0}}, wr_ptr_q} < DEPTH32);
+      assert (f_dist(wr_ptr_q, rd_ptr_q) == ((level_q == DEPTH32[5:0]) ? 32'd0 : {26'd0, level_q}));
+    end
+  end
+  always @(posedge clk_i) begin
+    if (f_past_valid && !$past(clr_i)) begin
+      assert (level_q == $past(level_q) + {5'd0, $past(do_push)} - {5'd0, $past(do_pop)});
+      // A push into a full FIFO and a pop of an empty one are ignored.
+      if ($past(push_i && full_o && !pop_i)) assert (level_q == $past(level_q));
+      if ($past(pop_i && empty_o && !push_i)) assert (level_q == 6'd0);
+    end
+    if (f_past_valid && $past(clr_i)) assert (level_q == 6'd0);
+  end
+
+  // Twin writes: two values pushed at successive pushes (f_a, then f_b, any values) come
+  // out in that order. f_st: 0 watching, 1 f_a queued at f_pa and the last pushed, 2 f_b
+  // queued right behind it, 3 f_a popped and f_b at the head.
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
+  (* anyconst *) reg [WIDTH-1:0] f_a;
+  (* anyconst *) reg [WIDTH-1:0] f_b;
+  /* verilator lint_on UNDRIVEN */
+  reg [1:0]    f_st = 2'd0;
+  reg [PW-1:0] f_pa;
+  wire [PW-1:0] f_pb  = f_inc(f_pa);
+  wire          f_popa = do_pop && rd_ptr_q == f_pa;
+  wire          f_pushb = do_push && wdata_i == f_b;
+  always @(posedge clk_i) begin
+    if (clr_i) f_st <= 2'd0;
+    else case (f_st)
+      2'd0: if (do_push && wdata_i == f_a) begin
+              f_st <= 2'd1;
+              f_pa <= wr_ptr_q;
+            end
+      2'd1: if (f_popa && f_pushb) f_st <= 2'd3;
+            else if (f_popa) f_st <= 2'd0;
+            else if (f_pushb) f_st <= 2'd2;
+            else if (do_push) f_st <= 2'd0;
+      2'd2: if (f_popa) f_st <= 2'd3;
+      default: if (do_pop) f_st <= 2'd0;
+    endcase
+  end
+  always @(*) begin
+    if (f_past_valid) begin
+      if (f_st != 2'd0) assert ({{(32-PW){1'b0}}, f_pa} < DEPTH32);
+      case (f_st)
+        2'd1: begin
+          assert (mem_q[f_pa] == f_a);
+          assert (wr_ptr_q == f_pb && level_q != 6'd0);
+          assert (f_dist(f_pa, rd_ptr_q) + 32'd1 <= {26'd0, level_q});
+        end
+        2'd2: begin
+          assert (mem_q[f_pa] == f_a && mem_q[f_pb] == f_b);
+          assert (f_dist(f_pa, rd_ptr_q) + 32'd2 <= {26'd0, level_q});
+          if (rd_ptr_q == f_pa) assert (head_o == f_a);
+        end
+        2'd3: begin
+          assert (rd_ptr_q == f_pb && level_q != 6'd0);
+          assert (head_o == f_b);
+        end
+        default: ;
+      endcase
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -56,6 +56,28 @@ module hws_flags #(
   assign q_o = q;
 
   wire unused_a = &{1'b0, a32};
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Properties (formal/proofs.list, docs/formal.md): any flag f_i behaves as `q[waddr] <= d`
+  // says: cleared by the reset, set to wdata_i by a write to it, unchanged by writes to
+  // others. The first cycle is in reset.
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (srst_i);
+
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
+  (* anyconst *) reg [AW-1:0] f_i;
+  /* verilator lint_on UNDRIVEN */
+  reg f_v;
+  always @(*) assume ({{(32-AW){1'b0}}, f_i} < N);
+  always @(posedge clk_i) begin
+    if (srst_i) f_v <= 1'b0;
+    else if (we_i && waddr_i == f_i) f_v <= wdata_i;
+  end
+  always @(*) if (f_past_valid) assert (q_o[f_i] == f_v);
+`endif
 endmodule
 
 `default_nettype wire

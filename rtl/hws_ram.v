@@ -53,6 +53,35 @@ module hws_ram #(
   end
 
   assign rdata_o = rdata_q;
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Properties (formal/proofs.list, docs/formal.md): for any address f_addr, a read returns
+  // the last word written there, one edge after the address, unless a write to the same
+  // word falls on the read's edge (the collision the engine never uses).
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+
+  localparam [31:0] DEPTH32 = DEPTH;
+  // The solver's choice, constant over a trace (undriven to a simulator).
+  /* verilator lint_off UNDRIVEN */
+  (* anyconst *) reg [AW-1:0] f_addr;
+  /* verilator lint_on UNDRIVEN */
+  reg             f_written = 1'b0;
+  reg [WIDTH-1:0] f_data;
+  always @(*) assume ({{(32-AW){1'b0}}, f_addr} < DEPTH32);
+  always @(posedge clk_i) begin
+    if (we_i && waddr_i == f_addr) begin
+      f_written <= 1'b1;
+      f_data    <= wdata_i;
+    end
+  end
+  always @(*) if (f_written) assert (mem_q[f_addr] == f_data);
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(f_written && raddr_i == f_addr && !(we_i && waddr_i == f_addr)))
+      assert (rdata_o == $past(f_data));
+  end
+`endif
 endmodule
 
 `default_nettype wire

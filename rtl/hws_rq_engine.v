@@ -240,6 +240,19 @@ module hws_rq_engine #(
   // DOMAIN check)}. The flags a QUERY at level l needs: Pl and P(l+1) where stored, their
   // nesting when both are (ok[0..2]: P1..P3 well formed, ok[3]: P1 in P2, ok[4]: P2 in P3),
   // and P1 for IDLE_CORE, as hws_domain's q_bad_o (checked against it below).
+  // hws_domain's flag positions (its ok_q) and the flags each QUERY level needs:
+  localparam integer DOM_OK_P1  = 0;   // P1 well formed
+  localparam integer DOM_OK_P2  = 1;   // P2 well formed
+  localparam integer DOM_OK_P3  = 2;   // P3 well formed
+  localparam integer DOM_OK_P12 = 3;   // P1 nests in P2
+  localparam integer DOM_OK_P23 = 4;   // P2 nests in P3
+  function automatic [4:0] ok_bit(input integer k);
+    ok_bit = 5'd1 << k;
+  endfunction
+  localparam [4:0] DOM_NEED_L0 = ok_bit(DOM_OK_P1);
+  localparam [4:0] DOM_NEED_L1 = ok_bit(DOM_OK_P1) | ok_bit(DOM_OK_P2) | ok_bit(DOM_OK_P12);
+  localparam [4:0] DOM_NEED_L2 = ok_bit(DOM_OK_P2) | ok_bit(DOM_OK_P3) | ok_bit(DOM_OK_P23);
+  localparam [4:0] DOM_NEED_L3 = ok_bit(DOM_OK_P3);
   function automatic [14:0] check_fn(input [31:0] c);
     reg [3:0]  o;
     reg [11:0] tf;
@@ -327,10 +340,10 @@ module hws_rq_engine #(
           else if (pf >= HWS_NR_LEVELS[7:0]) code = HWS_ERR_PRIO;
           else if (bal && ({1'b0, tf} >= 13'd3)) code = HWS_ERR_TASK;   // idle type
           else case (pf[1:0])                         // then DOMAIN
-            2'd0:    nd = 5'b00001;
-            2'd1:    nd = 5'b01011;
-            2'd2:    nd = 5'b10110 | {4'd0, !af && hf};   // IDLE_CORE also needs P1
-            default: nd = 5'b00100 | {4'd0, !af && hf};
+            2'd0:    nd = DOM_NEED_L0;
+            2'd1:    nd = DOM_NEED_L1;
+            2'd2:    nd = DOM_NEED_L2 | (ok_bit(DOM_OK_P1) & {5{!af && hf}});  // IDLE_CORE
+            default: nd = DOM_NEED_L3 | (ok_bit(DOM_OK_P1) & {5{!af && hf}});  // also needs P1
           endcase
         default:           code = HWS_ERR_OPCODE;
       endcase
@@ -475,28 +488,9 @@ module hws_rq_engine #(
   wire [NRW-1:0] nr_act  = swap_c ? nr_c1 : nr_c0;
   wire [NRW-1:0] nr_exp  = swap_c ? nr_c0 : nr_c1;
 
-  // Find-first-set of 16 bits (lowest set bit; 0 when none) in three LUT levels: the four
-  // nibbles' zero flags and find-first-sets side by side, then two 2:1 choices. (A tree
-  // of 2:1 choices over the bits was 5 levels; a flat "no lower bit set" chain came out
-  // of ABC as a 9-level ripple, icetime's critical path on PICK_NEXT's step 2.)
-  function automatic [1:0] ffs4(input [2:0] n);   // bits 2..0 of a nibble (3 if all 0)
-    ffs4 = n[0] ? 2'd0 : n[1] ? 2'd1 : n[2] ? 2'd2 : 2'd3;
-  endfunction
-  function automatic [3:0] ffs16(input [15:0] b);
-    reg z0, z1, z2, z3;            // nibble j is zero
-    reg [1:0] f0, f1, f2, f3;      // first set bit of nibble j
-    reg [1:0] lo_a, lo_b;
-    begin
-      z0 = (b[3:0] == 4'd0);    z1 = (b[7:4] == 4'd0);
-      z2 = (b[11:8] == 4'd0);   z3 = (b[15:12] == 4'd0);
-      f0 = ffs4(b[2:0]);        f1 = ffs4(b[6:4]);
-      f2 = ffs4(b[10:8]);       f3 = ffs4(b[14:12]);
-      lo_a = z0 ? f1 : f0;      // the first set nibble of the low byte
-      lo_b = z2 ? f3 : f2;      // ... of the high byte
-      if (z0 && z1 && z2 && z3) ffs16 = 4'd0;
-      else ffs16 = {z0 && z1, (z0 && z1) ? z2 : z0, (z0 && z1) ? lo_b : lo_a};
-    end
-  endfunction
+  // Find-first-set of 16 bits, ffs16() (rtl/hws_ffs16.vh: proven equal to a priority scan
+  // over all 2^16 inputs, formal/proofs.list; tests/rtl/tb_ffs16.v).
+`include "hws_ffs16.vh"
 
   // PICK_NEXT/PEEK, step 1: first set summary bit k of the active array, else of the
   // expired one (its word k is read); step 2: first set bit of that word, trusted when the

@@ -7,11 +7,10 @@
 // Every effect of an edge is computed from the state just before it:
 //   - a command is popped when the command FIFO is not empty, the engine is idle or
 //     completes now, and the result FIFO holds at most RES_DEPTH - 2 words;
-//   - write: AWREADY = WREADY = !BVALID, taken when AWVALID, WVALID and AWREADY; BVALID
-//     rises at the taking edge (with the register side effect) and falls on BREADY;
-//   - read: ARREADY = !RVALID && !pending; RESULT and SYNC may wait (pending) and latch
-//     RDATA at the first edge whose prior state ends the wait; side effects (RESULT pop,
-//     STATUS.ERR clear) at the latching edge;
+//   - the AXI4-Lite handshakes are hws_axil_slave's (AW and W each on its own, the write
+//     taken at the edge the second of them is; docs/accelerator.md 4.2); the register side
+//     effect of a write happens at its taking edge, a read's (RESULT pop, STATUS.ERR clear)
+//     at the edge RDATA is latched; RESULT and SYNC reads may wait (rd_wait);
 //   - errors of one edge are all counted; ERR_LAST/ERR_CMD/ERR_SEQ describe the last one
 //     in the order command, write channel, read channel;
 //   - CTRL.ERR_CLEAR clears the error registers before this edge's errors are recorded,
@@ -90,18 +89,9 @@ module hws_top #(
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this
-  localparam [1:0]  RESP_OKAY   = 2'b00;
-  localparam [1:0]  RESP_SLVERR = 2'b10;
 
   // ---------------------------------------------------------------------------------------
   // State declared up front
-  reg        bvalid_q;
-  reg [1:0]  bresp_q;
-  reg        rvalid_q, rpend_q;
-  reg [7:0]  raddr_q;
-  reg [31:0] rdata_q;
-  reg [1:0]  rresp_q;
-
   reg [31:0] cmd_done_q, cycles_q;
   reg [7:0]  err_last_q;
   reg [31:0] err_cmd_q, err_seq_q, err_total_q;
@@ -118,31 +108,47 @@ module hws_top #(
   wire [127:0] bal_regs;   // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 
   // ---------------------------------------------------------------------------------------
-  // Write channel
-  wire wr_take    = s_axi_awvalid_i && s_axi_wvalid_i && !bvalid_q;
-  wire wr_is_ctrl = (s_axi_awaddr_i == HWS_REG_CTRL);
-  wire wr_is_cmd  = (s_axi_awaddr_i == HWS_REG_CMD);
-  wire wr_ok      = (wr_is_ctrl || wr_is_cmd) && (s_axi_wstrb_i == 4'hF);
+  // The AXI4-Lite handshakes (hws_axil_slave): a write reaches the registers as wr_take
+  wire        wr_take;
+  wire [7:0]  wr_addr;
+  wire [31:0] wr_data;
+  wire [3:0]  wr_strb;
+  wire        wr_ok;
+  wire        rd_act, rd_take, rd_latch, rd_wait, rd_valid;
+  wire [7:0]  rd_addr;
+  reg  [31:0] rd_word;
+
+  hws_axil_slave u_axil (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .s_axi_awvalid_i(s_axi_awvalid_i), .s_axi_awready_o(s_axi_awready_o),
+    .s_axi_awaddr_i(s_axi_awaddr_i),
+    .s_axi_wvalid_i(s_axi_wvalid_i), .s_axi_wready_o(s_axi_wready_o),
+    .s_axi_wdata_i(s_axi_wdata_i), .s_axi_wstrb_i(s_axi_wstrb_i),
+    .s_axi_bvalid_o(s_axi_bvalid_o), .s_axi_bready_i(s_axi_bready_i),
+    .s_axi_bresp_o(s_axi_bresp_o),
+    .s_axi_arvalid_i(s_axi_arvalid_i), .s_axi_arready_o(s_axi_arready_o),
+    .s_axi_araddr_i(s_axi_araddr_i),
+    .s_axi_rvalid_o(s_axi_rvalid_o), .s_axi_rready_i(s_axi_rready_i),
+    .s_axi_rdata_o(s_axi_rdata_o), .s_axi_rresp_o(s_axi_rresp_o),
+    .wr_take_o(wr_take), .wr_addr_o(wr_addr), .wr_data_o(wr_data), .wr_strb_o(wr_strb),
+    .wr_ok_i(wr_ok),
+    .rd_act_o(rd_act), .rd_addr_o(rd_addr), .rd_wait_i(rd_wait), .rd_valid_i(rd_valid),
+    .rd_word_i(rd_word), .rd_take_o(rd_take), .rd_latch_o(rd_latch)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Write decode
+  wire wr_is_ctrl = (wr_addr == HWS_REG_CTRL);
+  wire wr_is_cmd  = (wr_addr == HWS_REG_CMD);
+  assign wr_ok    = (wr_is_ctrl || wr_is_cmd) && (wr_strb == 4'hF);
   wire wr_addr_err = wr_take && !wr_ok;
   wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
   wire wr_ctrl    = wr_take && wr_ok && wr_is_ctrl;
   wire cmd_push   = wr_cmd && !cmd_full;
   wire wr_ovf     = wr_cmd && cmd_full;
-  wire soft_reset = wr_ctrl && s_axi_wdata_i[HWS_CTRL_SOFT_RESET_LSB];
-  wire err_clear  = wr_ctrl && s_axi_wdata_i[HWS_CTRL_ERR_CLEAR_LSB];
+  wire soft_reset = wr_ctrl && wr_data[HWS_CTRL_SOFT_RESET_LSB];
+  wire err_clear  = wr_ctrl && wr_data[HWS_CTRL_ERR_CLEAR_LSB];
   wire srst       = !rst_ni || soft_reset;
-
-  always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      bvalid_q <= 1'b0;
-      bresp_q  <= RESP_OKAY;
-    end else if (wr_take) begin
-      bvalid_q <= 1'b1;
-      bresp_q  <= wr_ok ? RESP_OKAY : RESP_SLVERR;
-    end else if (s_axi_bready_i) begin
-      bvalid_q <= 1'b0;
-    end
-  end
 
   // ---------------------------------------------------------------------------------------
   // Pop rule
@@ -150,18 +156,13 @@ module hws_top #(
   wire eng_start = !cmd_empty && (!eng_busy || eng_done) && res_room;
 
   // ---------------------------------------------------------------------------------------
-  // Read channel
-  wire       rd_take  = s_axi_arvalid_i && !rvalid_q && !rpend_q;
-  wire       rd_act   = rd_take || rpend_q;
-  wire [7:0] rd_addr  = rpend_q ? raddr_q : s_axi_araddr_i;
-
+  // Read decode: the register rd_addr names, whether it waits, its value before this edge
   wire rd_is_result = (rd_addr == HWS_REG_RESULT);
   wire rd_is_sync   = (rd_addr == HWS_REG_SYNC);
   wire rd_is_status = (rd_addr == HWS_REG_STATUS);
 
-  wire rd_wait = (rd_is_result && res_empty && (eng_busy || !cmd_empty)) ||
+  assign rd_wait = (rd_is_result && res_empty && (eng_busy || !cmd_empty)) ||
                  (rd_is_sync && (eng_busy || (!cmd_empty && res_room)));
-  wire rd_latch = rd_act && !rd_wait;
 
   wire [31:0] status_word =
       ({26'd0, cmd_level}   << HWS_STATUS_CMD_LEVEL_LSB) |
@@ -175,11 +176,11 @@ module hws_top #(
       ({26'd0, RES_DEPTH32[5:0]} << HWS_DEPTHS_RES_DEPTH_LSB);
   wire [31:0] result_word = res_empty ? (HWS_ERR_FLAG | {24'd0, HWS_ERR_UNDERFLOW}) : res_head;
 
-  reg [31:0] rd_word;
-  reg        rd_valid;   // a readable register
+  reg rd_valid_r;   // a readable register
+  assign rd_valid = rd_valid_r;
   always @* begin
-    rd_valid = 1'b1;
-    rd_word  = 32'd0;
+    rd_valid_r = 1'b1;
+    rd_word    = 32'd0;
     case (rd_addr)
       HWS_REG_ID:        rd_word = HWS_ID_VALUE;
       HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
@@ -211,7 +212,7 @@ module hws_top #(
       HWS_REG_BAL_MAX:   rd_word = bal_regs[1*32 +: 32];
       HWS_REG_BAL_AVG:   rd_word = bal_regs[2*32 +: 32];
       HWS_REG_BAL_IMB:   rd_word = bal_regs[3*32 +: 32];
-      default:           rd_valid = 1'b0;   // unmapped, misaligned, or write-only
+      default:           rd_valid_r = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end
 
@@ -220,31 +221,10 @@ module hws_top #(
   wire res_pop      = rd_latch && rd_is_result && !res_empty;
   wire rd_status    = rd_latch && (rd_is_status || rd_is_sync);
 
-  always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rvalid_q <= 1'b0;
-      rpend_q  <= 1'b0;
-      raddr_q  <= 8'd0;
-      rdata_q  <= 32'd0;
-      rresp_q  <= RESP_OKAY;
-    end else begin
-      if (rd_take) raddr_q <= s_axi_araddr_i;
-      if (rd_latch) begin
-        rvalid_q <= 1'b1;
-        rpend_q  <= 1'b0;
-        rdata_q  <= rd_valid ? rd_word : 32'd0;
-        rresp_q  <= rd_valid ? RESP_OKAY : RESP_SLVERR;
-      end else begin
-        if (rd_take) rpend_q <= 1'b1;
-        if (rvalid_q && s_axi_rready_i) rvalid_q <= 1'b0;
-      end
-    end
-  end
-
   // ---------------------------------------------------------------------------------------
   // FIFOs and engine
   hws_fifo #(.WIDTH(32), .DEPTH(CMD_DEPTH)) u_cmd_fifo (
-    .clk_i(clk_i), .clr_i(srst), .push_i(cmd_push), .wdata_i(s_axi_wdata_i), .pop_i(eng_start),
+    .clk_i(clk_i), .clr_i(srst), .push_i(cmd_push), .wdata_i(wr_data), .pop_i(eng_start),
     .head_o(cmd_head), .level_o(cmd_level), .empty_o(cmd_empty), .full_o(cmd_full)
   );
   hws_fifo #(.WIDTH(32), .DEPTH(RES_DEPTH)) u_res_fifo (
@@ -263,7 +243,7 @@ module hws_top #(
   // Error registers: up to three errors per edge (command, write channel, read channel)
   wire        e_wr      = wr_addr_err || wr_ovf;
   wire [7:0]  e_wr_code = wr_addr_err ? HWS_ERR_ADDR : HWS_ERR_OVERFLOW;
-  wire [31:0] e_wr_word = wr_addr_err ? {24'd0, s_axi_awaddr_i} : s_axi_wdata_i;
+  wire [31:0] e_wr_word = wr_addr_err ? {24'd0, wr_addr} : wr_data;
   wire        e_rd      = rd_addr_err || rd_underflow;
   wire [7:0]  e_rd_code = rd_addr_err ? HWS_ERR_ADDR : HWS_ERR_UNDERFLOW;
   wire [31:0] e_rd_word = rd_addr_err ? {24'd0, rd_addr} : 32'd0;
@@ -335,19 +315,8 @@ module hws_top #(
     end
   end
 
-  // ---------------------------------------------------------------------------------------
-  // Outputs
-  assign s_axi_awready_o = !bvalid_q;
-  assign s_axi_wready_o  = !bvalid_q;
-  assign s_axi_bvalid_o  = bvalid_q;
-  assign s_axi_bresp_o   = bresp_q;
-  assign s_axi_arready_o = !rvalid_q && !rpend_q;
-  assign s_axi_rvalid_o  = rvalid_q;
-  assign s_axi_rdata_o   = rdata_q;
-  assign s_axi_rresp_o   = rresp_q;
-
-  wire unused_inputs = &{1'b0, s_axi_awprot_i, s_axi_arprot_i, s_axi_wdata_i[31:2],
-                         RES_DEPTH32, CMD_DEPTH32};
+  wire unused = &{1'b0, s_axi_awprot_i, s_axi_arprot_i, rd_act, rd_take, RES_DEPTH32,
+                  CMD_DEPTH32};
 
 `ifndef SYNTHESIS
   // The pop rule keeps the result FIFO from overflowing; the engine never pushes while full.

@@ -45,6 +45,10 @@ struct hws_config {
 	const char *wave;	/* backends that simulate RTL: FST file to write, or NULL */
 	unsigned deep_check;	/* ... the RTL walks its lists every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* the caller's bus ("tlm"), or NULL */
+	unsigned bus_random;	/* model, rtl, lockstep: 1 = the master takes AW/W in random
+				 * order with random BREADY/RREADY stalls, seeded by @bus_seed
+				 * (struct hws_backend_args); 0 = the reference master */
+	uint64_t bus_seed;
 };
 
 struct hws_dev;

@@ -110,6 +110,10 @@ struct hws_backend_args {
 	const char *arg;	/* the text after "NAME:" in the backend's name, or NULL */
 	const char *wave;	/* FST waveform to write (backends that simulate RTL), or NULL */
 	unsigned deep_check;	/* RTL: walk every list every N idle cycles (0: off) */
+	unsigned bus_random;	/* model, rtl: 0: the reference master; 1: each transaction's
+				 * channel order and back-pressure drawn from @bus_seed
+				 * (lib/hws_bus_timing.h); the same seed, the same draws */
+	uint64_t bus_seed;
 };
 
 /* A backend: a named way to open a transport. */

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a shared object of another version is rebuilt. */
-#define HWS_SHAPE_ABI 1
+#define HWS_SHAPE_ABI 2
 /* The one symbol a shape's shared object exports. */
 #define HWS_SHAPE_ENTRY "hws_shape_v1"
 /* The file of a shape in its cache folder: without and with FST waveform support. */
@@ -50,9 +50,11 @@ struct hws_shape_ops {
 	void *(*create)(const struct hws_vsim_opts *o, char *msg, size_t len);
 	void (*destroy)(void *inst);
 	void (*reset)(void *inst);
-	unsigned (*write)(void *inst, uint32_t addr, uint32_t data, uint32_t strb,
-			  uint32_t *resp);
-	unsigned (*read)(void *inst, uint32_t addr, uint32_t *data, uint32_t *resp);
+	/* One AXI4-Lite transaction with the master's timing @t (lib/hws_bus_timing.h). */
+	unsigned (*write)(void *inst, const struct hws_bus_timing *t, uint32_t addr,
+			  uint32_t data, uint32_t strb, uint32_t *resp);
+	unsigned (*read)(void *inst, const struct hws_bus_timing *t, uint32_t addr,
+			 uint32_t *data, uint32_t *resp);
 	void (*idle)(void *inst, unsigned edges);
 };
 

@@ -36,14 +36,15 @@ void reset(void *inst)
 	static_cast<Impl *>(inst)->reset();
 }
 
-unsigned write(void *inst, uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
+unsigned write(void *inst, const hws_bus_timing *t, uint32_t addr, uint32_t data, uint32_t strb,
+	       uint32_t *resp)
 {
-	return static_cast<Impl *>(inst)->write(addr, data, strb, resp);
+	return static_cast<Impl *>(inst)->write(*t, addr, data, strb, resp);
 }
 
-unsigned read(void *inst, uint32_t addr, uint32_t *data, uint32_t *resp)
+unsigned read(void *inst, const hws_bus_timing *t, uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	return static_cast<Impl *>(inst)->read(addr, data, resp);
+	return static_cast<Impl *>(inst)->read(*t, addr, data, resp);
 }
 
 void idle(void *inst, unsigned edges)

@@ -437,15 +437,30 @@ void hws_vsim_reset(struct hws_vsim *s)
 	s->ops->reset(s->inst);
 }
 
+/* The reference master: AW and W together, BREADY = RREADY = 1 (docs/accelerator.md 4.2). */
+static const struct hws_bus_timing reference_timing;
+
 unsigned hws_vsim_write(struct hws_vsim *s, uint32_t addr, uint32_t data, uint32_t strb,
 			uint32_t *resp)
 {
-	return s->ops->write(s->inst, addr, data, strb, resp);
+	return s->ops->write(s->inst, &reference_timing, addr, data, strb, resp);
 }
 
 unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	return s->ops->read(s->inst, addr, data, resp);
+	return s->ops->read(s->inst, &reference_timing, addr, data, resp);
+}
+
+unsigned hws_vsim_write_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+			      uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
+{
+	return s->ops->write(s->inst, t, addr, data, strb, resp);
+}
+
+unsigned hws_vsim_read_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+			     uint32_t addr, uint32_t *data, uint32_t *resp)
+{
+	return s->ops->read(s->inst, t, addr, data, resp);
 }
 
 void hws_vsim_idle(struct hws_vsim *s, unsigned edges)

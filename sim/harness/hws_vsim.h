@@ -2,8 +2,9 @@
  * hws_vsim - the Verilated engine (rtl/hws_top.v) behind a small C ABI.
  *
  * The reusable Verilator harness: clock, reset, N idle cycles, an optional FST waveform,
- * and the reference AXI4-Lite bus master (VALIDs held until taken, BREADY = RREADY = 1,
- * one transaction at a time) whose timing docs/accelerator.md section 4.2 fixes. Its
+ * and the AXI4-Lite bus master of axi_master.h: the reference one (VALIDs held until taken,
+ * BREADY = RREADY = 1, one transaction at a time, docs/accelerator.md section 4.2), or timed
+ * per transaction by a struct hws_bus_timing (channel order, back-pressure). Its
  * functions have the same shape as hws_model_*, so the driver treats both alike.
  *
  * Verilator fixes parameters at build time, so each parameter set is its own Verilated
@@ -16,6 +17,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +62,12 @@ unsigned hws_vsim_write(struct hws_vsim *s, uint32_t addr, uint32_t data, uint32
 
 /* One read transaction; returns the edges it took. */
 unsigned hws_vsim_read(struct hws_vsim *s, uint32_t addr, uint32_t *data, uint32_t *resp);
+
+/* hws_vsim_write() / hws_vsim_read() with the master timed by @t (lib/hws_bus_timing.h). */
+unsigned hws_vsim_write_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+			      uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp);
+unsigned hws_vsim_read_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
+			     uint32_t addr, uint32_t *data, uint32_t *resp);
 
 /* Let @edges edges pass with the bus idle. */
 void hws_vsim_idle(struct hws_vsim *s, unsigned edges);

@@ -26,8 +26,10 @@ class Vsim {
 public:
 	virtual ~Vsim() = default;
 	virtual void reset() = 0;
-	virtual unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) = 0;
-	virtual unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) = 0;
+	virtual unsigned write(const hws_bus_timing &t, uint32_t addr, uint32_t data,
+			       uint32_t strb, uint32_t *resp) = 0;
+	virtual unsigned read(const hws_bus_timing &t, uint32_t addr, uint32_t *data,
+			      uint32_t *resp) = 0;
 	virtual void idle(unsigned edges) = 0;
 };
 
@@ -85,18 +87,20 @@ public:
 		top_->eval();
 	}
 
-	unsigned write(uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp) override
+	unsigned write(const hws_bus_timing &t, uint32_t addr, uint32_t data, uint32_t strb,
+		       uint32_t *resp) override
 	{
 		Pins p{ *this };
 
-		return hwsaxi::write(p, addr, data, strb, resp);
+		return hwsaxi::write(p, t, addr, data, strb, resp);
 	}
 
-	unsigned read(uint32_t addr, uint32_t *data, uint32_t *resp) override
+	unsigned read(const hws_bus_timing &t, uint32_t addr, uint32_t *data,
+		      uint32_t *resp) override
 	{
 		Pins p{ *this };
 
-		return hwsaxi::read(p, addr, data, resp);
+		return hwsaxi::read(p, t, addr, data, resp);
 	}
 
 	void idle(unsigned edges) override
@@ -110,27 +114,27 @@ private:
 	struct Pins {
 		VsimImpl &v;
 
-		void aw_begin(uint32_t addr, uint32_t data, uint32_t strb)
+		void aw(bool valid, uint32_t addr)
 		{
-			v.top_->s_axi_awvalid_i = 1;
-			v.top_->s_axi_wvalid_i = 1;
+			v.top_->s_axi_awvalid_i = valid;
 			v.top_->s_axi_awaddr_i = addr;
+		}
+		void w(bool valid, uint32_t data, uint32_t strb)
+		{
+			v.top_->s_axi_wvalid_i = valid;
 			v.top_->s_axi_wdata_i = data;
 			v.top_->s_axi_wstrb_i = strb;
 		}
-		void aw_end()
+		void ar(bool valid, uint32_t addr)
 		{
-			v.top_->s_axi_awvalid_i = 0;
-			v.top_->s_axi_wvalid_i = 0;
-		}
-		bool aw_taken() const { return v.top_->s_axi_awready_o && v.top_->s_axi_wready_o; }
-		void ar_begin(uint32_t addr)
-		{
-			v.top_->s_axi_arvalid_i = 1;
+			v.top_->s_axi_arvalid_i = valid;
 			v.top_->s_axi_araddr_i = addr;
 		}
-		void ar_end() { v.top_->s_axi_arvalid_i = 0; }
-		bool ar_taken() const { return v.top_->s_axi_arready_o; }
+		void b_ready(bool r) { v.top_->s_axi_bready_i = r; }
+		void r_ready(bool r) { v.top_->s_axi_rready_i = r; }
+		bool aw_ready() const { return v.top_->s_axi_awready_o; }
+		bool w_ready() const { return v.top_->s_axi_wready_o; }
+		bool ar_ready() const { return v.top_->s_axi_arready_o; }
 		bool b_valid() const { return v.top_->s_axi_bvalid_o; }
 		bool r_valid() const { return v.top_->s_axi_rvalid_o; }
 		uint32_t b_resp() const { return v.top_->s_axi_bresp_o; }

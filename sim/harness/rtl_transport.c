@@ -5,34 +5,67 @@
  * Which engine shapes exist is the harness's business: hws_vsim_create() loads the
  * shape's shared object, building it first when it is not built (sim/harness/hws_shape.h).
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "hws/transport.h"
+#include "lib/hws_bus_timing.h"
 #include "sim/harness/hws_vsim.h"
+
+/* The engine and its master's timing: the reference, or drawn per transaction. */
+struct rtl_tp {
+	struct hws_vsim *s;
+	int random;
+	struct hws_bus_gen bus;
+};
+
+static void next_timing(struct rtl_tp *r, struct hws_bus_timing *t)
+{
+	static const struct hws_bus_timing ref = { 0, 0, 0, 0 };
+
+	if (r->random)
+		hws_bus_timing_next(&r->bus, t);
+	else
+		*t = ref;
+}
 
 static unsigned rtl_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
 			 uint32_t *resp, double *ns)
 {
+	struct rtl_tp *r = ctx;
+	struct hws_bus_timing t;
+
 	(void)master;
 	(void)ns;
-	return hws_vsim_read(ctx, addr, data, resp);
+	next_timing(r, &t);
+	return hws_vsim_read_timed(r->s, &t, addr, data, resp);
 }
 
 static unsigned rtl_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
 			  uint32_t strb, uint32_t *resp, double *ns)
 {
+	struct rtl_tp *r = ctx;
+	struct hws_bus_timing t;
+
 	(void)master;
 	(void)ns;
-	return hws_vsim_write(ctx, addr, data, strb, resp);
+	next_timing(r, &t);
+	return hws_vsim_write_timed(r->s, &t, addr, data, strb, resp);
 }
 
 static void rtl_idle(void *ctx, unsigned edges, double *ns)
 {
 	(void)ns;
-	hws_vsim_idle(ctx, edges);
+	hws_vsim_idle(((struct rtl_tp *)ctx)->s, edges);
 }
 
 static void rtl_destroy(void *ctx)
 {
-	hws_vsim_destroy(ctx);
+	struct rtl_tp *r = ctx;
+
+	hws_vsim_destroy(r->s);
+	free(r);
 }
 
 /* No check or fault injection: the RTL checks its own invariants (deep_check). */
@@ -52,13 +85,22 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
 		a->wave, a->deep_check, p->no_balance, p->no_err_counters,
 	};
-	struct hws_vsim *s;
-	int ret = hws_vsim_create(&s, &o, msg, len);
+	struct rtl_tp *r = calloc(1, sizeof(*r));
+	int ret;
 
-	if (ret)
+	if (!r) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = hws_vsim_create(&r->s, &o, msg, len);
+	if (ret) {
+		free(r);
 		return ret;
+	}
+	r->random = a->bus_random != 0;
+	hws_bus_gen_init(&r->bus, a->bus_seed);
 	out->ops = &rtl_ops;
-	out->ctx = s;
+	out->ctx = r;
 	out->name = "rtl";
 	return 0;
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# mutate.sh - a proof that cannot fail is no proof: plant each bug below in a copy of the
+# sources, run the proof that should catch it (formal/run.sh --src COPY --only PROOF), and
+# expect FAIL with a counterexample trace. Prints one row per mutant.
+#
+# usage: formal/mutate.sh [--out DIR]      (default build/formal/mutants)
+# Exit status: 0 when every mutant was caught, 1 when one survived or did not apply.
+#
+# A mutant is: name, the proof that must fail, the file, the text replaced, its
+# replacement, separated by @@ (a literal, exact match; a mutant whose text is not found is an error, so a
+# change to the RTL cannot silently disarm it).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/build/formal/mutants
+[ "${1:-}" = --out ] && out=$2
+mkdir -p "$out"
+
+MUTANTS=(
+	# The slave of issue 21: AWREADY = WREADY = !BVALID, the write taken only when AWVALID
+	# and WVALID are high together, nothing held. Checked with the protocol properties only
+	# (proof axil_slave_noaux: FORMAL_NO_AUX, bounded), so the trace shows the rule it breaks.
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire awready = !bvalid_q && !aw_held_q;@@wire awready = !bvalid_q;"
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire wready  = !bvalid_q && !w_held_q;@@wire wready  = !bvalid_q;"
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire wr_take = (aw_held_q || aw_hs) && (w_held_q || w_hs);@@wire wr_take = s_axi_awvalid_i && s_axi_wvalid_i && !bvalid_q;"
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@      if (aw_hs) aw_held_q <= 1'b1;@@"
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@      if (w_hs)  w_held_q  <= 1'b1;@@"
+	# A write response that drops before its BREADY.
+	"axi_bvalid_drops@@axil_slave@@rtl/hws_axil_slave.v@@      if (bvalid_q && s_axi_bready_i) bvalid_q <= 1'b0;@@      bvalid_q <= 1'b0;"
+	# A FIFO that drops the second of two successive writes: the write pointer does not
+	# advance after a push, so the next push overwrites it.
+	"fifo_twin_dropped@@fifo_w4_d4@@rtl/hws_fifo.v@@        wr_ptr_q <= (wr_ptr_q == LAST32[PW-1:0]) ? {PW{1'b0}} : wr_ptr_q + ONE32[PW-1:0];@@        wr_ptr_q <= wr_ptr_q;"
+	# A FIFO whose level is not capped: a push into a full FIFO counts.
+	"fifo_overfull@@fifo_w4_d3@@rtl/hws_fifo.v@@  wire do_push = push_i && (level_q != DEPTH32[5:0]);@@  wire do_push = push_i;"
+	# A RAM that writes the read address.
+	"ram_wrong_port@@ram_d6_w3@@rtl/hws_ram.v@@    if (we_i) mem_q[waddr_i] <= wdata_i;@@    if (we_i) mem_q[raddr_i] <= wdata_i;"
+	# Flags: a write of 0 that does not clear.
+	"flags_no_clear@@flags_n8@@rtl/hws_flags.v@@(q[i] ^ wdata_i));@@(q[i] ^ wdata_i) & wdata_i);"
+	# Find-first-set: the third nibble's first bit taken from the second nibble.
+	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
+)
+
+printf '%-18s %-18s %-8s %s\n' mutant proof result trace
+printf '%-18s %-18s %-8s %s\n' ------ ----- ------ -----
+names=$(printf '%s\n' "${MUTANTS[@]}" | sed 's/@@.*//' | uniq)
+bad=0
+for m in $names; do
+	copy=$out/$m/src
+	rm -rf "$out/$m" && mkdir -p "$copy"
+	cp -r "$root/rtl" "$root/formal" "$copy/"
+	proof=""
+	for line in "${MUTANTS[@]}"; do
+		name=${line%%@@*}; rest=${line#*@@}
+		pr=${rest%%@@*}; rest=${rest#*@@}
+		file=${rest%%@@*}; rest=${rest#*@@}
+		old=${rest%%@@*}; new=${rest#*@@}
+		[ "$name" = "$m" ] || continue
+		proof=$pr
+		if ! OLD=$old NEW=$new python3 - "$copy/$file" <<'PY'
+import os, sys
+p = sys.argv[1]
+s = open(p).read()
+o, n = os.environ["OLD"], os.environ["NEW"]
+if s.count(o) != 1:
+    sys.exit(1)
+open(p, "w").write(s.replace(o, n))
+PY
+		then
+			echo "formal/mutate.sh: mutant $m: '$old' not found once in $file" >&2
+			bad=$((bad + 1))
+			continue 2
+		fi
+	done
+	"$root/formal/run.sh" --src "$copy" --only "$proof" --out "$out/$m" >"$out/$m/run.txt" 2>&1
+	rc=$?
+	trace=$out/$m/$proof/trace.vcd
+	if [ $rc = 1 ] && grep -q "FAIL" "$out/$m/run.txt" && [ -s "$trace" ]; then
+		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" caught "${trace#$root/}"
+		grep -ao 'Assert failed in [^(]*' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /; s/ *\$//"
+	else
+		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" SURVIVED "see $out/$m/run.txt"
+		bad=$((bad + 1))
+	fi
+done
+if [ $bad = 0 ]; then
+	echo "mutate: every planted bug was caught with a counterexample"
+else
+	echo "mutate: $bad mutant(s) survived or did not apply" >&2
+	exit 1
+fi
