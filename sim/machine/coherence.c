@@ -130,7 +130,7 @@ double coh_lock(struct coh *c, unsigned cpu, unsigned line, uint64_t now, double
 	double t = (double)now, wait = 0, xfer, start;
 	unsigned ahead = 0;
 
-	if (line >= c->nr_lines)
+	if (line >= c->nr_lines || cpu >= c->topo.nr_cpus)
 		return 0;
 	l = &c->locks[line];
 	c->st.lock_ops++;

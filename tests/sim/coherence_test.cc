@@ -164,6 +164,17 @@ TEST(Coherence, EngineBackendPaysNone)
 	machine_result_free(&o1);
 }
 
+// The fair policies take their run queues' locks and write task lines too.
+TEST(Coherence, FairPoliciesPayForTheirQueues)
+{
+	for (const char *s : { "cfs", "eevdf" }) {
+		machine_result r = run("numa=2,core=2,profile=numaq16", s, "tbench:clients=8");
+		EXPECT_GT(r.coh_transfers, 0u) << s;
+		EXPECT_GT(r.coh_lock_ns, 0) << s;
+		machine_result_free(&r);
+	}
+}
+
 // Without a profile nothing moves; with one, linux24's scan pulls task lines and its
 // overhead grows.
 TEST(Coherence, NoProfileNoCostAndLinux24PaysForItsScan)
