@@ -60,7 +60,9 @@ struct sched {
 	double goodness_ns;		/* option linux24.goodness_ns */
 	int lock_model;			/* option linux24.lock */
 	double lock_free_at;		/* ns: when runqueue_lock is next free */
-	double xfer_ns;			/* line transfers of the operation under way */
+	/* per CPU: line transfers of its operation under way (a put_prev()'s queue insert
+	 * counts toward the schedule() that follows it) */
+	double xfer_ns[SCHED_MAX_CPUS];
 	unsigned op_cpu;		/* the CPU whose operation touches the queue */
 
 	struct sched_task **known;	/* by id: every task from task_new to task_exit */
@@ -175,7 +177,7 @@ static void charge(struct sched *s, unsigned cpu, double ns, int what)
 static void touch(struct sched *s, unsigned cpu, unsigned line, int write)
 {
 	if (s->env.touch)
-		s->xfer_ns += s->env.touch(s->env.machine, cpu, line, write);
+		s->xfer_ns[cpu % SCHED_MAX_CPUS] += s->env.touch(s->env.machine, cpu, line, write);
 }
 
 /* Take runqueue_lock on @cpu at @now for @hold ns: wait for its holder, charge the wait.
@@ -370,12 +372,12 @@ static unsigned l24_wake(struct sched *s, struct sched_task *t, unsigned waker_c
 		s->nr_known++;
 	}
 	s->op_cpu = waker_cpu;
-	s->xfer_ns = 0;
 	s->st.wakes++;
 	t->timestamp = now;
 	enqueue_tail(s, t);
 	kicked = reschedule_idle(s, t, home, -1, NULL);
-	lock_op(s, waker_cpu, now, L24_WAKE_NS + s->xfer_ns);
+	lock_op(s, waker_cpu, now, L24_WAKE_NS + s->xfer_ns[waker_cpu]);
+	s->xfer_ns[waker_cpu] = 0;
 	charge(s, waker_cpu, L24_WAKE_NS, SCHED_WORK_SW_OP);
 	return kicked >= 0 ? (unsigned)kicked : home;
 }
@@ -407,6 +409,7 @@ static void l24_task_exit(struct sched *s, struct sched_task *t, struct sched_ta
 		return;
 	s->op_cpu = t->cpu >= 0 ? (unsigned)t->cpu : 0;
 	dequeue(s, t);
+	s->xfer_ns[s->op_cpu % SCHED_MAX_CPUS] = 0;
 	s->yielding[t->id] = 0;
 	for (c = 0; c < s->nr_cpus; c++)
 		if (s->put_back[c] == t)
@@ -471,7 +474,6 @@ static struct sched_task *l24_pick(struct sched *s, unsigned cpu)
 	if (cpu >= s->nr_cpus)
 		return NULL;
 	s->op_cpu = cpu;
-	s->xfer_ns = 0;
 	scanned = scan(s, cpu, &next, &best);
 	if (next && best == 0) {
 		recalced = s->nr_known;
@@ -494,7 +496,8 @@ static struct sched_task *l24_pick(struct sched *s, unsigned cpu)
 		s->st.tail_kicks++;
 	if (prev)
 		s->yielding[prev->id] = 0;
-	hold = L24_SCHED_NS + s->goodness_ns * scanned + L24_RECALC_NS * recalced + s->xfer_ns;
+	hold = L24_SCHED_NS + s->goodness_ns * scanned + L24_RECALC_NS * recalced + s->xfer_ns[cpu];
+	s->xfer_ns[cpu] = 0;
 	lock_op(s, cpu, now, hold);
 	charge(s, cpu, L24_SCHED_NS, SCHED_WORK_SW_OP);
 	charge(s, cpu, s->goodness_ns * scanned, SCHED_WORK_GOODNESS);
@@ -534,6 +537,7 @@ static int l24_tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 	}
 	s->op_cpu = cpu;
 	touch(s, cpu, SCHED_LINE_TASK(curr->id), 1);	/* --p->counter */
+	s->xfer_ns[cpu] = 0;	/* no lock: nothing held longer */
 	set_counter(curr, curr->counter - L24_HZ_NS);
 	if (curr->counter > 0)
 		return 0;
@@ -562,9 +566,9 @@ static int l24_yield(struct sched *s, unsigned cpu, struct sched_task *t)
 	if (t->rt_prio < 0)
 		s->yielding[t->id] = 1;
 	s->op_cpu = cpu;
-	s->xfer_ns = 0;
 	touch(s, cpu, SCHED_LINE_TASK(t->id), 1);
-	lock_op(s, cpu, s->env.now(s->env.machine), L24_YIELD_NS + s->xfer_ns);
+	lock_op(s, cpu, s->env.now(s->env.machine), L24_YIELD_NS + s->xfer_ns[cpu]);
+	s->xfer_ns[cpu] = 0;
 	charge(s, cpu, L24_YIELD_NS, SCHED_WORK_SW_OP);
 	return 1;
 }
