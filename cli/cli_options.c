@@ -486,7 +486,7 @@ static const struct cli_opt {
 	  "g0: the first N tasks in group 0)\nhackbench:groups=G,loops=L (20 senders x 20 receivers "
 	  "a group)\ntbench, sysbench, volanomark, kernbench, dbench (docs/workloads.md)" },
 	{ "topology", "T", R | V, set_topology,
-	  "numa=N,pkg=P,core=C,smt=S (default pkg=1,core=4,smt=1)" },
+	  "numa=N,pkg=P,core=C,smt=S[,profile=p3xeon4|p3xeon8|numaq16|modern] (default pkg=1,core=4,smt=1)" },
 	{ "topology", "T", P, set_topology, "default: core=N, N the CPUs the trace shows" },
 	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24, cfs, eevdf" },
 	{ "duration", "D", R | V, set_duration,

@@ -252,6 +252,7 @@ struct sched {
 	uint64_t core_of[HWS_MAX_CPUS];
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle, wake_preempts;
 	uint64_t reweights;
+	unsigned on_cpu;	/* the CPU whose call is under way (coherence: who touches) */
 };
 
 static uint64_t now(const struct sched *s)
@@ -262,6 +263,23 @@ static uint64_t now(const struct sched *s)
 static void charge_ops(struct sched *s, unsigned cpu, double n)
 {
 	s->env->charge(s->env->machine, cpu, n * s->opts.costs.sw_op_ns, SCHED_WORK_SW_OP);
+}
+
+/*
+ * The machine's coherence model (sched_env's lock and touch; NULL without a profile): the
+ * CPU under way takes @cpu's run-queue lock for one operation and writes the task's line
+ * (its sched_entity lives in its task_struct).
+ */
+static void rq_lock(struct sched *s, unsigned cpu)
+{
+	if (s->env->lock)
+		s->env->lock(s->env->machine, s->on_cpu, SCHED_LINE_RQ(cpu), s->opts.costs.sw_op_ns);
+}
+
+static void task_line(struct sched *s, unsigned id)
+{
+	if (s->env->touch)
+		s->env->touch(s->env->machine, s->on_cpu, SCHED_LINE_TASK(id), 1);
 }
 
 static uint32_t hash32(uint32_t x)
@@ -391,6 +409,8 @@ static void enqueue_task(struct sched *s, struct sched_task *t, unsigned cpu, in
 	list_add(s, t->id, cpu);
 	t->cpu = (int)cpu;
 	charge_ops(s, cpu, 1);
+	rq_lock(s, cpu);
+	task_line(s, t->id);
 	if (t->group && !s->tick_shares)
 		update_group_shares(s, t->group);
 }
@@ -410,6 +430,8 @@ static void dequeue_task(struct sched *s, struct sched_task *t, unsigned cpu)
 	}
 	list_del(s, t->id);
 	charge_ops(s, cpu, 1);
+	rq_lock(s, cpu);
+	task_line(s, t->id);
 	if (t->group && !s->tick_shares)
 		update_group_shares(s, t->group);
 }
@@ -645,6 +667,8 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 	s->balances++;
 	s->env->charge(s->env->machine, cpu, s->opts.costs.sw_base_ns +
 			       s->opts.costs.sw_cpu_ns * s->ncpu, SCHED_WORK_SW_BALANCE);
+	for (unsigned x = 0; s->env->touch && x < s->ncpu; x++)
+		s->env->touch(s->env->machine, cpu, SCHED_LINE_RQ(x), 0);	/* each CPU's load */
 	cpu_loads(s, l);
 	if (fw_find_busiest(s->env->topo, cpu, (unsigned)level, idle, l, &b))
 		return 0;
@@ -919,6 +943,7 @@ static unsigned wake(struct sched *s, struct sched_task *t, unsigned waker,
 	unsigned cpu = select_cpu(s, t, waker, kind);
 	struct fcpu *c = &s->c[cpu];
 
+	s->on_cpu = waker;
 	enqueue_task(s, t, cpu, kind == SCHED_FORK ? FAIR_ENQ_INITIAL : FAIR_ENQ_WAKEUP);
 	/* sysctl_sched_child_runs_first (2.6.26 task_new_fair()): a child forked onto its
 	 * parent's CPU and queue swaps vruntimes with the parent if the parent's is smaller,
@@ -958,6 +983,7 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 	struct fcpu *c = &s->c[cpu];
 
 	(void)ran_ns;
+	s->on_cpu = cpu;
 	if (c->curr == t)
 		update_curr_chain(s, cpu);
 	if (!runnable && s->t[t->id].cpu != NIL)
@@ -984,8 +1010,10 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 static void task_exit(struct sched *s, struct sched_task *t, struct sched_task *parent)
 {
 	(void)parent;
-	if (s->t[t->id].cpu != NIL)
+	if (s->t[t->id].cpu != NIL) {
+		s->on_cpu = (unsigned)s->t[t->id].cpu;
 		dequeue_task(s, t, (unsigned)s->t[t->id].cpu);
+	}
 	s->tp[t->id] = NULL;
 }
 
@@ -996,6 +1024,7 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 	struct fair_ent *se = NULL;
 	struct sched_task *t;
 
+	s->on_cpu = cpu;
 	if (!c->nr)	/* idle_balance(): newly idle, bottom-up */
 		for (int i = 0; i < s->nlevels && !c->nr; i++)
 			if (fw_sd_params[s->levels[i]].newidle)
@@ -1022,6 +1051,9 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 	c->curr = t;
 	t->timestamp = now(s);
 	charge_ops(s, cpu, 1);
+	s->on_cpu = cpu;	/* idle_balance() may have pulled (same CPU) */
+	rq_lock(s, cpu);
+	task_line(s, t->id);
 	return t;
 }
 
@@ -1030,6 +1062,7 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 	struct fcpu *c = &s->c[cpu];
 	int resched = 0;
 
+	s->on_cpu = cpu;
 	c->hist = (uint32_t)(((uint64_t)c->hist + (c->root.load > UINT32_MAX ? UINT32_MAX :
 							   c->root.load)) / 2);
 	if (cpu == 0)

@@ -95,6 +95,7 @@ struct sched {
 	uint64_t smpnice_moves;	/* balances the smpnice rules made move where 2.6.12's did not */
 	uint64_t slices_returned;	/* children's unused first slices given back at exit */
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle, exec_moves;
+	uint64_t yields;
 	int err;		/* first run-queue error */
 	char errmsg[200];
 };
@@ -894,6 +895,25 @@ static void task_exit(struct sched *s, struct sched_task *t, struct sched_task *
 				    t->sleep_avg / (EXIT_WEIGHT + 1);
 }
 
+/*
+ * sys_sched_yield() of 2.6.0-2.6.22: the caller moves to the tail of its priority's list
+ * in the expired array (an RT task round-robins in the active one), keeping its slice;
+ * expired_timestamp and best_expired_prio are left alone; then schedule().
+ */
+static int yield(struct sched *s, unsigned cpu, struct sched_task *t)
+{
+	s->yields++;
+	if (s->t[t->id].cpu != (int)cpu)
+		return 1;	/* being pushed away: schedule() only */
+	if (t->rt_prio >= 0) {
+		fail(s, s->ops->requeue(s->q, cpu, t->id), "REQUEUE");
+		return 1;
+	}
+	dequeue(s, cpu, t);
+	enqueue(s, cpu, t, cpu, 1, 0);
+	return 1;
+}
+
 static struct sched_task *pick(struct sched *s, unsigned cpu)
 {
 	struct fcpu *c = &s->c[cpu];
@@ -1037,9 +1057,10 @@ static void report(struct sched *s, void *file)
 		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
 		(unsigned long long)s->wake_idle, (unsigned long long)s->exec_moves);
 	fprintf(f, "firmware: %llu balances moved by the smpnice rules where 2.6.12's gave "
-		   "NO_GAIN, %llu group re-weightings (h_load), %llu first slices returned at exit\n",
+		   "NO_GAIN, %llu group re-weightings (h_load), %llu first slices returned at exit, "
+		   "%llu sched_yield\n",
 		(unsigned long long)s->smpnice_moves, (unsigned long long)s->reweights,
-		(unsigned long long)s->slices_returned);
+		(unsigned long long)s->slices_returned, (unsigned long long)s->yields);
 }
 
 const char *fw_o1_error(const struct sched *s)
@@ -1065,6 +1086,7 @@ void fw_o1_engine_stats(const struct sched *s, uint64_t *commands, uint64_t *cyc
 		.put_prev = put_prev,					\
 		.task_exit = task_exit,					\
 		.pick = pick,						\
+		.yield = yield,						\
 		.tick = tick,						\
 		.exec = exec_balance,					\
 		.nr_queued = nr_queued,					\

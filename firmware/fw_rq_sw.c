@@ -48,6 +48,38 @@ static void charge(struct fw_rq *q, unsigned on_cpu, double ns, int what)
 	q->env->charge(q->env->machine, on_cpu, ns, what);
 }
 
+/*
+ * The machine's coherence model (sched_env's touch and lock; NULL without a profile):
+ * @on_cpu takes @cpu's run-queue lock for one operation, and writes the task's line
+ * (its run_list links and array live in its task_struct). The engine's queues (fw_rq_hw)
+ * have neither: their state is in the engine, reached over the bus.
+ */
+static void rq_lock(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
+{
+	if (q->env->lock && cpu < q->ncpu)
+		q->env->lock(q->env->machine, on_cpu, SCHED_LINE_RQ(cpu), q->c.sw_op_ns);
+}
+
+static void task_line(struct fw_rq *q, unsigned on_cpu, unsigned t)
+{
+	if (q->env->touch && t < q->env->nr_tasks)
+		q->env->touch(q->env->machine, on_cpu, SCHED_LINE_TASK(t), 1);
+}
+
+/* A remote run queue's header read without its lock (loads, balancing scans). */
+static void rq_read(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
+{
+	if (q->env->touch && cpu < q->ncpu)
+		q->env->touch(q->env->machine, on_cpu, SCHED_LINE_RQ(cpu), 0);
+}
+
+static void rq_read_span(struct fw_rq *q, unsigned on_cpu, uint64_t span)
+{
+	for (unsigned x = 0; q->env->touch && x < q->ncpu; x++)
+		if (span >> x & 1)
+			rq_read(q, on_cpu, x);
+}
+
 static struct fw_rq *sw_create(const struct sched_env *env, const struct sched_opts *o,
 			       char *msg, size_t len)
 {
@@ -153,6 +185,8 @@ static int sw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu
 		return -ERANGE;
 	if (q->t[t].queued)
 		return -EEXIST;
+	rq_lock(q, on_cpu, cpu);
+	task_line(q, on_cpu, t);
 	link_tail(q, t, cpu, (unsigned)(expired ^ q->cpu[cpu].swap), prio, head);
 	return 0;
 }
@@ -164,6 +198,8 @@ static int sw_dequeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 		return -ERANGE;
 	if (!q->t[t].queued)
 		return -ENOENT;
+	rq_lock(q, on_cpu, q->t[t].cpu);
+	task_line(q, on_cpu, t);
 	unlink_task(q, t);
 	return 0;
 }
@@ -178,6 +214,8 @@ static int sw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 	e = &q->t[t];
 	if (!e->queued)
 		return -ENOENT;
+	rq_lock(q, on_cpu, e->cpu);
+	task_line(q, on_cpu, t);
 	unlink_task(q, t);
 	link_tail(q, t, e->cpu, e->parr, e->prio, 0);
 	return 0;
@@ -216,18 +254,30 @@ static int sw_look(struct fw_rq *q, unsigned cpu, unsigned *t, int *swapped, int
 
 static int sw_pick(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
 {
+	int ret;
+
 	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
-	return sw_look(q, cpu, t, swapped, 1);
+	rq_lock(q, on_cpu, cpu);
+	ret = sw_look(q, cpu, t, swapped, 1);
+	if (ret > 0)
+		task_line(q, on_cpu, *t);
+	return ret;
 }
 
 static int sw_peek(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped)
 {
+	int ret;
+
 	charge(q, on_cpu, q->c.sw_op_ns, SCHED_WORK_SW_OP);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
-	return sw_look(q, cpu, t, swapped, 0);
+	rq_lock(q, on_cpu, cpu);
+	ret = sw_look(q, cpu, t, swapped, 0);
+	if (ret > 0)
+		task_line(q, on_cpu, *t);
+	return ret;
 }
 
 static int sw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu)
@@ -243,6 +293,9 @@ static int sw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu
 	if (!e->queued)
 		return -ENOENT;
 	larr = e->parr ^ (unsigned)q->cpu[e->cpu].swap;
+	rq_lock(q, on_cpu, e->cpu);	/* double_rq_lock() */
+	rq_lock(q, on_cpu, cpu);
+	task_line(q, on_cpu, t);
 	unlink_task(q, t);
 	link_tail(q, t, cpu, larr ^ (unsigned)q->cpu[cpu].swap, e->prio, 0);
 	return 0;
@@ -313,6 +366,7 @@ static int sw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *no
 	charge(q, on_cpu, q->c.sw_cpu_ns, SCHED_WORK_SW_BALANCE);
 	if (cpu >= q->ncpu)
 		return -ERANGE;
+	rq_read(q, on_cpu, cpu);
 	c = &q->cpu[cpu];
 	*now = c->load;
 	*src = c->load < c->hist ? c->load : c->hist;
@@ -351,6 +405,7 @@ static int sw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 	charge(q, cpu, q->c.sw_base_ns +
 			       q->c.sw_cpu_ns * __builtin_popcountll(span_of(q, level, cpu)),
 	       SCHED_WORK_SW_BALANCE);
+	rq_read_span(q, cpu, span_of(q, level, cpu));
 	cpu_loads(q, l);
 	return fw_find_busiest(q->env->topo, cpu, level, idle, l, out);
 }
@@ -361,6 +416,7 @@ static int sw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *fo
 	uint64_t span = span_of(q, level, cpu);
 
 	charge(q, cpu, q->c.sw_cpu_ns * __builtin_popcountll(span), SCHED_WORK_SW_BALANCE);
+	rq_read_span(q, cpu, span);
 	cpu_loads(q, l);
 	*found = (unsigned)hws_find_idlest(span, l, (int)cpu);
 	return 0;
@@ -371,6 +427,7 @@ static int sw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *foun
 	uint64_t span = span_of(q, level, cpu), idle = 0, core_of[HWS_MAX_CPUS];
 
 	charge(q, cpu, q->c.sw_cpu_ns * __builtin_popcountll(span), SCHED_WORK_SW_BALANCE);
+	rq_read_span(q, cpu, span);
 	for (unsigned x = 0; x < q->ncpu; x++)
 		idle |= (uint64_t)(q->cpu[x].idle != 0) << x;
 	hws_core_of(q->env->topo->lead, q->ncpu, core_of);

@@ -44,11 +44,13 @@
 #define L24_RECALC_NS	30.0
 #define L24_WAKE_NS	150.0
 #define L24_TICK_COST_NS 50.0
+/*  L24_YIELD_NS     sys_sched_yield()'s move_last_runqueue() under runqueue_lock */
+#define L24_YIELD_NS	100.0
 
 struct l24_stats {
 	uint64_t schedules, idle_picks, goodness_calls, recalcs, recalc_tasks;
 	uint64_t wakes, kick_home, kick_idle, kick_preempt, tail_kicks, idle_rescues;
-	uint64_t lock_ops, lock_waits, max_queued;
+	uint64_t lock_ops, lock_waits, max_queued, yields, yields_alone;
 	double lock_wait_ns, lock_hold_ns;
 };
 
@@ -58,11 +60,16 @@ struct sched {
 	double goodness_ns;		/* option linux24.goodness_ns */
 	int lock_model;			/* option linux24.lock */
 	double lock_free_at;		/* ns: when runqueue_lock is next free */
+	/* per CPU: line transfers of its operation under way (a put_prev()'s queue insert
+	 * counts toward the schedule() that follows it) */
+	double xfer_ns[SCHED_MAX_CPUS];
+	unsigned op_cpu;		/* the CPU whose operation touches the queue */
 
 	struct sched_task **known;	/* by id: every task from task_new to task_exit */
 	unsigned nr_known;
 	int *next, *prev;		/* the run queue's links by task id, -1 ends */
 	unsigned char *queued;
+	unsigned char *yielding;	/* by id: SCHED_YIELD set, until its CPU schedules */
 	int head, tail;
 	unsigned nr_queued;
 
@@ -91,12 +98,14 @@ static int allowed_on(const struct sched_task *t, unsigned cpu)
 }
 
 /* goodness(p, this_cpu) of 2.4 (without the +1 for a shared mm: no mm here). */
-static int goodness(const struct sched_task *t, unsigned cpu)
+static int goodness(const struct sched_task *t, unsigned cpu, int yielding)
 {
 	int w;
 
 	if (t->rt_prio >= 0)
 		return 1000 + (99 - t->rt_prio);
+	if (yielding)
+		return -1;	/* SCHED_YIELD: anything else first, the idle task after */
 	if (t->counter <= 0)
 		return 0;
 	w = (int)counter_ticks(t) + 20 - t->nice;
@@ -107,6 +116,8 @@ static int goodness(const struct sched_task *t, unsigned cpu)
 
 /* ---- The global run queue ------------------------------------------------------------- */
 
+static void touch(struct sched *s, unsigned cpu, unsigned line, int write);
+
 static void enqueue_tail(struct sched *s, struct sched_task *t)
 {
 	unsigned id = t->id;
@@ -114,6 +125,9 @@ static void enqueue_tail(struct sched *s, struct sched_task *t)
 	if (s->queued[id])
 		return;
 	s->known[id] = t;
+	touch(s, s->op_cpu, SCHED_LINE_TASK(id), 1);
+	if (s->tail >= 0)
+		touch(s, s->op_cpu, SCHED_LINE_TASK(s->tail), 1);
 	s->next[id] = -1;
 	s->prev[id] = s->tail;
 	if (s->tail >= 0)
@@ -133,6 +147,11 @@ static void dequeue(struct sched *s, const struct sched_task *t)
 
 	if (!s->queued[id])
 		return;
+	touch(s, s->op_cpu, SCHED_LINE_TASK(id), 1);
+	if (s->prev[id] >= 0)
+		touch(s, s->op_cpu, SCHED_LINE_TASK(s->prev[id]), 1);
+	if (s->next[id] >= 0)
+		touch(s, s->op_cpu, SCHED_LINE_TASK(s->next[id]), 1);
 	if (s->prev[id] >= 0)
 		s->next[s->prev[id]] = s->next[id];
 	else
@@ -153,7 +172,17 @@ static void charge(struct sched *s, unsigned cpu, double ns, int what)
 		s->env.charge(s->env.machine, cpu, ns, what);
 }
 
-/* Take runqueue_lock on @cpu at @now for @hold ns: wait for its holder, charge the wait. */
+/* @cpu reads or writes a cache line (the machine's coherence model, if it has one);
+ * what it costs is added to the lock hold time of the schedule() or wakeup under way. */
+static void touch(struct sched *s, unsigned cpu, unsigned line, int write)
+{
+	if (s->env.touch)
+		s->xfer_ns[cpu % SCHED_MAX_CPUS] += s->env.touch(s->env.machine, cpu, line, write);
+}
+
+/* Take runqueue_lock on @cpu at @now for @hold ns: wait for its holder, charge the wait.
+ * With the machine's coherence model the machine keeps the lock (its line's transfers
+ * and spinners included); otherwise hold times are serialised here. */
 static void lock_op(struct sched *s, unsigned cpu, uint64_t now, double hold)
 {
 	double wait = 0;
@@ -161,6 +190,15 @@ static void lock_op(struct sched *s, unsigned cpu, uint64_t now, double hold)
 	if (!s->lock_model)
 		return;
 	s->st.lock_ops++;
+	if (s->env.lock) {
+		wait = s->env.lock(s->env.machine, cpu, SCHED_LINE_GLOBAL_LOCK, hold);
+		if (wait > 0) {
+			s->st.lock_waits++;
+			s->st.lock_wait_ns += wait;
+		}
+		s->st.lock_hold_ns += hold;
+		return;
+	}
 	if (s->lock_free_at > (double)now) {
 		wait = s->lock_free_at - (double)now;
 		s->st.lock_waits++;
@@ -217,7 +255,8 @@ static int reschedule_idle(struct sched *s, struct sched_task *t, unsigned home,
 			if (best < 0 || s->last_schedule[cpu] < s->last_schedule[best])
 				best = (int)cpu;
 		} else if (c && c != t) {
-			int gain = goodness(t, cpu) - goodness(c, cpu);
+			touch(s, s->op_cpu, SCHED_LINE_TASK(c->id), 0);
+			int gain = goodness(t, cpu, s->yielding[t->id]) - goodness(c, cpu, s->yielding[c->id]);
 
 			if (gain > max_gain) {
 				max_gain = gain;
@@ -245,6 +284,7 @@ static void l24_destroy(struct sched *s)
 	free(s->next);
 	free(s->prev);
 	free(s->queued);
+	free(s->yielding);
 	free(s);
 }
 
@@ -283,7 +323,8 @@ static struct sched *l24_create(const struct sched_env *env, const struct sched_
 	s->next = calloc(n, sizeof(*s->next));
 	s->prev = calloc(n, sizeof(*s->prev));
 	s->queued = calloc(n, sizeof(*s->queued));
-	if (!s->known || !s->next || !s->prev || !s->queued) {
+	s->yielding = calloc(n, sizeof(*s->yielding));
+	if (!s->known || !s->next || !s->prev || !s->queued || !s->yielding) {
 		l24_destroy(s);
 		snprintf(msg, len, "linux24: out of memory for %u tasks", n);
 		return NULL;
@@ -330,12 +371,14 @@ static unsigned l24_wake(struct sched *s, struct sched_task *t, unsigned waker_c
 		s->known[t->id] = t;
 		s->nr_known++;
 	}
-	lock_op(s, waker_cpu, now, L24_WAKE_NS);
-	charge(s, waker_cpu, L24_WAKE_NS, SCHED_WORK_SW_OP);
+	s->op_cpu = waker_cpu;
 	s->st.wakes++;
 	t->timestamp = now;
 	enqueue_tail(s, t);
 	kicked = reschedule_idle(s, t, home, -1, NULL);
+	lock_op(s, waker_cpu, now, L24_WAKE_NS + s->xfer_ns[waker_cpu]);
+	s->xfer_ns[waker_cpu] = 0;
+	charge(s, waker_cpu, L24_WAKE_NS, SCHED_WORK_SW_OP);
 	return kicked >= 0 ? (unsigned)kicked : home;
 }
 
@@ -350,6 +393,7 @@ static void l24_put_prev(struct sched *s, unsigned cpu, struct sched_task *t, in
 	if (!runnable)
 		return;
 	/* Its cost is part of the schedule() that pick() charges. */
+	s->op_cpu = cpu;
 	enqueue_tail(s, t);
 	s->put_back[cpu] = t;
 }
@@ -363,7 +407,10 @@ static void l24_task_exit(struct sched *s, struct sched_task *t, struct sched_ta
 	(void)parent;
 	if (t->id >= s->nr_tasks)
 		return;
+	s->op_cpu = t->cpu >= 0 ? (unsigned)t->cpu : 0;
 	dequeue(s, t);
+	s->xfer_ns[s->op_cpu % SCHED_MAX_CPUS] = 0;
+	s->yielding[t->id] = 0;
 	for (c = 0; c < s->nr_cpus; c++)
 		if (s->put_back[c] == t)
 			s->put_back[c] = NULL;
@@ -388,7 +435,8 @@ static unsigned scan(struct sched *s, unsigned cpu, struct sched_task **next, in
 		n++;
 		if (!allowed_on(t, cpu))
 			continue;
-		g = goodness(t, cpu);
+		touch(s, cpu, SCHED_LINE_TASK(t->id), 0);
+		g = goodness(t, cpu, s->yielding[t->id]);
 		if (g > *best) {
 			*best = g;
 			*next = t;
@@ -402,9 +450,12 @@ static void recalculate(struct sched *s)
 {
 	unsigned id;
 
+	touch(s, s->op_cpu, SCHED_LINE_TASKLIST, 1);	/* read_lock(&tasklist_lock) */
 	for (id = 0; id < s->nr_tasks; id++) {
 		struct sched_task *t = s->known[id];
 
+		if (t)
+			touch(s, s->op_cpu, SCHED_LINE_TASK(id), 1);
 		if (t)
 			set_counter(t, (t->counter >> 1) + NICE_TO_NS(t->nice));
 	}
@@ -422,34 +473,41 @@ static struct sched_task *l24_pick(struct sched *s, unsigned cpu)
 
 	if (cpu >= s->nr_cpus)
 		return NULL;
+	s->op_cpu = cpu;
 	scanned = scan(s, cpu, &next, &best);
 	if (next && best == 0) {
 		recalced = s->nr_known;
 		recalculate(s);
 		scanned += scan(s, cpu, &next, &best);
 	}
-	hold = L24_SCHED_NS + s->goodness_ns * scanned + L24_RECALC_NS * recalced;
+	prev = s->put_back[cpu];
+	s->put_back[cpu] = NULL;
+	s->last_schedule[cpu] = now;
+	if (next) {
+		dequeue(s, next);
+		touch(s, cpu, SCHED_LINE_TASK(next->id), 1);	/* next->processor, has_cpu */
+		next->cpu = (int)cpu;
+		next->timestamp = now;
+	}
+	/* schedule_tail(): a runnable prev that lost the CPU looks for another one, unless
+	 * it yielded; its SCHED_YIELD is cleared (__schedule_tail) */
+	if (prev && next && prev != next && s->queued[prev->id] && !s->yielding[prev->id] &&
+	    reschedule_idle(s, prev, cpu, (int)cpu, next) >= 0)
+		s->st.tail_kicks++;
+	if (prev)
+		s->yielding[prev->id] = 0;
+	hold = L24_SCHED_NS + s->goodness_ns * scanned + L24_RECALC_NS * recalced + s->xfer_ns[cpu];
+	s->xfer_ns[cpu] = 0;
 	lock_op(s, cpu, now, hold);
 	charge(s, cpu, L24_SCHED_NS, SCHED_WORK_SW_OP);
 	charge(s, cpu, s->goodness_ns * scanned, SCHED_WORK_GOODNESS);
 	charge(s, cpu, L24_RECALC_NS * recalced, SCHED_WORK_RECALC);
 	s->st.schedules++;
 	s->st.goodness_calls += scanned;
-	s->last_schedule[cpu] = now;
-
-	prev = s->put_back[cpu];
-	s->put_back[cpu] = NULL;
 	if (!next) {
 		s->st.idle_picks++;
 		return NULL;
 	}
-	dequeue(s, next);
-	next->cpu = (int)cpu;
-	next->timestamp = now;
-	/* schedule_tail(): a runnable prev that lost the CPU looks for another one. */
-	if (prev && prev != next && s->queued[prev->id] &&
-	    reschedule_idle(s, prev, cpu, (int)cpu, next) >= 0)
-		s->st.tail_kicks++;
 	return next;
 }
 
@@ -477,12 +535,41 @@ static int l24_tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 		}
 		return 0;
 	}
+	s->op_cpu = cpu;
+	touch(s, cpu, SCHED_LINE_TASK(curr->id), 1);	/* --p->counter */
+	s->xfer_ns[cpu] = 0;	/* no lock: nothing held longer */
 	set_counter(curr, curr->counter - L24_HZ_NS);
 	if (curr->counter > 0)
 		return 0;
 	/* SCHED_RR: a new quantum; put_prev() queues it at the tail. */
 	if (curr->rt_prio >= 0)
 		set_counter(curr, NICE_TO_NS(curr->nice));
+	return 1;
+}
+
+/*
+ * sys_sched_yield() of 2.4: when some runnable task is not running (nr_running less the
+ * busy CPUs), mark the caller SCHED_YIELD (goodness -1 until its CPU has scheduled) and
+ * move it to the end of the run queue under runqueue_lock; then schedule(). Otherwise
+ * return at once. The caller is running, so it is not on our queue yet: put_prev()
+ * queues it at the tail, which is move_last_runqueue().
+ */
+static int l24_yield(struct sched *s, unsigned cpu, struct sched_task *t)
+{
+	if (t->id >= s->nr_tasks || cpu >= s->nr_cpus)
+		return 0;
+	s->st.yields++;
+	if (!s->nr_queued) {
+		s->st.yields_alone++;
+		return 0;
+	}
+	if (t->rt_prio < 0)
+		s->yielding[t->id] = 1;
+	s->op_cpu = cpu;
+	touch(s, cpu, SCHED_LINE_TASK(t->id), 1);
+	lock_op(s, cpu, s->env.now(s->env.machine), L24_YIELD_NS + s->xfer_ns[cpu]);
+	s->xfer_ns[cpu] = 0;
+	charge(s, cpu, L24_YIELD_NS, SCHED_WORK_SW_OP);
 	return 1;
 }
 
@@ -515,10 +602,12 @@ static void l24_report(struct sched *s, void *file)
 		(unsigned long long)st->tail_kicks, (unsigned long long)st->idle_rescues,
 		(unsigned long long)st->max_queued);
 	fprintf(f, "linux24: runqueue_lock %s: %llu acquisitions, %llu waited (%.0f ns in "
-		"all), %.0f ns held; goodness %.1f ns\n",
-		s->lock_model ? "modelled" : "off", (unsigned long long)st->lock_ops,
+		"all), %.0f ns held; goodness %.1f ns; %llu sched_yield (%llu with nothing else "
+		"runnable)\n",
+		s->lock_model ? (s->env.lock ? "modelled with its cache line" : "modelled") : "off", (unsigned long long)st->lock_ops,
 		(unsigned long long)st->lock_waits, st->lock_wait_ns, st->lock_hold_ns,
-		s->goodness_ns);
+		s->goodness_ns, (unsigned long long)st->yields,
+		(unsigned long long)st->yields_alone);
 }
 
 const struct sched_ops sched_linux24_ops = {
@@ -531,6 +620,7 @@ const struct sched_ops sched_linux24_ops = {
 	.wake = l24_wake,
 	.put_prev = l24_put_prev,
 	.task_exit = l24_task_exit,
+	.yield = l24_yield,
 	.pick = l24_pick,
 	.tick = l24_tick,
 	.nr_queued = l24_nr_queued,

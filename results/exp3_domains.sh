@@ -5,7 +5,7 @@ set -euo pipefail
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	cat <<H
 usage: results/exp3_domains.sh [--help]
-16 CPUs. "domains" = topology numa=4,core=4 (MC and NUMA domain levels, remote-node
+16 CPUs, profile=numaq16 (NUMA-Q). "domains" = topology numa=4,core=4 (MC and NUMA domain levels, remote-node
 migration costs); "flat" = the same machine balanced with one flat domain over all 16
 CPUs (hwsched run --flat: 2.6.0 before sched domains; remote-node costs still paid).
 Schedulers o1 and hw on both; linux24 (global queue) on numa=4,core=4 as a
@@ -18,12 +18,13 @@ H
 fi
 DUR=0.5s; HBL=10; [ "${LONG:-0}" = 1 ] && { DUR=3s; HBL=30; }
 M=$(mktemp); trap 'rm -f $M' EXIT
+T=$(res_topo numa=4,core=4 numaq16)
 pts() {	# NAME WORKLOAD DURATION
 	for s in o1 hw; do
-		printf 'domains_%s\t%s\tnuma=4,core=4\t%s\t%s\t\n' "$1" $s "$2" "$3"
-		printf 'flat_%s\t%s\tnuma=4,core=4\t%s\t%s\t--flat\n' "$1" $s "$2" "$3"
+		printf 'domains_%s\t%s\t%s\t%s\t%s\t\n' "$1" $s "$T" "$2" "$3"
+		printf 'flat_%s\t%s\t%s\t%s\t%s\t--flat\n' "$1" $s "$T" "$2" "$3"
 	done
-	printf 'domains_%s\tlinux24\tnuma=4,core=4\t%s\t%s\t\n' "$1" "$2" "$3"
+	printf 'domains_%s\tlinux24\t%s\t%s\t%s\t\n' "$1" "$T" "$2" "$3"
 }
 {
 	# the slow ones first, so that the parallel jobs finish together

@@ -31,8 +31,15 @@ res_seeds() {
 	fi
 }
 
+# The machine profile of an experiment's machine (docs/simulator.md, "Machine profiles"):
+# TOPOLOGY,profile=NAME, or TOPOLOGY alone with PROFILES=0 (the model before issue 23).
+res_topo() {
+	if [ "${PROFILES:-1}" = 0 ]; then echo "$1"; else echo "$1,profile=$2"; fi
+}
+
 res_common_help() {
 	cat <<'H'
+PROFILES=0: run without the experiment's machine profile (no coherence costs).
 Environment: SEEDS=N (seeds 1..N, default 3) or SEED_LIST="1 5 9"; LONG=1 (longer runs);
 HOSTS=a,b (GNU parallel --sshlogin a,b; the hosts must see this worktree at the same path);
 JOBS=N (jobs at a time per host); HWSCHED=path (default build/hwsched).

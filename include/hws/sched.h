@@ -67,6 +67,16 @@ struct sched_task {
 	void *sched_priv;		/* anything else a scheduler needs */
 };
 
+/*
+ * Shared scheduler data as cache lines (docs/simulator.md, "Coherence"): a scheduler names
+ * the line it reads or writes, or the spin lock it takes, with env->touch / env->lock.
+ */
+#define SCHED_LINE_RQ(cpu)	((unsigned)(cpu))	/* a run queue's lock and header */
+#define SCHED_LINE_GLOBAL_LOCK	((unsigned)SCHED_MAX_CPUS)	/* linux24's runqueue_lock */
+#define SCHED_LINE_TASKLIST	((unsigned)SCHED_MAX_CPUS + 1)	/* linux24's task list */
+#define SCHED_LINE_TASK(id)	((unsigned)SCHED_MAX_CPUS + 2 + (unsigned)(id))	/* its sched fields */
+#define SCHED_NR_LINES(nr_tasks)	SCHED_LINE_TASK(nr_tasks)
+
 /* What the machine offers a scheduler. */
 struct sched_env {
 	void *machine;
@@ -85,6 +95,13 @@ struct sched_env {
 	int (*cpu_busy)(void *machine, unsigned cpu);
 	/* The task running on @cpu, or NULL. */
 	struct sched_task *(*curr)(void *machine, unsigned cpu);
+	/* Coherence, both NULL when the machine has no profile (then data moves for free and
+	 * a scheduler keeps its own lock model, if any). touch: @cpu reads (@write 0) or
+	 * writes line @line (SCHED_LINE_*); lock: @cpu takes the spin lock in @line now and
+	 * holds it @hold_ns. Each charges @cpu what it cost (SCHED_WORK_COHERENCE, resp.
+	 * SCHED_WORK_LOCK_WAIT) and returns it in ns. */
+	double (*touch)(void *machine, unsigned cpu, unsigned line, int write);
+	double (*lock)(void *machine, unsigned cpu, unsigned line, double hold_ns);
 };
 
 /* The kinds of work a scheduler charges (env->charge()'s @what). */
@@ -96,6 +113,7 @@ enum sched_work {
 	SCHED_WORK_GOODNESS,	/* linux24: goodness() of one task */
 	SCHED_WORK_RECALC,	/* linux24: recalculating one task's counter */
 	SCHED_WORK_MIGRATE,	/* moving a task between run queues */
+	SCHED_WORK_COHERENCE,	/* a cache line moved from another CPU (env->touch) */
 	SCHED_WORK__COUNT
 };
 
@@ -191,6 +209,10 @@ struct sched_ops {
 	 * its next wake). @ran_ns: how long it ran since it was picked. */
 	void (*put_prev)(struct sched *s, unsigned cpu, struct sched_task *t, int runnable,
 			 uint64_t ran_ns);
+	/* sched_yield() of the task running on @cpu. Returns 1 when @cpu must reschedule:
+	 * put_prev(..., 1) follows, then a pick (perhaps of @t again); 0: @t goes on running.
+	 * May be NULL: a yield is then a plain requeue. */
+	int (*yield)(struct sched *s, unsigned cpu, struct sched_task *t);
 	/* A task exits (after put_prev(..., 0)); @parent: the task that forked it, if it
 	 * still lives, else NULL. */
 	void (*task_exit)(struct sched *s, struct sched_task *t, struct sched_task *parent);

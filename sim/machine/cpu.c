@@ -69,10 +69,31 @@ static struct sched_task *env_curr(void *mm, unsigned cpu)
 	return t ? &t->st : NULL;
 }
 
+static double env_touch(void *mm, unsigned cpu, unsigned line, int write)
+{
+	struct machine *m = mm;
+	double ns = coh_touch(m->coh, cpu, line, write);
+
+	if (ns > 0)
+		env_charge(m, cpu, ns, SCHED_WORK_COHERENCE);
+	return ns;
+}
+
+static double env_lock(void *mm, unsigned cpu, unsigned line, double hold_ns)
+{
+	struct machine *m = mm;
+	double ns = coh_lock(m->coh, cpu, line, m->now, hold_ns);
+
+	if (ns > 0)
+		env_charge(m, cpu, ns, SCHED_WORK_LOCK_WAIT);
+	return ns;
+}
+
 void mach_env_init(struct machine *m)
 {
 	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
-				     env_charge, env_moved, env_kick, env_busy, env_curr };
+				     env_charge, env_moved, env_kick, env_busy, env_curr,
+				     m->coh ? env_touch : NULL, m->coh ? env_lock : NULL };
 }
 
 /* Every state change goes through here, so the per-event check needs no scan. */
@@ -104,6 +125,10 @@ void mach_start_segment(struct machine *m, unsigned cpu)
 	c->gen++;
 	if (!c->curr)
 		return;
+	/* Started again without a stop (a yield that picked the same task inside the
+	 * program step that yielded): the debt not yet worked off is still owed. */
+	if (c->seg_start > m->now)
+		c->debt += (double)(c->seg_start - m->now);
 	c->speed = speed_of(m, cpu);
 	c->seg_start = m->now + (uint64_t)c->debt;
 	c->debt = 0;
@@ -277,6 +302,25 @@ void mach_block_curr(struct machine *m, unsigned cpu, int exiting)
 	set_busy(m, cpu, 0);
 	c->curr = NULL;
 	mach_dispatch(m, cpu, NULL);
+}
+
+/*
+ * sched_yield() of the task running on @cpu: it stays runnable, the scheduler moves it
+ * where its yield() puts it, and @cpu picks again (perhaps the same task).
+ */
+void mach_yield_curr(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	struct mtask *t = c->curr;
+
+	m->yields++;
+	if (m->ops->yield && !m->ops->yield(m->s, cpu, &t->st))
+		return;
+	mach_stop_segment(m, cpu);
+	m->ops->put_prev(m->s, cpu, &t->st, 1, m->now - t->st.timestamp);
+	mach_dispatch(m, cpu, t);
+	if (c->curr != t)
+		m->invol++;
 }
 
 /* Make @t runnable, woken from @cpu. */

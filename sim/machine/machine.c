@@ -89,7 +89,7 @@ static int setup(struct machine *m, char *err, size_t len)
 		snprintf(err, len, "hz %u: expected 10..10000", o->hz);
 		return -EINVAL;
 	}
-	ret = machine_parse_topology(o->topology, &m->topo, err, len);
+	ret = mach_parse_topology(o->topology, &m->topo, &m->profile, err, len);
 	if (ret)
 		return ret;
 	for (unsigned x = 0; x < m->topo.nr_cpus; x++)
@@ -107,6 +107,13 @@ static int setup(struct machine *m, char *err, size_t len)
 	if (m->wl != 1 && !o->duration_ns && !(m->wl == 2 && m->t[0].jobs_left)) {
 		snprintf(err, len, "workload mix never ends: give a duration");
 		return -EINVAL;
+	}
+	if (m->profile) {
+		m->coh = coh_create(&m->topo, m->profile, SCHED_NR_LINES(m->nt));
+		if (!m->coh) {
+			snprintf(err, len, "out of memory");
+			return -ENOMEM;
+		}
 	}
 	mach_env_init(m);
 	m->s = m->ops->create(&m->env, &o->sched_opts, msg, sizeof(msg));
@@ -192,6 +199,16 @@ static int finish(struct machine *m, struct machine_result *r, FILE *report, cha
 	mach_check_conservation(m, 1);
 	mach_results(m, r);
 	r->backend = m->o.sched_opts.engine.bus ? "tlm" : m->o.sched_opts.engine.backend;
+	if (m->coh) {
+		const struct coh_stats *cs = coh_stats(m->coh);
+
+		r->profile = m->profile->name;
+		r->coh_transfers = cs->transfers;
+		r->coh_transfer_ns = cs->transfer_ns;
+		r->coh_lock_waits = cs->lock_waits;
+		r->coh_lock_ns = cs->lock_wait_ns;
+	}
+	r->yields = m->yields;
 	if (m->ops->engine_stats)
 		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)
@@ -220,6 +237,7 @@ static void destroy(struct machine *m)
 	free(m->h);
 	free(m->lat);
 	free(m->segs);
+	coh_destroy(m->coh);
 	free(m);
 }
 

@@ -28,7 +28,9 @@ struct machine_costs {
 };
 
 struct machine_opts {
-	const char *topology;	/* "numa=N,pkg=P,core=C,smt=S" (missing keys = 1) */
+	/* "numa=N,pkg=P,core=C,smt=S[,profile=NAME]" (missing keys = 1; a profile prices
+	 * cache-line transfers, docs/simulator.md "Coherence") */
+	const char *topology;
 	const char *sched;	/* a scheduler by name (sched_find(): hw, o1, linux24) */
 	struct sched_opts sched_opts;	/* its options, passed to it as they are */
 	const char *workload;	/* NAME[:k=v,...] */
@@ -84,6 +86,11 @@ struct machine_result {
 	double sched_overhead_pct;	/* scheduler CPU time / (CPUs x time) */
 	const char *backend;		/* the engine's backend ("tlm": a caller's bus) */
 	uint64_t engine_commands, engine_cycles, engine_mmio;
+	/* coherence (a topology profile): its name (NULL: none), line transfers, their ns,
+	 * spin-lock waits and the ns spent before holding (waiting + handoffs) */
+	const char *profile;
+	uint64_t coh_transfers, coh_lock_waits, yields;
+	double coh_transfer_ns, coh_lock_ns;
 	uint64_t conservation_checks;
 	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
 	unsigned ntasks;

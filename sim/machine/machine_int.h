@@ -11,6 +11,7 @@
 
 #include "lib/hws_balance.h"
 #include "lib/hws_weight.h"
+#include "sim/machine/coherence.h"
 #include "sim/machine/machine.h"
 
 #define MS 1000000ull
@@ -53,7 +54,8 @@ struct mtask {
 	double delay_sum, delay_max;	/* wakeup-to-run delays, us */
 	/* workload state */
 	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
-	int blocked_on_full;	/* hackbench sender waiting for room at receiver sent_to */
+	int blocked_on_full;
+	unsigned yielded;	/* sched_yield() calls of the current OP_RECV */	/* hackbench sender waiting for room at receiver sent_to */
 	/* program workloads (tbench, sysbench, volanomark, kernbench, dbench) */
 	const struct wop *prog;
 	struct wop *own_prog;	/* replay: built from the trace, freed with the task */
@@ -112,6 +114,8 @@ struct mcpu {
 struct machine {
 	struct machine_opts o;
 	struct sched_topo topo;
+	const struct coh_profile *profile;	/* the topology's profile=, or NULL */
+	struct coh *coh;	/* the coherence model (NULL without a profile) */
 	struct sched_env env;
 	const struct sched_ops *ops;
 	struct sched *s;
@@ -140,6 +144,7 @@ struct machine {
 	size_t nlat, caplat;
 	uint64_t switches, vol, invol, migrations, violations, checks;
 	uint64_t mig_wakeup, mig_other;	/* counted at the move, as Linux does */
+	uint64_t yields;		/* sched_yield() calls of the workload */
 	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
 	double group_time[SCHED_MAX_GROUPS];
@@ -162,6 +167,10 @@ void mach_fail(struct machine *m, const char *fmt, ...);
 void mach_push(struct machine *m, uint64_t time, int kind, unsigned who, uint64_t gen);
 struct event mach_pop(struct machine *m);
 
+/* topology.c: the topology string, with its machine profile (NULL when it names none) */
+int mach_parse_topology(const char *str, struct sched_topo *t, const struct coh_profile **prof,
+			char *err, size_t len);
+
 /* cpu.c: switching, segments, waking and blocking */
 void mach_kick(struct machine *m, unsigned cpu);
 void mach_set_state(struct machine *m, struct mtask *t, enum tstate st);
@@ -169,6 +178,7 @@ void mach_start_segment(struct machine *m, unsigned cpu);
 void mach_stop_segment(struct machine *m, unsigned cpu);
 void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev);
 void mach_block_curr(struct machine *m, unsigned cpu, int exiting);
+void mach_yield_curr(struct machine *m, unsigned cpu);
 void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k);
 
 /* timeline.c: --svg */

@@ -38,6 +38,15 @@ static void deliver(struct machine *m, struct mtask *from, unsigned to, unsigned
 	}
 }
 
+/*
+ * VolanoMark's JVM (2001): a thread that finds its monitor taken (here: its mailbox empty)
+ * spins briefly and calls sched_yield() up to VOLANO_YIELDS times before it blocks
+ * (docs/workloads.md gives the source; the count is the workload's `yields` key).
+ * YIELD_SPIN_NS: the spin and the monitor retry between two yields.
+ */
+#define VOLANO_YIELDS 4
+#define YIELD_SPIN_NS 1000.0
+
 static void spawn(struct machine *m, struct mtask *parent, unsigned cpu);
 
 /* Run @t's program until it starts a burst, blocks or exits. */
@@ -90,6 +99,15 @@ void mach_run_prog(struct machine *m, struct mtask *t, unsigned cpu)
 			deliver(m, t, t->last_from, cpu);
 			break;
 		case OP_RECV:
+			if (!t->mb_n && t->yielded < op->n) {
+				/* a 2001 JVM's monitor: spin, yield, try again; block only
+				 * after op->n yields (docs/workloads.md, volanomark) */
+				t->yielded++;
+				t->remain = (uint64_t)YIELD_SPIN_NS;
+				mach_yield_curr(m, cpu);
+				return;
+			}
+			t->yielded = 0;
 			if (!t->mb_n) {
 				t->wait = W_MSG;
 				t->remain = 0;
@@ -170,7 +188,7 @@ static const struct wop P_CC[] = {	/* make forks, the child execs cc1 */
 int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, size_t len)
 {
 	double clients = 8, threads = 16, backends = 8, cpu = 0, rooms = 4, users = 10,
-	       jobs = 4, total = 40, groups = 1, group = 0;
+	       jobs = 4, total = 40, groups = 1, group = 0, yields = VOLANO_YIELDS;
 	char *save = NULL, *kv;
 	unsigned i, n = 0, nserv = 0;
 	size_t k;
@@ -180,7 +198,8 @@ int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, 
 		{ "tbench", "clients", &clients }, { "dbench", "clients", &clients },
 		{ "sysbench", "threads", &threads }, { "sysbench", "backends", &backends },
 		{ "sysbench", "cpu", &cpu }, { "volanomark", "rooms", &rooms },
-		{ "volanomark", "users", &users }, { "kernbench", "jobs", &jobs },
+		{ "volanomark", "users", &users }, { "volanomark", "yields", &yields },
+		{ "kernbench", "jobs", &jobs },
 		{ "kernbench", "total", &total },
 	};
 
@@ -208,10 +227,10 @@ int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, 
 		*dst = v;
 	}
 	if (groups < 1 || groups > SCHED_MAX_GROUPS || group > SCHED_MAX_GROUPS - 1 ||
-	    clients < 1 || threads < 1 || backends < 1 || rooms < 1 || users < 2 || jobs < 1 ||
+	    clients < 1 || threads < 1 || backends < 1 || rooms < 1 || users < 2 || jobs < 1 || yields < 0 || yields > 1000 ||
 	    total < 1 || (group && groups > 1)) {
 		snprintf(err, len, "workload %s: a value is out of range (groups 1..%u, group "
-			 "0..%u and not with groups, counts >= 1, users >= 2)", name,
+			 "0..%u and not with groups, counts >= 1, users >= 2, yields 0..1000)", name,
 			 SCHED_MAX_GROUPS, SCHED_MAX_GROUPS - 1);
 		return -EINVAL;
 	}
@@ -265,7 +284,7 @@ int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, 
 
 			user[0] = (struct wop){ OP_BURST, 8 * US, 1, 0, 0 };
 			user[1] = (struct wop){ OP_BCAST, 0, 0, 0, 0 };
-			user[2] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
+			user[2] = (struct wop){ OP_RECV, 0, 0, 0, (unsigned)yields };
 			user[3] = (struct wop){ OP_BURST, 3 * US, 1, 0, 0 };
 			user[4] = (struct wop){ OP_COUNT, 0, 0, 0, 0 };
 			user[5] = (struct wop){ OP_LOOP, 0, 0, 2, (unsigned)users - 1 };

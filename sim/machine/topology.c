@@ -1,5 +1,6 @@
 /*
- * topology.c - the topology string: "numa=N,pkg=P,core=C,smt=S" into a struct sched_topo.
+ * topology.c - the topology string: "numa=N,pkg=P,core=C,smt=S[,profile=NAME]" into a
+ * struct sched_topo and the machine profile it names (sim/machine/coherence.c).
  */
 #include "sim/machine/machine_int.h"
 
@@ -9,12 +10,20 @@
 
 int machine_parse_topology(const char *str, struct sched_topo *t, char *err, size_t len)
 {
+	return mach_parse_topology(str, t, NULL, err, len);
+}
+
+int mach_parse_topology(const char *str, struct sched_topo *t, const struct coh_profile **prof,
+			char *err, size_t len)
+{
 	unsigned v[4] = { 1, 1, 1, 1 };	/* numa, pkg, core, smt */
 	static const char *const keys[4] = { "numa", "pkg", "core", "smt" };
 	char buf[128], *save = NULL, *kv;
 	unsigned n, x;
 
 	memset(t, 0, sizeof(*t));
+	if (prof)
+		*prof = NULL;
 	if (!str || !*str || strlen(str) >= sizeof(buf)) {
 		snprintf(err, len, "topology: empty or too long (expected numa=N,pkg=P,core=C,smt=S)");
 		return -EINVAL;
@@ -30,10 +39,22 @@ int machine_parse_topology(const char *str, struct sched_topo *t, char *err, siz
 			return -EINVAL;
 		}
 		*eq = 0;
+		if (!strcmp(kv, "profile")) {
+			const struct coh_profile *p = coh_find_profile(eq + 1);
+
+			if (!p) {
+				snprintf(err, len, "topology '%s': unknown profile '%s' (%s)", str,
+					 eq + 1, coh_profile_names());
+				return -EINVAL;
+			}
+			if (prof)
+				*prof = p;
+			continue;
+		}
 		for (k = 0; k < 4 && strcmp(kv, keys[k]); k++)
 			;
 		if (k == 4) {
-			snprintf(err, len, "topology '%s': unknown key '%s' (numa, pkg, core, smt)",
+			snprintf(err, len, "topology '%s': unknown key '%s' (numa, pkg, core, smt, profile)",
 				 str, kv);
 			return -EINVAL;
 		}

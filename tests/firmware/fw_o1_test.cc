@@ -257,6 +257,52 @@ TEST(FwO1, NiceZeroExpiresAfterExactlyOneHundredTicksIntoTheExpiredArray)
 	EXPECT_EQ(m.queued(0), 1u) << "b waits; a runs and stays queued";
 }
 
+// sched_yield() as 2.6.0-2.6.22: the caller goes to the expired array with its slice kept;
+// the others run first, and the yielders come back after the swap in the order they
+// yielded.
+TEST(FwO1, YieldMovesTheTaskToTheExpiredArray)
+{
+	Fake m(uni_topo());
+	ASSERT_CREATED(m);
+	sched_task *a = m.task(0), *b = m.task(0), *c = m.task(0);
+	m.wake(a);
+	m.wake(b);
+	m.wake(c);
+	ASSERT_EQ(m.run(0), a);
+	m.now += 3 * MS;
+	EXPECT_EQ(m.ticks_to_resched(0, 3), -1) << "3 ticks of a 100 ms slice: no resched";
+	int64_t left = a->time_slice;
+	EXPECT_EQ(m.ops->yield(m.s, 0, a), 1) << "2.6 always schedules";
+	EXPECT_EQ(a->array, 1) << "expired";
+	EXPECT_EQ(a->time_slice, left) << "the slice is kept";
+	m.stop(0, 1);
+	ASSERT_EQ(m.run(0), b) << "the active array's b first";
+	EXPECT_EQ(m.ops->yield(m.s, 0, b), 1);
+	m.stop(0, 1);
+	ASSERT_EQ(m.run(0), c) << "then c; a and b wait in expired";
+	m.stop(0, 0);
+	ASSERT_EQ(m.run(0), a) << "active empty: swap; a yielded first";
+	EXPECT_EQ(a->array, 0);
+	EXPECT_EQ(a->time_slice, left);
+	m.stop(0, 0);
+	EXPECT_EQ(m.run(0), b);
+}
+
+// An RT task round-robins in the active array instead.
+TEST(FwO1, YieldOfAnRtTaskRoundRobinsInTheActiveArray)
+{
+	Fake m(uni_topo());
+	ASSERT_CREATED(m);
+	sched_task *r1 = m.task(0, ~0ull, 0, 10), *r2 = m.task(0, ~0ull, 0, 10);
+	m.wake(r1);
+	m.wake(r2);
+	ASSERT_EQ(m.run(0), r1);
+	EXPECT_EQ(m.ops->yield(m.s, 0, r1), 1);
+	EXPECT_EQ(r1->array, 0);
+	m.stop(0, 1);
+	EXPECT_EQ(m.run(0), r2);
+}
+
 // ---- 2. Interactivity ----
 
 TEST(FwO1, SleepCreditRaisesPriority)

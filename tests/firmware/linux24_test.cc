@@ -542,4 +542,44 @@ TEST(Linux24, ConservationOverARandomRun)
 	EXPECT_GT(m.sum(SCHED_WORK_LOCK_WAIT), 0) << "and contend for the lock";
 }
 
+// sys_sched_yield() of 2.4: SCHED_YIELD makes the yielder's goodness -1 until its CPU has
+// scheduled once, so the other task runs even though the yielder has the CPU bonus; the
+// flag is then cleared.
+TEST(Linux24, YieldLetsTheOtherTaskRunOnceThenTheFlagIsCleared)
+{
+	Fake m(1);
+	ASSERT_NE(m.s, nullptr) << m.msg;
+	sched_task *a = m.task(0), *b = m.task(0);
+	m.wake(a);
+	m.wake(b);
+	m.now = MS;
+	ASSERT_EQ(m.run(0), a) << "both 6 + 20 = 26: first in the queue";
+	// Without a yield, a (26 + PROC_CHANGE_PENALTY 15 on its own CPU) would run again.
+	m.stop(0, 1);
+	m.now += MS;
+	ASSERT_EQ(m.run(0), a) << "41 against 26";
+	m.charges.clear();
+	m.now += MS;
+	EXPECT_EQ(sched_linux24_ops.yield(m.s, 0, a), 1) << "b is runnable: schedule()";
+	EXPECT_EQ(m.sum(SCHED_WORK_SW_OP, 0), 100.0) << "move_last_runqueue under the lock";
+	m.stop(0, 1);
+	ASSERT_EQ(m.run(0), b) << "a yielded: -1 against 26";
+	m.stop(0, 1);
+	m.now += MS;
+	EXPECT_EQ(m.run(0), a) << "a's SCHED_YIELD cleared: 41 ties b's 41, a is first";
+}
+
+// With nothing else runnable, 2.4's sys_sched_yield() returns at once.
+TEST(Linux24, YieldAloneDoesNotSchedule)
+{
+	Fake m(2);
+	ASSERT_NE(m.s, nullptr) << m.msg;
+	sched_task *a = m.task(0);
+	m.wake(a);
+	ASSERT_EQ(m.run(0), a);
+	m.charges.clear();
+	EXPECT_EQ(sched_linux24_ops.yield(m.s, 0, a), 0);
+	EXPECT_TRUE(m.charges.empty()) << "no lock taken, nothing charged";
+}
+
 }	// namespace

@@ -1,0 +1,222 @@
+// coherence_test.cc - the machine's coherence cost model (sim/machine/coherence.c, issue
+// 23): each profile's constants at their documented values (docs/simulator.md, "Machine
+// profiles"), distances ordered by topology, lines and spin locks on hand-worked cases,
+// the engine paying nothing, and the topology's profile key.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+
+#include "sim/machine/coherence.h"
+#include "sim/machine/machine.h"
+
+namespace {
+
+sched_topo topo(const char *s)
+{
+	sched_topo t{};
+	char err[256] = "";
+
+	EXPECT_EQ(machine_parse_topology(s, &t, err, sizeof(err)), 0) << err;
+	return t;
+}
+
+struct Coh {
+	coh *c;
+	Coh(const char *t, const char *profile, unsigned lines = SCHED_NR_LINES(8))
+	{
+		sched_topo tp = topo(t);
+		c = coh_create(&tp, coh_find_profile(profile), lines);
+	}
+	~Coh() { coh_destroy(c); }
+};
+
+// A later change to make a result come out right shows up here, in review.
+TEST(Coherence, ProfilesHoldTheirDocumentedValues)
+{
+	struct {
+		const char *name;
+		double smt, pkg, node, remote;
+	} want[] = {
+		{ "p3xeon4", 250, 250, 250, 250 },
+		{ "p3xeon8", 335, 335, 335, 335 },
+		{ "numaq16", 250, 250, 250, 2500 },
+		{ "modern", 10, 50, 100, 150 },
+	};
+	ASSERT_EQ(coh_nr_profiles, sizeof(want) / sizeof(want[0]));
+	for (const auto &w : want) {
+		const coh_profile *p = coh_find_profile(w.name);
+		ASSERT_NE(p, nullptr) << w.name;
+		EXPECT_EQ(p->smt_ns, w.smt) << w.name;
+		EXPECT_EQ(p->pkg_ns, w.pkg) << w.name;
+		EXPECT_EQ(p->node_ns, w.node) << w.name;
+		EXPECT_EQ(p->remote_ns, w.remote) << w.name;
+	}
+	EXPECT_EQ(coh_find_profile("vax"), nullptr);
+}
+
+// CPUs thread-fastest on numa=2,pkg=2,core=2,smt=2: 1 is 0's sibling, 2 its package's
+// other core, 4 the node's other package, 8 the other node.
+TEST(Coherence, SiblingCheaperThanPackageCheaperThanNodeCheaperThanRemote)
+{
+	Coh m("numa=2,pkg=2,core=2,smt=2", "modern");
+	ASSERT_NE(m.c, nullptr);
+	double smt = coh_distance_ns(m.c, 0, 1), pkg = coh_distance_ns(m.c, 0, 2),
+	       node = coh_distance_ns(m.c, 0, 4), remote = coh_distance_ns(m.c, 0, 8);
+	EXPECT_EQ(coh_distance_ns(m.c, 3, 3), 0);
+	EXPECT_LT(smt, pkg);
+	EXPECT_LT(pkg, node);
+	EXPECT_LT(node, remote);
+	EXPECT_EQ(coh_distance_ns(m.c, 8, 0), remote) << "symmetric";
+	// The 2001-2004 machines: one bus inside a node, so only the node boundary costs more.
+	for (const char *p : { "p3xeon4", "p3xeon8", "numaq16" }) {
+		Coh o("numa=2,pkg=2,core=2,smt=2", p);
+		EXPECT_LE(coh_distance_ns(o.c, 0, 1), coh_distance_ns(o.c, 0, 2)) << p;
+		EXPECT_LE(coh_distance_ns(o.c, 0, 2), coh_distance_ns(o.c, 0, 4)) << p;
+		EXPECT_LE(coh_distance_ns(o.c, 0, 4), coh_distance_ns(o.c, 0, 8)) << p;
+	}
+	Coh q("numa=2,pkg=2,core=2,smt=2", "numaq16");
+	EXPECT_EQ(coh_distance_ns(q.c, 0, 8), 10 * coh_distance_ns(q.c, 0, 4));
+}
+
+// Reads share a line; a write invalidates the other copies and pays the farthest.
+TEST(Coherence, ReadsShareAWriteInvalidates)
+{
+	Coh m("numa=2,core=2", "numaq16");	// CPUs 0,1 node 0; 2,3 node 1
+	EXPECT_EQ(coh_touch(m.c, 0, 5, 1), 0) << "from memory: priced by the scheduler";
+	EXPECT_EQ(coh_touch(m.c, 0, 5, 1), 0) << "held";
+	EXPECT_EQ(coh_touch(m.c, 1, 5, 0), 250) << "from CPU 0, same node";
+	EXPECT_EQ(coh_touch(m.c, 1, 5, 0), 0) << "now shared";
+	EXPECT_EQ(coh_touch(m.c, 2, 5, 0), 250 * 10) << "nearest copy is on node 0";
+	EXPECT_EQ(coh_touch(m.c, 1, 5, 1), 2500) << "invalidating CPU 2's copy";
+	EXPECT_EQ(coh_touch(m.c, 0, 5, 0), 250);
+	EXPECT_EQ(coh_stats(m.c)->transfers, 4u);
+	EXPECT_EQ(coh_stats(m.c)->transfer_ns, 250 + 2500 + 2500 + 250);
+}
+
+TEST(Coherence, UncontendedLockTakenRepeatedlyByOneCpuPaysNothing)
+{
+	Coh m("core=4", "p3xeon4");
+	for (uint64_t t = 0; t < 100; t++)
+		EXPECT_EQ(coh_lock(m.c, 2, SCHED_LINE_RQ(2), t * 1000, 100), 0) << t;
+	EXPECT_EQ(coh_stats(m.c)->transfers, 0u);
+	EXPECT_EQ(coh_stats(m.c)->lock_waits, 0u);
+}
+
+TEST(Coherence, TwoCpusAlternatingPayOneTransferPerHandoff)
+{
+	Coh m("numa=2,core=2", "numaq16");
+	EXPECT_EQ(coh_lock(m.c, 0, SCHED_LINE_GLOBAL_LOCK, 0, 100), 0) << "first touch: memory";
+	for (unsigned i = 1; i <= 10; i++) {
+		unsigned cpu = i % 2 ? 3 : 0;	// across nodes
+		EXPECT_EQ(coh_lock(m.c, cpu, SCHED_LINE_GLOBAL_LOCK, i * 10000, 100), 2500) << i;
+	}
+	EXPECT_EQ(coh_stats(m.c)->transfers, 10u);
+	EXPECT_EQ(coh_stats(m.c)->lock_waits, 0u) << "never held when asked";
+}
+
+// Three CPUs ask at t = 0 for a lock held 100 ns each (p3xeon4, 250 ns a transfer):
+// CPU 0 takes it at once; CPU 1 waits 100, then the line moves (250): 350; CPU 2 waits
+// for CPU 1's hold (until 100 + 250 + 100 = 450), and CPU 1 was spinning ahead of it
+// when it arrived, so its handoff is its own transfer plus one: 450 + 2 x 250 = 950.
+TEST(Coherence, SpinnersPayTheLinesTransfersAtEachHandoff)
+{
+	Coh m("core=4", "p3xeon4");
+	EXPECT_EQ(coh_lock(m.c, 0, SCHED_LINE_GLOBAL_LOCK, 0, 100), 0);
+	EXPECT_EQ(coh_lock(m.c, 1, SCHED_LINE_GLOBAL_LOCK, 0, 100), 350);
+	EXPECT_EQ(coh_lock(m.c, 2, SCHED_LINE_GLOBAL_LOCK, 0, 100), 950);
+	EXPECT_EQ(coh_stats(m.c)->lock_waits, 2u);
+	EXPECT_EQ(coh_stats(m.c)->transfers, 3u);
+	// CPU 2 again in the same event: its own hold is not over, but it does not wait for it.
+	EXPECT_EQ(coh_lock(m.c, 2, SCHED_LINE_GLOBAL_LOCK, 0, 100), 0);
+}
+
+machine_result run(const char *topology, const char *sched, const char *workload)
+{
+	machine_opts o;
+	machine_result r;
+	char err[300] = "";
+
+	machine_default_opts(&o);
+	o.topology = topology;
+	o.sched = sched;
+	o.workload = workload;
+	o.duration_ns = 100000000ull;
+	EXPECT_EQ(machine_run(&o, &r, nullptr, err, sizeof(err)), 0) << err;
+	return r;
+}
+
+// The engine's queues have no lines: MMIO pays its bus cost, no coherence. The same run
+// on software queues pays transfers and lock handoffs.
+TEST(Coherence, EngineBackendPaysNone)
+{
+	machine_result hw = run("core=4,profile=p3xeon4", "hw", "tbench:clients=16");
+	machine_result o1 = run("core=4,profile=p3xeon4", "o1", "tbench:clients=16");
+	ASSERT_NE(hw.profile, nullptr);
+	EXPECT_STREQ(hw.profile, "p3xeon4");
+	EXPECT_EQ(hw.coh_transfers, 0u);
+	EXPECT_EQ(hw.coh_transfer_ns, 0);
+	EXPECT_EQ(hw.coh_lock_ns, 0);
+	EXPECT_GT(hw.engine_mmio, 0u);
+	EXPECT_GT(o1.coh_transfers, 0u);
+	EXPECT_GT(o1.coh_lock_ns, 0);
+	machine_result_free(&hw);
+	machine_result_free(&o1);
+}
+
+// The fair policies take their run queues' locks and write task lines too.
+TEST(Coherence, FairPoliciesPayForTheirQueues)
+{
+	for (const char *s : { "cfs", "eevdf" }) {
+		machine_result r = run("numa=2,core=2,profile=numaq16", s, "tbench:clients=8");
+		EXPECT_GT(r.coh_transfers, 0u) << s;
+		EXPECT_GT(r.coh_lock_ns, 0) << s;
+		machine_result_free(&r);
+	}
+}
+
+// Without a profile nothing moves; with one, linux24's scan pulls task lines and its
+// overhead grows.
+TEST(Coherence, NoProfileNoCostAndLinux24PaysForItsScan)
+{
+	machine_result off = run("core=4", "linux24", "tbench:clients=32");
+	machine_result on = run("core=4,profile=p3xeon4", "linux24", "tbench:clients=32");
+	EXPECT_EQ(off.profile, nullptr);
+	EXPECT_EQ(off.coh_transfers, 0u);
+	EXPECT_GT(on.coh_transfers, 1000u);
+	EXPECT_GT(on.sched_overhead_pct, off.sched_overhead_pct);
+	EXPECT_LT(on.throughput, off.throughput);
+	machine_result_free(&off);
+	machine_result_free(&on);
+}
+
+TEST(Coherence, TopologyProfileKeyIsCheckedByName)
+{
+	sched_topo t{};
+	char err[256] = "";
+
+	EXPECT_EQ(machine_parse_topology("core=4,profile=p3xeon4", &t, err, sizeof(err)), 0) << err;
+	EXPECT_EQ(t.nr_cpus, 4u);
+	EXPECT_EQ(machine_parse_topology("profile=modern,numa=2,pkg=2,core=2,smt=2", &t, err,
+					 sizeof(err)), 0) << err;
+	EXPECT_EQ(t.nr_cpus, 16u);
+	EXPECT_EQ(machine_parse_topology("core=4,profile=vax", &t, err, sizeof(err)), -EINVAL);
+	EXPECT_NE(std::string(err).find("unknown profile 'vax'"), std::string::npos) << err;
+	EXPECT_NE(std::string(err).find("p3xeon4"), std::string::npos) << "lists the profiles";
+	EXPECT_EQ(machine_parse_topology("core=4,machine=p3xeon4", &t, err, sizeof(err)), -EINVAL);
+	EXPECT_NE(std::string(err).find("unknown key 'machine'"), std::string::npos) << err;
+	EXPECT_EQ(machine_parse_topology("core=4,profile=", &t, err, sizeof(err)), -EINVAL);
+}
+
+// VolanoMark's JVM yields before it blocks on an empty mailbox; yields=0 turns it off.
+TEST(Coherence, VolanoMarkYieldsUnlessToldNotTo)
+{
+	machine_result y = run("core=4", "linux24", "volanomark:rooms=2,users=10");
+	machine_result n = run("core=4", "linux24", "volanomark:rooms=2,users=10,yields=0");
+	EXPECT_GT(y.yields, 0u);
+	EXPECT_EQ(n.yields, 0u);
+	machine_result_free(&y);
+	machine_result_free(&n);
+}
+
+}	// namespace
