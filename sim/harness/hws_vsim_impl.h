@@ -15,6 +15,7 @@
 
 #include "axi_master.h"
 #include "hws_vsim.h"
+#include "lib/hws_out.h"
 
 namespace hws {
 
@@ -52,10 +53,16 @@ public:
 			ctx_->traceEverOn(true);
 		top_ = std::make_unique<T>(ctx_.get(), "hws");
 #if VM_TRACE
-		if (o->wave) {
+		// The FST writer opens (and first unlinks) the file it is given: it gets a
+		// temporary file beside the target, renamed over it once closed (lib/hws_out.h).
+		char e[400];
+
+		if (o->wave && hws_out_temp(&wave_out_, o->wave, e, sizeof(e)))
+			wave_err_ = e;
+		else if (o->wave) {
 			tfp_ = std::make_unique<VerilatedFstC>();
 			top_->trace(tfp_.get(), 99);
-			tfp_->open(o->wave);
+			tfp_->open(wave_out_.tmp);
 		}
 #endif
 		top_->clk_i = 0;
@@ -66,14 +73,22 @@ public:
 
 	~VsimImpl() override
 	{
+		char e[400];
+		bool written = tfp_ && tfp_->isOpen();
+
 		if (tfp_)
 			tfp_->close();
+		if (written)
+			hws_out_commit(&wave_out_, e, sizeof(e));
+		else if (wave_out_.tmp)
+			hws_out_abort(&wave_out_);
 		top_->final();
 	}
 
 	// False when a waveform was asked for and could not be opened (or this variant was
 	// Verilated without --trace-fst).
 	bool wave_ok() const { return !wave_ || (tfp_ && tfp_->isOpen()); }
+	const std::string &wave_err() const { return wave_err_; }
 
 	void reset() override
 	{
@@ -174,6 +189,8 @@ private:
 	std::unique_ptr<VerilatedFstC> tfp_;
 	uint64_t time_ = 0;
 	bool wave_ = false;
+	hws_out wave_out_ = {};
+	std::string wave_err_;
 };
 
 template <class T> Vsim *create_variant(const hws_vsim_opts *o, std::string *err)
@@ -181,7 +198,8 @@ template <class T> Vsim *create_variant(const hws_vsim_opts *o, std::string *err
 	auto *v = new VsimImpl<T>(o);
 
 	if (!v->wave_ok()) {
-		*err = std::string("cannot open waveform file ") + o->wave;
+		*err = v->wave_err().empty() ? std::string("cannot open waveform file ") + o->wave
+					      : v->wave_err();
 		delete v;
 		return nullptr;
 	}

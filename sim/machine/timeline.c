@@ -48,15 +48,19 @@ static void xml_text(FILE *f, const char *s)
 }
 
 /* One lane per CPU, bursts coloured by task (or group), delays and migrations marked. */
-int mach_write_svg(struct machine *m, const char *path)
+int mach_write_svg(struct machine *m, const char *path, char *err, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	struct hws_out out;
+	FILE *f;
+	int ret;
 	unsigned n = m->topo.nr_cpus, lane = n <= 8 ? 28 : n <= 16 ? 18 : n <= 32 ? 12 : 8, top = 30;
 	double W = 1200, left = 60, span = m->now ? (double)m->now : 1;
 	size_t i;
 
-	if (!f)
-		return -errno;
+	ret = hws_out_open(&out, path, 0, err, len);
+	if (ret)
+		return ret;
+	f = out.f;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
 		   "font-family=\"sans-serif\" font-size=\"10\">\n",
 		W + left + 20, top + n * lane + 40);
@@ -106,5 +110,5 @@ int mach_write_svg(struct machine *m, const char *path)
 		fprintf(f, "<text x=\"%.0f\" y=\"%u\">(only the first %d bursts are drawn)</text>\n",
 			left, top + n * lane + 30, MAX_SEGS);
 	fprintf(f, "</svg>\n");
-	return fclose(f) ? -errno : 0;
+	return hws_out_commit(&out, err, len);
 }

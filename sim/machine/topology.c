@@ -10,47 +10,29 @@
 int machine_parse_topology(const char *str, struct sched_topo *t, char *err, size_t len)
 {
 	unsigned v[4] = { 1, 1, 1, 1 };	/* numa, pkg, core, smt */
-	static const char *const keys[4] = { "numa", "pkg", "core", "smt" };
-	char buf[128], *save = NULL, *kv;
+	const struct hws_kv keys[4] = {
+		{ "numa", HWS_KV_UNSIGNED, 1, 64, &v[0] },
+		{ "pkg", HWS_KV_UNSIGNED, 1, 64, &v[1] },
+		{ "core", HWS_KV_UNSIGNED, 1, 64, &v[2] },
+		{ "smt", HWS_KV_UNSIGNED, 1, 64, &v[3] },
+	};
+	uint64_t n64;
 	unsigned n, x;
 
 	memset(t, 0, sizeof(*t));
-	if (!str || !*str || strlen(str) >= sizeof(buf)) {
-		snprintf(err, len, "topology: empty or too long (expected numa=N,pkg=P,core=C,smt=S)");
+	if (!str || !*str) {
+		snprintf(err, len, "topology '': empty (expected numa=N,pkg=P,core=C,smt=S)");
 		return -EINVAL;
 	}
-	strcpy(buf, str);
-	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		unsigned long val;
-		int k;
-
-		if (!eq) {
-			snprintf(err, len, "topology '%s': '%s' is not key=value", str, kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		for (k = 0; k < 4 && strcmp(kv, keys[k]); k++)
-			;
-		if (k == 4) {
-			snprintf(err, len, "topology '%s': unknown key '%s' (numa, pkg, core, smt)",
-				 str, kv);
-			return -EINVAL;
-		}
-		val = strtoul(eq + 1, &end, 10);
-		if (end == eq + 1 || *end || val < 1 || val > 64) {
-			snprintf(err, len, "topology '%s': %s=%s must be a number 1..64", str, kv,
-				 eq + 1);
-			return -EINVAL;
-		}
-		v[k] = (unsigned)val;
-	}
-	n = v[0] * v[1] * v[2] * v[3];
-	if (n > SCHED_MAX_CPUS) {
-		snprintf(err, len, "topology '%s': %u CPUs, at most %u are supported", str, n,
-			 SCHED_MAX_CPUS);
+	if (hws_parse_kv("topology", str, keys, 4, NULL, err, len))
+		return -EINVAL;
+	n64 = (uint64_t)v[0] * v[1] * v[2] * v[3];
+	if (n64 > SCHED_MAX_CPUS) {
+		snprintf(err, len, "topology '%s': %llu CPUs, at most %u are supported", str,
+			 (unsigned long long)n64, SCHED_MAX_CPUS);
 		return -EINVAL;
 	}
+	n = (unsigned)n64;
 	t->nr_cpus = n;
 	t->nodes = v[0];
 	t->pkgs = v[1];

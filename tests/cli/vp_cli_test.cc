@@ -68,7 +68,7 @@ TEST(Vp, HelpAndBadInput)
 		{ "run --bus-latency 5", "--bus-latency is an option of 'vp'", 2 },
 		{ "vp --topology core=3 --workload mix:tasks=6 --duration 1ms",
 		  "no SystemC engine with 3 CPUs", 1 },
-		{ "vp --workload nosuch", "workload 'nosuch': unknown", 1 },
+		{ "vp --workload nosuch", "workload 'nosuch': unknown", 2 },
 	};
 	for (const auto &b : bad) {
 		CliRun r = hwsched(b.args);
