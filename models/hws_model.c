@@ -994,10 +994,17 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	}
 }
 
+/*
+ * The engine's AXI4-Lite address ports are 8 bits wide (rtl/hws_top.v, s_axi_awaddr_i and
+ * s_axi_araddr_i [7:0]): the engine sees only an address's low byte, as the model does
+ * here. (Found by fuzz_regs: a read of 0x200 was unmapped for the model, ID for the RTL.)
+ */
+#define BUS_ADDR_MASK 0xffu
+
 unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint32_t strb,
 			 uint32_t *resp)
 {
-	struct bus_in in = { .write = 1, .addr = addr, .data = data, .strb = strb };
+	struct bus_in in = { .write = 1, .addr = addr & BUS_ADDR_MASK, .data = data, .strb = strb };
 	struct bus_in idle = { 0 };
 	struct bus_out out;
 
@@ -1009,7 +1016,7 @@ unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint
 
 unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	struct bus_in in = { .read = 1, .addr = addr };
+	struct bus_in in = { .read = 1, .addr = addr & BUS_ADDR_MASK };
 	struct bus_in idle = { 0 };
 	struct bus_out out;
 	unsigned edges = 1;

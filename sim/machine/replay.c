@@ -177,7 +177,8 @@ static int replay_task(struct machine *m, size_t i, struct rev *ev, size_t nev, 
 
 	if (!p)
 		return -ENOMEM;
-	qsort(ev, nev, sizeof(*ev), rev_cmp);
+	if (nev)	/* ev is NULL for a task no other task acts on: qsort wants a pointer */
+		qsort(ev, nev, sizeof(*ev), rev_cmp);
 	mach_init_task(m, t, (unsigned)i);
 	t->st.nice = tt->nice;
 	t->mb_cap = 8;

@@ -61,12 +61,14 @@ void expect_row(const Row &r)
 	EXPECT_EQ(c.status, r.status) << r.cls << ": hwsched " << r.args << "\n" << c.out;
 	EXPECT_NE(c.out.find(r.says), std::string::npos)
 		<< r.cls << ": hwsched " << r.args << "\nwanted: " << r.says << "\ngot: " << c.out;
-	if (r.status)
+	if (r.status) {
 		EXPECT_EQ(c.out.find(prefix_of(r.args) + prefix_of(r.args).substr(8)),
 			  std::string::npos) << "a doubled prefix: " << c.out;
-	if (r.status == 2)
+	}
+	if (r.status == 2) {
 		EXPECT_NE(c.out.find(prefix_of(r.args)), std::string::npos)
 			<< r.cls << ": the message has no '" << prefix_of(r.args) << "': " << c.out;
+	}
 }
 
 TEST(BadInput, NumbersAreParsedStrictly)

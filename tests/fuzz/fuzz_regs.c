@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(hws_soft_reset(dev), "soft reset");
 	for (n = 0; n + 8 <= size && n < 8 * 512; n += 8) {
 		const uint8_t *r = data + n;
-		uint32_t addr = ((uint32_t)r[1] | (uint32_t)r[2] << 8) & 0x3ff;
+		/* the register window (0..0x84) and a little beyond, unaligned too; rarely far */
+		uint32_t addr = ((uint32_t)r[1] | (uint32_t)r[2] << 8) & (r[0] & 0x80 ? 0xfff : 0xff);
 		uint32_t val = (uint32_t)r[3] | (uint32_t)r[4] << 8 | (uint32_t)r[5] << 16 |
 			       (uint32_t)r[6] << 24, v = 0;
 
