@@ -53,6 +53,33 @@ static char *dir_of(const char *path)
 }
 
 /*
+ * @path names a descriptor this process already has open: /dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N. Its number, else -1.
+ */
+static int fd_alias(const char *path)
+{
+	static const char *const pre[] = { "/dev/fd/", "/proc/self/fd/" };
+	size_t i;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	for (i = 0; i < 2; i++) {
+		const char *d = path + strlen(pre[i]);
+		long n = 0;
+
+		if (strncmp(path, pre[i], strlen(pre[i])) || !*d)
+			continue;
+		for (; *d >= '0' && *d <= '9' && n < 1000000; d++)
+			n = n * 10 + (*d - '0');
+		if (!*d)
+			return (int)n;
+	}
+	return -1;
+}
+
+/*
  * What @path is: *@target the file to write (the link resolved, else a copy of @path),
  * *@exists and *@mode its mode. 0, or a negative errno with the message set.
  */
@@ -68,6 +95,22 @@ static int resolve(const char *path, unsigned flags, char **target, int *exists,
 		if (err && len)
 			snprintf(err, len, "empty output file name");
 		return -EINVAL;
+	}
+	if (fd_alias(path) >= 0) {
+		/* written through a duplicate of the descriptor: its offset, as a shell would */
+		if (flags & HWS_OUT_SEEKABLE) {
+			msg(err, len, path, "an open descriptor: refused (this output needs a "
+				"regular file of its own)");
+			return -EINVAL;
+		}
+		if (fcntl(fd_alias(path), F_GETFL) < 0) {
+			msg(err, len, path, "that descriptor is not open");
+			return -EBADF;
+		}
+		*target = strdup(path);
+		*exists = 1;
+		*mode = S_IFIFO;	/* a stream */
+		return *target ? 0 : -ENOMEM;
 	}
 	if (path[strlen(path) - 1] == '/') {
 		msg(err, len, path, "a directory name, not a file");
@@ -102,14 +145,20 @@ static int resolve(const char *path, unsigned flags, char **target, int *exists,
 		return *target ? 0 : -ENOMEM;
 	}
 	if (S_ISLNK(st.st_mode)) {
-		char *r = realpath(path, NULL);
+		char *r = NULL;
 
-		if (!r || stat(r, &st)) {
-			free(r);
+		if (stat(path, &st)) {
 			msg(err, len, path, "a symbolic link to nothing: not followed");
 			return -ENOENT;
 		}
-		*target = r;
+		/* a regular file is replaced where it is; anything else is opened by @path */
+		if (S_ISREG(st.st_mode) && !(r = realpath(path, NULL))) {
+			msg(err, len, path, "a symbolic link that cannot be resolved");
+			return -ENOENT;
+		}
+		*target = r ? r : strdup(path);
+		if (!*target)
+			return -ENOMEM;
 	} else {
 		*target = strdup(path);
 		if (!*target)
@@ -210,7 +259,17 @@ int hws_out_open(struct hws_out *o, const char *path, unsigned flags, char *err,
 	ret = resolve(path, flags, &o->target, &exists, &mode, err, len);
 	if (ret)
 		return ret;
-	if (exists && !S_ISREG(mode)) {
+	if (fd_alias(path) >= 0) {
+		fd = dup(fd_alias(path));
+		if (fd < 0) {
+			int e = errno;
+
+			msg(err, len, path, strerror(e));
+			release(o);
+			return -e;
+		}
+		o->stream = 1;
+	} else if (exists && !S_ISREG(mode)) {
 		/* a stream; a FIFO without a reader is refused instead of waiting */
 		fd = open(o->target, O_WRONLY | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0) {

@@ -7,9 +7,12 @@
  *    the same directory (".NAME.XXXXXX") and renamed over the target once complete: a
  *    failed or interrupted write leaves the old file as it was. A symbolic link is
  *    followed: the file it points to is replaced, the link stays.
- *  - A character device or a FIFO (/dev/null, /dev/stdout, a pipe) is written into as it
- *    is: never unlinked, truncated or replaced. A FIFO with no reader is refused at once
+ *  - A character device or a FIFO (/dev/null, a named pipe) is written into as it is:
+ *    never unlinked, truncated or replaced. A FIFO with no reader is refused at once
  *    (ENXIO) instead of blocking. Writers that need to seek (the FST waveform) refuse them.
+ *  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are the descriptors the
+ *    process has: written through a duplicate, at its offset (after what the program
+ *    printed there), whatever it is open on (a terminal, a pipe, a file).
  *  - Anything else (a directory, a block device, a socket, a dangling link) is refused
  *    and left untouched.
  *  - Every write error (ENOSPC on /dev/full, EFBIG, EIO at close) is reported.

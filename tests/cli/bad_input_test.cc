@@ -195,6 +195,12 @@ TEST(BadInput, OutputPathsDestroyNothing)
 	EXPECT_EQ(r.status, 0) << r.out;
 	ASSERT_EQ(stat("/dev/null", &st), 0);
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	// /dev/stdout (here a pipe): the JSON follows the report, in order
+	r = hwsched(run + "--json /dev/stdout");
+	EXPECT_EQ(r.status, 0) << r.out;
+	size_t rep = r.out.find("run: workload mix"), js = r.out.find("{\n  \"workload\": \"mix");
+	EXPECT_NE(js, std::string::npos) << r.out;
+	EXPECT_LT(rep, js) << r.out;
 	// /dev/full: the write error, named, exit 1
 	expect_row({ "a write error", run + "--json /dev/full", 1,
 		     "hwsched run: cannot write /dev/full: No space left on device" });

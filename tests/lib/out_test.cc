@@ -203,6 +203,35 @@ TEST(Out, StreamsAreWrittenInPlaceNeverReplaced)
 	EXPECT_EQ(hws_out_temp(&o, "/dev/null", err, sizeof(err)), -EINVAL);
 }
 
+// /dev/stdout, /dev/fd/N, /proc/self/fd/N: the process's own descriptor, written through
+// a duplicate at its offset, whatever it is open on; never replaced.
+TEST(Out, OpenDescriptorsAreWrittenAtTheirOffset)
+{
+	TempDir d;
+	std::string m;
+	int p[2];
+	ASSERT_EQ(pipe(p), 0);
+	ASSERT_EQ(write_text("/dev/fd/" + std::to_string(p[1]), "via the pipe\n", 0, &m), 0) << m;
+	char b[64] = "";
+	EXPECT_EQ(read(p[0], b, sizeof(b)), 13);
+	EXPECT_STREQ(b, "via the pipe\n");
+	close(p[0]);
+	close(p[1]);
+	// a file opened as a shell's '>' would: the text lands after what is there
+	int fd = open((d / "log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "report\n", 7), 7);
+	ASSERT_EQ(write_text("/proc/self/fd/" + std::to_string(fd), "{}\n", 0, &m), 0) << m;
+	ASSERT_EQ(write(fd, "end\n", 4), 4);
+	close(fd);
+	EXPECT_EQ(slurp(d / "log"), "report\n{}\nend\n");
+	EXPECT_EQ(d.names(), "log ");
+	char err[300];
+	EXPECT_EQ(hws_out_check("/dev/fd/999", 0, err, sizeof(err)), -EBADF);
+	EXPECT_NE(std::string(err).find("not open"), std::string::npos) << err;
+	EXPECT_EQ(hws_out_check("/dev/stdout", HWS_OUT_SEEKABLE, err, sizeof(err)), -EINVAL);
+}
+
 // A write that fails (the file size limit: EFBIG, as a full disk gives ENOSPC) is
 // reported and leaves the old file; run in a child, whose limit it is.
 TEST(Out, AWriteErrorKeepsTheOldFile)
