@@ -224,6 +224,9 @@ static int read_line(struct ctx *c)
 			return -1;
 		}
 		if (!gzgets(c->gz, c->buf + n, (int)(c->buf_cap - n))) {
+			/* gzgets() may have copied bytes before failing, unterminated
+			 * (fuzz_trace: a truncated gzip read leniently) */
+			c->buf[n] = '\0';
 			if (read_error(c))
 				return -1;
 			c->eof = 1;
