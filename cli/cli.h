@@ -21,6 +21,17 @@
 #include "sim/stim/hws_randcmd.h"
 #include "sim/trace/trace.h"
 #include "sim/vp/hws_vp.h"
+#include "lib/hws_out.h"
+#include "lib/hws_params.h"
+#include "lib/hws_parse.h"
+
+/*
+ * Ranges of the options that have no home below (docs/simulator.md): --commands,
+ * --duration (the machine keeps every wakeup's latency: memory grows with simulated time).
+ */
+#define CLI_MAX_COMMANDS	1000000000000ull	/* 1e12 */
+#define CLI_MIN_DURATION_NS	1000ull			/* 1 us */
+#define CLI_MAX_DURATION_NS	3600000000000ull	/* 3600 s */
 
 /* The commands, as bits: an option names the commands that take it. */
 enum cli_cmd {
@@ -41,6 +52,7 @@ struct cli_args {
 	/* run, vp, replay */
 	struct machine_opts mo;
 	int duration_given;
+	int topology_given;
 	const char *json;
 	/* vp */
 	struct hws_vp_opts vo;

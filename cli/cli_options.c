@@ -48,121 +48,83 @@ int cli_fail(const struct cli_args *a, const char *fmt, ...)
 	return 1;
 }
 
-/* ---- Value parsers: 0, or the exit status 2 with the message printed ---- */
+/* ---- Value parsers (lib/hws_parse.h): 0, or the exit status 2 with the message printed ---- */
 
-/* A count with an optional k/M/G suffix ("1M"); -1 on error. */
-static long long count_of(const char *s)
+/* The name of option @opt in messages: "--cpus". */
+static const char *dashed(const char *opt, char *buf, size_t len)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		v *= 1e3, end++;
-	else if (*end == 'M')
-		v *= 1e6, end++;
-	else if (*end == 'G')
-		v *= 1e9, end++;
-	if (*end)
-		return -1;
-	return (long long)v;
+	snprintf(buf, len, "--%s", opt);
+	return buf;
 }
 
-/* A count in @lo..@hi (the engine's parameters). */
+/* A whole number in @lo..@hi, decimal. */
+static int whole_in(const struct cli_args *a, const char *opt, const char *v, uint64_t lo,
+		    uint64_t hi, uint64_t *out)
+{
+	char name[48], err[300];
+
+	if (hws_parse_uint(dashed(opt, name, sizeof(name)), v, lo, hi, out, err, sizeof(err)))
+		return cli_error(a, "%s", err);
+	return 0;
+}
+
+/* A count in @lo..@hi (the engine's parameters), k/M/G suffixes allowed. */
+static int count_in(const struct cli_args *a, const char *opt, const char *v, uint64_t lo,
+		    uint64_t hi, uint64_t *out)
+{
+	char name[48], err[300];
+
+	if (hws_parse_count(dashed(opt, name, sizeof(name)), v, lo, hi, out, err, sizeof(err)))
+		return cli_error(a, "%s", err);
+	return 0;
+}
+
 static int in_range(const struct cli_args *a, const char *opt, const char *v, unsigned lo,
 		    unsigned hi, unsigned *out)
 {
-	long long n = count_of(v);
+	uint64_t n;
+	int ret = whole_in(a, opt, v, lo, hi, &n);
 
-	if (n < (long long)lo || n > (long long)hi)
-		return cli_error(a, "--%s must be a number in %u..%u (got '%s')", opt, lo, hi, v);
-	*out = (unsigned)n;
-	return 0;
-}
-
-/* A whole number up to @max, in decimal. */
-static int whole(const struct cli_args *a, const char *opt, const char *v,
-		 unsigned long long max, unsigned long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(v, &end, 10);
-	if (end == v || *end || errno || *out > max || v[0] == '-' || v[0] == '+') {
-		return cli_error(a, "--%s '%s': expected a whole number up to %llu", opt, v, max);
-	}
-	return 0;
+	if (!ret)
+		*out = (unsigned)n;
+	return ret;
 }
 
 /* A simulated time: "2s", "500ms", "300us", or seconds without a unit. */
-static int duration(const struct cli_args *a, const char *opt, const char *v, uint64_t *ns)
+static int duration(const struct cli_args *a, const char *opt, const char *v, uint64_t lo_ns,
+		    uint64_t hi_ns, uint64_t *ns)
 {
-	char *end;
-	double x = strtod(v, &end);
+	char name[48], err[300];
 
-	if (end == v || x < 0)
-		return cli_error(a, "--%s '%s': expected e.g. 2s, 500ms", opt, v);
-	if (!strcmp(end, "s") || !*end)
-		*ns = (uint64_t)(x * 1e9);
-	else if (!strcmp(end, "ms"))
-		*ns = (uint64_t)(x * 1e6);
-	else if (!strcmp(end, "us"))
-		*ns = (uint64_t)(x * 1e3);
-	else
-		return cli_error(a, "--%s '%s': expected e.g. 2s, 500ms", opt, v);
+	if (hws_parse_duration(dashed(opt, name, sizeof(name)), v, lo_ns, hi_ns, ns, err,
+			       sizeof(err)))
+		return cli_error(a, "%s", err);
 	return 0;
 }
 
-/* A copy of @v the parser may cut up, freed with the arguments. */
-static char *own(struct cli_args *a, const char *v)
-{
-	char *c;
-
-	if (a->nowned == sizeof(a->owned) / sizeof(a->owned[0]))
-		return NULL;
-	c = strdup(v);
-	if (c)
-		a->owned[a->nowned++] = c;
-	return c;
-}
-
-/* --cost k=v,...: the machine's costs and the scheduler's prices. */
+/* --cost k=v,...: the machine's costs and the scheduler's prices, each in its range. */
 static int costs(struct cli_args *a, const char *opt, const char *v)
 {
-	static const struct { const char *k; size_t off; } keys[] = {
-		{ "ctx_switch_ns", offsetof(struct machine_opts, costs.ctx_switch_ns) },
-		{ "migrate_cold_ns", offsetof(struct machine_opts, costs.migrate_cold_ns) },
-		{ "remote_node_ns", offsetof(struct machine_opts, costs.remote_node_ns) },
-		{ "smt_speed", offsetof(struct machine_opts, costs.smt_speed) },
-		{ "bus_ns", offsetof(struct machine_opts, sched_opts.costs.bus_ns) },
-		{ "engine_clk_ns", offsetof(struct machine_opts, sched_opts.costs.engine_clk_ns) },
-		{ "sw_op_ns", offsetof(struct machine_opts, sched_opts.costs.sw_op_ns) },
-		{ "sw_cpu_ns", offsetof(struct machine_opts, sched_opts.costs.sw_cpu_ns) },
-		{ "sw_base_ns", offsetof(struct machine_opts, sched_opts.costs.sw_base_ns) },
+	struct machine_opts *m = &a->mo;
+	struct sched_costs *sc = &m->sched_opts.costs;
+	const struct hws_kv keys[] = {
+		{ "ctx_switch_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.ctx_switch_ns },
+		{ "migrate_cold_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.migrate_cold_ns },
+		{ "remote_node_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.remote_node_ns },
+		{ "smt_speed", HWS_KV_DOUBLE, 0.01, 1, &m->costs.smt_speed },
+		{ "bus_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->bus_ns },
+		{ "engine_clk_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->engine_clk_ns },
+		{ "sw_op_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->sw_op_ns },
+		{ "sw_cpu_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->sw_cpu_ns },
+		{ "sw_base_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->sw_base_ns },
 	};
-	char *s = own(a, v), *save = NULL, *kv;
+	char name[48], err[400];
 
-	if (!s)
-		return cli_error(a, "--%s: out of memory", opt);
-	for (kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		size_t i;
-		double x;
-
-		if (!eq)
-			return cli_error(a, "--%s '%s': expected key=value", opt, kv);
-		*eq = 0;
-		x = strtod(eq + 1, &end);
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].k, kv); i++)
-			;
-		if (i == sizeof(keys) / sizeof(keys[0]) || end == eq + 1 || *end || x < 0 ||
-		    (!strcmp(kv, "smt_speed") && (x <= 0 || x > 1)))
-			return cli_error(a, "--%s %s=%s: unknown key or bad value", opt, kv, eq + 1);
-		*(double *)((char *)&a->mo + keys[i].off) = x;
-	}
+	if (!*v)
+		return cli_error(a, "--%s '': expected key=value,...", opt);
+	if (hws_parse_kv(dashed(opt, name, sizeof(name)), v, keys, sizeof(keys) / sizeof(keys[0]),
+			 NULL, err, sizeof(err)))
+		return cli_error(a, "%s", err);
 	return 0;
 }
 
@@ -172,8 +134,8 @@ typedef int (*cli_set_fn)(struct cli_args *a, const char *opt, const char *v);
 
 static int set_seed(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, ~0ull, &n);
+	uint64_t n;
+	int ret = whole_in(a, opt, v, 0, UINT64_MAX, &n);
 
 	if (!ret) {
 		a->ro.seed = n;
@@ -184,27 +146,22 @@ static int set_seed(struct cli_args *a, const char *opt, const char *v)
 
 static int set_commands(struct cli_args *a, const char *opt, const char *v)
 {
-	long long n = count_of(v);
-
-	if (n < 0)
-		return cli_error(a, "--%s must be a count (got '%s')", opt, v);
-	a->ro.commands = (uint64_t)n;
-	return 0;
+	return count_in(a, opt, v, 1, CLI_MAX_COMMANDS, &a->ro.commands);
 }
 
 static int set_cpus(struct cli_args *a, const char *opt, const char *v)
 {
-	return in_range(a, opt, v, 1, 64, &a->cfg.nr_cpus);
+	return in_range(a, opt, v, 1, HWS_MAX_NR_CPUS, &a->cfg.nr_cpus);
 }
 
 static int set_tasks(struct cli_args *a, const char *opt, const char *v)
 {
-	return in_range(a, opt, v, 1, 4096, &a->cfg.nr_tasks);
+	return in_range(a, opt, v, 1, HWS_MAX_NR_TASKS, &a->cfg.nr_tasks);
 }
 
 static int set_depth(struct cli_args *a, const char *opt, const char *v)
 {
-	int ret = in_range(a, opt, v, 2, 32, &a->cfg.cmd_depth);
+	int ret = in_range(a, opt, v, HWS_MIN_DEPTH, HWS_MAX_DEPTH, &a->cfg.cmd_depth);
 
 	a->cfg.res_depth = a->cfg.cmd_depth;
 	return ret;
@@ -243,8 +200,8 @@ static int set_no_build(struct cli_args *a, const char *opt, const char *v)
 
 static int set_check_every_lockstep(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 1000000000, &n);
+	uint64_t n = 0;
+	int ret = whole_in(a, opt, v, 0, 1000000000, &n);
 
 	a->ro.check_every = (unsigned)n;
 	return ret;
@@ -252,8 +209,8 @@ static int set_check_every_lockstep(struct cli_args *a, const char *opt, const c
 
 static int set_check_every(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 1000000000, &n);
+	uint64_t n = 0;
+	int ret = whole_in(a, opt, v, 0, 1000000000, &n);
 
 	a->mo.check_every = (int)n;
 	return ret;
@@ -294,14 +251,21 @@ static int set_workload(struct cli_args *a, const char *opt, const char *v)
 
 static int set_topology(struct cli_args *a, const char *opt, const char *v)
 {
+	struct sched_topo t;
+	char err[400];
+
+	if (machine_parse_topology(v, &t, err, sizeof(err)))
+		return cli_error(a, "--%s", err);	/* "--" + "topology '...': ..." */
 	(void)opt;
 	a->mo.topology = v;
+	a->topology_given = 1;
 	return 0;
 }
 
 static int set_sched(struct cli_args *a, const char *opt, const char *v)
 {
-	(void)opt;
+	if (!sched_find(v))
+		return cli_error(a, "--%s must be one of %s (got '%s')", opt, sched_names(), v);
 	a->mo.sched = v;
 	return 0;
 }
@@ -309,7 +273,7 @@ static int set_sched(struct cli_args *a, const char *opt, const char *v)
 static int set_duration(struct cli_args *a, const char *opt, const char *v)
 {
 	a->duration_given = 1;
-	return duration(a, opt, v, &a->mo.duration_ns);
+	return duration(a, opt, v, CLI_MIN_DURATION_NS, CLI_MAX_DURATION_NS, &a->mo.duration_ns);
 }
 
 static int set_no_wake_balance(struct cli_args *a, const char *opt, const char *v)
@@ -338,11 +302,7 @@ static int set_flat(struct cli_args *a, const char *opt, const char *v)
 
 static int set_hz(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 100000, &n);
-
-	a->mo.hz = (unsigned)n;
-	return ret;
+	return in_range(a, opt, v, 10, 10000, &a->mo.hz);
 }
 
 static int set_json(struct cli_args *a, const char *opt, const char *v)
@@ -354,11 +314,7 @@ static int set_json(struct cli_args *a, const char *opt, const char *v)
 
 static int set_top(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 1000000, &n);
-
-	a->mo.top = (unsigned)n;
-	return ret;
+	return in_range(a, opt, v, 0, 1000000, &a->mo.top);
 }
 
 static int set_svg(struct cli_args *a, const char *opt, const char *v)
@@ -370,12 +326,11 @@ static int set_svg(struct cli_args *a, const char *opt, const char *v)
 
 static int set_bus_latency(struct cli_args *a, const char *opt, const char *v)
 {
-	char *end;
-	double x = strtod(v, &end);
+	char name[48], err[300];
 
-	if (end == v || *end || !(x >= 0) || x > 1e9)
-		return cli_error(a, "--%s '%s': expected a number of ns, 0..1e9", opt, v);
-	a->vo.bus_latency_ns = x;
+	if (hws_parse_real(dashed(opt, name, sizeof(name)), v, 0, 1e9, &a->vo.bus_latency_ns, err,
+			   sizeof(err)))
+		return cli_error(a, "%s (ns)", err);
 	return 0;
 }
 
@@ -411,8 +366,8 @@ static int set_comm(struct cli_args *a, const char *opt, const char *v)
 
 static int set_pid(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 4194304, &n);
+	uint64_t n = 0;
+	int ret = whole_in(a, opt, v, 1, TRACE_MAX_PID, &n);
 
 	a->to.pid = (int)n;
 	return ret;
@@ -420,8 +375,8 @@ static int set_pid(struct cli_args *a, const char *opt, const char *v)
 
 static int set_tree_of(struct cli_args *a, const char *opt, const char *v)
 {
-	unsigned long long n;
-	int ret = whole(a, opt, v, 4194304, &n);
+	uint64_t n = 0;
+	int ret = whole_in(a, opt, v, 1, TRACE_MAX_PID, &n);
 
 	a->to.tree_of = (int)n;
 	return ret;
@@ -446,8 +401,8 @@ static const struct cli_opt {
 	cli_set_fn set;
 	const char *help;
 } opts[] = {
-	{ "seed", "S", L | R | V | P, set_seed, "random seed (default 1)" },
-	{ "commands", "N", L, set_commands, "command words to write (default 100000; k/M suffixes ok)" },
+	{ "seed", "S", L | R | V | P, set_seed, "random seed, 0..18446744073709551615 (default 1)" },
+	{ "commands", "N", L, set_commands, "command words to write, 1..1e12 (default 100000; k/M/G\nsuffixes ok)" },
 	{ "cpus", "C", L, set_cpus, "NR_CPUS, 1..64 (default 8)" },
 	{ "tasks", "T", L, set_tasks, "NR_TASKS, 1..4096 (default 256)" },
 	{ "depth", "D", L, set_depth, "CMD_DEPTH and RES_DEPTH, 2..32 (default 16)" },
@@ -469,11 +424,11 @@ static const struct cli_opt {
 	  "refuse an engine shape that is not built yet, and print the\ncommand that builds it "
 	  "(default: build it, docs/shapes.md)" },
 	{ "deep-check", "N", L, set_deep_check,
-	  "RTL walks all its lists every N idle cycles (default 0: off)" },
+	  "RTL walks all its lists every N idle cycles, 0..1000000\n(default 0: off)" },
 	{ "check-every", "N", L, set_check_every_lockstep,
-	  "check the model's invariants every N commands (default 1000)" },
+	  "check the model's invariants every N commands, 0..1e9\n(default 1000)" },
 	{ "check-every", "N", R | V | P, set_check_every,
-	  "deep conservation check every N events (default 64; 0 off)" },
+	  "deep conservation check every N events, 0..1e9 (default 64;\n0 off)" },
 	{ "no-balance", NULL, L, set_no_balance,
 	  "the engine built without BALANCE (LCU_BALANCE=0; on rtl and\nlockstep the shape "
 	  "8x256x16g16nb, docs/shapes.md)" },
@@ -486,11 +441,11 @@ static const struct cli_opt {
 	  "g0: the first N tasks in group 0)\nhackbench:groups=G,loops=L (20 senders x 20 receivers "
 	  "a group)\ntbench, sysbench, volanomark, kernbench, dbench (docs/workloads.md)" },
 	{ "topology", "T", R | V, set_topology,
-	  "numa=N,pkg=P,core=C,smt=S[,profile=p3xeon4|p3xeon8|numaq16|modern] (default pkg=1,core=4,smt=1)" },
-	{ "topology", "T", P, set_topology, "default: core=N, N the CPUs the trace shows" },
+	  "numa=N,pkg=P,core=C,smt=S, each 1..64, at most 64 CPUs in all\n[,profile=p3xeon4|p3xeon8|numaq16|modern] (default pkg=1,core=4,smt=1)" },
+	{ "topology", "T", P, set_topology, "numa=N,pkg=P,core=C,smt=S (default: core=N, N the CPUs the\ntrace shows)" },
 	{ "sched", "S", R | V | P, set_sched, "hw (default), o1, linux24, cfs, eevdf" },
 	{ "duration", "D", R | V, set_duration,
-	  "simulated time limit, e.g. 500ms, 2s (default 1s; hackbench\nends when its tasks exit)" },
+	  "simulated time limit, 1us..3600s, e.g. 500ms, 2s (default 1s;\nhackbench ends when its tasks exit)" },
 	{ "no-wake-balance", NULL, R | V | P, set_no_wake_balance,
 	  "no select_idle_sibling on wakeups" },
 	{ "tick-shares", NULL, R | V | P, set_tick_shares,
@@ -507,29 +462,29 @@ static const struct cli_opt {
 	  "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with "
 	  "--no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware "
 	  "never reads them" },
-	{ "hz", "N", R | V, set_hz, "timer ticks per second (default 1000)" },
+	{ "hz", "N", R | V, set_hz, "timer ticks per second, 10..10000 (default 1000)" },
 	{ "json", "FILE", R | V, set_json, "write the results as JSON too" },
 	{ "json", "FILE", P, set_json,
 	  "both sides: makespan_ms, cpu_time_ms, busy_pct, wakeup_latency_us\n{p50,p90,p99,max}, "
 	  "migrations, switches under linux and replay" },
 	{ "cost", "k=v,...", R | V | P, costs,
-	  "cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\nsmt_speed, bus_ns, "
-	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns\n(vp: bus_ns is not used, the bus is "
-	  "modelled)" },
-	{ "top", "N", R | V | P, set_top, "tasks in the per-task table, by max delay (default 10)" },
+	  "cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\nbus_ns, "
+	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns (each 0..1e9 ns),\nsmt_speed (0.01..1); "
+	  "each key once (vp: bus_ns is not used, the\nbus is modelled)" },
+	{ "top", "N", R | V | P, set_top, "tasks in the per-task table, by max delay, 0..1000000\n(default 10)" },
 	{ "svg", "FILE", R | V | P, set_svg,
 	  "a timeline: one lane per CPU, bursts coloured by task (by group\nwhen there are groups), "
 	  "wakeup delays and migrations marked" },
 	{ "bus-latency", "NS", V, set_bus_latency,
-	  "the interconnect's round trip per access, added to the engine's\nown clock edges "
-	  "(default 0)" },
+	  "the interconnect's round trip per access, 0..1e9 ns, added to\nthe engine's own clock "
+	  "edges (default 0)" },
 	{ "no-contention", NULL, V, set_no_contention,
 	  "accesses never wait for the engine's port (default: they do)" },
 	{ "vp-json", "FILE", V, set_vp_json, "the bus figures and the per-decision table as JSON" },
 	{ "lenient", NULL, P, set_lenient,
 	  "skip malformed lines (counted) instead of stopping at the first" },
 	{ "comm", "C", P, set_comm, "keep only the tasks whose comm was C" },
-	{ "pid", "P", P, set_pid, "keep only this pid" },
+	{ "pid", "P", P, set_pid, "keep only this pid, 1..4194304" },
 	{ "tree-of", "P", P, set_tree_of,
 	  "keep this pid and its descendants (default: the workload, the\nprocess tree of "
 	  "perf-exec)" },
@@ -676,6 +631,13 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 			usage_opt(&opts[i], f);
 	fprintf(f, "%-20s%s\n", "  --help", "this text");
 	usage_tail(cmd, f);
+	fprintf(f, "\nNumbers are decimal and strict: a whole number where one is meant (no\n"
+		   "fraction, sign or overflow), no nan or inf; each has the range its help\n"
+		   "states. Output files are written through a temporary file renamed over\n"
+		   "the target; a directory or a block device is refused, /dev/null, a pipe\n"
+		   "or /dev/stdout are written into, never replaced. Errors: '%s %s: ...'\n"
+		   "on stderr. Exit status: 0 done, 1 a failure at run time, 2 bad usage or\n"
+		   "input (nothing run).\n", cli_prog, cmd_name(cmd));
 }
 
 /* The commands that take option @name, for the message to a command that does not. */
@@ -717,6 +679,42 @@ static void defaults(struct cli_args *a, enum cli_cmd cmd)
 	a->mo.top = 10;
 	a->vo.bus_latency_ns = 0;
 	a->vo.contention = 1;
+}
+
+/* A backend that simulates the RTL, the one --wave can dump. */
+static int rtl_backend(const char *b)
+{
+	return b && (!strcmp(b, "rtl") || !strcmp(b, "lockstep") || !strcmp(b, "lockstep:rtl"));
+}
+
+/*
+ * The output files, checked once every option is known and before any run (lib/hws_out.h):
+ * 0, or 2 with the message printed.
+ */
+static int check_outputs(const struct cli_args *a)
+{
+	const struct { const char *path; unsigned flags; } out[] = {
+		{ a->json, 0 }, { a->mo.svg, 0 }, { a->vp_json, 0 },
+		{ a->cfg.wave, HWS_OUT_SEEKABLE },
+	};
+	const struct sched_ops *ops = sched_find(a->mo.sched);
+	char err[400];
+	size_t i;
+
+	if (a->cfg.wave) {
+		if (a->cmd != CLI_LOCKSTEP && (!ops || !(ops->uses & SCHED_USES_ENGINE)))
+			return cli_error(a, "--wave is the engine's waveform: it needs --sched hw "
+					    "(got '%s')", a->mo.sched);
+		if (!rtl_backend(a->cmd == CLI_LOCKSTEP ? a->cfg.backend :
+			 a->mo.sched_opts.engine.backend))
+			return cli_error(a, "--wave needs a backend that simulates the RTL (rtl or "
+					    "lockstep; got '%s')", a->cmd == CLI_LOCKSTEP ?
+					 a->cfg.backend : a->mo.sched_opts.engine.backend);
+	}
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		if (out[i].path && hws_out_check(out[i].path, out[i].flags, err, sizeof(err)))
+			return cli_error(a, "%s", err);
+	return 0;
 }
 
 int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg)
@@ -762,7 +760,7 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 			return 2;
 	}
 	*first_arg = optind;
-	return -1;
+	return check_outputs(a) ? 2 : -1;
 }
 
 void cli_args_free(struct cli_args *a)

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hws/hws.h"
+#include "lib/hws_out.h"
 #include "lib/hws_params.h"
 #include "sim/harness/hws_shape.h"
 #include "sim/stim/hws_randcmd.h"
@@ -408,13 +409,16 @@ static const char *built_with(void)
 
 static int write_json(const struct figures *fg, const char *json, const char *commit)
 {
-	FILE *f = fopen(json, "w");
+	struct hws_out out;
+	char err[300];
 	unsigned k;
+	FILE *f;
 
-	if (!f) {
-		fprintf(stderr, "hws_bench: cannot write %s: %s\n", json, strerror(errno));
+	if (hws_out_open(&out, json, 0, err, sizeof(err))) {
+		fprintf(stderr, "hws_bench: %s\n", err);
 		return 1;
 	}
+	f = out.f;
 	fprintf(f, "{\n  \"commit\": \"%s\",\n", commit);
 	fprintf(f, "  \"shape\": \"8x256x16g16\",\n  \"shape_built_with\": \"%s\",\n",
 		built_with());
@@ -457,8 +461,8 @@ static int write_json(const struct figures *fg, const char *json, const char *co
 	fprintf(f, "  \"balance_issue_interval_cycles\": {\"4\": %.2f, \"8\": %.2f, \"16\": "
 		   "%.2f, \"64\": %.2f}\n}\n", fg->bal_ivl[0], fg->bal_ivl[1], fg->bal_ivl[2],
 		fg->bal_ivl[3]);
-	if (fclose(f)) {
-		fprintf(stderr, "hws_bench: error writing %s\n", json);
+	if (hws_out_commit(&out, err, sizeof(err))) {
+		fprintf(stderr, "hws_bench: %s\n", err);
 		return 1;
 	}
 	printf("wrote %s\n", json);
@@ -469,6 +473,7 @@ int main(int argc, char **argv)
 {
 	static struct figures fg;
 	const char *json = NULL, *commit = "unknown";
+	char err[300];
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -486,6 +491,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "hws_bench: unknown argument '%s' (try --help)\n", argv[i]);
 			return 2;
 		}
+	}
+	if (json && hws_out_check(json, 0, err, sizeof(err))) {	/* before the measuring */
+		fprintf(stderr, "hws_bench: %s\n", err);
+		return 2;
 	}
 	measure_cycles(&fg);
 	print_cycles(&fg);

@@ -134,10 +134,6 @@ int cli_lockstep(int argc, char **argv)
 		cli_error(&a, "unexpected argument '%s'", argv[first]);
 		goto out;
 	}
-	if (a.cfg.wave && !strcmp(a.cfg.backend, "model")) {
-		cli_error(&a, "--wave needs the rtl or lockstep backend");
-		goto out;
-	}
 	ret = hws_open(&d, &a.cfg, msg, sizeof(msg));
 	if (ret) {
 		/* -EINVAL: the backend refused its options (uart:DEVICE,baud=12345). */

@@ -66,9 +66,8 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 	fprintf(f, "  \"%s\": {\"makespan_ms\": %.3f, \"cpu_time_ms\": %.3f, \"busy_pct\": [",
 		side ? "replay" : "linux", side ? r->makespan_s * 1e3 : lx->makespan_ms,
 		side ? cpu_ms_of(r) : lx->cpu_time_ms);
-	for (unsigned k = 0; k < tr->nr_cpus; k++)
-		fprintf(f, "%s%.2f", k ? ", " : "",
-			side ? (k < r->nr_cpus ? r->busy_pct[k] : 0) : lx->busy_pct[k]);
+	for (unsigned k = 0; k < (side ? r->nr_cpus : tr->nr_cpus); k++)
+		fprintf(f, "%s%.2f", k ? ", " : "", side ? r->busy_pct[k] : lx->busy_pct[k]);
 	fprintf(f, "], \"wakeup_latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
 		   "\"max\": %.1f}, \"migrations\": %llu, \"migrations_wakeup\": %llu, "
 		   "\"migrations_other\": %llu, \"switches\": %llu, \"switches_voluntary\": %llu, "
@@ -92,16 +91,25 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 static int write_json(const struct cli_args *a, const char *trace_path, const struct trace *tr,
 		      const struct trace_linux *lx, const struct machine_result *r)
 {
-	FILE *f = fopen(a->json, "w");
+	struct hws_out out;
+	char err[400];
+	FILE *f;
 
-	if (!f)
-		return cli_fail(a, "cannot write %s: %s", a->json, strerror(errno));
-	fprintf(f, "{\n  \"trace\": \"%s\", \"sched\": \"%s\", \"topology\": \"%s\",\n", trace_path,
-		a->mo.sched, a->mo.topology);
+	fflush(stdout);
+	if (hws_out_open(&out, a->json, 0, err, sizeof(err)))
+		return cli_fail(a, "%s", err);
+	f = out.f;
+	fputs("{\n  \"trace\": ", f);
+	hws_json_str(f, trace_path);
+	fputs(", \"sched\": ", f);
+	hws_json_str(f, a->mo.sched);
+	fputs(", \"topology\": ", f);
+	hws_json_str(f, a->mo.topology);
+	fputs(",\n", f);
 	json_side(f, 0, tr, lx, r);
 	json_side(f, 1, tr, lx, r);
 	fprintf(f, "}\n");
-	return fclose(f) ? 1 : 0;
+	return hws_out_commit(&out, err, sizeof(err)) ? cli_fail(a, "%s", err) : 0;
 }
 
 /* Replay @tr and print (and write) the comparison: the exit status. */
@@ -113,7 +121,7 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	int ret = 0;
 
 	trace_linux_metrics(tr, &lx);
-	if (!strcmp(a->mo.topology, "pkg=1,core=4,smt=1")) {	/* the default: as the trace */
+	if (!a->topology_given) {	/* the default: as the trace */
 		snprintf(topo, sizeof(topo), "core=%u", tr->nr_cpus ? tr->nr_cpus : 1);
 		a->mo.topology = topo;
 	}
@@ -121,10 +129,17 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	a->mo.workload = path;
 	/* A replay ends when its tasks exit; stop a stuck one at 3x the trace's length. */
 	a->mo.duration_ns = (uint64_t)(3 * (tr->end_ns - tr->start_ns)) + 1000000000ull;
-	if (machine_run(&a->mo, &r, NULL, err, sizeof(err)))
-		return cli_fail(a, "%s", err);
-	printf("trace: %s: %zu tasks, %u CPUs, %llu lines (%llu skipped)\n", path, tr->nr_tasks,
+	ret = machine_run(&a->mo, &r, NULL, err, sizeof(err));
+	if (ret)	/* -EINVAL: the trace or the options refused (bad input) */
+		return (ret == -EINVAL ? cli_error : cli_fail)(a, "%s", err);
+	printf("trace: %s: %zu tasks, %u CPUs, %llu lines (%llu skipped", path, tr->nr_tasks,
 	       tr->nr_cpus, (unsigned long long)tr->lines, (unsigned long long)tr->skipped);
+	if (tr->warnings)
+		printf(", %llu warnings", (unsigned long long)tr->warnings);
+	printf(")\n");
+	if (r.nr_cpus != tr->nr_cpus)
+		printf("topology %s: %u CPUs replay the trace's %u; busy %% is compared CPU by "
+		       "CPU where both have it\n", a->mo.topology, r.nr_cpus, tr->nr_cpus);
 	machine_print(&a->mo, &r, stdout);
 	print_beside(tr, &lx, &r);
 	if (a->json)
@@ -133,8 +148,25 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	return ret;
 }
 
+/* --lenient: the reader's warnings, the first few of them; the count follows. */
+#define SHOWN_WARNINGS 10
+
+struct warned {
+	const struct cli_args *a;
+	unsigned long long n;
+};
+
+static void show_warning(void *arg, const char *msg)
+{
+	struct warned *w = arg;
+
+	if (w->n++ < SHOWN_WARNINGS)
+		fprintf(stderr, "%s %s: warning: %s\n", cli_prog, w->a->cmd_name, msg);
+}
+
 int cli_replay(int argc, char **argv)
 {
+	struct warned warned = { NULL, 0 };
 	struct cli_args a;
 	struct trace *tr = NULL;
 	char err[400];
@@ -147,8 +179,15 @@ int cli_replay(int argc, char **argv)
 		ret = cli_error(&a, "expected one TRACE file (try --help)");
 		goto out;
 	}
-	if (trace_load(argv[first], &a.to, &tr, err, sizeof(err))) {
-		ret = cli_fail(&a, "%s", err);
+	warned.a = &a;
+	a.to.warn = show_warning;
+	a.to.warn_arg = &warned;
+	ret = trace_load(argv[first], &a.to, &tr, err, sizeof(err));
+	if (warned.n > SHOWN_WARNINGS)
+		fprintf(stderr, "%s %s: warning: %llu more warnings (%llu in all)\n", cli_prog,
+			a.cmd_name, warned.n - SHOWN_WARNINGS, warned.n);
+	if (ret) {	/* a trace that breaks the rules, or cannot be opened: bad input */
+		ret = (ret == -ENOMEM || ret == -EIO ? cli_fail : cli_error)(&a, "%s", err);
 		goto out;
 	}
 	ret = replay(&a, argv[first], tr);

@@ -11,30 +11,38 @@
 
 #include "cli/cli.h"
 
-static int write_vp_json(const struct hws_vp_result *v, const char *path)
+static int write_vp_json(const struct hws_vp_result *v, const char *path, char *err,
+			 size_t len)
 {
-	FILE *f = fopen(path, "w");
+	struct hws_out out;
 	unsigned k;
+	FILE *f;
+	int ret = hws_out_open(&out, path, 0, err, len);
 
-	if (!f)
-		return -1;
-	fprintf(f, "{\n  \"engine\": \"%s\", \"initiators\": %u, \"clk_ns\": %g, "
-		   "\"bus_latency_ns\": %g, \"contention\": %d,\n",
-		v->engine, v->initiators, v->clk_ns, v->bus_latency_ns, v->contention);
+	if (ret)
+		return ret;
+	f = out.f;
+	fputs("{\n  \"engine\": ", f);
+	hws_json_str(f, v->engine);
+	fprintf(f, ", \"initiators\": %u, \"clk_ns\": %g, \"bus_latency_ns\": %g, "
+		   "\"contention\": %d,\n", v->initiators, v->clk_ns, v->bus_latency_ns,
+		v->contention);
 	fprintf(f, "  \"accesses\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"bus_ns\": %.3f, "
 		   "\"wait_ns\": %.3f, \"waited\": %" PRIu64 ",\n  \"decisions\": {",
 		v->accesses, v->edges, v->bus_ns, v->wait_ns, v->waited);
 	for (k = 0; k < v->ndec; k++) {
 		const struct hws_vp_decision *d = &v->dec[k];
 
-		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", \"mmio_mean\": %.4f, "
+		fprintf(f, "%s\n    ", k ? "," : "");
+		hws_json_str(f, d->name);
+		fprintf(f, ": {\"count\": %" PRIu64 ", \"mmio_mean\": %.4f, "
 			   "\"mmio_p99\": %.0f, \"bus_ns_mean\": %.3f, \"bus_ns_p99\": %.3f, "
 			   "\"cycles_mean\": %.3f, \"cycles_p99\": %.0f, \"wait_ns_mean\": %.3f}",
-			k ? "," : "", d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean,
-			d->bus_ns_p99, d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+			d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean, d->bus_ns_p99,
+			d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
 	}
 	fprintf(f, "\n  }\n}\n");
-	return fclose(f) ? -1 : 0;
+	return hws_out_commit(&out, err, len);
 }
 
 static void print_vp(const struct hws_vp_result *v, FILE *f)
@@ -87,6 +95,7 @@ static int check(struct cli_args *a)
 {
 	const struct sched_ops *ops = sched_find(a->mo.sched);
 	const struct sched_engine *e = &a->mo.sched_opts.engine;
+	char err[400];
 
 	if ((e->no_balance || e->no_err_counters) && ops && !(ops->uses & SCHED_USES_ENGINE))
 		return cli_error(a, "%s is an option of --sched hw (got '%s')",
@@ -94,21 +103,25 @@ static int check(struct cli_args *a)
 				 a->mo.sched);
 	if (!strncmp(a->mo.workload, "hackbench", 9) && !a->duration_given)
 		a->mo.duration_ns = 0;	/* hackbench runs until its tasks exit */
+	if (machine_check_opts(&a->mo, err, sizeof(err)))
+		return cli_error(a, "%s", err);
 	return 0;
 }
 
 /* Print the report and write the files: the exit status. */
 static int report(struct cli_args *a, struct machine_result *r, const struct hws_vp_result *vr)
 {
+	char err[400];
 	int ret = 0;
 
 	machine_print(&a->mo, r, stdout);
 	if (vr)
 		print_vp(vr, stdout);
-	if (a->json && machine_write_json(&a->mo, r, a->json))
-		ret = cli_fail(a, "cannot write %s: %s", a->json, strerror(errno));
-	else if (vr && a->vp_json && write_vp_json(vr, a->vp_json))
-		ret = cli_fail(a, "cannot write %s: %s", a->vp_json, strerror(errno));
+	fflush(stdout);
+	if (a->json && machine_write_json(&a->mo, r, a->json, err, sizeof(err)))
+		ret = cli_fail(a, "%s", err);
+	else if (vr && a->vp_json && write_vp_json(vr, a->vp_json, err, sizeof(err)))
+		ret = cli_fail(a, "%s", err);
 	machine_result_free(r);
 	return ret;
 }
@@ -139,8 +152,8 @@ static int run_or_vp(enum cli_cmd cmd, int argc, char **argv)
 		ret = hws_vp_run(&a.mo, &a.vo, &r, &vr, stdout, err, sizeof(err));
 	else
 		ret = machine_run(&a.mo, &r, stdout, err, sizeof(err));
-	if (ret)
-		ret = cli_fail(&a, "%s", err);
+	if (ret)	/* -EINVAL: options the scheduler refused (bad input) */
+		ret = (ret == -EINVAL ? cli_error : cli_fail)(&a, "%s", err);
 	else
 		ret = report(&a, &r, cmd == CLI_VP ? &vr : NULL);
 out:

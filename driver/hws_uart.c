@@ -4,6 +4,7 @@
  */
 #define _DEFAULT_SOURCE		/* cfmakeraw, flock */
 #include "driver/hws_uart.h"
+#include "lib/hws_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -413,39 +414,10 @@ err_free:
 	return ret;
 }
 
-/* One "key=value" of a spec into @o. */
-static int spec_option(const char *kv, struct hws_uart_opts *o, char *msg, size_t len)
-{
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "baud", offsetof(struct hws_uart_opts, baud) },
-		{ "clk", offsetof(struct hws_uart_opts, clk_hz) },
-		{ "timeout", offsetof(struct hws_uart_opts, timeout_ms) },
-	};
-	const char *eq = strchr(kv, '=');
-	unsigned long v;
-	char *end;
-	size_t i;
-
-	for (i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strlen(keys[i].key) != (size_t)(eq - kv) || strncmp(kv, keys[i].key, (size_t)(eq - kv)))
-			continue;
-		errno = 0;
-		v = strtoul(eq + 1, &end, 10);
-		if (errno || end == eq + 1 || *end || v > 0xffffffffUL || eq[1] == '-') {
-			set_msg(msg, len, "uart option '%s': the value is not a number", kv);
-			return -EINVAL;
-		}
-		*(unsigned *)((char *)o + keys[i].off) = (unsigned)v;
-		return 0;
-	}
-	set_msg(msg, len, "uart option '%s': expected baud=N, clk=HZ or timeout=MS", kv);
-	return -EINVAL;
-}
-
 int hws_uart_open_spec(struct hws_uart **out, const char *spec, char *msg, size_t len)
 {
 	struct hws_uart_opts o;
-	char *s = strdup(spec ? spec : ""), *opt, *next;
+	char *s = strdup(spec ? spec : ""), *opt;
 	int ret = 0;
 
 	if (!s) {
@@ -454,13 +426,21 @@ int hws_uart_open_spec(struct hws_uart **out, const char *spec, char *msg, size_
 	}
 	hws_uart_default_opts(&o);
 	opt = strchr(s, ',');
-	if (opt)
+	if (opt) {
+		/* lib/hws_parse: whole numbers, each key once, no empty item; the ranges are
+		 * check_opts()'s */
+		const struct hws_kv keys[] = {
+			{ "baud", HWS_KV_UNSIGNED, 0, 4294967295.0, &o.baud },
+			{ "clk", HWS_KV_UNSIGNED, 0, 4294967295.0, &o.clk_hz },
+			{ "timeout", HWS_KV_UNSIGNED, 0, 4294967295.0, &o.timeout_ms },
+		};
+
 		*opt++ = '\0';
-	for (; opt && !ret; opt = next) {
-		next = strchr(opt, ',');
-		if (next)
-			*next++ = '\0';
-		ret = spec_option(opt, &o, msg, len);
+		if (hws_parse_kv("uart options", opt, keys, 3, NULL, msg, len) || !*opt) {
+			if (!*opt)
+				set_msg(msg, len, "uart options '': an empty item (a comma too many)");
+			ret = -EINVAL;
+		}
 	}
 	if (!ret)
 		ret = hws_uart_open(out, s, &o, msg, len);

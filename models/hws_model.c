@@ -1000,6 +1000,13 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 }
 
 /*
+ * The engine's AXI4-Lite address ports are 8 bits wide (rtl/hws_top.v, s_axi_awaddr_i and
+ * s_axi_araddr_i [7:0]): the engine sees only an address's low byte, as the model does
+ * here. (Found by fuzz_regs: a read of 0x200 was unmapped for the model, ID for the RTL.)
+ */
+#define BUS_ADDR_MASK 0xffu
+
+/*
  * A write with the master's timing @t (lib/hws_bus_timing.h): the slave holds whichever of
  * AW and W comes first and takes the write at the edge the second comes, max(aw_delay,
  * w_delay); the edges before it change nothing but the slave's holding registers.
@@ -1007,7 +1014,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 unsigned hws_model_write_timed(struct hws_model *m, const struct hws_bus_timing *t,
 			       uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
 {
-	struct bus_in in = { .write = 1, .addr = addr, .data = data, .strb = strb };
+	struct bus_in in = { .write = 1, .addr = addr & BUS_ADDR_MASK, .data = data, .strb = strb };
 	unsigned wait = t->aw_delay > t->w_delay ? t->aw_delay : t->w_delay;
 
 	hws_model_idle(m, wait);	/* AWVALID or WVALID not both up yet */
@@ -1051,7 +1058,7 @@ unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint
 unsigned hws_model_read_timed(struct hws_model *m, const struct hws_bus_timing *t,
 			      uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	struct bus_in in = { .read = 1, .addr = addr };
+	struct bus_in in = { .read = 1, .addr = addr & BUS_ADDR_MASK };
 	struct bus_in idle = { 0 };
 	struct bus_out out;
 	unsigned edges = 1 + t->ar_delay;

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "hws/hws.h"
 
@@ -116,6 +118,43 @@ inline std::string slurp(const std::string &path)
 	fclose(f);
 	return s;
 }
+
+// The repository's root: this test binary is build/tests/NAME in it.
+inline std::string repo_root()
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return ".";
+	std::string p(exe, (size_t)n);
+	for (int up = 0; up < 3; up++)
+		p = p.substr(0, p.find_last_of('/'));
+	return p.empty() ? "/" : p;
+}
+
+// Where the real traces are: $HWS_TRACE_DIR, else shared/traces beside the repository
+// (../shared/traces from its root: the workplace's layout, and CI's fresh clone has a copy
+// of shared/ beside it). "" when neither holds them.
+inline std::string trace_dir()
+{
+	const char *env = getenv("HWS_TRACE_DIR");
+	std::string d = env && *env ? std::string(env) : repo_root() + "/../shared/traces";
+	return access((d + "/make_j4.txt.gz").c_str(), R_OK) ? std::string() : d;
+}
+
+// In make test the traces are always there: a test that needs them fails without them.
+// HWS_TRACES_OPTIONAL=1 (a checkout without shared/) turns that into a skip, reported
+// as a skip by tests/run_all.sh.
+#define HWS_NEED_TRACES(dir)                                                               \
+	do {                                                                               \
+		if ((dir).empty()) {                                                       \
+			const char *o_ = getenv("HWS_TRACES_OPTIONAL");                   \
+			if (o_ && !strcmp(o_, "1"))                                        \
+				GTEST_SKIP() << "no traces (HWS_TRACES_OPTIONAL=1)";       \
+			FAIL() << "the traces are not in $HWS_TRACE_DIR nor in "           \
+			       << hwstest::repo_root() << "/../shared/traces";             \
+		}                                                                          \
+	} while (0)
 
 // A seed from HWS_SEED in the environment, else @def.
 inline uint64_t seed_from_env(uint64_t def)

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/hws_out.h"
 #include "lib/hws_params.h"
 
 #define PATH_LEN 4096
@@ -384,6 +385,8 @@ const struct hws_shape_ops *hws_shape_open(const struct hws_vsim_opts *o, int *e
 struct hws_vsim {
 	const struct hws_shape_ops *ops;
 	void *inst;
+	struct hws_out wave;	/* the waveform: written to wave.tmp, renamed at destroy */
+	int has_wave;
 };
 
 const char *hws_vsim_shapes(void)
@@ -415,8 +418,26 @@ int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts *o, char *
 		return -ENOMEM;
 	}
 	v->ops = s;
-	v->inst = s->create(o, msg, len);
+	if (o->wave) {
+		/* The FST writer opens (and first unlinks) the file it is given: it gets a
+		 * temporary file beside the target, renamed over it at destroy (lib/hws_out.h),
+		 * so a device or a directory given as the waveform is never touched. */
+		struct hws_vsim_opts ot = *o;
+
+		err = hws_out_temp(&v->wave, o->wave, msg, len);
+		if (err) {
+			free(v);
+			return err;
+		}
+		v->has_wave = 1;
+		ot.wave = v->wave.tmp;
+		v->inst = s->create(&ot, msg, len);
+	} else {
+		v->inst = s->create(o, msg, len);
+	}
 	if (!v->inst) {
+		if (v->has_wave)
+			hws_out_abort(&v->wave);
 		free(v);
 		return -EIO;
 	}
@@ -426,9 +447,13 @@ int hws_vsim_create(struct hws_vsim **out, const struct hws_vsim_opts *o, char *
 
 void hws_vsim_destroy(struct hws_vsim *s)
 {
+	char msg[400];
+
 	if (!s)
 		return;
-	s->ops->destroy(s->inst);
+	s->ops->destroy(s->inst);	/* closes the waveform */
+	if (s->has_wave && hws_out_commit(&s->wave, msg, sizeof(msg)))
+		fprintf(stderr, "hwsched: waveform: %s\n", msg);
 	free(s);
 }
 

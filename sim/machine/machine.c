@@ -216,11 +216,9 @@ static int finish(struct machine *m, struct machine_result *r, FILE *report, cha
 	if (m->o.svg) {
 		for (unsigned c = 0; c < m->topo.nr_cpus; c++)
 			mach_log_switch(m, c, NULL);
-		ret = mach_write_svg(m, m->o.svg);
-		if (ret) {
-			snprintf(err, len, "cannot write %s: %s", m->o.svg, strerror(-ret));
-			return ret;
-		}
+		ret = mach_write_svg(m, m->o.svg, err, len);
+		if (ret)
+			return ret == -EINVAL ? -EIO : ret;	/* a write failure, not bad input */
 	}
 	return 0;
 }
@@ -239,6 +237,26 @@ static void destroy(struct machine *m)
 	free(m->segs);
 	coh_destroy(m->coh);
 	free(m);
+}
+
+int machine_check_opts(const struct machine_opts *o, char *err, size_t len)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	m->o = *o;
+	m->g_rt = -1;
+	ret = machine_parse_topology(o->topology, &m->topo, err, len);
+	if (!ret && !(o->ops ? o->ops : sched_find(o->sched))) {
+		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = mach_setup_workload(m, err, len);
+	destroy(m);
+	return ret;
 }
 
 int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,

@@ -108,13 +108,22 @@ void machine_default_opts(struct machine_opts *o);
 int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *report,
 		char *err, size_t len);
 
+/*
+ * machine_check_opts - what machine_run() refuses as bad input (topology, scheduler,
+ * workload and its keys), checked without running: 0, or -EINVAL with @err set.
+ */
+int machine_check_opts(const struct machine_opts *o, char *err, size_t len);
+
 /* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
 int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);
 
-/* Print the report of @r (text) or write it as JSON. */
+/*
+ * Print the report of @r (text) or write it as JSON to @path (lib/hws_out.h's rules):
+ * 0, or a negative errno with @err set.
+ */
 void machine_print(const struct machine_opts *o, const struct machine_result *r, FILE *f);
 int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
-		       const char *path);
+		       const char *path, char *err, size_t len);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 
 #include "lib/hws_balance.h"
+#include "lib/hws_out.h"
+#include "lib/hws_parse.h"
 #include "lib/hws_weight.h"
 #include "sim/machine/coherence.h"
 #include "sim/machine/machine.h"
@@ -183,11 +185,11 @@ void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched
 
 /* timeline.c: --svg */
 void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next);
-int mach_write_svg(struct machine *m, const char *path);
+int mach_write_svg(struct machine *m, const char *path, char *err, size_t len);
 
 /* workload.c: workload keys, mix and hackbench, the layout of any workload */
-int mach_generic_key(struct machine *m, const char *kv, const char *name, char *err, size_t len);
-int mach_kv_double(const char *v, double *out);
+#define MACH_GENERIC_KEYS 3
+size_t mach_generic_keys(struct machine *m, struct hws_kv *k);
 void mach_init_task(struct machine *m, struct mtask *t, unsigned i);
 void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu);
 int mach_setup_workload(struct machine *m, char *err, size_t len);

@@ -187,63 +187,51 @@ static const struct wop P_CC[] = {	/* make forks, the child execs cc1 */
 /* The program workloads: parse k=v and lay out tasks and their programs. */
 int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, size_t len)
 {
-	double clients = 8, threads = 16, backends = 8, cpu = 0, rooms = 4, users = 10,
-	       jobs = 4, total = 40, groups = 1, group = 0, yields = VOLANO_YIELDS;
-	char *save = NULL, *kv;
+	unsigned clients = 8, threads = 16, backends = 8, cpu = 0, rooms = 4, users = 10,
+		 jobs = 4, total = 40, groups = 1, group = 0, yields = VOLANO_YIELDS;
 	unsigned i, n = 0, nserv = 0;
-	size_t k;
-	/* Which workload (NULL: every one) takes which key, and where it goes. */
-	const struct { const char *wl, *key; double *val; } keys[] = {
-		{ NULL, "groups", &groups }, { NULL, "group", &group },
-		{ "tbench", "clients", &clients }, { "dbench", "clients", &clients },
-		{ "sysbench", "threads", &threads }, { "sysbench", "backends", &backends },
-		{ "sysbench", "cpu", &cpu }, { "volanomark", "rooms", &rooms },
-		{ "volanomark", "users", &users }, { "volanomark", "yields", &yields },
-		{ "kernbench", "jobs", &jobs },
-		{ "kernbench", "total", &total },
+	size_t k, nk = 0;
+	uint64_t given;
+	char what[64];
+	/* Which workload (NULL: every one) takes which key, its range and where it goes. */
+	const struct { const char *wl; struct hws_kv kv; } keys[] = {
+		{ NULL, { "groups", HWS_KV_UNSIGNED, 1, SCHED_MAX_GROUPS, &groups } },
+		{ NULL, { "group", HWS_KV_UNSIGNED, 0, SCHED_MAX_GROUPS - 1, &group } },
+		{ "tbench", { "clients", HWS_KV_UNSIGNED, 1, MAX_TASKS / 2, &clients } },
+		{ "dbench", { "clients", HWS_KV_UNSIGNED, 1, MAX_TASKS, &clients } },
+		{ "sysbench", { "threads", HWS_KV_UNSIGNED, 1, MAX_TASKS, &threads } },
+		{ "sysbench", { "backends", HWS_KV_UNSIGNED, 1, MAX_TASKS, &backends } },
+		{ "sysbench", { "cpu", HWS_KV_UNSIGNED, 0, 1, &cpu } },
+		{ "volanomark", { "rooms", HWS_KV_UNSIGNED, 1, MAX_TASKS, &rooms } },
+		{ "volanomark", { "users", HWS_KV_UNSIGNED, 2, MAX_TASKS, &users } },
+		{ "volanomark", { "yields", HWS_KV_UNSIGNED, 0, 1000, &yields } },
+		{ "kernbench", { "jobs", HWS_KV_UNSIGNED, 1, MAX_TASKS, &jobs } },
+		{ "kernbench", { "total", HWS_KV_UNSIGNED, 1, MAX_TASKS - 1, &total } },
 	};
+	struct hws_kv kv[sizeof(keys) / sizeof(keys[0]) + MACH_GENERIC_KEYS];
 
-	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-		double v, *dst = NULL;
-		int gk = mach_generic_key(m, kv, name, err, len);
-
-		if (gk < 0)
-			return gk;
-		if (gk)
-			continue;
-		if (!eq || mach_kv_double(eq + 1, &v) || v != floor(v)) {
-			snprintf(err, len, "workload %s: '%s' is not key=integer", name, kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]) && !dst; k++)
-			if ((!keys[k].wl || !strcmp(name, keys[k].wl)) && !strcmp(kv, keys[k].key))
-				dst = keys[k].val;
-		if (!dst) {
-			snprintf(err, len, "workload %s: unknown key '%s'", name, kv);
-			return -EINVAL;
-		}
-		*dst = v;
-	}
-	if (groups < 1 || groups > SCHED_MAX_GROUPS || group > SCHED_MAX_GROUPS - 1 ||
-	    clients < 1 || threads < 1 || backends < 1 || rooms < 1 || users < 2 || jobs < 1 || yields < 0 || yields > 1000 ||
-	    total < 1 || (group && groups > 1)) {
-		snprintf(err, len, "workload %s: a value is out of range (groups 1..%u, group "
-			 "0..%u and not with groups, counts >= 1, users >= 2, yields 0..1000)", name,
-			 SCHED_MAX_GROUPS, SCHED_MAX_GROUPS - 1);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!keys[k].wl || !strcmp(name, keys[k].wl))
+			kv[nk++] = keys[k].kv;
+	nk += mach_generic_keys(m, kv + nk);
+	snprintf(what, sizeof(what), "workload %s", name);
+	if (hws_parse_kv(what, args, kv, nk, &given, err, len))
+		return -EINVAL;
+	if ((given & 1) && (given & 2) && groups > 1) {
+		snprintf(err, len, "workload %s: group=N puts every task in one group: not with "
+			 "groups=%u", name, groups);
 		return -EINVAL;
 	}
 	if (!strcmp(name, "tbench"))
-		n = 2 * (unsigned)clients;
+		n = 2 * clients;
 	else if (!strcmp(name, "dbench"))
-		n = (unsigned)clients;
+		n = clients;
 	else if (!strcmp(name, "sysbench"))
-		n = (unsigned)threads + (cpu ? 0 : (nserv = (unsigned)backends));
+		n = threads + (cpu ? 0 : (nserv = backends));
 	else if (!strcmp(name, "volanomark"))
-		n = (unsigned)(rooms * users);
+		n = rooms * users;	/* at most 4096 x 4096: no overflow */
 	else
-		n = 1 + (unsigned)total;
+		n = 1 + total;
 	if (n > MAX_TASKS) {
 		snprintf(err, len, "workload %s: %u tasks, at most %u", name, n, MAX_TASKS);
 		return -EINVAL;

@@ -177,7 +177,8 @@ static int replay_task(struct machine *m, size_t i, struct rev *ev, size_t nev, 
 
 	if (!p)
 		return -ENOMEM;
-	qsort(ev, nev, sizeof(*ev), rev_cmp);
+	if (nev)	/* ev is NULL for a task no other task acts on: qsort wants a pointer */
+		qsort(ev, nev, sizeof(*ev), rev_cmp);
 	mach_init_task(m, t, (unsigned)i);
 	t->st.nice = tt->nice;
 	t->mb_cap = 8;
@@ -191,7 +192,7 @@ static int replay_task(struct machine *m, size_t i, struct rev *ev, size_t nev, 
 	/* Started by a kept parent's SPAWN, or present from the start. */
 	t->spawned = tt->ppid >= 0 && index_of(tr, tt->ppid) >= 0;
 	if (program(tr, i, ev, nev, p) > ops_cap) {
-		snprintf(err, len, "replay: internal: program of task %d overflowed", tt->pid);
+		snprintf(err, len, "internal: program of task %d overflowed", tt->pid);
 		return -EPROTO;
 	}
 	return 0;
@@ -212,7 +213,7 @@ int mach_setup_replay(struct machine *m, char *err, size_t len)
 	int ret = -ENOMEM;
 
 	if (n == 0 || n > MAX_TASKS) {
-		snprintf(err, len, "replay: %zu tasks in the trace (need 1..%u)", n, MAX_TASKS);
+		snprintf(err, len, "%zu tasks in the trace (need 1..%u)", n, MAX_TASKS);
 		ret = -EINVAL;
 		goto out;
 	}

@@ -98,19 +98,29 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 }
 
 int machine_write_json(const struct machine_opts *o, const struct machine_result *r,
-		       const char *path)
+		       const char *path, char *err, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	struct hws_out out;
 	unsigned c;
+	FILE *f;
+	int ret = hws_out_open(&out, path, 0, err, len);
 
-	if (!f)
-		return -errno;
-	fprintf(f, "{\n  \"workload\": \"%s\", \"topology\": \"%s\", \"sched\": \"%s\", "
-		   "\"backend\": \"%s\", \"seed\": %llu,\n",
-		o->workload, o->topology, o->sched, r->backend, (unsigned long long)o->seed);
+	if (ret)
+		return ret;
+	f = out.f;
+	fputs("{\n  \"workload\": ", f);
+	hws_json_str(f, o->workload);
+	fputs(", \"topology\": ", f);
+	hws_json_str(f, o->topology);
+	fputs(", \"sched\": ", f);
+	hws_json_str(f, o->sched);
+	fputs(", \"backend\": ", f);
+	hws_json_str(f, r->backend);
+	fprintf(f, ", \"seed\": %llu,\n", (unsigned long long)o->seed);
 	fprintf(f, "  \"sim_s\": %.9f, \"makespan_s\": %.9f, \"throughput\": %.3f, "
-		   "\"unit\": \"%s\",\n",
-		r->sim_ns / 1e9, r->makespan_s, r->throughput, r->unit);
+		   "\"unit\": ", r->sim_ns / 1e9, r->makespan_s, r->throughput);
+	hws_json_str(f, r->unit);
+	fputs(",\n", f);
 	fprintf(f, "  \"wakeup_latency_us\": {\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
 		   "\"max\": %.3f},\n",
 		r->wake_lat_us[0], r->wake_lat_us[1], r->wake_lat_us[2], r->wake_lat_us[3]);
@@ -142,5 +152,5 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
 		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
 		(unsigned long long)r->engine_mmio);
-	return fclose(f) ? -errno : 0;
+	return hws_out_commit(&out, err, len);
 }

@@ -122,18 +122,22 @@ static void linux_lanes(FILE *f, const struct machine *m, const struct trace *tr
 }
 
 /* One lane per CPU, bursts coloured by task (or group), delays and migrations marked. */
-int mach_write_svg(struct machine *m, const char *path)
+int mach_write_svg(struct machine *m, const char *path, char *err, size_t len)
 {
-	FILE *f = fopen(path, "w");
 	const struct trace *tr = m->o.trace;
+	struct hws_out out;
+	FILE *f;
+	int ret;
 	unsigned n = m->topo.nr_cpus, lane = n <= 8 ? 28 : n <= 16 ? 18 : n <= 32 ? 12 : 8, top = 30;
 	unsigned ln = tr ? (tr->nr_cpus < 64 ? tr->nr_cpus : 64) : 0;
 	double W = 1200, left = tr ? 80 : 60, span = m->now ? (double)m->now : 1;
 	int64_t org = tr ? trace_origin(tr) : 0;
 	size_t i;
 
-	if (!f)
-		return -errno;
+	ret = hws_out_open(&out, path, 0, err, len);
+	if (ret)
+		return ret;
+	f = out.f;
 	if (tr && (double)(tr->end_ns - org) > span)
 		span = (double)(tr->end_ns - org);	/* one axis for both */
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
@@ -195,5 +199,5 @@ int mach_write_svg(struct machine *m, const char *path)
 		fprintf(f, "<text x=\"%.0f\" y=\"%u\">(only the first %d bursts are drawn)</text>\n",
 			left, top + n * lane + 30, MAX_SEGS);
 	fprintf(f, "</svg>\n");
-	return fclose(f) ? -errno : 0;
+	return hws_out_commit(&out, err, len);
 }

@@ -17,61 +17,73 @@ int mach_parse_topology(const char *str, struct sched_topo *t, const struct coh_
 			char *err, size_t len)
 {
 	unsigned v[4] = { 1, 1, 1, 1 };	/* numa, pkg, core, smt */
-	static const char *const keys[4] = { "numa", "pkg", "core", "smt" };
-	char buf[128], *save = NULL, *kv;
-	unsigned n, x;
+	const struct hws_kv keys[4] = {
+		{ "numa", HWS_KV_UNSIGNED, 1, 64, &v[0] },
+		{ "pkg", HWS_KV_UNSIGNED, 1, 64, &v[1] },
+		{ "core", HWS_KV_UNSIGNED, 1, 64, &v[2] },
+		{ "smt", HWS_KV_UNSIGNED, 1, 64, &v[3] },
+	};
+	uint64_t n64;
+	unsigned n, x, first = 0, have_prof = 0;
+	char rest[256];
+	const char *item, *comma = NULL;
 
 	memset(t, 0, sizeof(*t));
 	if (prof)
 		*prof = NULL;
-	if (!str || !*str || strlen(str) >= sizeof(buf)) {
-		snprintf(err, len, "topology: empty or too long (expected numa=N,pkg=P,core=C,smt=S)");
+	if (!str || !*str) {
+		snprintf(err, len, "topology '': empty (expected numa=N,pkg=P,core=C,smt=S)");
 		return -EINVAL;
 	}
-	strcpy(buf, str);
-	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		unsigned long val;
-		int k;
+	if (strlen(str) >= sizeof(rest)) {
+		snprintf(err, len, "topology: longer than %zu characters", sizeof(rest) - 1);
+		return -EINVAL;
+	}
+	/* profile=NAME (a name, not a number) is taken out here; the numbers go to the
+	 * strict parser with every other item as given, so empty items still fail there. */
+	rest[0] = 0;
+	for (item = str; item; item = comma ? comma + 1 : NULL) {
+		size_t il = (comma = strchr(item, ',')) ? (size_t)(comma - item) : strlen(item);
 
-		if (!eq) {
-			snprintf(err, len, "topology '%s': '%s' is not key=value", str, kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		if (!strcmp(kv, "profile")) {
-			const struct coh_profile *p = coh_find_profile(eq + 1);
+		if (il >= 8 && !strncmp(item, "profile=", 8)) {
+			char name[32];
+			const struct coh_profile *p = NULL;
 
+			if (il - 8 < sizeof(name)) {
+				memcpy(name, item + 8, il - 8);
+				name[il - 8] = 0;
+				p = coh_find_profile(name);
+			}
 			if (!p) {
-				snprintf(err, len, "topology '%s': unknown profile '%s' (%s)", str,
-					 eq + 1, coh_profile_names());
+				snprintf(err, len, "topology '%s': unknown profile '%.*s' (%s)", str,
+					 (int)(il - 8), item + 8, coh_profile_names());
+				return -EINVAL;
+			}
+			if (have_prof++) {
+				snprintf(err, len, "topology '%s': profile given twice", str);
 				return -EINVAL;
 			}
 			if (prof)
 				*prof = p;
 			continue;
 		}
-		for (k = 0; k < 4 && strcmp(kv, keys[k]); k++)
-			;
-		if (k == 4) {
-			snprintf(err, len, "topology '%s': unknown key '%s' (numa, pkg, core, smt, profile)",
-				 str, kv);
-			return -EINVAL;
-		}
-		val = strtoul(eq + 1, &end, 10);
-		if (end == eq + 1 || *end || val < 1 || val > 64) {
-			snprintf(err, len, "topology '%s': %s=%s must be a number 1..64", str, kv,
-				 eq + 1);
-			return -EINVAL;
-		}
-		v[k] = (unsigned)val;
+		if (first++)
+			strcat(rest, ",");
+		strncat(rest, item, il);
 	}
-	n = v[0] * v[1] * v[2] * v[3];
-	if (n > SCHED_MAX_CPUS) {
-		snprintf(err, len, "topology '%s': %u CPUs, at most %u are supported", str, n,
-			 SCHED_MAX_CPUS);
+	if (first && !rest[0]) {
+		snprintf(err, len, "topology '%s': an empty item", str);
 		return -EINVAL;
 	}
+	if (first && hws_parse_kv("topology", rest, keys, 4, NULL, err, len))
+		return -EINVAL;
+	n64 = (uint64_t)v[0] * v[1] * v[2] * v[3];
+	if (n64 > SCHED_MAX_CPUS) {
+		snprintf(err, len, "topology '%s': %llu CPUs, at most %u are supported", str,
+			 (unsigned long long)n64, SCHED_MAX_CPUS);
+		return -EINVAL;
+	}
+	n = (unsigned)n64;
 	t->nr_cpus = n;
 	t->nodes = v[0];
 	t->pkgs = v[1];

@@ -19,48 +19,16 @@ static struct mtask *receiver_of(struct machine *m, struct mtask *s, unsigned i)
 
 
 /*
- * Keys every workload takes: nice=N (-20..19), rt=P (SCHED_RR priority 0..99, lower is
- * higher), cpus=N (affinity: CPUs 0..N-1). 1: taken, 0: not one of them, -EINVAL: a bad
- * value (@err names it, in workload @name).
+ * Keys every workload takes, into @k (MACH_GENERIC_KEYS entries): nice=N (-20..19), rt=P
+ * (SCHED_RR priority 0..99, lower is higher), cpus=N (affinity: CPUs 0..N-1, 1..the
+ * topology's CPUs).
  */
-int mach_generic_key(struct machine *m, const char *kv, const char *name, char *err,
-		       size_t len)
+size_t mach_generic_keys(struct machine *m, struct hws_kv *k)
 {
-	const char *eq = strchr(kv, '=');
-	char *end;
-	long v, lo, hi;
-
-	if (!eq)
-		return 0;
-	if (!strncmp(kv, "nice=", 5))
-		lo = -20, hi = 19;
-	else if (!strncmp(kv, "rt=", 3))
-		lo = 0, hi = 99;
-	else if (!strncmp(kv, "cpus=", 5))
-		lo = 1, hi = (long)m->topo.nr_cpus;
-	else
-		return 0;
-	v = strtol(eq + 1, &end, 10);
-	if (end == eq + 1 || *end || v < lo || v > hi) {
-		snprintf(err, len, "workload %s: '%s': nice -20..19, rt 0..99, cpus 1..%u", name, kv,
-			 m->topo.nr_cpus);
-		return -EINVAL;
-	}
-	if (kv[0] == 'n')
-		m->g_nice = (int)v;
-	else if (kv[0] == 'r')
-		m->g_rt = (int)v;
-	else
-		m->g_cpus = (unsigned)v;
-	return 1;
-}
-
-int mach_kv_double(const char *v, double *out)
-{
-	char *end;
-
-	*out = strtod(v, &end);
-	return end == v || *end || *out < 0 ? -1 : 0;
+	k[0] = (struct hws_kv){ "nice", HWS_KV_INT, -20, 19, &m->g_nice };
+	k[1] = (struct hws_kv){ "rt", HWS_KV_INT, 0, 99, &m->g_rt };
+	k[2] = (struct hws_kv){ "cpus", HWS_KV_UNSIGNED, 1, m->topo.nr_cpus, &m->g_cpus };
+	return MACH_GENERIC_KEYS;
 }
 
 void mach_init_task(struct machine *m, struct mtask *t, unsigned i)
@@ -170,9 +138,8 @@ void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu)
 
 int mach_setup_workload(struct machine *m, char *err, size_t len)
 {
-	char buf[256], *save = NULL, *kv, *name, *args;
-	unsigned tasks = 16, i, g0 = 0;
-	double groups = 0;
+	char buf[256], *name, *args;
+	unsigned tasks = 16, i, g0 = 0, groups = 0;
 
 	if (m->o.trace)
 		return mach_setup_replay(m, err, len);
@@ -207,39 +174,34 @@ int mach_setup_workload(struct machine *m, char *err, size_t len)
 			 "volanomark, kernbench, dbench)", name);
 		return -EINVAL;
 	}
-	for (kv = args ? strtok_r(args, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-		double v;
-		int gk = mach_generic_key(m, kv, name, err, len);
+	{
+		/* the ranges: docs/workloads.md */
+		double burst_us = m->mix_burst / 1000.0, sleep_us = m->mix_sleep / 1000.0;
+		struct hws_kv mix[6 + MACH_GENERIC_KEYS] = {
+			{ "tasks", HWS_KV_UNSIGNED, 1, MAX_TASKS, &tasks },
+			{ "burst", HWS_KV_DOUBLE, 1, 1e6, &burst_us },
+			{ "sleep", HWS_KV_DOUBLE, 0, 1e7, &sleep_us },
+			{ "msg", HWS_KV_DOUBLE, 0, 1, &m->mix_msg },
+			{ "groups", HWS_KV_UNSIGNED, 1, SCHED_MAX_GROUPS, &groups },
+			{ "g0", HWS_KV_UNSIGNED, 1, MAX_TASKS, &g0 },
+		};
+		struct hws_kv hb[2 + MACH_GENERIC_KEYS] = {
+			{ "groups", HWS_KV_UNSIGNED, 1, 100, &m->hb_groups },
+			{ "loops", HWS_KV_UNSIGNED, 1, 1000000, &m->hb_loops },
+		};
+		struct hws_kv *keys = m->wl == 0 ? mix : hb;
+		size_t n = m->wl == 0 ? 6 : 2;
+		char what[64];
 
-		if (gk < 0)
-			return gk;
-		if (gk)
-			continue;
-
-		if (!eq || mach_kv_double(eq + 1, &v)) {
-			snprintf(err, len, "workload %s: '%s' is not key=number", name, kv);
+		n += mach_generic_keys(m, keys + n);
+		snprintf(what, sizeof(what), "workload %s", name);
+		if (hws_parse_kv(what, args, keys, n, NULL, err, len))
 			return -EINVAL;
-		}
-		*eq = 0;
-		if (m->wl == 0 && !strcmp(kv, "tasks") && v >= 1 && v <= MAX_TASKS)
-			tasks = (unsigned)v;
-		else if (m->wl == 0 && !strcmp(kv, "burst"))
-			m->mix_burst = v * 1000.0;	/* us */
-		else if (m->wl == 0 && !strcmp(kv, "sleep"))
-			m->mix_sleep = v * 1000.0;
-		else if (m->wl == 0 && !strcmp(kv, "msg") && v <= 1)
-			m->mix_msg = v;
-		else if (m->wl == 0 && !strcmp(kv, "groups") && v >= 1 && v <= SCHED_MAX_GROUPS)
-			groups = v;
-		else if (m->wl == 0 && !strcmp(kv, "g0") && v >= 1)
-			g0 = (unsigned)v;
-		else if (m->wl == 1 && !strcmp(kv, "groups") && v >= 1 && v <= 100)
-			m->hb_groups = (unsigned)v;
-		else if (m->wl == 1 && !strcmp(kv, "loops") && v >= 1)
-			m->hb_loops = (unsigned)v;
-		else {
-			snprintf(err, len, "workload %s: bad key or value '%s=%s'", name, kv, eq + 1);
+		m->mix_burst = burst_us * 1000.0;
+		m->mix_sleep = sleep_us * 1000.0;
+		if (m->wl == 0 && g0 > tasks) {
+			snprintf(err, len, "workload %s: g0=%u is more than its %u tasks", name, g0,
+				 tasks);
 			return -EINVAL;
 		}
 	}

@@ -86,6 +86,8 @@ struct itask {
 	int pend_waker;
 	int seen_perf_exec, seen_perf, comm_match, kernel;
 	int keep;
+	int woken_only;		/* seen only as the target of sched_waking so far */
+	uint64_t woken_line;	/* the first of those wakings */
 };
 
 struct cpu_state {
@@ -117,6 +119,11 @@ struct ctx {
 	size_t wk_cap, wkt_cap, burst_cap;
 	int *wk_task;		/* internal task of each wakeup */
 	int have_ev;
+	int noeol;		/* the last line read had no newline */
+	int64_t last_ts;	/* the latest timestamp so far */
+	int have_ts;
+	uint64_t last_ts_line;	/* its line */
+	int code;		/* the errno of the error set (-EINVAL by default) */
 };
 
 static void set_err(struct ctx *c, const char *fmt, ...)
@@ -128,6 +135,29 @@ static void set_err(struct ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err, c->errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* Lenient: a counted warning, told to the caller's warn(). */
+static void warn(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct ctx *c, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	c->t->warnings++;
+	if (!c->o || !c->o->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->o->warn(c->o->warn_arg, msg);
+}
+
+static int lenient(const struct ctx *c)
+{
+	return c->o && c->o->lenient;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -149,6 +179,35 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /* ---- Reading lines ------------------------------------------------------------------ */
 
+/*
+ * After gzgets() found no more: a read error or a gzip stream cut short is an error (or,
+ * lenient, a warning: what was read is kept). 0, or -1 with the error set.
+ */
+static int read_error(struct ctx *c)
+{
+	int e;
+	const char *msg = gzerror(c->gz, &e);
+
+	if (e == Z_OK || e == Z_STREAM_END)
+		return 0;
+	if (e == Z_BUF_ERROR || e == Z_DATA_ERROR) {
+		/* "unexpected end of file", or bytes that are not gzip: the input's fault */
+		if (lenient(c)) {
+			warn(c, "%s:%llu: %s (a truncated or damaged gzip file): the rest is lost",
+			     c->path, (unsigned long long)c->lineno + 1, msg);
+			return 0;
+		}
+		set_err(c, "%s:%llu: %s (a truncated or damaged gzip file)", c->path,
+			(unsigned long long)c->lineno + 1, msg);
+		c->code = -EINVAL;
+		return -1;
+	}
+	set_err(c, "%s:%llu: read error: %s", c->path, (unsigned long long)c->lineno + 1,
+		e == Z_ERRNO ? strerror(errno) : msg);
+	c->code = -EIO;
+	return -1;
+}
+
 /* The next line without its newline in c->buf: 1, 0 at the end, -1 on a read error. */
 static int read_line(struct ctx *c)
 {
@@ -162,17 +221,15 @@ static int read_line(struct ctx *c)
 		if (c->buf_cap - n < 2 && grow((void **)&c->buf, &c->buf_cap, c->buf_cap * 2,
 					       1)) {
 			set_err(c, "%s: out of memory", c->path);
+			c->code = -ENOMEM;
 			return -1;
 		}
 		if (!gzgets(c->gz, c->buf + n, (int)(c->buf_cap - n))) {
-			int e;
-			const char *msg = gzerror(c->gz, &e);
-
-			if (e != Z_OK && e != Z_STREAM_END) {
-				set_err(c, "%s:%llu: read error: %s", c->path,
-					(unsigned long long)c->lineno + 1, msg);
+			/* gzgets() may have copied bytes before failing, unterminated
+			 * (fuzz_trace: a truncated gzip read leniently) */
+			c->buf[n] = '\0';
+			if (read_error(c))
 				return -1;
-			}
 			c->eof = 1;
 			if (!n)
 				return 0;
@@ -183,10 +240,13 @@ static int read_line(struct ctx *c)
 		if (n && c->buf[n - 1] == '\n')
 			break;
 		if (gzeof(c->gz)) {
+			if (read_error(c))
+				return -1;
 			c->eof = 1;
 			break;
 		}
 	}
+	c->noeol = !(n && c->buf[n - 1] == '\n');
 	while (n && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
 		c->buf[--n] = '\0';
 	c->lineno++;
@@ -246,8 +306,18 @@ static const char *fkey(const char *f, const char *key)
 	return NULL;
 }
 
-/* An integer field: digits up to a space, '[' or the end. */
-static int get_int(const char *f, const char *key, long long *v, const char **what)
+/* Where get_int() writes why a value is out of range (the caller's line buffer). */
+struct why {
+	char *buf;
+	size_t len;
+};
+
+/*
+ * An integer field in @lo..@hi: digits up to a space, '[' or the end. -1 with *@what the
+ * field's name (missing, not a number) or the message in @w (out of range).
+ */
+static int get_int(const char *f, const char *key, long long lo, long long hi, long long *v,
+		   const char **what, struct why *w)
 {
 	const char *s = fkey(f, key), *e;
 
@@ -261,8 +331,18 @@ static int get_int(const char *f, const char *key, long long *v, const char **wh
 		*what = key;
 		return -1;
 	}
+	if (*v < lo || *v > hi) {
+		snprintf(w->buf, w->len, "%s=%lld out of range %lld..%lld", key, *v, lo, hi);
+		*what = w->buf;
+		return -1;
+	}
 	return 0;
 }
+
+#define PID_RANGE	0, TRACE_MAX_PID
+#define TASK_RANGE	1, TRACE_MAX_PID	/* not the idle task */
+#define PRIO_RANGE	TRACE_MIN_PRIO, TRACE_MAX_PRIO
+#define CPU_RANGE	0, TRACE_MAX_CPUS - 1
 
 /* A comm field: it may hold spaces, so it runs up to the word " @next=". */
 static int get_comm(const char *f, const char *key, const char *next, char *out,
@@ -344,10 +424,17 @@ static char *parse_header(char *s, struct tev *ev, char *why, size_t wl)
 				continue;
 			tid = pid;
 		}
+		if (pid < -1 || pid > TRACE_MAX_PID || tid < -1 || tid > TRACE_MAX_PID) {
+			snprintf(why, wl, "header pid/tid %lld/%lld out of range -1..%d", pid, tid,
+				 TRACE_MAX_PID);
+			return NULL;
+		}
 		ev->hpid = (int)(tid >= 0 ? tid : pid);
 		copy_comm(ev->hcomm, s, tok);
 		if (parse_ll(p + 1, q, &v) || v >= TRACE_MAX_CPUS) {
-			snprintf(why, wl, "CPU number out of range");
+			snprintf(why, wl, "CPU [%.*s] out of range 0..%d (the simulated machine has "
+				 "at most %d)", (int)(q - p - 1), p + 1, TRACE_MAX_CPUS - 1,
+				 TRACE_MAX_CPUS);
 			return NULL;
 		}
 		ev->cpu = (int)v;
@@ -388,16 +475,16 @@ static char *parse_timestamp(char *b, struct tev *ev, char *why, size_t wl)
 }
 
 /* sched_switch's fields; NULL, or the field that is missing or bad. */
-static const char *fields_switch(const char *f, struct tev *ev)
+static const char *fields_switch(const char *f, struct tev *ev, struct why *w)
 {
 	const char *what = NULL, *st;
 	long long v;
 
 	if (get_comm(f, "prev_comm", "prev_pid", ev->comm, &what) ||
-	    get_int(f, "prev_pid", &v, &what))
+	    get_int(f, "prev_pid", PID_RANGE, &v, &what, w))
 		return what;
 	ev->pid = (int)v;
-	if (get_int(f, "prev_prio", &v, &what))
+	if (get_int(f, "prev_prio", PRIO_RANGE, &v, &what, w))
 		return what;
 	ev->prio = (int)v;
 	if (!(st = fkey(f, "prev_state")) || !*st || *st == ' ')
@@ -412,51 +499,59 @@ static const char *fields_switch(const char *f, struct tev *ev)
 	else
 		return "prev_state";
 	if (get_comm(f, "next_comm", "next_pid", ev->comm2, &what) ||
-	    get_int(f, "next_pid", &v, &what))
+	    get_int(f, "next_pid", PID_RANGE, &v, &what, w))
 		return what;
 	ev->pid2 = (int)v;
-	if (get_int(f, "next_prio", &v, &what))
+	if (get_int(f, "next_prio", PRIO_RANGE, &v, &what, w))
 		return what;
 	ev->prio2 = (int)v;
+	if (ev->pid && ev->pid == ev->pid2) {
+		snprintf(w->buf, w->len, "pid %d switches to itself", ev->pid);
+		return w->buf;
+	}
 	return NULL;
 }
 
 /* The fields of the other events. */
-static const char *fields_other(const char *f, struct tev *ev)
+static const char *fields_other(const char *f, struct tev *ev, struct why *w)
 {
 	const char *what = NULL;
 	long long v;
 
 	if (ev->type == EV_FORK) {
-		if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
+		if (get_comm(f, "comm", "pid", ev->comm, &what) ||
+		    get_int(f, "pid", PID_RANGE, &v, &what, w))
 			return what;
 		ev->pid = (int)v;
 		if (get_comm(f, "child_comm", "child_pid", ev->comm2, &what) ||
-		    get_int(f, "child_pid", &v, &what))
+		    get_int(f, "child_pid", TASK_RANGE, &v, &what, w))
 			return what;
 		ev->pid2 = (int)v;
+		if (ev->pid2 == ev->pid) {
+			snprintf(w->buf, w->len, "pid %d forks itself (child_pid = pid)", ev->pid);
+			return w->buf;
+		}
 		return NULL;
 	}
-	if (get_comm(f, "comm", "pid", ev->comm, &what) || get_int(f, "pid", &v, &what))
+	if (get_comm(f, "comm", "pid", ev->comm, &what) ||
+	    get_int(f, "pid", TASK_RANGE, &v, &what, w))
 		return what;
 	ev->pid = (int)v;
 	if (ev->type == EV_RUNTIME) {
-		if (get_int(f, "runtime", &v, &what))
+		if (get_int(f, "runtime", 0, TRACE_MAX_RUNTIME_NS, &v, &what, w))
 			return what;
-		if (v < 0)
-			return "runtime";
 		ev->runtime = v;
 		return NULL;
 	}
 	/* waking, wakeup_new, migrate */
-	if (get_int(f, "prio", &v, &what))
+	if (get_int(f, "prio", PRIO_RANGE, &v, &what, w))
 		return what;
 	ev->prio = (int)v;
 	if (ev->type == EV_MIGRATE) {
-		if (get_int(f, "orig_cpu", &v, &what))
+		if (get_int(f, "orig_cpu", CPU_RANGE, &v, &what, w))
 			return what;
 		ev->orig_cpu = (int)v;
-		if (get_int(f, "dest_cpu", &v, &what))
+		if (get_int(f, "dest_cpu", CPU_RANGE, &v, &what, w))
 			return what;
 		ev->dest_cpu = (int)v;
 	}
@@ -470,8 +565,9 @@ static const char *fields_other(const char *f, struct tev *ev)
  */
 static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 {
-	char *p, *e, *name, *f;
+	char *p, *e, *name, *f, range[128];
 	const char *what = NULL;
+	struct why w = { range, sizeof(range) };
 
 	memset(ev, 0, sizeof(*ev));
 	for (p = s; isspace((unsigned char)*p); p++)
@@ -505,9 +601,13 @@ static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 	while (*f == ' ')
 		f++;
 	if (ev->type == EV_SWITCH)
-		what = fields_switch(f, ev);
+		what = fields_switch(f, ev, &w);
 	else if (ev->type != EV_IGNORED)
-		what = fields_other(f, ev);
+		what = fields_other(f, ev, &w);
+	if (what == range) {
+		snprintf(why, wl, "%s: %s", name, range);
+		return -1;
+	}
 	if (what) {
 		snprintf(why, wl, "%s: missing or bad field '%s'", name, what);
 		return -1;
@@ -528,13 +628,35 @@ static int fill_one(struct ctx *c)
 		r = parse_line(c->buf, &ev, why, sizeof(why));
 		if (r == 0)
 			continue;
+		if (r != 0 && c->noeol) {	/* the cause, whether what is left parses or not */
+			snprintf(why, sizeof(why), "the last line has no newline (a truncated file?)");
+			r = -1;
+		}
+		if (r > 0 && c->have_ts && ev.ts < c->last_ts - TRACE_TS_TOLERANCE_NS) {
+			snprintf(why, sizeof(why), "the time goes back %.6f s from line %llu's "
+				 "(more than the %.3f ms tolerated: concatenated traces?)",
+				 (double)(c->last_ts - ev.ts) / 1e9,
+				 (unsigned long long)c->last_ts_line,
+				 (double)TRACE_TS_TOLERANCE_NS / 1e6);
+			r = -1;
+		}
 		if (r < 0) {
-			if (c->o && c->o->lenient) {
+			if (lenient(c)) {
 				c->t->skipped++;
+				warn(c, "%s:%llu: %s: line skipped", c->path,
+				     (unsigned long long)c->lineno, why);
 				continue;
 			}
 			set_err(c, "%s:%llu: %s", c->path, (unsigned long long)c->lineno, why);
 			return -1;
+		}
+		if (c->have_ts && ev.ts < c->last_ts) {
+			ev.ts = c->last_ts;	/* within the tolerance: as the line before */
+			c->t->anomalies++;
+		} else {
+			c->last_ts = ev.ts;
+			c->last_ts_line = c->lineno;
+			c->have_ts = 1;
 		}
 		ev.line = c->lineno;
 		if (c->ring_n == c->ring_cap) {
@@ -544,6 +666,7 @@ static int fill_one(struct ctx *c)
 
 			if (!q) {
 				set_err(c, "%s: out of memory", c->path);
+			c->code = -ENOMEM;
 				return -1;
 			}
 			for (i = 0; i < c->ring_n; i++)
@@ -1000,11 +1123,16 @@ static int on_waking(struct ctx *c, const struct tev *ev, int ai, int actor, int
 	struct itask *a = ai >= 0 ? &c->tasks[ai] : NULL, *k;
 	int64_t off = 0;
 	int waker = a ? actor : -1;
+	int known = find_task(c, ev->pid) >= 0;
 
 	if (a && a->state == TS_RUNNING)
 		off = a->wrun + cpu_at(a, ev->ts);
 	if (!(k = task_of(c, ev->pid, ev->ts, oom)))
 		return 0;
+	if (!known) {
+		k->woken_only = 1;
+		k->woken_line = ev->line;
+	}
 	note_comm(c, k, ev->comm, 1);
 	note_prio(k, ev->prio);
 	switch (k->state) {
@@ -1155,6 +1283,15 @@ static int note_actor(struct ctx *c, const struct tev *ev, int actor, int *ai, i
 	return 0;
 }
 
+/* A pid seen in an event other than as the target of a sched_waking. */
+static void seen(struct ctx *c, int pid)
+{
+	int i = pid > 0 ? find_task(c, pid) : -1;
+
+	if (i >= 0)
+		c->tasks[i].woken_only = 0;
+}
+
 static int process(struct ctx *c, const struct tev *ev)
 {
 	struct trace *t = c->t;
@@ -1198,14 +1335,44 @@ static int process(struct ctx *c, const struct tev *ev)
 		return -1;
 	if (ret == PROC_NOMEM || oom) {
 		set_err(c, "%s: out of memory", c->path);
+			c->code = -ENOMEM;
 		return -1;
 	}
+	seen(c, actor);
+	if (ev->type != EV_WAKING)
+		seen(c, ev->pid);
+	if (ev->type == EV_SWITCH || ev->type == EV_FORK)
+		seen(c, ev->pid2);
 	cs->last_type = ev->type;
 	cs->last_pid = ev->pid;
 	return 0;
 }
 
 /* ---- After the last line ------------------------------------------------------------ */
+
+/*
+ * A sched_waking of a pid that appears nowhere else (no switch, runtime, fork, migration
+ * or event of its own): an error, or lenient a warning (none on the shared traces).
+ */
+static int check_woken(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nt; i++) {
+		const struct itask *k = &c->tasks[i];
+
+		if (!k->woken_only)
+			continue;
+		if (!lenient(c)) {
+			set_err(c, "%s:%llu: sched_waking of pid %d, which appears nowhere else in "
+				"the trace", c->path, (unsigned long long)k->woken_line, k->pub.pid);
+			return -1;
+		}
+		warn(c, "%s:%llu: sched_waking of pid %d, which appears nowhere else in the trace",
+		     c->path, (unsigned long long)k->woken_line, k->pub.pid);
+	}
+	return 0;
+}
 
 static int finish(struct ctx *c)
 {
@@ -1361,6 +1528,7 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace **out,
 		return -1;
 	}
 	c->path = path;
+	c->code = -EINVAL;
 	c->o = o;
 	c->err = err;
 	c->errlen = len;
@@ -1371,11 +1539,13 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace **out,
 	c->buf = malloc(c->buf_cap);
 	if (!c->t || !c->buf || !(c->t->idle_ns = calloc(TRACE_MAX_CPUS, sizeof(int64_t)))) {
 		set_err(c, "out of memory");
+		c->code = -ENOMEM;
 		goto out;
 	}
 	errno = 0;
 	c->gz = gzopen(path, "rb");
 	if (!c->gz) {
+		c->code = errno ? -errno : -EIO;
 		set_err(c, "%s: cannot open: %s", path, errno ? strerror(errno) : "gzopen failed");
 		goto out;
 	}
@@ -1398,14 +1568,18 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace **out,
 		set_err(c, "%s: no events", path);
 		goto out;
 	}
+	if (check_woken(c))
+		goto out;
 	if (finish(c) || build(c)) {
 		set_err(c, "%s: out of memory", path);
+		c->code = -ENOMEM;
 		goto out;
 	}
 	*out = c->t;
 	c->t = NULL;
-	ret = 0;
+	c->code = 0;
 out:
+	ret = c->code;
 	if (c->gz)
 		gzclose(c->gz);
 	for (i = 0; i < c->nt; i++)

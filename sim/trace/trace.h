@@ -14,8 +14,22 @@
 extern "C" {
 #endif
 
-#define TRACE_MAX_CPUS	1024
+/*
+ * What a line may hold (docs/trace.md, "Strictness"): a line outside these is an error
+ * naming file:line, or with lenient a counted warning and the line skipped.
+ */
+#define TRACE_MAX_CPUS	64		/* CPUs 0..63: the simulated machine's at most */
 #define TRACE_COMM_LEN	32
+#define TRACE_MAX_PID	4194304		/* Linux's PID_MAX_LIMIT: pids 0 (idle)..this */
+#define TRACE_MIN_PRIO	(-1)		/* kernel prio: -1 (deadline) .. 139 */
+#define TRACE_MAX_PRIO	139
+#define TRACE_MAX_RUNTIME_NS 10000000000ll	/* one sched_stat_runtime: 0..10 s */
+/*
+ * A line's timestamp may be this much earlier than the latest before it (it is then taken
+ * as that latest time); further back is an error (concatenated traces). perf script sorts
+ * its events: on the shared traces no line goes back at all (measured, docs/trace.md).
+ */
+#define TRACE_TS_TOLERANCE_NS 1000000ll	/* 1 ms */
 
 /*
  * Which tasks trace_load keeps. NULL or all zero: strict, the workload tasks (the process
@@ -27,6 +41,9 @@ struct trace_opts {
 	int pid;		/* keep only this pid (0: no pid filter) */
 	int tree_of;		/* keep this pid and its descendants by fork (0: none) */
 	int all;		/* keep every task but the idle task (other filters still apply) */
+	/* lenient: told each warning ("file:line: what"), if set */
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
 };
 
 enum trace_seg_kind {
@@ -93,6 +110,7 @@ struct trace {
 	unsigned nr_cpus;	/* highest [cpu] seen + 1 */
 	int64_t start_ns, end_ns;	/* first and last line */
 	uint64_t lines, skipped;	/* lines read, malformed lines skipped (lenient) */
+	uint64_t warnings;	/* lenient: what strict mode refuses (skipped lines included) */
 	uint64_t anomalies;	/* events inconsistent with the rebuilt state, tolerated */
 	int root_pid;		/* root of the workload tree (-1: none found) */
 	size_t nr_tasks;
@@ -109,7 +127,7 @@ struct trace {
 
 /*
  * What Linux did, as docs/trace.md defines each figure and as the table of
- * /work/shared/traces/README.md reports it. "wl_" figures count only the kept tasks;
+ * shared/traces/README.md reports it. "wl_" figures count only the kept tasks;
  * the others are system-wide where the README counts system-wide.
  */
 struct trace_linux {
@@ -132,8 +150,10 @@ struct trace_linux {
 };
 
 /*
- * Read @path (plain text or gzip) into *@out. Returns 0, or -1 with a message in @err
- * ("file:line: what was wrong" for a malformed line in strict mode).
+ * Read @path (plain text or gzip) into *@out. Returns 0, or a negative errno with a
+ * message in @err: -EINVAL for a trace that breaks a rule ("file:line: what was wrong";
+ * lenient: only when nothing usable is left), the open's errno (-ENOENT, ...), -EIO for a
+ * read error, -ENOMEM.
  */
 int trace_load(const char *path, const struct trace_opts *o, struct trace **out, char *err,
 	       size_t len);

@@ -95,10 +95,10 @@ TEST(Cli, BadArgumentsAreNamed)
 	struct {
 		const char *args, *want;
 	} cases[] = {
-		{ "lockstep --cpus 65", "--cpus must be a number in 1..64" },
-		{ "lockstep --tasks x", "--tasks must be a number" },
+		{ "lockstep --cpus 65", "--cpus '65': expected a whole number in 1..64" },
+		{ "lockstep --tasks x", "--tasks 'x': expected a whole number in 1..4096" },
 		{ "lockstep --backend fpga", "--backend must be one of lockstep, model, rtl, uart (got 'fpga')" },
-		{ "lockstep --commands -5", "--commands must be a count" },
+		{ "lockstep --commands -5", "--commands '-5': expected a whole number" },
 		{ "lockstep extra", "unexpected argument 'extra'" },
 		{ "frobnicate", "unknown command 'frobnicate'" },
 		{ "run --sched o1 --no-hw-balance", "--no-hw-balance is an option of --sched hw" },
@@ -130,19 +130,7 @@ TEST(Cli, WaveformIsWritten)
 
 namespace {
 
-std::string trace_dir()
-{
-	const char *env = getenv("HWS_TRACE_DIR");
-	const char *dirs[] = { env, "/work/shared/traces", "../shared/traces" };
-	for (const char *d : dirs) {
-		FILE *f = d ? fopen((std::string(d) + "/make_j4.txt.gz").c_str(), "r") : nullptr;
-		if (f) {
-			fclose(f);
-			return d;
-		}
-	}
-	return "";
-}
+using hwstest::trace_dir;
 
 // The number after "key": in @json, searched after @side's key.
 double json_num(const std::string &json, const std::string &side, const std::string &key)
@@ -168,7 +156,7 @@ TEST(Cli, RunReportsAndWritesJsonAndSvg)
 	EXPECT_GT(json_num(j, "workload", "makespan_s"), 0.0) << j;
 	EXPECT_NE(slurp("build/cli_run.svg").find("CPU 1"), std::string::npos);
 	r = hwsched("run --workload hackbench --topology core=99");
-	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.status, 2) << "bad input";
 	EXPECT_NE(r.out.find("core=99"), std::string::npos) << r.out;
 	r = hwsched("run --sched bfs --duration 10ms");
 	EXPECT_NE(r.status, 0);
@@ -180,8 +168,7 @@ TEST(Cli, RunReportsAndWritesJsonAndSvg)
 TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 {
 	std::string dir = trace_dir();
-	if (dir.empty())
-		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	HWS_NEED_TRACES(dir);
 	for (const char *t : { "hackbench_g4", "make_j4" })
 		for (const char *s : { "hw", "o1", "linux24", "cfs", "eevdf" }) {
 			std::string json = std::string("build/replay_") + t + "_" + s + ".json";
@@ -224,7 +211,7 @@ TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 		EXPECT_NE(svg.find(k), std::string::npos) << k;
 	EXPECT_LT(svg.find(">Linux CPU 1<"), svg.find(">CPU 0<")) << "Linux above the replay";
 	CliRun bad = hwsched("replay /nonexistent.txt");
-	EXPECT_EQ(bad.status, 1);
+	EXPECT_EQ(bad.status, 2) << "a missing input is bad input";
 	EXPECT_NE(bad.out.find("nonexistent"), std::string::npos) << bad.out;
 }
 
@@ -239,8 +226,7 @@ TEST(Cli, RunWritesTheEngineWaveformAndReplaysOnTheRtl)
 	std::string fst = slurp("build/cli_run.fst");
 	EXPECT_GT(fst.size(), 1000u) << "no waveform";
 	std::string dir = trace_dir();
-	if (dir.empty())
-		GTEST_SKIP() << "traces not found (set HWS_TRACE_DIR)";
+	HWS_NEED_TRACES(dir);
 	CliRun a = hwsched("replay " + dir + "/make_j4.txt.gz --backend lockstep --json build/rl.json");
 	CliRun b = hwsched("replay " + dir + "/make_j4.txt.gz --backend model --json build/rm.json");
 	ASSERT_EQ(a.status, 0) << a.out;

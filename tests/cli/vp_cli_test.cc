@@ -66,7 +66,7 @@ TEST(Vp, HelpAndBadInput)
 		{ "vp --wave x.fst", "--wave is an option of 'run'", 2 },
 		{ "vp --no-hw-balance", "--no-hw-balance is an option of 'run'", 2 },
 		{ "run --bus-latency 5", "--bus-latency is an option of 'vp'", 2 },
-		{ "vp --workload nosuch", "workload 'nosuch': unknown", 1 },
+		{ "vp --workload nosuch", "workload 'nosuch': unknown", 2 },
 	};
 	for (const auto &b : bad) {
 		CliRun r = hwsched(b.args);

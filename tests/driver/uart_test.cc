@@ -225,6 +225,12 @@ TEST(UartOpen, BadOptionsAreRefusedBeforeTheDeviceIsTouched)
 		{ "/nonexistent/tty,timeout=ten", "'timeout=ten'" },
 		{ "/nonexistent/tty,speed=9600", "'speed=9600'" },
 		{ "/nonexistent/tty,clk=1000", "clock 1000 Hz" },
+		{ "/nonexistent/tty,baud=9600,baud=19200", "key 'baud' given twice" },
+		{ "/nonexistent/tty,timeout=+5", "timeout '+5': expected a whole number" },
+		{ "/nonexistent/tty,timeout=1.5", "timeout '1.5': expected a whole number" },
+		{ "/nonexistent/tty,baud=9600,", "an empty item" },
+		{ "/nonexistent/tty,", "an empty item" },
+		{ "/nonexistent/tty,clk=99999999999", "clk '99999999999'" },
 	};
 	for (auto &c : cases) {
 		hws_uart *u = nullptr;

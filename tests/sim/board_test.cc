@@ -252,7 +252,7 @@ TEST(BoardSim, UnknownBackendAndWaveAreRefused)
 	// Bad input to the backend is bad usage (2), refused before the device is touched.
 	r = hwsched("lockstep --backend uart:/dev/x --wave w.fst");
 	EXPECT_EQ(r.status, 2) << r.out;
-	EXPECT_TRUE(has(r.out, "writes no waveform")) << r.out;
+	EXPECT_TRUE(has(r.out, "--wave needs a backend that simulates the RTL")) << r.out;
 	r = hwsched("lockstep --backend lockstep:uart:/dev/x,baud=12345");
 	EXPECT_EQ(r.status, 2) << r.out;
 	EXPECT_TRUE(has(r.out, "baud rate 12345 is not one termios offers")) << r.out;

@@ -211,6 +211,57 @@ TEST(Machine, TheEngineMakesTheSameDecisionsOnModelAndRtl)
 	EXPECT_GT(m.r.engine_commands, 1000u);
 }
 
+// docs/firmware.md: hw (the engine) and o1 (plain C queues) are one policy and "make the
+// same decisions on the same inputs". With every price zero (the bus, the engine's clock
+// and the software operations; the machine's own costs, a context switch, stay), nothing
+// but the decisions can tell them apart: the same
+// run event for event, on workloads that wake, fork, balance, use SMT and groups. The seed
+// is printed with any difference (HWS_SEED overrides it).
+TEST(Machine, HwAndO1MakeTheSameDecisionsWhenTheBusCostsNothing)
+{
+	const uint64_t seed = hwstest::seed_from_env(5);
+	auto free_costs = [](machine_opts *o) {
+		o->sched_opts.costs.bus_ns = 0;
+		o->sched_opts.costs.engine_clk_ns = 0;
+		o->sched_opts.costs.sw_op_ns = 0;
+		o->sched_opts.costs.sw_cpu_ns = 0;
+		o->sched_opts.costs.sw_base_ns = 0;
+	};
+	struct {
+		const char *wl, *topo;
+		uint64_t ms;
+	} cases[] = {
+		{ "hackbench:groups=2,loops=5", "pkg=2,core=2,smt=2", 0 },
+		{ "mix:tasks=24,groups=3", "numa=2,pkg=1,core=2,smt=2", 200 },
+		{ "kernbench:jobs=6,total=12", "pkg=1,core=4,smt=1", 0 },
+		{ "tbench:clients=6", "pkg=1,core=3,smt=2", 100 },
+	};
+	for (const auto &c : cases) {
+		SimRun h = run(c.wl, c.topo, "hw", seed, c.ms, "model", free_costs);
+		SimRun o = run(c.wl, c.topo, "o1", seed, c.ms, "model", free_costs);
+		ASSERT_EQ(h.ret, 0) << h.err;
+		ASSERT_EQ(o.ret, 0) << o.err;
+		SCOPED_TRACE(std::string(c.wl) + " on " + c.topo + ", seed " + std::to_string(seed));
+		EXPECT_EQ(h.r.sim_ns, o.r.sim_ns);
+		EXPECT_EQ(h.r.events, o.r.events);
+		EXPECT_EQ(h.r.switches, o.r.switches);
+		EXPECT_EQ(h.r.vol_switches, o.r.vol_switches);
+		EXPECT_EQ(h.r.migrations, o.r.migrations);
+		EXPECT_EQ(h.r.sched_overhead_pct, o.r.sched_overhead_pct) << "(context switches)";
+		for (int i = 0; i < 4; i++)
+			EXPECT_EQ(h.r.wake_lat_us[i], o.r.wake_lat_us[i]) << "quantile " << i;
+		ASSERT_EQ(h.tasks.size(), o.tasks.size());
+		for (size_t i = 0; i < h.tasks.size(); i++) {
+			EXPECT_EQ(h.tasks[i].runtime_ms, o.tasks[i].runtime_ms) << "task " << i;
+			EXPECT_EQ(h.tasks[i].switches, o.tasks[i].switches) << "task " << i;
+			EXPECT_EQ(h.tasks[i].delay_max_us, o.tasks[i].delay_max_us) << "task " << i;
+		}
+		EXPECT_GT(h.r.engine_commands, 100u) << "hw used its engine";
+		EXPECT_EQ(o.r.engine_commands, 0u);
+		EXPECT_GT(h.r.migrations + h.r.switches, 10u);
+	}
+}
+
 // The engine built without BALANCE (the small-FPGA build): the firmware reads every CPU's
 // loads and decides in software with the same arithmetic. With the bus free, the run is
 // the same event for event; the only difference is the commands it takes.
