@@ -134,7 +134,7 @@ TEST(BadInput, ErrorsAreConsistent)
 {
 	const Row rows[] = {
 		{ "--sched bogus exits 2 like --backend bogus", "run --sched bogus", 2,
-		  "hwsched run: --sched must be one of hw, o1, linux24 (got 'bogus')" },
+		  "hwsched run: --sched must be one of hw, o1, linux24, cfs, eevdf (got 'bogus')" },
 		{ "--backend bogus", "run --backend bogus", 2, "hwsched run: --backend must be one of" },
 		{ "replay --sched bogus", "replay x.txt --sched bogus", 2, "hwsched replay: --sched" },
 		{ "an unknown workload is input", "run --workload nosuch", 2,
