@@ -655,7 +655,7 @@ fuzz: $(FUZZ_BINS)
 			$(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/$$t.log 2>&1; \
 		rc=$$?; \
 		n=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/$$t.log); \
-		echo "fuzz: $$t: $${n:-?} executions in $(FUZZ_TIME) s, exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
+		echo "fuzz: $$t: $${n:-?} executions (at most $(FUZZ_TIME) s), exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
 		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; exit 1; }; \
 	done
 
