@@ -118,8 +118,10 @@ static int setup(struct machine *m, char *err, size_t len)
 	mach_env_init(m);
 	m->s = m->ops->create(&m->env, &o->sched_opts, msg, sizeof(msg));
 	if (!m->s) {
+		/* Its options passed sched_opts_check() (bad input is refused there, exit 2):
+		 * what fails here is at run time, e.g. an engine shape that cannot be had. */
 		snprintf(err, len, "scheduler %s: %s", o->sched, msg);
-		return -EINVAL;
+		return -EIO;
 	}
 	return 0;
 }

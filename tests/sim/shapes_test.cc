@@ -27,11 +27,11 @@ namespace {
 using hwstest::CliRun;
 
 // The repository: build/hwsched's grandparent.
+// The repository's root (the test binary's, tests/test_util.h; HWSCHED_BIN may be the
+// sanitized build/san/hwsched, one level deeper).
 std::string repo_root()
 {
-	std::string b = HWSCHED_BIN;
-	b = b.substr(0, b.rfind('/'));
-	return b.substr(0, b.rfind('/'));
+	return hwstest::repo_root();
 }
 
 // A fresh, empty cache folder.
@@ -155,7 +155,7 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 
 	CliRun r = hwstest::hwsched("lockstep --cpus 65 --commands 10");
 	EXPECT_EQ(r.status, 2) << r.out;
-	EXPECT_NE(r.out.find("--cpus must be a number in 1..64"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("--cpus '65': expected a whole number in 1..64"), std::string::npos) << r.out;
 }
 
 // Building off: a shape not in the cache is refused, with the command that builds it; a
