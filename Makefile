@@ -180,7 +180,8 @@ CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out cli/hws_bench.c cli/hws
 $(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS)
 	$(CXX) -o $@ $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
-# make / make run: hwsched and the default shape (8 CPUs x 256 tasks); others on demand.
+# make / make run: hwsched, the default shape (8 CPUs x 256 tasks) and the virtual platform
+# (build/hwsched_vp, added below where it is defined: about 9 s); other shapes on demand.
 .PHONY: all
 all: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
 
@@ -365,6 +366,8 @@ $(BUILD)/obj/vp/%.o: sim/vp/%.cpp $(VP_HDRS)
 VP_CORE_OBJS := $(BUILD)/obj/vp/vp.o $(BUILD)/obj/sim/harness/hws_vsim.o
 VP_LINK_LIBS := $(SC_LIBS) -ldl -lz -lm -pthread
 VP_BIN := $(BUILD)/hwsched_vp
+# hwsched vp runs it: make builds it, so vp works on any topology after make alone.
+all: $(VP_BIN)
 .PHONY: FORCE
 FORCE:
 $(VP_BIN): $(CLI_OBJS) $(BUILD)/obj/vp/hws_vp.o $(C_OBJS) $(VP_CORE_OBJS)
