@@ -104,3 +104,18 @@ int fw_smpnice_imbalance(uint64_t max, uint64_t avg, uint64_t this_load, uint64_
 	*imb = im;
 	return 0;
 }
+
+void fw_sd_after_balance(unsigned *failed, int64_t *interval, const struct fw_sd_param *sp,
+			 int moved, int found)
+{
+	if (moved) {
+		*failed = 0;
+		*interval = sp->min_interval;
+	} else if (!found) {
+		*failed = 0;
+		if (*interval < sp->max_interval)
+			*interval *= 2;
+		if (*interval > sp->max_interval)
+			*interval = sp->max_interval;
+	}
+}

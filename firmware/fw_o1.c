@@ -521,16 +521,8 @@ static unsigned load_balance(struct sched *s, unsigned cpu, int level, enum hws_
 	}
 	if (idle == HWS_CPU_NEWLY_IDLE)
 		return moved;
-	if (moved) {
-		c->failed[level] = 0;
-		c->interval[level] = sp->min_interval;
-	} else if (busiest < 0 || (unsigned)busiest == cpu) {
-		c->failed[level] = 0;
-		if (c->interval[level] < sp->max_interval)
-			c->interval[level] *= 2;
-		if (c->interval[level] > sp->max_interval)
-			c->interval[level] = sp->max_interval;
-	}
+	fw_sd_after_balance(&c->failed[level], &c->interval[level], sp, moved,
+			    busiest >= 0 && (unsigned)busiest != cpu);
 	return moved;
 }
 

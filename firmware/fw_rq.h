@@ -95,6 +95,18 @@ struct fw_sd_param {
 extern const struct fw_sd_param fw_sd_params[4];
 
 /**
+ * fw_sd_after_balance - load_balance()'s bookkeeping after a try at one level of one CPU
+ * @failed: the level's failure count; @interval: its balance interval
+ * @moved: tasks moved; @found: a busiest CPU other than this one was found
+ *
+ * A move resets the count and the interval to min_interval; a balanced domain (no busiest)
+ * resets the count and doubles the interval up to max_interval; a failed move leaves both
+ * (the caller counts it and decides on active balance). o1's and the fair policies' one rule.
+ */
+void fw_sd_after_balance(unsigned *failed, int64_t *interval, const struct fw_sd_param *sp,
+			 int moved, int found);
+
+/**
  * fw_smpnice_imbalance - the smpnice tail of find_busiest_group() (2.6.16-2.6.22)
  * @max: the busiest group's load (scaled by power, as struct hws_balance gives it)
  * @avg: the domain's average load

@@ -87,11 +87,11 @@ struct CliRun {
 	std::string out;
 };
 
-inline CliRun hwsched(const std::string &args)
+// Runs a shell command line: its output (stdout and stderr) and exit status.
+inline CliRun shell(const std::string &cmd)
 {
-	std::string cmd = std::string(HWSCHED_BIN) + " " + args + " 2>&1";
 	CliRun r{ -1, "" };
-	FILE *p = popen(cmd.c_str(), "r");
+	FILE *p = popen((cmd + " 2>&1").c_str(), "r");
 	if (!p)
 		return r;
 	char buf[4096];
@@ -101,6 +101,11 @@ inline CliRun hwsched(const std::string &args)
 	int st = pclose(p);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return r;
+}
+
+inline CliRun hwsched(const std::string &args)
+{
+	return shell(std::string(HWSCHED_BIN) + " " + args);
 }
 #endif
 

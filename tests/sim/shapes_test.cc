@@ -57,21 +57,7 @@ std::vector<std::string> entries(const std::string &dir)
 	return v;
 }
 
-// Runs a shell command line, its output (stdout and stderr) and exit status.
-CliRun shell(const std::string &cmd)
-{
-	CliRun r{ -1, "" };
-	FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-	if (!p)
-		return r;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-		r.out.append(buf, n);
-	int st = pclose(p);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return r;
-}
+using hwstest::shell;
 
 std::string with_cache(const std::string &cache, const std::string &args)
 {
