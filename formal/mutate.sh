@@ -35,6 +35,9 @@ MUTANTS=(
 	"ram_wrong_port@@ram_d6_w3@@rtl/hws_ram.v@@    if (we_i) mem_q[waddr_i] <= wdata_i;@@    if (we_i) mem_q[raddr_i] <= wdata_i;"
 	# Flags: a write of 0 that does not clear.
 	"flags_no_clear@@flags_n8@@rtl/hws_flags.v@@(q[i] ^ wdata_i));@@(q[i] ^ wdata_i) & wdata_i);"
+	# Flags: a write to the top row of the address decode (flags 240..255 of N=256) also
+	# writes row 0 (flags 0..15); caught by the sat -tempinduct proof at AW = 8.
+	"flags_row_alias@@flags_n256_aw8@@rtl/hws_flags.v@@  wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;@@  wire [NR-1:0] row  = ({{(NR - 1){1'b0}}, 1'b1} << a_hi) | {{(NR - 1){1'b0}}, &a_hi};"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

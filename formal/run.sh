@@ -89,6 +89,8 @@ prove() {
 	tempinduct)
 		if yosys -q -l "$log" -p "$script; async2sync; sat -tempinduct -prove-asserts -set-assumes -set-init-zero -maxsteps $depth -dump_vcd $dir/trace.vcd -verify $top" >/dev/null 2>&1; then
 			RESULT=PASS
+			# The length at which the induction closed (sat tries 1, 2, ... up to depth).
+			KIND=$(grep -ao 'Trying induction with length [0-9]*' "$log" | tail -1 | awk '{ print $NF }')
 		else
 			RESULT=FAIL; WHY="sat -tempinduct failed, see $log"
 		fi ;;
@@ -111,6 +113,7 @@ while read -r name top files params method depth set rest; do
 		[ $hit = 1 ] || continue
 	fi
 	n=$((n + 1))
+	KIND=""
 	t0=$(now)
 	prove "$name" "$top" "$files" "$params" "$method" "$depth"
 	t1=$(now)
@@ -118,7 +121,7 @@ while read -r name top files params method depth set rest; do
 	case $method in
 	induction) d="k-ind k=$depth" ;;	# base case: max(k, BMC_MIN) steps
 	bmc) d="bmc $depth" ;;
-	*) d="<=$depth steps" ;;
+	*) d="<=$depth steps"; [ -n "$KIND" ] && d="k=$KIND (<=$depth)" ;;
 	esac
 	printf '%-18s %-11s %-14s %-7s %7ss\n' "$name" "$method" "$d" "$RESULT" "$secs"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$method" "$depth" "$RESULT" "$secs" "$WHY" >>"$tsv"
