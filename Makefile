@@ -676,3 +676,54 @@ fuzz-regress: $(FUZZ_BINS)
 	done
 test: fuzz-regress
 # ==== end of fuzz =========================================================================
+
+# ==== coverage (issue 21, part 5): RTL line and toggle, C line (docs/coverage.md) ==========
+# make coverage   the default shape Verilated with --coverage-line --coverage-toggle into a
+#                 cache of its own (build/coverage/shapes: same key, same ABI, the harness of
+#                 tools/coverage/cov_shape_so.cpp writes each instance's counts), the C of
+#                 lib, models, driver and firmware built with gcc --coverage; the engine
+#                 tests and hwsched lockstep/run over both (tools/coverage/run.sh), then the
+#                 table per RTL module and C folder with the goals (tools/coverage/report.py)
+#                 and HTML under build/coverage/html/. Not part of make test (minutes).
+COV_DIR := $(BUILD)/coverage
+COV_SHAPES := $(COV_DIR)/shapes
+COV_SHAPE_SO := $(COV_SHAPES)/$(DEFAULT_SHAPE)/libhws_shape.so
+COV_SHAPE_SRCS := $(SHAPE_SRCS) tools/coverage/cov_shape_so.cpp
+$(COV_SHAPES)/%/libhws_shape.so: $(COV_SHAPE_SRCS) $(SHAPE_RT)
+	HWS_SHAPE_COVERAGE=1 tools/build_shape.sh $* $(COV_SHAPES) 0 $(SHAPE_RT) $(JOBS) $(COV_SHAPE_SRCS)
+.PRECIOUS: $(COV_SHAPES)/%/libhws_shape.so
+
+# The C under gcov: -O0 so that lines map to code; its own objects and programs.
+COV_CFLAGS := $(CWARN) -O0 -g -D_POSIX_C_SOURCE=200809L --coverage
+$(COV_DIR)/obj/%.o: %.c $(C_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(COV_CFLAGS) $(INC) -c -o $@ $<
+COV_CORE_OBJS := $(patsubst %.c,$(COV_DIR)/obj/%.o,$(CORE_SRCS))
+# The sim layers are not measured (the goal is lib, models, driver, firmware), but linked
+# from the same build so that one program carries one set of counters per unit.
+COV_SIM_OBJS := $(patsubst %.c,$(COV_DIR)/obj/%.o,$(SIM_C_SRCS))
+COV_BIN := $(COV_DIR)/bin
+# hws_core_tests over the instrumented layers; the engine tests (model, rtl and lockstep
+# backends) with the harness; hwsched.
+COV_ENGINE_TEST_SRCS := tests/driver/engine_test.cc tests/driver/lockstep_test.cc \
+	tests/sim/axi_order_test.cc
+$(COV_BIN)/hws_core_tests: $(CORE_TEST_OBJS) $(COV_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) --coverage -o $@ $^ -lm $(GTEST_LIBS)
+$(COV_BIN)/hws_engine_tests: $(patsubst %.cc,$(BUILD)/obj/%.o,$(COV_ENGINE_TEST_SRCS)) \
+		$(COV_CORE_OBJS) $(COV_SIM_OBJS) $(SIM_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) --coverage -o $@ $^ $(LINK_LIBS) $(GTEST_LIBS)
+$(COV_BIN)/hwsched: $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(COV_CORE_OBJS) $(COV_SIM_OBJS) \
+		$(SIM_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) --coverage -o $@ $^ $(LINK_LIBS)
+
+.PHONY: coverage coverage-selftest
+coverage: $(COV_SHAPE_SO) $(COV_BIN)/hws_core_tests $(COV_BIN)/hws_engine_tests $(COV_BIN)/hwsched
+	tools/coverage/run.sh $(COV_DIR) $(DEFAULT_SHAPE)
+# The report's arithmetic on a tiny known input (a second, run by make test).
+coverage-selftest:
+	@tools/coverage/selftest.sh
+test: coverage-selftest
+# ==== end of coverage ======================================================================

@@ -10,6 +10,10 @@
 #   JOBS     parallel compiler jobs
 #   SOURCE   what the shape is built from: the RTL (*.v, *.vh) and the harness; the list
 #            is written beside the shape, and a shape older than one of them is rebuilt
+# Environment: HWS_SHAPE_COVERAGE=1 builds the coverage variant instead (make coverage,
+# docs/coverage.md): Verilated with --coverage-line --coverage-toggle, the harness of
+# tools/coverage/cov_shape_so.cpp (hws_shape_so.cpp plus the writing of the counts); CACHE
+# is then the coverage build's own (build/coverage/shapes), never build/shapes.
 # Run by `make shape SHAPE=KEY` (the Makefile passes the rest). Under a lock per shape
 # (flock on CACHE/.KEY.lock), in a temporary folder CACHE/.tmp-KEY.*, the shared object
 # then renamed into place: two builds of one shape at once leave one good shape, and a
@@ -70,6 +74,12 @@ done
 vflags=(--cc -Wall -O3 --assert --x-assign fast --x-initial fast --top-module hws_top -Irtl)
 defs=(-DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=$trace -DVM_TRACE_FST=$trace -DVM_TRACE_VCD=0)
 [ "$trace" = 1 ] && vflags+=(--trace-fst)
+harness=sim/harness/hws_shape_so.cpp
+if [ "${HWS_SHAPE_COVERAGE:-0}" = 1 ]; then
+	vflags+=(--coverage-line --coverage-toggle)
+	defs[0]=-DVM_COVERAGE=1
+	harness=tools/coverage/cov_shape_so.cpp
+fi
 # Position-independent, every symbol hidden: the one export is hws_shape_v1().
 pic="-fPIC -fvisibility=hidden -fvisibility-inlines-hidden"
 # C++ -O2: -O3 (and -march=native) measured no faster on the default shape (docs/shapes.md).
@@ -88,9 +98,16 @@ ${CXX:-g++} -std=gnu++17 $opt $pic "${defs[@]}" -I"$vl" -I"$vl/vltstd" -I"$tmp/v
 	-Wall -Wextra -Wno-unused-parameter -DHWS_VHDR='"Vhws.h"' \
 	-DHWS_V_CPUS="$cpus" -DHWS_V_TASKS="$tasks" -DHWS_V_CMD_DEPTH="$cmd" -DHWS_V_RES_DEPTH="$res" \
 	-DHWS_V_GROUPS="$groups" -DHWS_V_NO_BALANCE="$nb" -DHWS_V_NO_ERR_COUNTERS="$ne" \
-	-DHWS_V_BUILT_WITH="\"$built_with\"" -c -o "$tmp/hws_shape_so.o" sim/harness/hws_shape_so.cpp
+	-DHWS_V_BUILT_WITH="\"$built_with\"" -c -o "$tmp/hws_shape_so.o" "$harness"
+cov_obj=()
+if [ "${HWS_SHAPE_COVERAGE:-0}" = 1 ]; then
+	# The coverage database of the runtime (not in the shared runtime archive).
+	${CXX:-g++} -std=gnu++17 $opt $pic "${defs[@]}" -I"$vl" -I"$vl/vltstd" \
+		-c -o "$tmp/verilated_cov.o" "$vl/verilated_cov.cpp"
+	cov_obj=("$tmp/verilated_cov.o")
+fi
 printf '{ global: hws_shape_v1; local: *; };\n' >"$tmp/exports.map"
-${CXX:-g++} -shared -o "$tmp/$so" "$tmp/hws_shape_so.o" "$tmp/vl/Vhws__ALL.a" "$runtime" \
+${CXX:-g++} -shared -o "$tmp/$so" "$tmp/hws_shape_so.o" "${cov_obj[@]}" "$tmp/vl/Vhws__ALL.a" "$runtime" \
 	-Wl,--version-script="$tmp/exports.map" -Wl,--exclude-libs,ALL -Wl,-Bsymbolic \
 	-Wl,-z,defs -lz -pthread
 printf '%s\n' "${srcs[@]}" >"$tmp/sources"
