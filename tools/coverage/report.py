@@ -6,8 +6,9 @@ usage: tools/coverage/report.py [--rtl MERGED.dat] [--rtl-info OUT.info] [--c C.
                                 [--root DIR] [--rtl-goal P] [--c-goal P]
 
 RTL (a Verilator coverage file, verilator_coverage --write of every instance's counts):
-  - a point belongs to the module named by its page (v_line/M, v_branch/M, v_toggle/M);
-    the points of every instance of a module are added up (a point is hit when any
+  - a point belongs to the module named by its page (v_line/M, v_branch/M, v_toggle/M;
+    Verilator's suffix for a parameter set, M__D100_W10_A8, dropped); the points of every
+    instance and parameter set of a module are added up (a point is hit when any
     instance hit it), so the figures are per module whatever the hierarchy;
   - line coverage: the source lines that line and branch points name (their line ranges,
     key S, else their line); a line is hit when a point on it was hit;
@@ -16,7 +17,11 @@ RTL (a Verilator coverage file, verilator_coverage --write of every instance's c
     drop it (inside `ifndef SYNTHESIS, or the `else of `ifdef SYNTHESIS), and a point from
     an included file whose every `include in the module's file lies in such a region. The
     shapes keep --assert: the checkers run during the coverage run, they are only not
-    counted.
+    counted;
+  - the functions tools/coverage/exclude.list names (module, function, reason): constant
+    functions, evaluated at elaboration (a localparam's value), never at run time. Found
+    by name (function ... NAME to endfunction), so a moved line does not disarm an entry;
+    an entry that names no function is an error.
 C (an lcov tracefile): per top folder (lib, models, driver, firmware), from its DA lines.
 Goals: the RTL's lines in all (every module's together) >= --rtl-goal (95), the C's lines in
 all >= --c-goal (90). Exit status 0 when both are met (or the side is not given), 1 when
@@ -113,17 +118,54 @@ def line_ranges(s):
     return out
 
 
+def read_exclusions(path):
+    """[(module, function, reason)] of an exclusion list (blank lines and # comments)."""
+    out = []
+    try:
+        f = open(path, errors="replace")
+    except OSError as e:
+        die("cannot read %s: %s" % (path, e.strerror))
+    with f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split(None, 3)
+            if len(parts) < 4 or parts[1] != "function":
+                die("%s:%d: expected 'MODULE function NAME REASON'" % (path, n))
+            out.append((parts[0], parts[2], parts[3]))
+    return out
+
+
 class Rtl:
-    def __init__(self, points, root):
+    def __init__(self, points, root, exclusions=()):
         self.root = root
         self.dropped = {}
         self.modfile = self._module_files(points)
+        self.listed = collections.defaultdict(set)  # module -> excluded (file, line)
+        self.listed_lines = 0
+        for module, fn, _ in exclusions:
+            mf = self.modfile.get(module)
+            if not mf:
+                die("exclusion: module %s is not in the coverage data" % module)
+            text = open(os.path.join(root, mf), errors="replace").read().split("\n")
+            lo = next((n for n, t in enumerate(text, 1)
+                       if re.match(r"\s*function\b.*\b%s\s*\(" % re.escape(fn), t)), None)
+            if lo is None:
+                die("exclusion: no function %s in %s (module %s)" % (fn, mf, module))
+            hi = next(n for n, t in enumerate(text, 1)
+                      if n > lo and re.match(r"\s*endfunction\b", t))
+            for n in range(lo, hi + 1):
+                self.listed[module].add((mf, n))
         # (kind, module, file, line, column, comment) -> count, over every instance
         agg = collections.Counter()
         lines_of = {}
         for keys, count in points:
             page = keys.get("page", "")
             kind, _, module = page.partition("/")
+            # A module Verilated with parameters other than its defaults is named
+            # <module>__<parameters> (hws_ram__D100_W10_A8): one module all the same.
+            module = module.split("__")[0]
             if kind not in ("v_line", "v_branch", "v_toggle") or not module:
                 continue
             f = keys.get("f", "")
@@ -169,7 +211,7 @@ class Rtl:
         return self.dropped[f]
 
     def excluded(self, module, f, line):
-        if line in self._dropped(f):
+        if line in self._dropped(f) or (f, line) in self.listed.get(module, ()):
             return True
         mf = self.modfile.get(module)
         if mf and mf != f:
@@ -267,6 +309,7 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--rtl-goal", type=float, default=95.0)
     ap.add_argument("--c-goal", type=float, default=90.0)
+    ap.add_argument("--exclude", help="an exclusion list (tools/coverage/exclude.list)")
     ap.add_argument("--uncovered", action="store_true",
                     help="list the RTL lines never hit, per module")
     a = ap.parse_args()
@@ -276,7 +319,8 @@ def main():
     row(fmt, "---------------", "---------------", "-", "----", "-----------------", "-")
     verdicts = []
     if a.rtl:
-        rtl = Rtl(parse_dat(a.rtl), root)
+        excl = read_exclusions(a.exclude) if a.exclude else []
+        rtl = Rtl(parse_dat(a.rtl), root, excl)
         if not rtl.mods:
             die("%s: no line, branch or toggle points" % a.rtl)
         th = tt = tgh = tgt = 0
@@ -286,8 +330,8 @@ def main():
             th, tt, tgh, tgt = th + lh, tt + lt, tgh + gh, tgt + gt
         row(fmt, "RTL, all modules", "%d/%d" % (th, tt), "%.1f" % pct(th, tt),
                      "%g" % a.rtl_goal, "%d/%d" % (tgh, tgt), "%.1f" % pct(tgh, tgt))
-        print("  (%d points excluded as assertion-only: dropped by `define SYNTHESIS)"
-              % rtl.excluded_points)
+        print("  (%d points excluded: assertion-only code, dropped by `define SYNTHESIS%s)"
+              % (rtl.excluded_points, "; the functions of %s" % a.exclude if excl else ""))
         verdicts.append(("RTL line", pct(th, tt), a.rtl_goal))
         if a.rtl_info:
             rtl.write_info(a.rtl_info)

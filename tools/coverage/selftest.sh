@@ -19,6 +19,10 @@ module m(input wire clk_i);
   reg chk;
   always @(posedge clk_i) if (a === 1'bx) chk <= 1'b1;
 `endif
+  function automatic [3:0] k_fn(input integer u);
+    k_fn = u[3:0];
+  endfunction
+  localparam [3:0] K = k_fn(1);
 endmodule
 EOF
 cat >"$t/rtl/n.v" <<'EOF'
@@ -44,6 +48,7 @@ pt() { # page file line lines comment hier count
 	pt v_branch/m rtl/m.v 4 4 if TOP.u0 0	# line 4: the if never taken ...
 	pt v_branch/m rtl/m.v 4 4 else TOP.u1 2	# ... the else taken: the line is hit
 	pt v_line/m rtl/m.v 7 7 block TOP.u0 0	# `ifndef SYNTHESIS: excluded
+	pt v_line/m rtl/m.v 10 10 block TOP.u0 0	# a constant function: exclude.list
 	pt v_toggle/m rtl/m.v 2 2 a TOP.u0 1	# toggles: a hit
 	pt v_toggle/m rtl/m.v 6 6 chk TOP.u0 0	# chk excluded
 	pt v_line/n rtl/n.v 3 3 block TOP.v 1	# n: line 3 hit
@@ -66,10 +71,12 @@ DA:5,1
 DA:6,1
 end_of_record
 EOF
+printf '# a comment\nm function k_fn evaluated at elaboration only\n' >"$t/excl.list"
+printf 'm function no_such_fn a stale entry\n' >"$t/stale.list"
 # Expected: m 2/2 lines (100.0), toggles 1/1; n 1/2 (50.0), toggles 0/1; RTL 3/4 = 75.0;
-# 3 points excluded; C lib 2/3 (66.7), models 3/5 (60.0), in all 5/8 = 62.5.
+# 4 points excluded; C lib 2/3 (66.7), models 3/5 (60.0), in all 5/8 = 62.5.
 report() { python3 "$root/tools/coverage/report.py" --root "$t" --rtl "$t/cov.dat" \
-	--rtl-info "$t/rtl.info" --c "$t/c.info" "$@" >"$t/out.txt" 2>&1; }
+	--rtl-info "$t/rtl.info" --exclude "$t/excl.list" --c "$t/c.info" "$@" >"$t/out.txt" 2>&1; }
 report
 rc=$?
 [ $rc = 1 ] || fail "goals of 95/90 on 75%/62.5%: exit $rc, expected 1"
@@ -77,7 +84,7 @@ want=(
 	'^rtl m +2/2 +100\.0 +95 +1/1 +100\.0$'
 	'^rtl n +1/2 +50\.0 +95 +0/1 +0\.0$'
 	'^RTL, all modules +3/4 +75\.0 +95 +1/2 +50\.0$'
-	'3 points excluded'
+	'4 points excluded'
 	'^C lib/ +2/3 +66\.7 +90'
 	'^C models/ +3/5 +60\.0 +90'
 	'^C, all folders +5/8 +62\.5 +90'
@@ -88,6 +95,10 @@ for w in "${want[@]}"; do
 done
 grep -q "^DA:4,2$" "$t/rtl.info" && ! grep -q "^DA:7," "$t/rtl.info" ||
 	fail "rtl.info: line 4 should count 2 and line 7 (excluded) be absent"
+python3 "$root/tools/coverage/report.py" --root "$t" --rtl "$t/cov.dat" --exclude "$t/stale.list" \
+	>"$t/out.txt" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "no function no_such_fn" "$t/out.txt" || fail "a stale exclusion: exit $rc, expected 2 naming it"
 report --rtl-goal 75 --c-goal 62.5
 rc=$?
 [ $rc = 0 ] || fail "goals of 75/62.5 on 75%/62.5%: exit $rc, expected 0"
