@@ -28,6 +28,7 @@ export HWS_SHAPES=$cov/shapes HWS_COVERAGE_DIR=$root/$rtl/dat
 # Shapes other than the one measured: taken from the ordinary cache (linked, not copied),
 # so that a test needing one does not build it into this cache.
 for d in "$root"/build/shapes/*/; do
+	[ -d "$d" ] || continue	# no shapes built: the pattern itself
 	k=$(basename "$d")
 	[ "$k" = "$shape" ] || [ -e "$cov/shapes/$k" ] || ln -s "$d" "$cov/shapes/$k"
 done
