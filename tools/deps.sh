@@ -32,6 +32,7 @@ PACKAGES=(
 	clang			# make fuzz: libFuzzer targets
 	libfuzzer-14-dev	# make fuzz
 	lcov			# make coverage
+	python3			# formal/mutate.sh, make coverage's report (tools/coverage/report.py)
 )
 
 names() {
