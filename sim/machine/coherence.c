@@ -182,7 +182,7 @@ static void lru_drop(struct coh *c, uint64_t lost, unsigned line)
 {
 	if (!c->cap || line < SCHED_LINE_TASK(0))
 		return;
-	for (unsigned x = 0; lost >> x; x++)
+	for (unsigned x = 0; x < 64 && lost >> x; x++)	/* a shift by 64 is undefined */
 		if (lost >> x & 1 && c->lru_prev[(size_t)x * c->nr_lines + line] != -2)
 			lru_unlink(c, x, line);
 }
@@ -202,7 +202,7 @@ double coh_touch(struct coh *c, unsigned cpu, unsigned line, int write)
 	h = c->holders[line] | (h & me);	/* lru_use may evict another line, never this one */
 	if (!write && (h & me))
 		return 0;
-	for (unsigned x = 0; others >> x; x++) {
+	for (unsigned x = 0; x < 64 && others >> x; x++) {	/* a shift by 64 is undefined */
 		double d;
 
 		if (!(others >> x & 1))

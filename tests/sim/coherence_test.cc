@@ -103,6 +103,22 @@ TEST(Coherence, AliasedTaskLinesBeyondTheCacheComeFromMemory)
 	coh_destroy(c);
 }
 
+// 64 CPUs: a line CPU 63 holds is found and priced (a shift by 64 used to run the holder
+// scan past CPU 63: hwsched run on numa=4,pkg=2,core=8 with a profile crashed).
+TEST(Coherence, SixtyFourCpusFindTheLastCpusCopy)
+{
+	sched_topo tp = topo("numa=4,pkg=2,core=8");
+	ASSERT_EQ(tp.nr_cpus, 64u);
+	for (unsigned align : { 0u, 8192u }) {
+		coh *c = coh_create(&tp, coh_find_profile("modern"), SCHED_NR_LINES(4), align);
+		EXPECT_EQ(coh_touch(c, 63, SCHED_LINE_TASK(1), 1), 0);
+		EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(1), 0), 150) << "another node";
+		EXPECT_EQ(coh_touch(c, 62, SCHED_LINE_TASK(1), 1), 150) << "invalidates CPU 0's copy";
+		EXPECT_EQ(coh_touch(c, 63, SCHED_LINE_TASK(1), 0), 50) << "from CPU 62, same package";
+		coh_destroy(c);
+	}
+}
+
 // A write by another CPU takes the line out of the first CPU's list: its list makes room.
 TEST(Coherence, ALineInvalidatedByAWriteLeavesTheLru)
 {
@@ -266,6 +282,14 @@ TEST(Coherence, Linux24ScanMissesOnlyWhenTheTasksOutnumberTheCache)
 	machine_result_free(&small);
 	machine_result_free(&big);
 	machine_result_free(&o1);
+}
+
+// The same on a whole machine of 64 CPUs (the co-design study's largest): it runs.
+TEST(Coherence, SixtyFourCpuMachineRunsWithAProfile)
+{
+	machine_result r = run("numa=4,pkg=2,core=8,profile=modern", "o1", "mix:tasks=64");
+	EXPECT_GT(r.coh_transfers, 0u);
+	machine_result_free(&r);
 }
 
 TEST(Coherence, TopologyProfileKeyIsCheckedByName)
