@@ -393,6 +393,7 @@ test: $(VP_BIN) $(VP_TEST_BIN)
 # The break-even study (docs/co-design.md): the VP builds the study's shapes as it needs them.
 vp-study: all $(VP_BIN)
 	results/co_design.sh
+	PROFILE=modern results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench

@@ -27,6 +27,11 @@
 #define NICE_TO_NS(nice)	((int64_t)NICE_TO_TICKS(nice) * L24_TICK_NS)
 /* include/asm-i386/smp.h of 2.4: the bonus of a task that last ran on this CPU. */
 #define PROC_CHANGE_PENALTY	15
+/* 2.4 on i386: union task_union puts the task_struct at the base of its 8 KB kernel stack
+ * (INIT_TASK_SIZE 2048 longs), so every task_struct is 8 KB-aligned, and the one cache
+ * line goodness() reads (offset 32: counter, nice, policy, mm, processor, cpus_*,
+ * run_list, kept together for the goodness() loop) sits at the same offset in each. */
+#define L24_TASK_ALIGN	8192u
 
 /*
  * Cost model (ns of CPU time), docs/linux24.md:
@@ -613,6 +618,7 @@ static void l24_report(struct sched *s, void *file)
 const struct sched_ops sched_linux24_ops = {
 	.name = "linux24",
 	.global_queue = 1,
+	.task_align = L24_TASK_ALIGN,
 	.uses = SCHED_USES_LINUX24,
 	.create = l24_create,
 	.destroy = l24_destroy,

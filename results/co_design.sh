@@ -21,13 +21,19 @@
 # bracket where hw turns worse than o1, then linear interpolation inside the last bracket.
 # "none": hw is worse already at 0 ns; ">MAX": still better at the largest grid latency.
 #
-# Environment: HWSCHED (default build/hwsched), OUT (build/co_design), JOBS (2),
-# CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, SVG (docs/co_design.svg), TSV
-# (docs/co_design.tsv).
+# PROFILE=NAME: every topology gets profile=NAME (docs/simulator.md, "Coherence"): the
+# software run queues pay their cache lines and contended locks; the engine pays none
+# (make vp-study runs PROFILE=modern after the run without one).
+#
+# Environment: HWSCHED (default build/hwsched), OUT (build/co_design, with PROFILE
+# build/co_design_NAME), JOBS (2), CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, PROFILE,
+# SVG (docs/co_design.svg; with PROFILE docs/co_design_NAME.svg), TSV (docs/co_design.tsv;
+# with PROFILE docs/co_design_NAME.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HWSCHED=${HWSCHED:-build/hwsched}
-OUT=${OUT:-build/co_design}
+PROFILE=${PROFILE:-}
+OUT=${OUT:-build/co_design${PROFILE:+_$PROFILE}}
 JOBS=${JOBS:-2}
 CPUS=${CPUS:-"1 8 64"}
 RQS=${RQS:-"1 8 64 512"}
@@ -36,7 +42,8 @@ STEPS=${STEPS:-4}
 WARM_MS=${WARM_MS:-5}
 SPAN_MS=${SPAN_MS:-20}
 SEED=${SEED:-1}
-SVG=${SVG:-docs/co_design.svg}
+SVG=${SVG:-docs/co_design${PROFILE:+_$PROFILE}.svg}
+TSV=${TSV:-docs/co_design${PROFILE:+_$PROFILE}.tsv}
 MAX_TASKS=4096
 
 command -v parallel >/dev/null || { echo "co_design: GNU parallel is needed (make deps)" >&2; exit 1; }
@@ -52,12 +59,14 @@ if [ "$(cat "$OUT/binaries.md5" 2>/dev/null)" != "$sum" ]; then
 fi
 
 topology() {
+	local t
 	case $1 in
-	1) echo core=1 ;;
-	8) echo pkg=2,core=4 ;;
-	64) echo numa=4,pkg=2,core=8 ;;
-	*) echo "core=$1" ;;
+	1) t=core=1 ;;
+	8) t=pkg=2,core=4 ;;
+	64) t=numa=4,pkg=2,core=8 ;;
+	*) t="core=$1" ;;
 	esac
+	echo "$t${PROFILE:+,profile=$PROFILE}"
 }
 
 # One VP run: prints "overhead_ns_per_cpu_s work_units sim_s rq_wait_ms" (raw, for diffs).
@@ -139,7 +148,7 @@ cell() {	# cpus rq
 		"$(echo "$h0" | awk '{ print $1 }')" "$lov" "$tp" "$(echo "$h0" | awk '{ print $2 }')" "$ltp"
 }
 export -f topology vp_raw vp_steady margin breakeven cell
-export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED
+export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED PROFILE
 
 t0=$(date +%s)
 cells=()
@@ -154,7 +163,7 @@ printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$O
 	printf "o1_throughput\thw0_throughput\tbreakeven_throughput_ns\n"
 	sort -n -k1,1 -k2,2 "$OUT/cells.tsv"
 } >"$OUT/summary.tsv"
-cp "$OUT/summary.tsv" "${TSV:-docs/co_design.tsv}"
+cp "$OUT/summary.tsv" "$TSV"
 runs=$(ls "$OUT/runs" | wc -l)
 echo "co_design: ${#cells[@]} cells, $runs VP runs, $(( $(date +%s) - t0 )) s; $OUT/summary.tsv"
 
@@ -180,7 +189,7 @@ done
 {
 	echo "set terminal svg size 900,420 font 'sans,11'"
 	echo "set output '$SVG'"
-	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs'"
+	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs${PROFILE:+, profile $PROFILE (contention)}'"
 	echo "set logscale xy; set xlabel 'tasks per CPU'; set ylabel 'break-even latency per access (ns)'"
 	echo "set key top left; set grid; set xrange [0.7:800]; set yrange [0.7:20000]"
 	echo "set title 'equal scheduler overhead'"

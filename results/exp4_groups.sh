@@ -5,7 +5,7 @@ set -euo pipefail
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	cat <<H
 usage: results/exp4_groups.sh [--help]
-Topology core=4, schedulers o1, hw, cfs and eevdf (linux24 has no groups).
+Topology core=4,profile=modern (a quad-core: the modern profile, docs/simulator.md), schedulers o1, hw, cfs and eevdf (linux24 has no groups).
  - sysbench OLTP, threads 1,2,4,...,256, one backend per client thread (PostgreSQL forks a
    backend per connection): every task in the root group (group=0, point rootT) vs every
    task in child group 1 (group=1, point childT). 2 s per run (LONG=1: 10 s).
@@ -20,17 +20,18 @@ H
 fi
 DUR=2s; SDUR=10s; [ "${LONG:-0}" = 1 ] && { DUR=10s; SDUR=30s; }
 M=$(mktemp); trap 'rm -f $M' EXIT
+T=$(res_topo core=4 modern)
 {
 	for s in o1 hw cfs eevdf; do
 		for t in 1 2 4 8 16 32 64 128 256; do
-			printf 'root%d\t%s\tcore=4\tsysbench:threads=%d,backends=%d,group=0\t%s\t\n' $t $s $t $t $DUR
-			printf 'child%d\t%s\tcore=4\tsysbench:threads=%d,backends=%d,group=1\t%s\t\n' $t $s $t $t $DUR
+			printf 'root%d\t%s\t%s\tsysbench:threads=%d,backends=%d,group=0\t%s\t\n' $t $s "$T" $t $t $DUR
+			printf 'child%d\t%s\t%s\tsysbench:threads=%d,backends=%d,group=1\t%s\t\n' $t $s "$T" $t $t $DUR
 		done
-		printf 'volano_root\t%s\tcore=4\tvolanomark:rooms=10,users=20,group=0\t%s\t\n' $s $DUR
-		printf 'volano_child\t%s\tcore=4\tvolanomark:rooms=10,users=20,group=1\t%s\t\n' $s $DUR
-		printf 'split1v16\t%s\tcore=4\tmix:tasks=17,sleep=0,msg=0,groups=2,g0=1\t%s\t\n' $s $SDUR
-		printf 'split1v16pin\t%s\tcore=4\tmix:tasks=17,sleep=0,msg=0,groups=2,g0=1,cpus=1\t%s\t\n' $s $SDUR
-		printf 'split4v16\t%s\tcore=4\tmix:tasks=20,sleep=0,msg=0,groups=2,g0=4\t%s\t\n' $s $SDUR
+		printf 'volano_root\t%s\t%s\tvolanomark:rooms=10,users=20,group=0\t%s\t\n' $s "$T" $DUR
+		printf 'volano_child\t%s\t%s\tvolanomark:rooms=10,users=20,group=1\t%s\t\n' $s "$T" $DUR
+		printf 'split1v16\t%s\t%s\tmix:tasks=17,sleep=0,msg=0,groups=2,g0=1\t%s\t\n' $s "$T" $SDUR
+		printf 'split1v16pin\t%s\t%s\tmix:tasks=17,sleep=0,msg=0,groups=2,g0=1,cpus=1\t%s\t\n' $s "$T" $SDUR
+		printf 'split4v16\t%s\t%s\tmix:tasks=20,sleep=0,msg=0,groups=2,g0=4\t%s\t\n' $s "$T" $SDUR
 	done
 } >"$M"
 res_run_matrix exp4 "$M"

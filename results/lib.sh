@@ -17,6 +17,9 @@
 #                    to the list to use this machine too
 #   JOBS=N           jobs at a time per host (default: parallel's default, one per core)
 #   HWSCHED=path     the executable (default build/hwsched)
+#   RES_DURATION=T   every timed run lasts T instead (tests/sim/results_test.cc's small
+#                    runs; not for figures)
+#   OUT_BASE=dir     where build/results goes (default build/results)
 set -euo pipefail
 
 RES_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,7 +45,8 @@ res_common_help() {
 PROFILES=0: run without the experiment's machine profile (no coherence costs).
 Environment: SEEDS=N (seeds 1..N, default 3) or SEED_LIST="1 5 9"; LONG=1 (longer runs);
 HOSTS=a,b (GNU parallel --sshlogin a,b; the hosts must see this worktree at the same path);
-JOBS=N (jobs at a time per host); HWSCHED=path (default build/hwsched).
+JOBS=N (jobs at a time per host); HWSCHED=path (default build/hwsched); OUT_BASE=dir
+(default build/results); RES_DURATION=T (every timed run T long: small runs for tests).
 Output: build/results/EXP/POINT__SCHED__sSEED.json (raw, one per run) and
 build/results/EXP.tsv (point, sched, n, metric, mean, sd, min, max, and extra columns).
 H
@@ -54,6 +58,7 @@ res_point() {
 	shift 7
 	local json=$outdir/${point}__${sched}__s${seed}.json
 	local durflag=()
+	[ "$dur" != "-" ] && [ -n "${RES_DURATION:-}" ] && dur=$RES_DURATION
 	[ "$dur" != "-" ] && durflag=(--duration "$dur")
 	# shellcheck disable=SC2068
 	if ! "$HWSCHED" run --sched "$sched" --topology "$topo" --workload "$wl" \

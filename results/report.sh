@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # results/report.sh - from build/results/expN.tsv: build/results/tables.md (the tables of
-# docs/results.md, with ratios) and the plots docs/results/expN.svg (gnuplot).
-# usage: results/report.sh [--help]
+# docs/results.md, with ratios), build/results/summary.json (the headline figures, as in
+# the tables) and the plots docs/results/expN.svg (gnuplot; each with the published
+# figure beside ours, normalised the same way).
+# usage: results/report.sh [--help]   (OUT_BASE=dir for build/results, SVG_DIR=dir)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-R=$ROOT/build/results
-SVG=$ROOT/docs/results
+R=${OUT_BASE:-$ROOT/build/results}
+SVG=${SVG_DIR:-$ROOT/docs/results}
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
-	sed -n 2,4p "$0" | sed 's/^# \{0,1\}//'; exit 0
+	sed -n 2,6p "$0" | sed 's/^# \{0,1\}//'; exit 0
 fi
 mkdir -p "$SVG"
 T=$R/tables.md
@@ -21,6 +23,20 @@ cell() { awk -F'\t' -v p="$2" -v s="$3" -v m="${4:-4}" -v d="${5:-5}" -v f="${6:
 f1() { awk -v a="$1" 'BEGIN{printf "%.1f", a}'; }
 ratio() { awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN{ if (b+0 == 0 || a == "nan" || b == "nan") print "n/a"; else printf f "\n", a / b }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 == 0) print "n/a"; else printf "%+.1f%%\n", 100 * (a / b - 1) }'; }
+# The summary: "key": value lines, joined into build/results/summary.json at the end.
+J=$D/summary
+: >"$J"
+# js KEY VALUE: a figure as the tables print it (n/a: null; a trailing % and + dropped)
+js() { local x=${2%\%}; x=${x#+}; case $x in n/a|nan|"") x=null ;; esac; printf '"%s": %s\n' "$1" "$x" >>"$J"; }
+# jo KEY K1 V1 K2 V2 ...: an object of such figures
+jo() {
+	local k=$1 out="" x; shift
+	while [ $# -ge 2 ]; do
+		x=${2%\%}; x=${x#+}; case $x in n/a|nan|"") x=null ;; esac
+		out="$out${out:+, }\"$1\": $x"; shift 2
+	done
+	printf '"%s": {%s}\n' "$k" "$out" >>"$J"
+}
 gp() { gnuplot -e "set terminal svg size 720,420 dynamic font 'sans,12' background '#ffffff'" "$@"; }
 
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -45,12 +61,14 @@ if [ -f "$f" ]; then
 	done
 	echo "| ours scheduler overhead linux24 / o1 / hw | $(f1 $(v $f p64 linux24 10)) / $(f1 $(v $f p64 o1 10)) / $(f1 $(v $f p64 hw 10)) % | $(f1 $(v $f p192 linux24 10)) / $(f1 $(v $f p192 o1 10)) / $(f1 $(v $f p192 hw 10)) % |"
 	echo
-	for p in 64 192; do
-		echo "$p $(v $f p$p linux24) $(v $f p$p o1) $(v $f p$p hw) $(v $f p$p linux24 5) $(v $f p$p o1 5) $(v $f p$p hw 5)"
-	done >$D/e1
-	gp -e "set output '$SVG/exp1.svg'; set title 'Exp 1: tbench on 4 CPUs'; set ylabel 'MB/s'; set xlabel 'processes';
-		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key outside right;
-		plot '$D/e1' using 2:5:xtic(1) title 'linux24', '' using 3:6 title 'o1', '' using 4:7 title 'hw'"
+	r64=$(ratio $(v $f p64 o1) $(v $f p64 linux24)); r192=$(ratio $(v $f p192 o1) $(v $f p192 linux24))
+	js exp1_ratio_64 "$r64"; js exp1_ratio_192 "$r192"
+	jo exp1_hw_ratio "64" "$(ratio $(v $f p64 hw) $(v $f p64 linux24))" "192" "$(ratio $(v $f p192 hw) $(v $f p192 linux24))"
+	printf '64 %s %s 1.05\n192 %s %s 3.53\n' "$(ratio $(v $f p64 o1) $(v $f p64 linux24) %.4f)" "$(ratio $(v $f p64 hw) $(v $f p64 linux24) %.4f)" \
+		"$(ratio $(v $f p192 o1) $(v $f p192 linux24) %.4f)" "$(ratio $(v $f p192 hw) $(v $f p192 linux24) %.4f)" >$D/e1
+	gp -e "set output '$SVG/exp1.svg'; set title 'Exp 1: tbench on 4 CPUs: O(1) over 2.4 throughput (published 2.4.19-pre7-jam6 / 2.4.17)'; set ylabel 'throughput ratio'; set xlabel 'processes';
+		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.7; set yrange [0:*]; set key outside right; set grid y;
+		plot '$D/e1' using 4:xtic(1) title 'published O(1)/2.4' lc rgb '#888888', '' using 2 title 'ours o1/linux24', '' using 3 title 'ours hw/linux24', 1 dt 2 lc rgb 'gray' notitle"
 fi
 
 # ---- exp2
@@ -69,6 +87,9 @@ if [ -f "$f" ]; then
 		echo "| scaling ${n}P | $( [ $n = 4 ] && echo 1.57 || echo 1.33) | $( [ $n = 4 ] && echo 2.24 || echo 3.52) | $(ratio $(v $f cpu$n linux24) $(v $f cpu1 linux24)) | $(ratio $(v $f cpu$n o1) $(v $f cpu1 o1)) | $(ratio $(v $f cpu$n hw) $(v $f cpu1 hw)) |"
 	done
 	echo "| overhead % at 8 CPUs | | | $(f1 $(v $f cpu8 linux24 10)) | $(f1 $(v $f cpu8 o1 10)) | $(f1 $(v $f cpu8 hw 10)) |"
+	for n in 4 8; do
+		jo exp2_scaling_${n}p linux24 "$(ratio $(v $f cpu$n linux24) $(v $f cpu1 linux24))" o1 "$(ratio $(v $f cpu$n o1) $(v $f cpu1 o1))" hw "$(ratio $(v $f cpu$n hw) $(v $f cpu1 hw))"
+	done
 	echo
 	for n in 1 4 8; do
 		echo "$n $(ratio $(v $f cpu$n linux24) $(v $f cpu1 linux24) %.3f) $(ratio $(v $f cpu$n o1) $(v $f cpu1 o1) %.3f) $(ratio $(v $f cpu$n hw) $(v $f cpu1 hw) %.3f)"
@@ -128,6 +149,10 @@ if [ -f "$f" ]; then
 		done
 		echo "| ours $s domains/flat | $(ratio $(v $f domains_kernbench $s 8) $(v $f flat_kernbench $s 8) %.3f) | $(ratio $(v $f domains_hb1 $s 8) $(v $f flat_hb1 $s 8) %.3f) | $(ratio $(v $f domains_hb100 $s 8) $(v $f flat_hb100 $s 8) %.3f) |"
 	done
+	js exp3_dbench64_ratio "$(ratio $(v $f domains_dbench64 o1) $(v $f flat_dbench64 o1) %.3f)"
+	jo exp3_dbench64_ratio_by_sched o1 "$(ratio $(v $f domains_dbench64 o1) $(v $f flat_dbench64 o1) %.3f)" hw "$(ratio $(v $f domains_dbench64 hw) $(v $f flat_dbench64 hw) %.3f)"
+	jo exp3_hackbench1_time_ratio o1 "$(ratio $(v $f domains_hb1 o1 8) $(v $f flat_hb1 o1 8) %.3f)" hw "$(ratio $(v $f domains_hb1 hw 8) $(v $f flat_hb1 hw 8) %.3f)"
+	jo exp3_kernbench_time_ratio o1 "$(ratio $(v $f domains_kernbench o1 8) $(v $f flat_kernbench o1 8) %.3f)" hw "$(ratio $(v $f domains_kernbench hw 8) $(v $f flat_kernbench hw 8) %.3f)"
 	echo "| ours linux24 (numa=4,core=4) | $(cell $f domains_kernbench linux24 8 9 %.4f) | $(cell $f domains_hb1 linux24 8 9 %.4f) | $(cell $f domains_hb100 linux24 8 9 %.4f) |"
 	echo
 	pubd=(1.005 1.356 1.398 1.514 1.458); i=0
@@ -167,15 +192,25 @@ if [ -f "$f" ]; then
 		printf '| ours %s /foo vs / |' $s; for t in 1 2 4 8 16 32 64 128 256; do printf ' %s |' "$(pct $(v $f child$t $s) $(v $f root$t $s))"; done; echo
 	done
 	echo
+	args=()
+	for s in o1 hw cfs eevdf; do
+		w=$(for t in 1 2 4 8 16 32 64 128 256; do pct $(v $f child$t $s) $(v $f root$t $s); done |
+			tr -d '%+' | awk '$1 != "n/a" { if (!n++ || ($1 < 0 ? -$1 : $1) > (b < 0 ? -b : b)) b = $1 } END { if (n) printf "%+.1f%%", b; else print "n/a" }')
+		args+=("$s" "$w")
+	done
+	jo exp4_sysbench_largest_gap_pct "${args[@]}"
 	echo "VolanoMark (rooms=10, users=20), messages/s:"
 	echo
 	echo "| | / | /foo | /foo vs / |"
 	echo "|---|---|---|---|"
 	echo "| published 2.6.26-rc | ~122k | ~118k | -3% |"
 	echo "| published smp-group | ~120k | ~129k | +7% |"
+	args=()
 	for s in o1 hw cfs eevdf; do
 		echo "| ours $s | $(cell $f volano_root $s 4 5 %.0f) | $(cell $f volano_child $s 4 5 %.0f) | $(pct $(v $f volano_child $s) $(v $f volano_root $s)) |"
+		args+=("$s" "$(pct $(v $f volano_child $s) $(v $f volano_root $s))")
 	done
+	jo exp4_volano_child_vs_root_pct "${args[@]}"
 	echo
 	echo "Two groups with equal shares (1024 each), CPU-bound tasks; CPU share of each group:"
 	echo
@@ -185,15 +220,20 @@ if [ -f "$f" ]; then
 	echo "| 1 root task vs 16 in group 1, 4 CPUs | 25% / 75% (one task can use one CPU) | $(gs $f split1v16 o1) | $(gs $f split1v16 hw) | $(gs $f split1v16 cfs) | $(gs $f split1v16 eevdf) |"
 	echo "| the same, all pinned to CPU 0 | 50% / 50% | $(gs $f split1v16pin o1) | $(gs $f split1v16pin hw) | $(gs $f split1v16pin cfs) | $(gs $f split1v16pin eevdf) |"
 	echo "| 4 root tasks vs 16 in group 1, 4 CPUs | 80% / 20% (CFS's rule: each root task weighs as much as the whole group) | $(gs $f split4v16 o1) | $(gs $f split4v16 hw) | $(gs $f split4v16 cfs) | $(gs $f split4v16 eevdf) |"
+	for sp in split1v16 split1v16pin split4v16; do
+		args=()
+		for s in o1 hw cfs eevdf; do args+=("$s" "$(gs $f $sp $s | sed 's/%.*//')"); done
+		jo "exp4_${sp}_root_share_pct" "${args[@]}"
+	done
 	echo
 	pubg=(-0.61 -1.17 -6.14 -1.34 -0.33 -1.21 -0.41 1.54 5.34); i=0
 	for t in 1 2 4 8 16 32 64 128 256; do
-		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw) ${pubg[$i]} $(v $f root$t cfs) $(v $f child$t cfs)"
+		echo "$t $(v $f root$t o1) $(v $f child$t o1) $(v $f root$t hw) $(v $f child$t hw) ${pubg[$i]} $(v $f root$t cfs) $(v $f child$t cfs) $(v $f root$t eevdf) $(v $f child$t eevdf)"
 		i=$((i + 1))
 	done >$D/e4
 	gp -e "set output '$SVG/exp4.svg'; set title 'Exp 4: sysbench OLTP, 4 cores: all tasks in a child group vs in the root group'; set xlabel 'threads'; set ylabel '/foo vs / (%)';
 		set logscale x 2; set key outside right; set yrange [-8:8]; set ytics 2; set grid y;
-		plot '$D/e4' using 1:(100*(\$3/\$2-1)) w lp pt 7 title 'ours o1', '' using 1:(100*(\$5/\$4-1)) w lp pt 5 title 'ours hw', '' using 1:(100*(\$8/\$7-1)) w lp pt 9 title 'ours cfs', '' using 1:6 w lp dt 3 pt 6 title 'published 2.6.26-rc', 2 dt 2 lc rgb 'gray' title '+-2%', -2 dt 2 lc rgb 'gray' notitle"
+		plot '$D/e4' using 1:(100*(\$3/\$2-1)) w lp pt 7 title 'ours o1', '' using 1:(100*(\$5/\$4-1)) w lp pt 5 title 'ours hw', '' using 1:(100*(\$8/\$7-1)) w lp pt 9 title 'ours cfs', '' using 1:(100*(\$10/\$9-1)) w lp pt 11 title 'ours eevdf', '' using 1:6 w lp dt 3 pt 6 lw 2 lc rgb 'black' title 'published 2.6.26-rc', 2 dt 2 lc rgb 'gray' title '+-2%', -2 dt 2 lc rgb 'gray' notitle"
 fi
 
 # ---- exp5
@@ -211,10 +251,28 @@ if [ -f "$f" ]; then
 		echo "| ours $s time a core's two threads are busy while another core of the package idles | $(v $f wake_off $s 16)% | $(v $f wake_on $s 16)% | |"
 	done
 	echo
-	for s in o1 hw cfs eevdf; do echo "$s $(v $f wake_off $s) $(v $f wake_on $s) $(v $f wake_off $s 5) $(v $f wake_on $s 5)"; done >$D/e5
-	gp -e "set output '$SVG/exp5.svg'; set title 'Exp 5: sysbench 16 threads, 2x4x2 SMT: wake balancing'; set ylabel 'transactions/s';
-		set style data histogram; set style histogram errorbars gap 1 lw 1; set style fill solid 0.7; set yrange [0:*]; set key outside right;
-		plot '$D/e5' using 2:4:xtic(1) title 'wake balance off', '' using 3:5 title 'on'"
+	args=(); sargs=()
+	for s in o1 hw cfs eevdf; do
+		args+=("$s" "$(pct $(v $f wake_on $s) $(v $f wake_off $s))")
+		sargs+=("${s}_off" "$(v $f wake_off $s 16)" "${s}_on" "$(v $f wake_on $s 16)")
+	done
+	jo exp5_wake_on_vs_off_pct "${args[@]}"
+	jo exp5_smt_share_pct "${sargs[@]}"
+	{
+		echo "published 0.07"
+		for s in o1 hw cfs eevdf; do echo "$s $(awk -v a=$(v $f wake_on $s) -v b=$(v $f wake_off $s) 'BEGIN{printf "%.3f", 100 * (a / b - 1)}')"; done
+	} >$D/e5
+	gp -e "set output '$SVG/exp5.svg'; set title 'Exp 5: sysbench 16 threads, 2x4x2 SMT: wake balancing on vs off'; set ylabel 'throughput, on vs off (%)';
+		set style data histogram; set style fill solid 0.7; set yrange [-3:3]; set key off; set grid y;
+		plot '$D/e5' using 2:xtic(1) lc rgb '#4477aa', 0 lc rgb 'black' notitle"
 fi
 } >"$T"
-echo "wrote $T and $SVG/exp*.svg" >&2
+# summary.json: the same figures as the tables, written via a temporary file and rename
+S=$R/summary.json
+{
+	printf '{\n  "commit": "%s",\n  "seeds": [%s]' "$commit" "$(echo $seeds | tr ' ' ',')"
+	while IFS= read -r line; do printf ',\n  %s' "$line"; done <"$J"
+	printf '\n}\n'
+} >"$S.tmp"
+mv "$S.tmp" "$S"
+echo "wrote $T, $S and $SVG/exp*.svg" >&2

@@ -238,6 +238,11 @@ struct sched_ops {
 	/* Engine traffic so far: commands, clock edges, MMIO accesses. May be NULL. */
 	void (*engine_stats)(const struct sched *s, uint64_t *commands, uint64_t *cycles,
 			     uint64_t *mmio);
+	/* Where its tasks' scheduling lines sit, for a machine profile's cache (docs/
+	 * simulator.md, "Coherence"): when not 0, every task's line is at the same offset of
+	 * a block of task_align bytes (2.4 on i386: the task_struct heads its 8 KB kernel
+	 * stack), so they compete for the same cache sets. 0: spread (a slab). */
+	unsigned task_align;
 };
 
 extern const struct sched_ops sched_linux24_ops;

@@ -24,6 +24,9 @@ struct coh_profile {
 	double node_ns;		/* between packages of one node (one bus) */
 	double remote_ns;	/* between nodes */
 	const char *machine;	/* the machine it stands for */
+	double mem_ns;		/* a line fetched from memory after its cache evicted it */
+	unsigned cache_kb;	/* each CPU's last-level cache (KB): what aliased task lines
+				 * compete for (coh_create) */
 };
 
 /* The profiles (docs/simulator.md gives each constant's source). */
@@ -36,15 +39,24 @@ const struct coh_profile *coh_find_profile(const char *name);
 const char *coh_profile_names(void);
 
 struct coh_stats {
-	uint64_t touches, transfers, lock_ops, lock_waits, handoffs;
-	double transfer_ns, lock_wait_ns;
+	uint64_t touches, transfers, lock_ops, lock_waits, handoffs, evictions, mem_fetches;
+	double transfer_ns, lock_wait_ns, mem_ns;
 };
 
 struct coh;
 
-/* The model for @topo under @p, for lines 0..nr_lines-1 (SCHED_LINE_*). NULL: no memory. */
+/*
+ * The model for @topo under @p, for lines 0..nr_lines-1 (SCHED_LINE_*). @task_align: the
+ * scheduler's task_align (sched_ops): when it is not 0, every task's scheduling line sits
+ * at the same offset of a block of @task_align bytes, so in a cache whose ways are at
+ * least that large they all compete for the same sets: each CPU keeps at most
+ * coh_task_lines() of them (least recently used out). 0: no limit. NULL: no memory.
+ */
 struct coh *coh_create(const struct sched_topo *topo, const struct coh_profile *p,
-		       unsigned nr_lines);
+		       unsigned nr_lines, unsigned task_align);
+
+/* How many task lines one CPU's cache holds under @p with @task_align (0: no limit). */
+unsigned coh_task_lines(const struct coh_profile *p, unsigned task_align);
 void coh_destroy(struct coh *c);
 
 /* What one transfer from @from to @to costs (0 for the same CPU). */
@@ -54,8 +66,9 @@ double coh_distance_ns(const struct coh *c, unsigned from, unsigned to);
  * coh_touch - @cpu reads (@write 0) or writes @line
  * A read of a line @cpu does not hold costs one transfer from its nearest holder; a
  * write costs the farthest other holder's transfer (every copy is invalidated) and
- * leaves @cpu the only holder. A line no CPU holds comes from memory: free here (the
- * scheduler's own constants price a memory access).
+ * leaves @cpu the only holder. A line no CPU holds comes from memory: free on its first
+ * touch (the scheduler's own constants price a cold access), mem_ns once a cache has
+ * evicted it (a capacity/conflict miss; only task lines under a task_align are evicted).
  * Return: the ns it costs @cpu.
  */
 double coh_touch(struct coh *c, unsigned cpu, unsigned line, int write);

@@ -109,7 +109,7 @@ static int setup(struct machine *m, char *err, size_t len)
 		return -EINVAL;
 	}
 	if (m->profile) {
-		m->coh = coh_create(&m->topo, m->profile, SCHED_NR_LINES(m->nt));
+		m->coh = coh_create(&m->topo, m->profile, SCHED_NR_LINES(m->nt), m->ops->task_align);
 		if (!m->coh) {
 			snprintf(err, len, "out of memory");
 			return -ENOMEM;
@@ -209,6 +209,8 @@ static int finish(struct machine *m, struct machine_result *r, FILE *report, cha
 		r->coh_transfer_ns = cs->transfer_ns;
 		r->coh_lock_waits = cs->lock_waits;
 		r->coh_lock_ns = cs->lock_wait_ns;
+		r->coh_mem_fetches = cs->mem_fetches;
+		r->coh_mem_ns = cs->mem_ns;
 	}
 	r->yields = m->yields;
 	if (m->ops->engine_stats)

@@ -87,10 +87,11 @@ struct machine_result {
 	const char *backend;		/* the engine's backend ("tlm": a caller's bus) */
 	uint64_t engine_commands, engine_cycles, engine_mmio;
 	/* coherence (a topology profile): its name (NULL: none), line transfers, their ns,
-	 * spin-lock waits and the ns spent before holding (waiting + handoffs) */
+	 * spin-lock waits and the ns spent before holding (waiting + handoffs), task lines
+	 * fetched from memory after their cache evicted them and their ns */
 	const char *profile;
-	uint64_t coh_transfers, coh_lock_waits, yields;
-	double coh_transfer_ns, coh_lock_ns;
+	uint64_t coh_transfers, coh_lock_waits, yields, coh_mem_fetches;
+	double coh_transfer_ns, coh_lock_ns, coh_mem_ns;
 	uint64_t conservation_checks;
 	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
 	unsigned ntasks;

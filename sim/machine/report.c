@@ -73,6 +73,10 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 			   "waits, %.3f ms before holding\n", r->profile,
 			(unsigned long long)r->coh_transfers, r->coh_transfer_ns / 1e6,
 			(unsigned long long)r->coh_lock_waits, r->coh_lock_ns / 1e6);
+	if (r->coh_mem_fetches)
+		fprintf(f, "coherence: %llu task lines fetched from memory after their cache "
+			   "evicted them, %.3f ms\n", (unsigned long long)r->coh_mem_fetches,
+			r->coh_mem_ns / 1e6);
 	if (r->yields)
 		fprintf(f, "sched_yield: %llu calls\n", (unsigned long long)r->yields);
 	fprintf(f, "checks: %llu conservation checks, 0 violations\n",
@@ -145,10 +149,11 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 	fprintf(f, "  \"smt_share_while_core_idle_ms\": %.3f, \"smt_share_while_core_idle_pct\": %.4f,\n",
 		r->smt_share_ms, r->smt_share_pct);
 	fprintf(f, "  \"profile\": \"%s\", \"coh_transfers\": %llu, \"coh_transfer_ns\": %.1f, "
-		   "\"coh_lock_waits\": %llu, \"coh_lock_ns\": %.1f, \"yields\": %llu,\n",
+		   "\"coh_lock_waits\": %llu, \"coh_lock_ns\": %.1f, \"coh_mem_fetches\": %llu, "
+		   "\"coh_mem_ns\": %.1f, \"yields\": %llu,\n",
 		r->profile ? r->profile : "", (unsigned long long)r->coh_transfers,
 		r->coh_transfer_ns, (unsigned long long)r->coh_lock_waits, r->coh_lock_ns,
-		(unsigned long long)r->yields);
+		(unsigned long long)r->coh_mem_fetches, r->coh_mem_ns, (unsigned long long)r->yields);
 	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
 		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
 		(unsigned long long)r->engine_mmio);

@@ -26,7 +26,7 @@ struct Coh {
 	Coh(const char *t, const char *profile, unsigned lines = SCHED_NR_LINES(8))
 	{
 		sched_topo tp = topo(t);
-		c = coh_create(&tp, coh_find_profile(profile), lines);
+		c = coh_create(&tp, coh_find_profile(profile), lines, 0);
 	}
 	~Coh() { coh_destroy(c); }
 };
@@ -36,12 +36,13 @@ TEST(Coherence, ProfilesHoldTheirDocumentedValues)
 {
 	struct {
 		const char *name;
-		double smt, pkg, node, remote;
+		double smt, pkg, node, remote, mem;
+		unsigned cache_kb;
 	} want[] = {
-		{ "p3xeon4", 250, 250, 250, 250 },
-		{ "p3xeon8", 335, 335, 335, 335 },
-		{ "numaq16", 250, 250, 250, 2500 },
-		{ "modern", 10, 50, 100, 150 },
+		{ "p3xeon4", 250, 250, 250, 250, 200, 1024 },
+		{ "p3xeon8", 335, 335, 335, 335, 200, 1024 },
+		{ "numaq16", 250, 250, 250, 2500, 200, 1024 },
+		{ "modern", 10, 50, 100, 150, 90, 2048 },
 	};
 	ASSERT_EQ(coh_nr_profiles, sizeof(want) / sizeof(want[0]));
 	for (const auto &w : want) {
@@ -51,8 +52,85 @@ TEST(Coherence, ProfilesHoldTheirDocumentedValues)
 		EXPECT_EQ(p->pkg_ns, w.pkg) << w.name;
 		EXPECT_EQ(p->node_ns, w.node) << w.name;
 		EXPECT_EQ(p->remote_ns, w.remote) << w.name;
+		EXPECT_EQ(p->mem_ns, w.mem) << w.name;
+		EXPECT_EQ(p->cache_kb, w.cache_kb) << w.name;
 	}
 	EXPECT_EQ(coh_find_profile("vax"), nullptr);
+	// Where the schedulers' task lines sit: 2.4's task_struct heads its 8 KB i386 kernel
+	// stack (union task_union); the others allocate theirs from a slab.
+	EXPECT_EQ(sched_linux24_ops.task_align, 8192u);
+	for (const sched_ops *o : { &sched_o1_ops, &sched_hw_ops, &sched_cfs_ops, &sched_eevdf_ops })
+		EXPECT_EQ(o->task_align, 0u) << o->name;
+	// 1 MB of L2 holds 128 such lines; a 2020s 2 MB L2, 256.
+	EXPECT_EQ(coh_task_lines(coh_find_profile("p3xeon4"), 8192), 128u);
+	EXPECT_EQ(coh_task_lines(coh_find_profile("modern"), 8192), 256u);
+	EXPECT_EQ(coh_task_lines(coh_find_profile("p3xeon4"), 0), 0u);
+}
+
+// Aliased task lines: one CPU keeps the 128 it used last (p3xeon4, 8 KB apart). A cyclic
+// scan of 128 hits after its first pass; of 129 it misses on every line (LRU), each miss
+// a memory fetch (200 ns) when no other cache has the line, a transfer when one has.
+TEST(Coherence, AliasedTaskLinesBeyondTheCacheComeFromMemory)
+{
+	sched_topo tp = topo("core=4");
+	const unsigned nt = 200;
+	for (unsigned n : { 128u, 129u }) {
+		coh *c = coh_create(&tp, coh_find_profile("p3xeon4"), SCHED_NR_LINES(nt), 8192);
+		ASSERT_NE(c, nullptr);
+		for (unsigned i = 0; i < n; i++)
+			EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(i), 0), 0) << "cold: " << i;
+		for (unsigned pass = 0; pass < 3; pass++)
+			for (unsigned i = 0; i < n; i++)
+				EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(i), 0), n == 128 ? 0 : 200)
+					<< n << " lines, pass " << pass << ", line " << i;
+		EXPECT_EQ(coh_stats(c)->mem_fetches, n == 128 ? 0u : 3u * n);
+		EXPECT_EQ(coh_stats(c)->transfers, 0u);
+		// CPU 1 reads the line CPU 0 used last: a transfer, not memory.
+		EXPECT_EQ(coh_touch(c, 1, SCHED_LINE_TASK(n - 1), 0), 250);
+		// Lines other than tasks' are never evicted: the run-queue line stays.
+		EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_RQ(0), 1), 0);
+		for (unsigned i = 0; i < nt; i++)
+			coh_touch(c, 0, SCHED_LINE_TASK(i), 1);
+		EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_RQ(0), 0), 0);
+		coh_destroy(c);
+	}
+	// Without task_align nothing is evicted.
+	coh *c = coh_create(&tp, coh_find_profile("p3xeon4"), SCHED_NR_LINES(nt), 0);
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < nt; i++)
+			EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(i), 0), 0);
+	EXPECT_EQ(coh_stats(c)->evictions, 0u);
+	coh_destroy(c);
+}
+
+// 64 CPUs: a line CPU 63 holds is found and priced (a shift by 64 used to run the holder
+// scan past CPU 63: hwsched run on numa=4,pkg=2,core=8 with a profile crashed).
+TEST(Coherence, SixtyFourCpusFindTheLastCpusCopy)
+{
+	sched_topo tp = topo("numa=4,pkg=2,core=8");
+	ASSERT_EQ(tp.nr_cpus, 64u);
+	for (unsigned align : { 0u, 8192u }) {
+		coh *c = coh_create(&tp, coh_find_profile("modern"), SCHED_NR_LINES(4), align);
+		EXPECT_EQ(coh_touch(c, 63, SCHED_LINE_TASK(1), 1), 0);
+		EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(1), 0), 150) << "another node";
+		EXPECT_EQ(coh_touch(c, 62, SCHED_LINE_TASK(1), 1), 150) << "invalidates CPU 0's copy";
+		EXPECT_EQ(coh_touch(c, 63, SCHED_LINE_TASK(1), 0), 50) << "from CPU 62, same package";
+		coh_destroy(c);
+	}
+}
+
+// A write by another CPU takes the line out of the first CPU's list: its list makes room.
+TEST(Coherence, ALineInvalidatedByAWriteLeavesTheLru)
+{
+	sched_topo tp = topo("core=2");
+	coh *c = coh_create(&tp, coh_find_profile("p3xeon4"), SCHED_NR_LINES(300), 8192);
+	for (unsigned i = 0; i < 128; i++)
+		coh_touch(c, 0, SCHED_LINE_TASK(i), 0);
+	EXPECT_EQ(coh_touch(c, 1, SCHED_LINE_TASK(0), 1), 250) << "invalidates CPU 0's copy";
+	EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(200), 0), 0) << "cold";
+	EXPECT_EQ(coh_stats(c)->evictions, 0u) << "127 + 1 lines: CPU 0 evicted nothing";
+	EXPECT_EQ(coh_touch(c, 0, SCHED_LINE_TASK(1), 0), 0) << "still cached";
+	coh_destroy(c);
 }
 
 // CPUs thread-fastest on numa=2,pkg=2,core=2,smt=2: 1 is 0's sibling, 2 its package's
@@ -188,6 +266,30 @@ TEST(Coherence, NoProfileNoCostAndLinux24PaysForItsScan)
 	EXPECT_LT(on.throughput, off.throughput);
 	machine_result_free(&off);
 	machine_result_free(&on);
+}
+
+// linux24 on the 4-way P-III: 64 tbench processes fit in a CPU's 128 aliased lines, 192
+// do not, so its goodness() scan fetches task lines from memory; o1 never does.
+TEST(Coherence, Linux24ScanMissesOnlyWhenTheTasksOutnumberTheCache)
+{
+	machine_result small = run("core=4,profile=p3xeon4", "linux24", "tbench:clients=32");
+	machine_result big = run("core=4,profile=p3xeon4", "linux24", "tbench:clients=96");
+	machine_result o1 = run("core=4,profile=p3xeon4", "o1", "tbench:clients=96");
+	EXPECT_EQ(small.coh_mem_fetches, 0u);
+	EXPECT_GT(big.coh_mem_fetches, 1000u);
+	EXPECT_EQ(big.coh_mem_ns, 200.0 * (double)big.coh_mem_fetches);
+	EXPECT_EQ(o1.coh_mem_fetches, 0u);
+	machine_result_free(&small);
+	machine_result_free(&big);
+	machine_result_free(&o1);
+}
+
+// The same on a whole machine of 64 CPUs (the co-design study's largest): it runs.
+TEST(Coherence, SixtyFourCpuMachineRunsWithAProfile)
+{
+	machine_result r = run("numa=4,pkg=2,core=8,profile=modern", "o1", "mix:tasks=64");
+	EXPECT_GT(r.coh_transfers, 0u);
+	machine_result_free(&r);
 }
 
 TEST(Coherence, TopologyProfileKeyIsCheckedByName)

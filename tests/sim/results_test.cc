@@ -4,9 +4,14 @@
 // effects it does not reproduce are documented in docs/results.md, not asserted here.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include "sim/machine/machine.h"
+#include "tests/test_util.h"
 
 namespace {
 
@@ -140,6 +145,9 @@ TEST(Results, ProfileExp1O1BeatsLinux24MoreAt192)
 	}
 	EXPECT_GT(r[1], 1.5) << "192 processes";
 	EXPECT_GT(r[1], r[0] + 0.3) << "64: " << r[0] << ", 192: " << r[1];
+	// published 1.05 at 64; ours stays within 0.25 of it (1.21 at full size, not the
+	// goal's 1.10: docs/results.md says which part of the model is responsible)
+	EXPECT_LT(r[0], 1.05 + 0.25) << "64 processes";
 }
 
 // Seed 2 on the 8-way P-III Xeon, with VolanoMark's yields: 2.4 does worse on 8 CPUs
@@ -147,9 +155,10 @@ TEST(Results, ProfileExp1O1BeatsLinux24MoreAt192)
 TEST(Results, ProfileExp2Linux24FallsFrom4To8CpusPerCpuQueuesScale)
 {
 	const char *wl = "volanomark:rooms=10,users=20";
-	// 1 s: at 0.3 s the 8-CPU run has not yet fallen below the 4-CPU one
-	Out l4 = run(wl, "core=4,profile=p3xeon8", "linux24", 1000);
-	Out l8 = run(wl, "core=8,profile=p3xeon8", "linux24", 1000);
+	// 2 s, as make results: in the first second the 4-CPU run's scan still misses in the
+	// cache more than the 8-CPU one's (task lines evicted, docs/simulator.md)
+	Out l4 = run(wl, "core=4,profile=p3xeon8", "linux24", 2000);
+	Out l8 = run(wl, "core=8,profile=p3xeon8", "linux24", 2000);
 	ASSERT_EQ(l4.ret, 0) << l4.err;
 	ASSERT_EQ(l8.ret, 0) << l8.err;
 	EXPECT_LT(l8.throughput, l4.throughput);
@@ -237,6 +246,209 @@ TEST(Results, Exp5WakeBalancingNoLoss)
 		ASSERT_EQ(off.ret, 0) << off.err;
 		EXPECT_GE(on.throughput, 0.99 * off.throughput) << s;
 	}
+}
+
+// ---- Experiments 4 and 5 on their machine profile (issue 23): the modern profile prices
+// the software run queues' lines and locks; the matches they had must hold under it.
+
+// Seed 4 under contention: every sysbench task in a child group costs at most the
+// published "few %" (5%), on o1, hw and cfs.
+TEST(Results, ProfileExp4GroupingCostsAtMostFivePercent)
+{
+	for (const char *s : { "o1", "hw", "cfs" })
+		for (int t : { 4, 64 }) {
+			std::string w = "sysbench:threads=" + std::to_string(t) +
+					",backends=" + std::to_string(t);
+			Out root = run(w + ",group=0", "core=4,profile=modern", s, 500);
+			Out child = run(w + ",group=1", "core=4,profile=modern", s, 500);
+			ASSERT_EQ(root.ret, 0) << root.err;
+			ASSERT_EQ(child.ret, 0) << child.err;
+			EXPECT_GT(child.throughput, 0.95 * root.throughput) << s << " threads " << t;
+		}
+}
+
+// Seed 4 under contention: 1 root task vs 16 in group 1 on 4 CPUs still gets its
+// entitlement (25% / 75%) within 2 points.
+TEST(Results, ProfileExp4EqualSharesOnFourCpus)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out o = run("mix:tasks=17,sleep=0,msg=0,groups=2,g0=1", "core=4,profile=modern", s, 2000);
+		ASSERT_EQ(o.ret, 0) << o.err;
+		EXPECT_NEAR(o.group_share[0], 0.25, 0.02) << s;
+		EXPECT_NEAR(o.group_share[1], 0.75, 0.02) << s;
+	}
+}
+
+// Seed 5 under contention: wake balancing on is no worse than off (published +0.07%; 1%
+// tolerance for a single short seed) and shares cores less than half as long.
+TEST(Results, ProfileExp5WakeBalancingNoLossSharesCoresLess)
+{
+	for (const char *s : { "o1", "hw" }) {
+		Out on = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2,profile=modern", s, 500, 1);
+		Out off = run("sysbench:threads=16,backends=16", "pkg=2,core=4,smt=2,profile=modern", s, 500, 0);
+		ASSERT_EQ(on.ret, 0) << on.err;
+		ASSERT_EQ(off.ret, 0) << off.err;
+		EXPECT_GE(on.throughput, 0.99 * off.throughput) << s;
+		EXPECT_LT(on.smt_share_pct, 0.5 * off.smt_share_pct) << s;
+	}
+}
+
+// ---- build/results/summary.json (make results, results/report.sh) ----
+
+// A small JSON reader: objects, numbers, null, strings, arrays; leaves flattened into
+// "a.b" -> text of the number ("null" for null). ok is false on anything malformed.
+struct Json {
+	const std::string &s;
+	size_t i = 0;
+	bool ok = true;
+	std::map<std::string, std::string> leaves;
+	explicit Json(const std::string &text) : s(text)
+	{
+		value("");
+		ws();
+		if (i != s.size())
+			ok = false;
+	}
+	void ws() { while (i < s.size() && isspace((unsigned char)s[i])) i++; }
+	std::string str()
+	{
+		std::string r;
+		if (s[i] != '"') { ok = false; return r; }
+		for (i++; i < s.size() && s[i] != '"'; i++)
+			r += s[i];
+		if (i >= s.size()) ok = false;
+		i++;
+		return r;
+	}
+	void value(const std::string &path)
+	{
+		ws();
+		if (i >= s.size()) { ok = false; return; }
+		if (s[i] == '{') {
+			i++; ws();
+			if (s[i] == '}') { i++; return; }
+			while (ok) {
+				ws();
+				std::string k = str();
+				ws();
+				if (s[i] != ':') { ok = false; return; }
+				i++;
+				value(path.empty() ? k : path + "." + k);
+				ws();
+				if (s[i] == ',') { i++; continue; }
+				if (s[i] == '}') { i++; return; }
+				ok = false;
+			}
+		} else if (s[i] == '[') {
+			i++; ws();
+			unsigned n = 0;
+			if (s[i] == ']') { i++; return; }
+			while (ok) {
+				value(path + "." + std::to_string(n++));
+				ws();
+				if (s[i] == ',') { i++; continue; }
+				if (s[i] == ']') { i++; return; }
+				ok = false;
+			}
+		} else if (s[i] == '"') {
+			leaves[path] = str();
+		} else if (s.compare(i, 4, "null") == 0) {
+			leaves[path] = "null";
+			i += 4;
+		} else {
+			size_t b = i;
+			while (i < s.size() && (isdigit((unsigned char)s[i]) || strchr("+-.eE", s[i])))
+				i++;
+			if (b == i) { ok = false; return; }
+			char *end = nullptr;
+			std::string num = s.substr(b, i - b);
+			strtod(num.c_str(), &end);
+			if (*end) ok = false;
+			leaves[path] = num;
+		}
+	}
+};
+
+// The cells of the first table row of @md that starts with @head ("| x | a | b |" -> x, a, b).
+std::vector<std::string> row(const std::string &md, const std::string &head)
+{
+	std::vector<std::string> cells;
+	std::istringstream in(md);
+	std::string line;
+	while (std::getline(in, line)) {
+		if (line.rfind(head, 0) != 0)
+			continue;
+		std::string c;
+		for (size_t k = 1; k < line.size(); k++) {
+			if (line[k] == '|') {
+				size_t a = c.find_first_not_of(' '), b = c.find_last_not_of(' ');
+				cells.push_back(a == std::string::npos ? "" : c.substr(a, b - a + 1));
+				c.clear();
+			} else {
+				c += line[k];
+			}
+		}
+		break;
+	}
+	return cells;
+}
+
+// "+0.7%" -> "0.7", as report.sh writes it into the JSON.
+std::string bare(std::string x)
+{
+	if (!x.empty() && x.back() == '%') x.pop_back();
+	if (!x.empty() && x[0] == '+') x.erase(0, 1);
+	return x;
+}
+
+// A small run of experiments 1, 2 and 5 (seed 1, every timed run 0.2 s: RES_DURATION) into
+// a scratch build/results: report.sh's summary.json parses, and each figure in it is the
+// one its table prints; experiments not run have no keys; the plots are written.
+TEST(Results, SummaryJsonHoldsTheReportsFigures)
+{
+	std::string root = hwstest::repo_root();
+	std::string tmpl = root + "/build/tests/summary_XXXXXX";
+	std::vector<char> buf(tmpl.begin(), tmpl.end());
+	buf.push_back(0);
+	ASSERT_NE(mkdtemp(buf.data()), nullptr);
+	std::string dir(buf.data());
+	std::string env = "OUT_BASE=" + dir + " SVG_DIR=" + dir + "/svg SEED_LIST=1 RES_DURATION=0.2s "
+			  "JOBS=2 HWSCHED=" + std::string(HWSCHED_BIN) + " ";
+	for (const char *e : { "exp1_tbench", "exp2_volano", "exp5_wakebal" }) {
+		hwstest::CliRun r = hwstest::shell(env + root + "/results/" + e + ".sh");
+		ASSERT_EQ(r.status, 0) << e << ": " << r.out;
+	}
+	hwstest::CliRun r = hwstest::shell(env + root + "/results/report.sh");
+	ASSERT_EQ(r.status, 0) << r.out;
+	std::string md = hwstest::slurp(dir + "/tables.md");
+	Json j(hwstest::slurp(dir + "/summary.json"));
+	ASSERT_TRUE(j.ok) << hwstest::slurp(dir + "/summary.json");
+	auto &L = j.leaves;
+	EXPECT_EQ(L["seeds.0"], "1");
+
+	std::vector<std::string> e1 = row(md, "| ours ratio o1/linux24 |");
+	ASSERT_EQ(e1.size(), 3u) << md;
+	EXPECT_EQ(L["exp1_ratio_64"], e1[1]);
+	EXPECT_EQ(L["exp1_ratio_192"], e1[2]);
+	std::vector<std::string> e2 = row(md, "| scaling 8P |");
+	ASSERT_EQ(e2.size(), 6u) << md;
+	EXPECT_EQ(L["exp2_scaling_8p.linux24"], e2[3]);
+	EXPECT_EQ(L["exp2_scaling_8p.o1"], e2[4]);
+	EXPECT_EQ(L["exp2_scaling_8p.hw"], e2[5]);
+	for (const char *s : { "o1", "hw", "cfs", "eevdf" }) {
+		std::vector<std::string> e5 = row(md, std::string("| ours ") + s + " transactions/s |");
+		ASSERT_EQ(e5.size(), 4u) << s;
+		EXPECT_EQ(L[std::string("exp5_wake_on_vs_off_pct.") + s], bare(e5[3])) << s;
+	}
+	for (const auto &kv : L) {
+		EXPECT_NE(kv.first.rfind("exp3_", 0), 0u) << kv.first << ": experiment 3 was not run";
+		EXPECT_NE(kv.first.rfind("exp4_", 0), 0u) << kv.first << ": experiment 4 was not run";
+		EXPECT_NE(kv.second, "null") << kv.first;
+	}
+	for (const char *p : { "exp1", "exp2", "exp5" })
+		EXPECT_NE(hwstest::slurp(dir + "/svg/" + p + ".svg").find("</svg>"), std::string::npos) << p;
+	EXPECT_EQ(access((dir + "/summary.json.tmp").c_str(), F_OK), -1) << "renamed into place";
+	hwstest::shell("rm -rf '" + dir + "'");
 }
 
 }  // namespace
