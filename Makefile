@@ -684,3 +684,15 @@ fuzz-regress: $(FUZZ_BINS)
 	done
 test: fuzz-regress
 # ==== end of fuzz =========================================================================
+
+# ==== soak (issue 20, item 5): not part of make test ======================================
+# make soak [SOAK_JOBS=N] [SOAK_COMMANDS=N] [SOAK_BIG_COMMANDS=N] [SOAK_CHUNK=N]
+#           [SOAK_BIG_CHUNK=N] [SOAK_SEED=S] [SOAK_RESETS=RATE]
+#   hwsched lockstep (model beside RTL) for 100 M random commands on the default shape and
+#   10 M on 64 x 4096, in parallel jobs (SOAK_JOBS, default the CPUs online) of distinct
+#   seeds, bursts cut by the engine's reset with commands in flight (--resets, default
+#   0.02); prints each job's seed, commands, mismatches and resets as it ends, then the
+#   totals; writes build/soak/summary.json. tools/soak.sh, docs/fuzz.md ("Soak").
+.PHONY: soak
+soak: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,64x4096x16g16)
+	tools/soak.sh $(HWSCHED) $(BUILD)/soak
