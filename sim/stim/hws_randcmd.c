@@ -804,11 +804,11 @@ static int run_reset_burst(struct gen *g, unsigned n)
 	}
 	if (ret)
 		return ret;
+	g->r->resets++;
 	ret = hws_reset(g->d);
 	if (ret)
 		return fail(g, ret, "reset with %u commands written", n);
 	hws_get_bus_stats(g->d, &st);
-	g->r->resets++;
 	g->r->resets_cut += n;
 	memset(g->queued, 0, g->c->nr_tasks);
 	memset(g->dom_bad, 0, sizeof(g->dom_bad));
