@@ -13,7 +13,10 @@
 # --resets. Prints each job as it ends (seed, commands, mismatches, resets, seconds) and
 # the running total; at the end the totals, and writes OUT_DIR/summary.json (written to a
 # temporary file, then renamed). Each job's output: OUT_DIR/logs/<shape>-<seed>.log.
-# Exit 0 iff every job ran to its end with no mismatch and nothing else failed.
+# SIGTERM or SIGINT stops it early: the jobs running are ended (their commands are not
+# counted), none is started, and the summary of the jobs that ended is written, marked
+# "stopped_early". Exit 0 iff every job ran to its end with no mismatch and nothing else
+# failed.
 set -uo pipefail
 
 die() { echo "soak: $*" >&2; exit 2; }
@@ -64,8 +67,11 @@ run_job() { # name cpus tasks seed commands
 	local log="$out/logs/$1-$4.log" t0 t1 rc
 	t0=$(date +%s.%N)
 	"$bin" lockstep --cpus "$2" --tasks "$3" --seed "$4" --commands "$5" \
-		--resets "$resets" >"$log" 2>&1
+		--resets "$resets" >"$log" 2>&1 &
+	echo $! >"$out/logs/$1-$4.pid"
+	wait $!
 	rc=$?
+	rm -f "$out/logs/$1-$4.pid"
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "exit %d\nwall %.1f\n", rc, b - a }' \
 		>>"$log"
@@ -80,7 +86,16 @@ job_figures() { # log
 		   r == "" ? 0 : r, w == "" ? 0 : w, e == "" ? -1 : e }' "$1"
 }
 
-done_cmds=0 done_jobs=0 bad=0
+done_cmds=0 done_jobs=0 bad=0 stopped=0
+# Stop early: end the running jobs (their hwsched by pid), start none.
+stop() {
+	local f
+	stopped=1
+	for f in "$out"/logs/*.pid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+}
+trap stop TERM INT
 declare -A pid_job=()
 report_done() { # pid
 	local j=${pid_job[$1]} name cpus tasks seed n c m r w e
@@ -89,6 +104,12 @@ report_done() { # pid
 	read -r c m r w e < <(job_figures "$out/logs/$name-$seed.log")
 	done_cmds=$(( done_cmds + c ))
 	done_jobs=$(( done_jobs + 1 ))
+	if [ "$stopped" = 1 ] && [ "$m" = 0 ] && [ "$c" != "$n" ]; then
+		echo "soak: ${cpus}x$tasks seed $seed ended by the stop (not counted)"
+		done_jobs=$(( done_jobs + 1 ))
+		ended_by_stop+=("$name $seed")
+		return
+	fi
 	if [ "$e" != 0 ] || [ "$m" != 0 ] || [ "$c" != "$n" ]; then
 		bad=$(( bad + 1 ))
 		echo "soak: FAILED: ${cpus}x$tasks seed $seed (exit $e, $c of $n commands," \
@@ -101,18 +122,34 @@ report_done() { # pid
 		$(( $(date +%s) - start ))
 }
 
+ended_by_stop=()
 next=0
-while [ "$next" -lt "$total_jobs" ] || [ ${#pid_job[@]} -gt 0 ]; do
-	while [ "$next" -lt "$total_jobs" ] && [ ${#pid_job[@]} -lt "$jobs" ]; do
+while { [ "$next" -lt "$total_jobs" ] && [ "$stopped" = 0 ]; } || [ ${#pid_job[@]} -gt 0 ]; do
+	while [ "$stopped" = 0 ] && [ "$next" -lt "$total_jobs" ] && [ ${#pid_job[@]} -lt "$jobs" ]; do
 		run_job ${list[$next]} &
 		pid_job[$!]=${list[$next]}
 		next=$(( next + 1 ))
 	done
-	wait -n -p fin "${!pid_job[@]}" || true
-	[ -n "${fin:-}" ] && [ -n "${pid_job[$fin]:-}" ] && report_done "$fin"
-	fin=
+	[ ${#pid_job[@]} -gt 0 ] || break
+	# Poll (a trap may interrupt a wait): report each job whose process has ended.
+	sleep 1
+	for p in "${!pid_job[@]}"; do
+		kill -0 "$p" 2>/dev/null && continue
+		wait "$p" 2>/dev/null
+		report_done "$p"
+	done
 done
 wall=$(( $(date +%s) - start ))
+# The jobs that ran to their end (or failed): the summary's; those never started or
+# ended by a stop are left out.
+ran=()
+for j in "${list[@]}"; do
+	read -r name _ _ seed _ <<<"$j"
+	[ -e "$out/logs/$name-$seed.log" ] || continue
+	[[ " ${ended_by_stop[*]:-} " == *" $name $seed "* ]] && continue
+	ran+=("$j")
+done
+list=("${ran[@]}")
 
 # Totals per shape, and the JSON.
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -120,7 +157,8 @@ tmp=$(mktemp "$out/.summary.json.XXXXXX") || die "cannot write in $out"
 {
 	printf '{\n  "commit": "%s",\n  "resets_rate": %s,\n  "jobs_at_a_time": %d,\n' \
 		"$commit" "$resets" "$jobs"
-	printf '  "wall_s": %d,\n  "runs": [\n' "$wall"
+	printf '  "wall_s": %d,\n  "stopped_early": %s,\n  "runs": [\n' "$wall" \
+		"$([ "$stopped" = 1 ] && echo true || echo false)"
 	sep=
 	for j in "${list[@]}"; do
 		read -r name cpus tasks seed n <<<"$j"
@@ -156,5 +194,6 @@ for s in default big; do
 			[ "$name" = "$s" ] && job_figures "$out/logs/$name-$seed.log"
 		    done)
 done
-echo "soak: $wall s wall, $bad failed jobs; $out/summary.json"
-[ "$bad" = 0 ]
+echo "soak: $wall s wall, $bad failed jobs$([ "$stopped" = 1 ] && echo ", stopped early" \
+	"(${#ended_by_stop[@]} jobs ended, $(( total_jobs - next )) never started)"); $out/summary.json"
+[ "$bad" = 0 ] && [ "$stopped" = 0 ]
