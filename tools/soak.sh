@@ -58,6 +58,7 @@ total_jobs=${#list[@]}
 total_cmds=$(( commands + big_commands ))
 
 start=$(date +%s)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)	# what the run started at
 echo "soak: $total_jobs jobs, $commands commands on 8x256 and $big_commands on 64x4096," \
      "$jobs at a time, --resets $resets, seeds from $seed0 (default) and" \
      "$(( seed0 + 100000 )) (64x4096); logs in $out/logs"
@@ -152,7 +153,6 @@ done
 list=("${ran[@]}")
 
 # Totals per shape, and the JSON.
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 tmp=$(mktemp "$out/.summary.json.XXXXXX") || die "cannot write in $out"
 {
 	printf '{\n  "commit": "%s",\n  "resets_rate": %s,\n  "jobs_at_a_time": %d,\n' \
