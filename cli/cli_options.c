@@ -207,6 +207,16 @@ static int set_check_every_lockstep(struct cli_args *a, const char *opt, const c
 	return ret;
 }
 
+static int set_resets(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[400];
+
+	if (hws_parse_real(dashed(opt, name, sizeof(name)), v, 0, 1, &a->ro.resets, err,
+			   sizeof(err)))
+		return cli_error(a, "%s", err);
+	return 0;
+}
+
 static int set_check_every(struct cli_args *a, const char *opt, const char *v)
 {
 	uint64_t n = 0;
@@ -427,6 +437,11 @@ static const struct cli_opt {
 	  "RTL walks all its lists every N idle cycles, 0..1000000\n(default 0: off)" },
 	{ "check-every", "N", L, set_check_every_lockstep,
 	  "check the model's invariants every N commands, 0..1e9\n(default 1000)" },
+	{ "resets", "RATE", L, set_resets,
+	  "0..1: the share of command bursts cut by the engine's reset\n"
+	  "pin with commands in flight (in the FIFO or executing), every\n"
+	  "register then checked against its reset value (default 0;\n"
+	  "backends model, rtl, lockstep; docs/fuzz.md, the soak)" },
 	{ "check-every", "N", R | V | P, set_check_every,
 	  "deep conservation check every N events, 0..1e9 (default 64;\n0 off)" },
 	{ "no-balance", NULL, L, set_no_balance,

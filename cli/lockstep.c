@@ -73,6 +73,11 @@ static void print_summary(const struct cli_args *a, const struct hws_randcmd_rep
 	printf("occupancy: max %u of %u tasks queued; table filled %u times, drained %u "
 	       "times\n", r->max_occupancy, cfg->nr_tasks, r->fills, r->drains);
 	print_counts(cfg, r);
+	if (a->ro.resets > 0)
+		printf("resets: %" PRIu64 " bursts cut by the reset pin (%" PRIu64 " seen in "
+		       "flight by a STATUS read just before), %" PRIu64 " commands of them cut; "
+		       "every register at its reset value after each\n", r->resets,
+		       r->resets_seen_busy, r->resets_cut);
 	if (r->engine_done)
 		printf("engine: %" PRIu64 " commands executed in %" PRIu64 " cycles: %.2f "
 		       "cycles per command (bus included)\n", r->engine_done,

@@ -204,6 +204,25 @@ int hws_soft_reset(struct hws_dev *d)
 	return hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK);
 }
 
+int hws_reset(struct hws_dev *d)
+{
+	uint32_t r = 0;
+	unsigned e;
+
+	if (d->broken)
+		return -EIO;
+	if (!d->tp.ops->reset) {
+		set_msg(d, "the %s backend cannot drive the engine's reset pin", d->tp.name ?
+			d->tp.name : "caller's");
+		return -ENOTSUP;
+	}
+	e = d->tp.ops->reset(d->tp.ctx, &r, &d->stats.delay_ns);
+	if (r == HWS_RESP_FAILED)
+		return resp_errno(d, r, 1, 0);
+	d->stats.edges += e;
+	return 0;
+}
+
 /* ---- Open / close ---- */
 
 static int check_id(struct hws_dev *d)

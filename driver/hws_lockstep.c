@@ -24,6 +24,7 @@ struct lockstep {
 	struct hws_transport ref, dut;	/* owned */
 	uint64_t commands;		/* words written to CMD */
 	uint32_t last_cmd;		/* the last of them */
+	uint64_t resets;		/* reset() calls */
 	int broken;			/* a mismatch or a failure stopped the pair */
 	char msg[512];
 };
@@ -51,18 +52,22 @@ static unsigned mismatch(struct lockstep *l, const char *what, uint32_t off, uin
 			 uint32_t mr, unsigned me, uint32_t rv, uint32_t rr, unsigned re,
 			 uint32_t *resp)
 {
-	char cbuf[112], mb[24] = "", rb[24] = "";
+	char cbuf[112], mb[24] = "", rb[24] = "", reg[40] = "", rs[40] = "";
 
 	l->broken = 1;
 	if (!l->dut.settle_edges) {
 		snprintf(mb, sizeof(mb), " edges %u", me);
 		snprintf(rb, sizeof(rb), " edges %u", re);
 	}
-	set_msg(l, "lockstep mismatch at command #%llu (last command written: %s): %s %s (0x%02x): "
+	if (strcmp(what, "reset"))
+		snprintf(reg, sizeof(reg), " %s (0x%02x)", hws_reg_name(off), off);
+	if (l->resets)
+		snprintf(rs, sizeof(rs), ", after %llu resets", (unsigned long long)l->resets);
+	set_msg(l, "lockstep mismatch at command #%llu (last command written: %s%s): %s%s: "
 		   "%s data 0x%08x resp %u%s, %s data 0x%08x resp %u%s",
 		(unsigned long long)(l->commands ? l->commands - 1 : 0),
-		l->commands ? hws_cmd_format(l->last_cmd, cbuf, sizeof(cbuf)) : "none",
-		what, hws_reg_name(off), off, l->ref.name, mv, mr, mb, l->dut.name, rv, rr, rb);
+		l->commands ? hws_cmd_format(l->last_cmd, cbuf, sizeof(cbuf)) : "none", rs,
+		what, reg, l->ref.name, mv, mr, mb, l->dut.name, rv, rr, rb);
 	*resp = HWS_RESP_FAILED;
 	return 0;
 }
@@ -155,6 +160,37 @@ static void ls_idle(void *ctx, unsigned edges, double *ns)
 	l->dut.ops->idle(l->dut.ctx, edges, &dut_ns);
 }
 
+/*
+ * Both engines' reset, asserted between two transactions (whatever they hold in flight):
+ * the edges compared as a write's are. The registers are not read here: the caller reads
+ * them through the pair, each read compared (hws_randcmd.c checks them against the
+ * spec's reset values too).
+ */
+static unsigned ls_reset(void *ctx, uint32_t *resp, double *ns)
+{
+	struct lockstep *l = ctx;
+	uint32_t mr = 0, rr = 0;
+	unsigned me, re;
+	double dut_ns = 0;
+
+	if (l->broken) {
+		*resp = HWS_RESP_FAILED;
+		return 0;
+	}
+	l->resets++;
+	settle(l);
+	me = l->ref.ops->reset(l->ref.ctx, &mr, ns);
+	if (mr == HWS_RESP_FAILED)
+		return side_failed(l, &l->ref, resp);
+	re = l->dut.ops->reset(l->dut.ctx, &rr, &dut_ns);
+	if (rr == HWS_RESP_FAILED)
+		return side_failed(l, &l->dut, resp);
+	if (mr != rr || (me != re && !l->dut.settle_edges))
+		return mismatch(l, "reset", 0, 0, mr, me, 0, rr, re, resp);
+	*resp = mr;
+	return me;
+}
+
 static void ls_destroy(void *ctx)
 {
 	struct lockstep *l = ctx;
@@ -228,6 +264,19 @@ static const struct hws_transport_ops lockstep_ops = {
 	.report = ls_report,
 };
 
+/* A pair whose sides can both be reset: the same, with reset(). */
+static const struct hws_transport_ops lockstep_reset_ops = {
+	.read = ls_read,
+	.write = ls_write,
+	.idle = ls_idle,
+	.destroy = ls_destroy,
+	.errmsg = ls_errmsg,
+	.check = ls_check,
+	.inject_fault = ls_inject_fault,
+	.report = ls_report,
+	.reset = ls_reset,
+};
+
 int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
 			struct hws_transport *out)
 {
@@ -237,7 +286,7 @@ int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
 		return -ENOMEM;
 	l->ref = *ref;
 	l->dut = *dut;
-	out->ops = &lockstep_ops;
+	out->ops = ref->ops->reset && dut->ops->reset ? &lockstep_reset_ops : &lockstep_ops;
 	out->ctx = l;
 	out->name = "lockstep";
 	return 0;

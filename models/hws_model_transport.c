@@ -45,6 +45,15 @@ static int model_inject_fault(void *ctx, unsigned cpu)
 	return hws_model_inject_fault(ctx, cpu);
 }
 
+/* rst_ni: the model's reset state; the edges under reset change nothing in it. */
+static unsigned model_reset(void *ctx, uint32_t *resp, double *ns)
+{
+	(void)ns;
+	hws_model_reset(ctx);
+	*resp = HWS_RESP_OKAY;
+	return HWS_RESET_EDGES;
+}
+
 static const struct hws_transport_ops model_ops = {
 	.read = model_read,
 	.write = model_write,
@@ -52,6 +61,7 @@ static const struct hws_transport_ops model_ops = {
 	.destroy = model_destroy,
 	.check = model_check,
 	.inject_fault = model_inject_fault,
+	.reset = model_reset,
 };
 
 /* The model starts in its reset state, as the RTL comes out of its harness's reset. */

@@ -141,6 +141,17 @@ void hws_set_master(struct hws_dev *d, unsigned master);
 int hws_idle(struct hws_dev *d, unsigned edges);
 /* Soft reset through CTRL: every queue empty, every counter 0. */
 int hws_soft_reset(struct hws_dev *d);
+/**
+ * hws_reset - assert the engine's reset pin (rst_ni) between two transactions, whatever
+ * it holds in flight (commands in its FIFO or executing, results not read)
+ * @d: the device
+ *
+ * The engine returns to its reset state, bus interface included, as when it was opened.
+ * On lockstep both sides are reset. Return: 0; -ENOTSUP when the transport cannot drive
+ * the engine's reset (uart, a caller's bus without it: hws_errmsg() says so); -EIO when
+ * the transport failed (a lockstep mismatch).
+ */
+int hws_reset(struct hws_dev *d);
 
 /* ---- Asynchronous commands ---- */
 

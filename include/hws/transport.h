@@ -88,7 +88,15 @@ struct hws_transport_ops {
 	/* The transport's own figures since it was opened (what went over its line), one
 	 * line without a newline into @buf: 0, or -ENOTSUP when it has none to add. */
 	int (*report)(void *ctx, char *buf, size_t len);
+	/* Assert the engine's reset (rst_ni) for HWS_RESET_EDGES edges between two
+	 * transactions, whatever the engine is doing (commands in its FIFO or executing),
+	 * and release it: the engine is in its reset state, as after opening. *resp:
+	 * HWS_RESP_OKAY, or HWS_RESP_FAILED (errmsg() says why); returns the edges taken. */
+	unsigned (*reset)(void *ctx, uint32_t *resp, double *ns);
 };
+
+/* The edges a transport's reset() holds rst_ni low: the harness's (hws_vsim_reset()). */
+#define HWS_RESET_EDGES 2u
 
 /* One engine behind a bus. */
 struct hws_transport {

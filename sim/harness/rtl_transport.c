@@ -68,12 +68,22 @@ static void rtl_destroy(void *ctx)
 	free(r);
 }
 
+/* The reset pin of hws_top (rst_ni), held low HWS_RESET_EDGES edges by the harness. */
+static unsigned rtl_reset(void *ctx, uint32_t *resp, double *ns)
+{
+	(void)ns;
+	hws_vsim_reset(((struct rtl_tp *)ctx)->s);
+	*resp = HWS_RESP_OKAY;
+	return HWS_RESET_EDGES;
+}
+
 /* No check or fault injection: the RTL checks its own invariants (deep_check). */
 static const struct hws_transport_ops rtl_ops = {
 	.read = rtl_read,
 	.write = rtl_write,
 	.idle = rtl_idle,
 	.destroy = rtl_destroy,
+	.reset = rtl_reset,
 };
 
 /* The engine comes out of the harness's reset. */

@@ -693,6 +693,136 @@ static int run_bus(struct gen *g)
 	}
 }
 
+/* What every readable register holds after a reset (docs/accelerator.md; regs.h). */
+static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
+{
+	const struct hws_config *c = g->c;
+	const struct {
+		uint32_t off, val;
+	} want[] = {
+		{ HWS_REG_STATUS, 0 },	/* first: nothing waiting, executing or recorded */
+		{ HWS_REG_ID, HWS_ID_VALUE },
+		{ HWS_REG_NR_CPUS, c->nr_cpus },
+		{ HWS_REG_NR_TASKS, c->nr_tasks },
+		{ HWS_REG_DEPTHS, c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
+				  c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB },
+		{ HWS_REG_NR_GROUPS, c->nr_groups },
+		{ HWS_REG_FEATURES, (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+				    (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) },
+		{ HWS_REG_CMD_DONE, 0 }, { HWS_REG_ERR_LAST, 0 }, { HWS_REG_ERR_CMD, 0 },
+		{ HWS_REG_ERR_SEQ, 0 }, { HWS_REG_ERR_TOTAL, 0 },
+		{ HWS_REG_ERR_CNT1, 0 }, { HWS_REG_ERR_CNT2, 0 }, { HWS_REG_ERR_CNT3, 0 },
+		{ HWS_REG_ERR_CNT4, 0 }, { HWS_REG_ERR_CNT5, 0 }, { HWS_REG_ERR_CNT6, 0 },
+		{ HWS_REG_ERR_CNT7, 0 }, { HWS_REG_ERR_CNT8, 0 }, { HWS_REG_ERR_CNT9, 0 },
+		{ HWS_REG_ERR_CNT10, 0 }, { HWS_REG_ERR_CNT11, 0 },
+		{ HWS_REG_BAL_THIS, 0 }, { HWS_REG_BAL_MAX, 0 }, { HWS_REG_BAL_AVG, 0 },
+		{ HWS_REG_BAL_IMB, 0 }, { HWS_REG_SYNC, 0 },
+	};
+	struct hws_bus_stats st;
+	struct hws_cpu_counters cc;
+	struct hws_task_state ts;
+	unsigned i, cpu = rnd(g, c->nr_cpus), task = rnd(g, c->nr_tasks);
+	uint32_t v;
+	int ret;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ret = read_reg(g, want[i].off, &v);
+		if (ret)
+			return ret;
+		if (v != want[i].val)
+			return fail(g, 0, "after a reset %s reads 0x%08x, its reset value is 0x%08x",
+				    hws_reg_name(want[i].off), v, want[i].val);
+	}
+	/* CYCLES counts from the reset: no more edges than have passed since. */
+	ret = read_reg(g, HWS_REG_CYCLES, &v);
+	if (ret)
+		return ret;
+	hws_get_bus_stats(g->d, &st);
+	if (v > st.edges - edges_at_reset)
+		return fail(g, 0, "CYCLES reads %u, %llu edges after a reset", v,
+			    (unsigned long long)(st.edges - edges_at_reset));
+	/* The queues: one CPU empty, one task not queued (the stream checks the rest). */
+	ret = hws_read_cpu_counters(g->d, cpu, &cc);
+	if (ret)
+		return fail(g, ret, "counters of cpu %u after a reset", cpu);
+	if (cc.nr_running || cc.nr_active || cc.nr_expired || cc.load)
+		return fail(g, 0, "cpu %u after a reset: %u running (%u + %u), load %u", cpu,
+			    cc.nr_running, cc.nr_active, cc.nr_expired, cc.load);
+	ret = hws_read_task_state(g->d, task, &ts);
+	if (ret)
+		return fail(g, ret, "state of task %u after a reset", task);
+	if (ts.queued || ts.group)
+		return fail(g, 0, "task %u after a reset: queued %d, group %u", task, ts.queued,
+			    ts.group);
+	/* The result FIFO is empty: a RESULT read underflows. */
+	ret = hws_result(g->d, &v);
+	if (ret)
+		return fail(g, ret, "RESULT read after a reset");
+	if (v != (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW))
+		return fail(g, 0, "RESULT read after a reset gave 0x%08x, not UNDERFLOW", v);
+	g->r->bus_errors_made++;
+	return read_reg(g, HWS_REG_STATUS, &v);
+}
+
+/*
+ * A burst cut by the engine's reset: @n commands written back to back, a few edges (or
+ * a STATUS read that sees them in flight), then hws_reset() while they are waiting or
+ * executing. Nothing of them may survive: every register reads its reset value, and the
+ * stream goes on from an empty engine (its shadow emptied too).
+ */
+static int run_reset_burst(struct gen *g, unsigned n)
+{
+	struct hws_bus_stats st;
+	struct gcmd c;
+	uint32_t v;
+	unsigned i;
+	int ret;
+
+	ret = harvest_errors(g);
+	if (!ret)
+		ret = harvest_counts(g);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		c = gen_cmd(g, 0, 1);
+		count_cmd(g, &c);
+		ret = hws_submit(g->d, c.word);
+		if (ret)
+			return fail(g, ret, "write %u of a burst to be cut by a reset", i);
+	}
+	switch (rnd(g, 3)) {
+	case 0:
+		break;
+	case 1:
+		ret = hws_idle(g->d, rnd(g, 4));
+		break;
+	default:
+		ret = read_reg(g, HWS_REG_STATUS, &v);
+		if (!ret && (v & (HWS_STATUS_CMD_LEVEL_MASK | HWS_STATUS_BUSY_MASK)))
+			g->r->resets_seen_busy++;
+		break;
+	}
+	if (ret)
+		return ret;
+	g->r->resets++;
+	ret = hws_reset(g->d);
+	if (ret)
+		return fail(g, ret, "reset with %u commands written", n);
+	hws_get_bus_stats(g->d, &st);
+	g->r->resets_cut += n;
+	memset(g->queued, 0, g->c->nr_tasks);
+	memset(g->dom_bad, 0, sizeof(g->dom_bad));
+	g->nq = 0;
+	g->phase = FILL;
+	return check_reset_state(g, st.edges);
+}
+
+/* 1 with probability @p (0..1), from 53 bits of the stream. */
+static int chance(struct gen *g, double p)
+{
+	return (double)(rnd64(g) >> 11) * 0x1p-53 < p;
+}
+
 /* At the end: every per-CPU value and every task's state, checked against the shadow. */
 static int final_sweep(struct gen *g)
 {
@@ -771,7 +901,10 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 			ret = run_sync(&g, &c);
 		} else if (x < 960) {
 			nb = 1 + rnd(&g, g.c->cmd_depth);
-			ret = run_burst(&g, nb < left ? nb : (unsigned)left, 0);
+			if (o->resets > 0 && chance(&g, o->resets))
+				ret = run_reset_burst(&g, nb < left ? nb : (unsigned)left);
+			else
+				ret = run_burst(&g, nb < left ? nb : (unsigned)left, 0);
 		} else if (x < 975) {
 			nb = g.c->cmd_depth + 1 + rnd(&g, g.c->cmd_depth + 4);
 			ret = run_burst(&g, nb < left ? nb : (unsigned)left, 1);

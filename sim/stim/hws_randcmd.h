@@ -23,6 +23,10 @@ struct hws_randcmd_opts {
 	uint64_t seed;
 	uint64_t commands;	/* command words to write */
 	unsigned check_every;	/* run hws_check() every N commands (0: never) */
+	/* 0..1: the share of the command bursts cut by the engine's reset (hws_reset()) with
+	 * commands in flight, after which every register is checked against its reset
+	 * value; 0 (the default) draws nothing more, so a seed's stream is as before. */
+	double resets;
 	/* Called about every 1% of the run when non-NULL. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
@@ -39,6 +43,10 @@ struct hws_randcmd_report {
 	uint64_t edges;			/* clock edges */
 	uint64_t engine_cycles;		/* CYCLES at the end (summed over soft resets) */
 	uint64_t engine_done;		/* CMD_DONE at the end (summed) */
+	uint64_t resets;		/* bursts cut by hws_reset() */
+	uint64_t resets_seen_busy;	/* ... of which a STATUS read just before the reset
+					 * showed commands waiting or executing */
+	uint64_t resets_cut;		/* commands of those bursts written, never completed */
 	int failed;			/* a call failed unexpectedly (mismatch, timeout) */
 	char msg[600];			/* why */
 };

@@ -245,7 +245,10 @@ TEST(Cli, RunAndReplayRefuseBadNumbersNamingTheOption)
 			       Case{ "run --duration 5parsecs", "--duration" },
 			       Case{ "replay x.txt --pid abc", "--pid 'abc'" },
 			       Case{ "replay x.txt --tree-of 9999999999", "--tree-of" },
-			       Case{ "run --cost smt_speed=2", "smt_speed" } }) {
+			       Case{ "run --cost smt_speed=2", "smt_speed" },
+			       Case{ "lockstep --resets 1.5", "--resets" },
+			       Case{ "lockstep --resets nan", "--resets" },
+			       Case{ "run --resets 0.1", "--resets" } }) {
 		CliRun r = hwsched(c.args);
 		EXPECT_EQ(r.status, 2) << c.args << ": " << r.out;
 		EXPECT_NE(r.out.find(c.names), std::string::npos) << c.args << ": " << r.out;

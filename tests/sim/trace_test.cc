@@ -567,6 +567,56 @@ TEST(Trace, TruncatedFilesAreRefused)
 	EXPECT_GT(hl.t->lines, 10u);
 }
 
+// fuzz_trace's finding, made deterministic: a gzip stream that fails (Z_DATA_ERROR) in the
+// middle of a line longer than the reader's first buffer (4096 bytes), read with
+// --lenient, which goes on. gzgets() copies the line's next bytes into the grown buffer
+// and returns NULL without terminating them; read_line() must terminate the line itself.
+// zlib hands out what it inflated only in whole output buffers (2 x the 64 KB gzbuffer),
+// so the good data is 128 KB + a little in stored blocks, the long line across the
+// 128 KB mark, then a stored block whose NLEN is not LEN's complement. Run through the
+// sanitized hwsched (HWSCHED_BIN in hws_tests) with ASan filling every new allocation
+// with 0xbe (max_malloc_fill_size: the grown buffer's unwritten part too), so that an
+// unterminated line runs off the buffer and ASan reports it (exit 99; checked with the
+// fix reverted: heap-buffer-overflow in parse_header's strchr) instead of meeting a zero
+// by chance.
+#ifdef HWSCHED_BIN
+TEST(Trace, DamagedGzipInALongLineIsTerminatedWhenLenient)
+{
+	const size_t out = 131072, line = 6100, before = 6000;	// line bytes before the mark
+	std::string text;
+	while (text.size() < out - before - 40)
+		text += "# filler line of a damaged trace\n";
+	text += std::string(out - before - text.size() - 1, '#') + "\n";
+	for (size_t i = 0; i < line; i++)	// the long line: letters, no newline
+		text += (char)('a' + (i * 7 + i / 26) % 26);
+	std::string gz = { '\x1f', '\x8b', 8, 0, 0, 0, 0, 0, 0, 3 };
+	for (size_t p = 0; p < text.size(); p += 65535) {
+		size_t n = std::min<size_t>(65535, text.size() - p);
+		gz += { 0, (char)(n & 0xff), (char)(n >> 8), (char)(~n & 0xff),
+			(char)(~n >> 8 & 0xff) };
+		gz += text.substr(p, n);
+	}
+	gz += { 1, 16, 0, 0, 0 };	// bad: NLEN 0
+	gz += std::string(16, 'z');
+	TempTrace f("", false);
+	FILE *fp = fopen(f.path.c_str(), "wb");
+	ASSERT_NE(fp, nullptr);
+	fwrite(gz.data(), 1, gz.size(), fp);
+	fclose(fp);
+	auto r = hwstest::shell("ASAN_OPTIONS=max_malloc_fill_size=1048576:malloc_fill_byte=190:"
+				"exitcode=99:detect_leaks=0 " HWSCHED_BIN " replay " + f.path +
+				" --lenient");
+	EXPECT_EQ(r.out.find("AddressSanitizer"), std::string::npos) << r.out;
+	EXPECT_NE(r.status, 99) << r.out;
+	// Warned of the damaged stream and of the line cut at 4095 bytes, then refused: no
+	// events (exit 2).
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("invalid stored block lengths (a truncated or damaged gzip file)"),
+		  std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("line skipped"), std::string::npos) << r.out;
+}
+#endif
+
 TEST(Trace, MissingFileIsAnError)
 {
 	Loaded l;
