@@ -61,7 +61,9 @@ prove() {
 		done
 		[ -n "$chp" ] && chp="chparam$chp $top;"
 	fi
-	local script="read_verilog -formal$defs -I$src/rtl$read; $chp prep -top $top"
+	# proc -norom: a case of constants stays logic (a ROM is an SMT array that z3 did not
+	# solve in minutes, hws_eng_seq's lat_fn)
+	local script="read_verilog -formal$defs -I$src/rtl$read; $chp hierarchy -top $top; proc -norom; prep -top $top"
 	WHY=""
 	# The properties are code too: Verilator -Wall with FORMAL defined, as the RTL without.
 	if ! verilator --lint-only -Wall -DFORMAL$defs -I"$src/rtl" --top-module "$top" $read >"$dir/lint.txt" 2>&1; then

@@ -229,6 +229,7 @@ module hws_eng_bitmap #(
   // focus list's summary bit (nothing wrote the summaries since the step before); sm_new is
   // the written word's summary bit.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   always @(posedge clk_i) begin
     if (!srst_i) begin
       if (upd && (bm_addr_q != f_bma[BMAW-1:0])) begin
@@ -258,6 +259,7 @@ module hws_eng_bitmap #(
       end
     end
   end
+`endif
 `endif
 endmodule
 

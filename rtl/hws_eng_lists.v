@@ -270,6 +270,7 @@ module hws_eng_lists #(
   // own task changes only at its last edge); in the steps that link into a move's new list
   // (S_FN) bnew_q still names its array.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   // (a command runs while any step field is set: every step of every command has one)
   always @(posedge clk_i) begin
     if (!srst_i && (ctl_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}}) &&
@@ -284,6 +285,7 @@ module hws_eng_lists #(
       $fatal(1, "hws_eng_lists: bnew_q is not the new list's array");
     end
   end
+`endif
 `endif
 endmodule
 

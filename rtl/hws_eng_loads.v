@@ -412,6 +412,7 @@ module hws_eng_loads #(
   // in every step of the command; the group update unit never reads a word whose sum is
   // still to be written.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   wire        running = (ctl_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}});
   always @(posedge clk_i) begin
     if (!srst_i && running && (swc_q != swap_all[c_i])) begin
@@ -430,6 +431,7 @@ module hws_eng_loads #(
       $fatal(1, "hws_eng_loads: group update hazard");
     end
   end
+`endif
 `endif
 endmodule
 

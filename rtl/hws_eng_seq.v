@@ -480,6 +480,7 @@ module hws_eng_seq #(
   // source, are cmd_q's; its step fields this step's, none while idle), and the DOMAIN
   // check agrees with hws_domain's own.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   wire [`HWS_CTL_W-1:0] ctl_exp = ctrl_fn(cmd_q, busy_q ? step_q : 3'd0);
   always @(posedge clk_i) begin
     if (!srst_i && (busy_q ? (ctl_q != ctl_exp)
@@ -492,6 +493,63 @@ module hws_eng_seq #(
       $display("hws_eng_seq: INVARIANT FAILED at %0t: DOMAIN check %0d, hws_domain says %0d",
                $time, dom_fail, dom_bad_i);
       $fatal(1, "hws_eng_seq: DOMAIN check differs from hws_domain's");
+    end
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Formal properties (formal/proofs.list, docs/formal.md). The environment: reset at the
+  // start, and a pop only when the caller may (!busy_o || done_o, hws_top's pop rule).
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (srst_i);
+  always @(*) if (start_i) assume (!busy_q || done);
+
+  // f_cnt: the step a command is in, counted from its pop (0 idle).
+  reg [3:0] f_cnt = 4'd0;
+  always @(posedge clk_i) begin
+    if (srst_i)                  f_cnt <= 4'd0;
+    else if (start_i)            f_cnt <= 4'd1;
+    else if (done)               f_cnt <= 4'd0;
+    else if (busy_q && f_cnt != 4'hf) f_cnt <= f_cnt + 4'd1;
+  end
+  wire [2:0] f_lat = lat_fn(cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]);
+  wire [`HWS_CTL_W-1:0] f_cmd_w = cmd_fn(cmd_q);
+  // (cmd_fn leaves the step fields 0; hws_domain's verdict is compared in simulation)
+  wire f_unused = &{1'b0, f_cmd_w[`HWS_CTL_W-1:`HWS_C_W], dom_bad_i};
+  wire       f_bal = ctl_q[`HWS_C_BAL];
+  // The command fields are cmd_q's from the pop on (kept in f_cmd_ok).
+  reg f_cmd_ok = 1'b0;
+  always @(posedge clk_i) if (start_i) f_cmd_ok <= 1'b1;
+
+  always @(*) begin
+    if (f_past_valid && !srst_i) begin
+      // The control word is the table's: while a command runs ctrl_fn(cmd_q, step_q), idle
+      // no step field; its command fields are cmd_q's once a command was popped.
+      if (busy_q) begin
+        assert (ctl_q == ctrl_fn(cmd_q, step_q));
+      end else begin
+        assert (ctl_q[`HWS_CTL_W-1:`HWS_C_W] == {(`HWS_CTL_W - `HWS_C_W){1'b0}});
+      end
+      if (f_cmd_ok) assert (ctl_q[`HWS_C_W-1:0] == f_cmd_w[`HWS_C_W-1:0]);
+      assert (busy_q == (step_q != 3'd0));
+      // Every popped command completes in exactly its latency: its steps are counted from
+      // the pop, it never runs past its last one, and it completes at the edge ending it
+      // (a command that fails a check completes in step 1). BALANCE ends on hws_balance's
+      // done (its own latency, hws_balance's properties), staying in step 2.
+      assert (f_cnt == {1'b0, step_q} || (f_bal && step_q == 3'd2 && f_cnt >= 4'd2));
+      if (busy_q && !f_bal) assert (step_q <= f_lat);
+      if (busy_q && f_bal)  assert (step_q <= 3'd2);
+      if (done && !failed && !f_bal) assert (f_cnt == {1'b0, f_lat});
+      if (failed) assert (f_cnt == 4'd1);
+      if (busy_q && !f_bal && f_cnt == {1'b0, f_lat}) assert (done);
+      // A command that fails a check changes nothing but the error registers: in its
+      // step 1 no field that writes state is set, and ok1 (the 1-cycle writes) is 0.
+      if (failed) assert (!ok1_o && !ctl_q[`HWS_S_LINK] && !ctl_q[`HWS_S_UNL_T] &&
+                          !ctl_q[`HWS_S_UNL_H] && !ctl_q[`HWS_S_GRP_WE] &&
+                          !ctl_q[`HWS_S_SETW] && !ctl_q[`HWS_S_GOLD] && !ctl_q[`HWS_S_GNEW]);
     end
   end
 `endif

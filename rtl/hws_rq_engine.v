@@ -286,6 +286,7 @@ module hws_rq_engine #(
   // They run at every edge where no command is half done (idle, or step 1: every earlier
   // command has completed and this one has not changed anything yet).
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   wire consistent = !busy || (step == 3'd1);
   // ht index of list (a, p): {p[7], a, p[6:0]}, as hws_eng_lists forms it
   function automatic [HTAW-1:0] ht_idx(input [AIW-1:0] a, input [7:0] p);
@@ -608,6 +609,7 @@ module hws_rq_engine #(
       end
     end
   end
+`endif
 `endif
 endmodule
 
