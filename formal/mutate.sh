@@ -35,6 +35,9 @@ MUTANTS=(
 	"ram_wrong_port@@ram_d6_w3@@rtl/hws_ram.v@@    if (we_i) mem_q[waddr_i] <= wdata_i;@@    if (we_i) mem_q[raddr_i] <= wdata_i;"
 	# Flags: a write of 0 that does not clear.
 	"flags_no_clear@@flags_n8@@rtl/hws_flags.v@@(q[i] ^ wdata_i));@@(q[i] ^ wdata_i) & wdata_i);"
+	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
+	# list's bit (the word is written back unchanged; the summary bit still follows it).
+	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

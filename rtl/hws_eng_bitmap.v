@@ -55,6 +55,13 @@ module hws_eng_bitmap #(
   output wire                   pk_swap_o,  // ... PICK_NEXT swaps the arrays (from step 2)
   output wire                   f_ne_o,     // the focus list is non-empty
   output wire [15:0]            chunk_o     // CPU_STAT's bitmap chunk (step 2)
+`ifdef FORMAL
+  ,
+  // formal only, for hws_rq_engine's invariants: the summaries (array a's at [a*16 +: 16],
+  // the bits above NK 0) and the bitmap RAM's words
+  output wire [2*NR_CPUS*16-1:0]    f_sm_o,
+  output wire [2*NR_CPUS*16*16-1:0] f_bm_o
+`endif
 );
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
@@ -160,6 +167,9 @@ module hws_eng_bitmap #(
   // A link sets the focus list's bit in its (trusted) word, an unlink that empties the list
   // clears it (written at every unlink, unchanged unless the list empties).
   wire           upd   = link_i || unlink_i;
+`ifdef FORMAL
+  wire [2*NR_CPUS*16*16-1:0] f_bm;   // the bitmap RAM's words (formal only)
+`endif
   wire [15:0]    bm_wd = link_i ? (bm_tw | prio_lo) :
                          u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;
   // The summary bit of the focus word after a link or unlink, as data rather than an
@@ -169,6 +179,9 @@ module hws_eng_bitmap #(
   hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
     .clk_i(clk_i), .we_i(upd && !srst_i), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
     .raddr_i(bm_raddr), .rdata_o(bm_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_bm)
+`endif
   );
 
   genvar ga, gc;
@@ -183,6 +196,9 @@ module hws_eng_bitmap #(
           sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_new}} & prio_hi[NK-1:0]);
       end
       assign sm_all[ga*NK +: NK] = sm_q;
+`ifdef FORMAL
+      assign f_sm_o[ga*16 +: 16] = {{(16-NK){1'b0}}, sm_q};
+`endif
     end
     for (gc = 0; gc < NR_CPUS; gc = gc + 1) begin : g_cpu
       assign sm_cpu[gc] = sm_all[gc*2*NK +: 2*NK];
@@ -218,6 +234,9 @@ module hws_eng_bitmap #(
   assign pk_swap_o = pk_swap_q;
   assign f_ne_o    = f_ne;
   assign chunk_o   = cst_tw_q ? bm_rd : 16'd0;
+`ifdef FORMAL
+  assign f_bm_o    = f_bm;
+`endif
 
   // Bits that some configurations do not need, and the fields this module does not read.
   wire unused_bits = &{1'b0, sel_act[7:4], sel_exp[7:4], prio_hi[15:NK], chunk_oh[15:NK],
@@ -260,6 +279,48 @@ module hws_eng_bitmap #(
     end
   end
 `endif
+`endif
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Formal properties (formal/proofs.list): the bitmap's write contract, for any list (a, p)
+  // the solver picks. Assumed of the engine (its simulation checks assert them): reset at
+  // the start; a link or unlink rewrites the focus list's word at the held read address
+  // (bm_addr_q) with the summary bit of the step before (smk_q == f_sm_k), a list below
+  // NR_PRIO on one of the NR_CPUS, never in two successive cycles; an unlink is from a non-empty list; link and
+  // unlink exclude each other. Asserted: a link sets the list's bit, an unlink clears it
+  // exactly when it empties the list, and every other list's bit keeps its value (a bit as
+  // the engine reads it: its word trusted while the summary bit is set).
+  localparam [31:0] NARR32 = NARR;
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (srst_i);
+  always @(*) begin
+    if (upd) begin
+      assume (bm_addr_q == f_bma[BMAW-1:0] && smk_q == f_sm_k && f_prio_i < HWS_NR_PRIO[7:0]);
+      assume ({1'b0, f_arr} < NARR32[AIW:0]);
+      assume (!(link_i && unlink_i));
+    end
+    if (unlink_i) assume (f_ne);
+  end
+  always @(posedge clk_i) if (f_past_valid && upd) assume (!$past(upd));
+  /* verilator lint_off UNDRIVEN */
+  (* anyconst *) reg [AIW-1:0] f_a;
+  (* anyconst *) reg [7:0]     f_p;
+  /* verilator lint_on UNDRIVEN */
+  always @(*) assume (f_p < HWS_NR_PRIO[7:0] && {1'b0, f_a} < NARR32[AIW:0]);
+  wire [AIW+3:0] f_wa = {f_a, f_p[7:4]};
+  wire [15:0]    f_w  = f_bm[f_wa*16 +: 16];
+  wire           f_b  = sm_all[{{(32-AIW){1'b0}}, f_a} * NK + {28'd0, f_p[7:4]}] && f_w[f_p[3:0]];   // (a, p)'s bit
+  wire           f_is = (f_arr == f_a) && (f_prio_i == f_p);            // it is the focus list
+  always @(posedge clk_i) begin
+    if (f_past_valid && !$past(srst_i) && !srst_i) begin
+      if ($past(upd && f_is)) begin
+        assert (f_b == ($past(link_i) || !$past(u_empty_i)));
+      end else begin
+        assert (f_b == $past(f_b));
+      end
+    end
+  end
 `endif
 endmodule
 

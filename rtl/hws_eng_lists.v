@@ -65,6 +65,15 @@ module hws_eng_lists #(
   output wire [AIW+3:0]        bnew_o,     // a move's new list {array, prio[7:4]} (bnew_q)
   output wire [NR_TASKS-1:0]   queued_o,   // queued[t] of every task
   output wire                  q_t_o       // queued[t] of the command's task (qt_q)
+`ifdef FORMAL
+  ,
+  // formal only: the RAMs' words, for hws_rq_engine's invariants
+  output wire [(1 << TW)*(CW + 9 + WGTW + HTAW)-1:0] f_tt_o,
+  output wire [(1 << TW)*TW-1:0]                     f_nx_o,
+  output wire [(1 << TW)*TW-1:0]                     f_pv_o,
+  output wire [2*NR_CPUS*128*2*TW-1:0]               f_ht_o,
+  output wire [2*NR_CPUS*16*2*TW-1:0]                f_hth_o
+`endif
 );
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
@@ -191,14 +200,23 @@ module hws_eng_lists #(
     .clk_i(clk_i), .we_i(link && !srst_i), .waddr_i(t_i),
     .wdata_i({ht_addr_q, tt_wgt_wd, f_phys_i, f_prio_i, f_cpu_i}),
     .raddr_i(t_i), .rdata_o({tt_hti, tt_wgt, tt_rd})
+`ifdef FORMAL
+    , .f_mem_o(f_tt_o)
+`endif
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
     .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_nx_o)
+`endif
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
     .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
     .raddr_i(t_i), .rdata_o(pv_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_pv_o)
+`endif
   );
   // ht in two RAMs by prio[7] (the index's top bit): u_ht for prio 0..127, u_hth for
   // 128..139. Both are read at every edge; the registered top bit of the read index picks
@@ -213,10 +231,16 @@ module hws_eng_lists #(
   hws_ram #(.DEPTH(HLD), .WIDTH(2*TW), .AW(HLAW)) u_ht (
     .clk_i(clk_i), .we_i(ht_we && !ht_w_hi && !srst_i), .waddr_i(htl_wa[HLAW-1:0]),
     .wdata_i(ht_wd), .raddr_i(htl_ra[HLAW-1:0]), .rdata_o(htl_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_ht_o)
+`endif
   );
   hws_ram #(.DEPTH(HHD), .WIDTH(2*TW), .AW(HHAW)) u_hth (
     .clk_i(clk_i), .we_i(ht_we && ht_w_hi && !srst_i), .waddr_i(hth_wa[HHAW-1:0]),
     .wdata_i(ht_wd), .raddr_i(hth_ra[HHAW-1:0]), .rdata_o(hth_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_hth_o)
+`endif
   );
   always @(posedge clk_i) ht_hi_q <= ht_raddr[HTAW-1];
   assign ht_rd = ht_hi_q ? hth_rd : htl_rd;

@@ -89,6 +89,16 @@ module hws_eng_loads #(
   output wire [LDW-1:0]          upd_n_new_o,
   output wire [LDW-1:0]          upd_h_old_o,
   output wire [LDW-1:0]          upd_h_new_o
+`ifdef FORMAL
+  ,
+  // formal only, for hws_rq_engine's invariants: wt[t] and grp_vld[t] of every task, and
+  // every gload/gtotal word as it reads after this edge's pending write lands
+  output wire [(1 << TW)*(WGTW + 9)-1:0]  f_wt_o,
+  output wire [NR_TASKS-1:0]              f_gvld_o,
+  output wire [(1 << TW)*GW-1:0]          f_grp_o,
+  output wire [NR_CPUS*NR_GROUPS*LDW-1:0] f_gl_o,
+  output wire [NR_GROUPS*LDW-1:0]         f_gt_o
+`endif
 );
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
@@ -148,6 +158,9 @@ module hws_eng_loads #(
   hws_ram #(.DEPTH(TDEP), .WIDTH(WGTW + 9), .AW(TW)) u_wt (
     .clk_i(clk_i), .we_i((grp_we || enq_we) && !srst_i), .waddr_i(t_i), .wdata_i(wt_wd),
     .raddr_i(nx_raddr_i), .rdata_o({wt_wgt, wt_rd})
+`ifdef FORMAL
+    , .f_mem_o(f_wt_o)
+`endif
   );
 
   // ---------------------------------------------------------------------------------------
@@ -266,6 +279,9 @@ module hws_eng_loads #(
   hws_ram #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
     .clk_i(clk_i), .we_i((grp_we || enq_we) && !srst_i), .waddr_i(t_i), .wdata_i(grp_wd),
     .raddr_i(u_task_i), .rdata_o(grp_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_grp_o)
+`endif
   );
   hws_flags #(.N(NR_TASKS), .AW(TW)) u_grp_vld (
     .clk_i(clk_i), .srst_i(srst_i), .we_i(grp_we), .waddr_i(t_i), .wdata_i(1'b1),
@@ -306,11 +322,21 @@ module hws_eng_loads #(
   hws_ram #(.DEPTH((GLD > 1) ? GLD : 2), .WIDTH(LDW), .AW(GLAW)) u_gl (
     .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_la_q), .wdata_i(gl_wd),
     .raddr_i(gl_a), .rdata_o(gl_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_glm)
+`endif
   );
   hws_ram #(.DEPTH((NR_GROUPS > 1) ? NR_GROUPS : 2), .WIDTH(LDW), .AW(GW)) u_gt (
     .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_ga_q), .wdata_i(gt_wd),
     .raddr_i(g_a), .rdata_o(gt_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_gtm)
+`endif
   );
+`ifdef FORMAL
+  wire [((GLD > 1) ? GLD : 2)*LDW-1:0]             f_glm;
+  wire [((NR_GROUPS > 1) ? NR_GROUPS : 2)*LDW-1:0] f_gtm;
+`endif
   // LCU_STAT: forwarding of the word written at the edge that ends its step 1 (the valid
   // bits of the words read in step 1 are registered with them: lcu_vl_q, lcu_vt_q)
   reg            lcu_fl_q, lcu_ft_q, lcu_vl_q, lcu_vt_q;
@@ -402,6 +428,24 @@ module hws_eng_loads #(
   assign upd_n_new_o = load_we ? load_new : load_f;
   assign upd_h_old_o = hist_f;
   assign upd_h_new_o = tick_we ? hist_sum[LDW:1] : hist_f;
+
+`ifdef FORMAL
+  assign f_gvld_o = grp_vld_q;
+  genvar f_g;
+  generate
+    for (f_g = 0; f_g < GLD; f_g = f_g + 1) begin : g_f_gl
+      localparam [31:0] FG32 = f_g;
+      assign f_gl_o[f_g*LDW +: LDW] = (gu_pend_q && (gu_la_q == FG32[GLAW-1:0])) ? gl_wd :
+                                      gl_vld_q[f_g] ? f_glm[f_g*LDW +: LDW] : {LDW{1'b0}};
+    end
+    for (f_g = 0; f_g < NR_GROUPS; f_g = f_g + 1) begin : g_f_gt
+      localparam [31:0] FG32 = f_g;
+      assign f_gt_o[f_g*LDW +: LDW] = (gu_pend_q && (gu_ga_q == FG32[GW-1:0])) ? gt_wd :
+                                      gt_vld_q[f_g] ? f_gtm[f_g*LDW +: LDW] : {LDW{1'b0}};
+    end
+  endgenerate
+  wire f_unused_loads = &{1'b0, f_glm, f_gtm};
+`endif
 
   // Bits that some configurations do not need, and the fields this module does not read.
   wire unused_bits = &{1'b0, w32, wn32, gl_a_full, lcu_la_full, cf_in, hist_sum[0], task_i,

@@ -134,6 +134,22 @@ module hws_rq_engine #(
   localparam integer GLAW  = (GLD > 1) ? $clog2(GLD) : 1;           // gload address width
   localparam [31:0]  NR_TASKS32  = NR_TASKS;
 
+`ifdef FORMAL
+  // The state the invariants below read (the submodules' formal-only ports).
+  localparam integer TTEW = TTW + WGTW + HTAW;                      // a tt word
+  wire [TDEP*TTEW-1:0]          f_tt;
+  wire [TDEP*TW-1:0]            f_nx, f_pv;
+  wire [NARR*128*2*TW-1:0]      f_ht;
+  wire [NARR*16*2*TW-1:0]       f_hth;
+  wire [NARR*16-1:0]            f_sm;
+  wire [NARR*16*16-1:0]         f_bm;
+  wire [TDEP*(WGTW+9)-1:0]      f_wt;
+  wire [NR_TASKS-1:0]           f_gvld;
+  wire [TDEP*GW-1:0]            f_grp;
+  wire [GLD*LDW-1:0]            f_gl;
+  wire [NR_GROUPS*LDW-1:0]      f_gt;
+`endif
+
   // ---------------------------------------------------------------------------------------
   // Sequencer
   wire                  busy;
@@ -195,6 +211,9 @@ module hws_rq_engine #(
     .swap_o_o(swap_o), .ht_h_o(ht_h), .link_o(link), .unlink_o(unlink), .u_task_o(u_task),
     .u_empty_o(u_empty), .nx_raddr_o(nx_raddr), .bnew_o(bnew), .queued_o(queued_q),
     .q_t_o(q_t)
+`ifdef FORMAL
+    , .f_tt_o(f_tt), .f_nx_o(f_nx), .f_pv_o(f_pv), .f_ht_o(f_ht), .f_hth_o(f_hth)
+`endif
   );
 
   // ---------------------------------------------------------------------------------------
@@ -209,6 +228,9 @@ module hws_rq_engine #(
     .unlink_i(unlink), .u_empty_i(u_empty), .pk_ht_o(pk_ht), .pk_phys_o(pk_phys),
     .pk_prio_o(pk_prio), .pk_none_o(pk_none), .pk_swap_o(pk_swap), .f_ne_o(f_ne),
     .chunk_o(chunk)
+`ifdef FORMAL
+    , .f_sm_o(f_sm), .f_bm_o(f_bm)
+`endif
   );
 
   // ---------------------------------------------------------------------------------------
@@ -236,6 +258,9 @@ module hws_rq_engine #(
     .hist_c_o(hist_c), .nr_c0_o(nr_c0), .nr_c1_o(nr_c1),
     .upd_o(gs_upd), .upd_cpu_o(gs_cpu6), .upd_n_old_o(gs_n_old), .upd_n_new_o(gs_n_new),
     .upd_h_old_o(gs_h_old), .upd_h_new_o(gs_h_new)
+`ifdef FORMAL
+    , .f_wt_o(f_wt), .f_gvld_o(f_gvld), .f_grp_o(f_grp), .f_gl_o(f_gl), .f_gt_o(f_gt)
+`endif
   );
 
   // ---------------------------------------------------------------------------------------
@@ -611,6 +636,188 @@ module hws_rq_engine #(
   end
 `endif
 `endif
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Formal properties: the invariants of docs/accelerator.md section 6 (formal/proofs.list,
+  // docs/formal.md; small shapes, e.g. 2 CPUs x 4 tasks, no BALANCE). The environment:
+  // reset at the start, a pop only when the caller may (hws_top's rule). The invariants
+  // hold at every edge where no command is half done (idle, or step 1: f_chk).
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (srst_i);
+  always @(*) if (start_i) assume (!busy || done);
+  wire f_chk = f_past_valid && !srst_i && (!busy || (step == 3'd1));
+  localparam [31:0] NR_CPUS32 = NR_CPUS;
+  // (hws_weight_fn: included above, outside synthesis)
+  wire [31:0] f_unused_p = NP + GLAW + HLAW + HHAW + NR_TASKS32;   // (the simulation checks)
+  wire        f_unused   = &{1'b0, f_unused_p};
+
+  // {head, tail} of list (a, p), as hws_eng_lists stores it
+  function automatic [2*TW-1:0] f_ht_of(input [AIW-1:0] a, input [7:0] p);
+    integer la, ha;
+    begin
+      la = {{(32-AIW){1'b0}}, a} * 128 + {{25{1'b0}}, p[6:0]};   // u_ht's word {a, p[6:0]}
+      ha = {{(32-AIW){1'b0}}, a} * 16 + {{28{1'b0}}, p[3:0]};    // u_hth's word {a, p[3:0]}
+      f_ht_of = p[7] ? f_hth[ha*2*TW +: 2*TW] : f_ht[la*2*TW +: 2*TW];
+    end
+  endfunction
+  // bit p of array a's bitmap as the engine holds it (a word is trusted while its summary
+  // bit is set)
+  function automatic f_bit(input [AIW-1:0] a, input [7:0] p);
+    reg [AIW+3:0] wa;
+    reg [15:0]    w;
+    begin
+      wa = {a, p[7:4]};
+      w  = f_bm[wa*16 +: 16];
+      f_bit = f_sm[wa] && w[p[3:0]];
+    end
+  endfunction
+  // x is reached from h through next in fewer than NR_TASKS steps
+  function automatic f_reach(input [TW-1:0] h, input [TW-1:0] x);
+    integer   k;
+    reg [TW-1:0] r;
+    begin
+      f_reach = 1'b0;
+      r = h;
+      for (k = 0; k < NR_TASKS; k = k + 1) begin
+        if (r == x) f_reach = 1'b1;
+        r = f_nx[r*TW +: TW];
+      end
+    end
+  endfunction
+
+  // Per task: its entry's list {cpu, phys, prio}, its weight in force and its group.
+  wire [NR_TASKS*(AIW+8)-1:0] f_lst;
+  wire [NR_TASKS*WGTW-1:0]    f_wif;
+  wire [NR_TASKS*GW-1:0]      f_gof;
+  genvar fgx, fga, fgp, fgg;
+  generate
+    for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_f_task
+      localparam [31:0] X32 = fgx;
+      wire [TTEW-1:0]  e    = f_tt[fgx*TTEW +: TTEW];
+      wire [AIW-1:0]   arr  = {e[CW-1:0], e[CW+8]};
+      wire [7:0]       prio = e[CW +: 8];
+      wire [2*TW-1:0]  ht   = f_ht_of(arr, prio);
+      wire [TW-1:0]    h    = ht[TW +: TW];
+      wire [TW-1:0]    t    = ht[0 +: TW];
+      wire [TW-1:0]    n    = f_nx[fgx*TW +: TW];
+      wire [TW-1:0]    v    = f_pv[fgx*TW +: TW];
+      wire [WGTW+8:0]  w    = f_wt[fgx*(WGTW+9) +: WGTW+9];
+      wire [TW-1:0]    x    = X32[TW-1:0];
+      assign f_lst[fgx*(AIW+8) +: AIW+8] = {arr, prio};
+      assign f_wif[fgx*WGTW +: WGTW] = (f_gvld[fgx] && w[8]) ? w[9 +: WGTW] : e[TTW +: WGTW];
+      assign f_gof[fgx*GW +: GW] = f_gvld[fgx] ? f_grp[fgx*GW +: GW] : {GW{1'b0}};
+      always @(*) begin
+        if (f_chk && queued_q[fgx]) begin
+          // A queued task's entry names a list that exists, with its ht index and weight;
+          // that list's bitmap bit is set; its head and tail are queued tasks of the same
+          // list; next and prev agree with each other (the head has no prev, the tail no
+          // next that counts); the task is reached from the head.
+          assert ({1'b0, e[CW-1:0]} < NR_CPUS32[CW:0] && prio < HWS_NR_PRIO[7:0]);
+          assert (e[TTW + WGTW +: HTAW] == {prio[7], arr, prio[6:0]});
+          assert (e[TTW +: WGTW] == hws_weight_fn(prio));
+          assert (f_bit(arr, prio));
+          assert (queued_q[h] && f_lst[h*(AIW+8) +: AIW+8] == {arr, prio});
+          assert (queued_q[t] && f_lst[t*(AIW+8) +: AIW+8] == {arr, prio});
+          if (x != t) assert (queued_q[n] && f_lst[n*(AIW+8) +: AIW+8] == {arr, prio} &&
+                              f_pv[n*TW +: TW] == x);
+          if (x != h) assert (queued_q[v] && f_lst[v*(AIW+8) +: AIW+8] == {arr, prio} &&
+                              f_nx[v*TW +: TW] == x);
+          assert (f_reach(h, x));
+          // Its wt and grp words are in force (SET_GROUP/SET_WEIGHT wrote them, or they
+          // say nothing); a SET_WEIGHT weight is its priority's.
+          assert (f_gvld[fgx] || (!w[8] && f_grp[fgx*GW +: GW] == {GW{1'b0}}));
+          if (f_gvld[fgx] && w[8]) assert (w[9 +: WGTW] == hws_weight_fn(w[7:0]));
+        end
+      end
+    end
+    for (fga = 0; fga < NARR; fga = fga + 1) begin : g_f_arr
+      localparam [31:0] A32 = fga;
+      wire [NR_TASKS-1:0] in_a;      // the queued tasks of array a
+      for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+        assign in_a[fgx] = queued_q[fgx] && (f_lst[fgx*(AIW+8) + 8 +: AIW] == A32[AIW-1:0]);
+      end
+      // The array's count is the number of its queued tasks, ne is count != 0; a summary
+      // bit is set only for a word with a bit set.
+      always @(*) begin
+        if (f_chk) begin
+          assert ({{(32-NRW){1'b0}}, nr_all[fga*NRW +: NRW]} == f_popc(in_a));
+          assert (ne_all[fga] == (in_a != {NR_TASKS{1'b0}}));
+        end
+      end
+      for (fgp = 0; fgp < 16; fgp = fgp + 1) begin : g_k
+        always @(*) begin
+          if (f_chk && (fgp >= NK)) assert (!f_sm[fga*16 + fgp]);
+          if (f_chk && (fgp < NK) && f_sm[fga*16 + fgp])
+            assert (f_bm[(fga*16 + fgp)*16 +: 16] != 16'd0);
+        end
+      end
+      // Each bitmap bit (of 144 in the 9 words) is set exactly when a queued task names
+      // its list.
+      for (fgp = 0; fgp < 144; fgp = fgp + 1) begin : g_p
+        localparam [31:0] P32 = fgp;
+        wire [NR_TASKS-1:0] hit;
+        for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+          assign hit[fgx] = queued_q[fgx] &&
+                            (f_lst[fgx*(AIW+8) +: AIW+8] == {A32[AIW-1:0], P32[7:0]});
+        end
+        always @(*) if (f_chk) assert (f_bit(A32[AIW-1:0], P32[7:0]) == (hit != {NR_TASKS{1'b0}}));
+      end
+    end
+    // load[c] is the sum of the weights in force of the tasks queued on c; gload[c][g]
+    // that sum over group g's tasks; gtotal[g] that sum over every CPU.
+    for (fga = 0; fga < NR_CPUS; fga = fga + 1) begin : g_f_cpu
+      localparam [31:0] C32 = fga;
+      wire [NR_TASKS-1:0] on_c;
+      for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+        assign on_c[fgx] = queued_q[fgx] && (f_lst[fgx*(AIW+8) + 9 +: CW] == C32[CW-1:0]);
+      end
+      always @(*) if (f_chk) assert (load_all[fga*LDW +: LDW] == f_wsum(on_c, f_wif));
+      for (fgg = 0; fgg < NR_GROUPS; fgg = fgg + 1) begin : g_g
+        localparam [31:0] G32 = fgg;
+        wire [NR_TASKS-1:0] in_g;
+        for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+          assign in_g[fgx] = on_c[fgx] && (f_gof[fgx*GW +: GW] == G32[GW-1:0]);
+        end
+        always @(*) if (f_chk) assert (f_gl[(fga*NR_GROUPS + fgg)*LDW +: LDW] == f_wsum(in_g, f_wif));
+      end
+    end
+    for (fgg = 0; fgg < NR_GROUPS; fgg = fgg + 1) begin : g_f_grp
+      localparam [31:0] G32 = fgg;
+      wire [NR_TASKS-1:0] in_g;
+      for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+        assign in_g[fgx] = queued_q[fgx] && (f_gof[fgx*GW +: GW] == G32[GW-1:0]);
+      end
+      always @(*) if (f_chk) assert (f_gt[fgg*LDW +: LDW] == f_wsum(in_g, f_wif));
+    end
+  endgenerate
+  function automatic [31:0] f_popc(input [NR_TASKS-1:0] m);
+    integer k;
+    begin
+      f_popc = 32'd0;
+      for (k = 0; k < NR_TASKS; k = k + 1) f_popc = f_popc + {31'd0, m[k]};
+    end
+  endfunction
+  // the sum of the weights of the tasks in m, LDW bits (loads never exceed them)
+  function automatic [LDW-1:0] f_wsum(input [NR_TASKS-1:0] m, input [NR_TASKS*WGTW-1:0] wv);
+    integer k;
+    reg [31:0] sum;
+    begin
+      sum = 32'd0;
+      for (k = 0; k < NR_TASKS; k = k + 1)
+        if (m[k]) sum = sum + {{(32-WGTW){1'b0}}, wv[k*WGTW +: WGTW]};
+      f_wsum = sum[LDW-1:0];
+    end
+  endfunction
+
+  // A command that fails a check changes nothing but the error registers: no list,
+  // bitmap, count, load, group, history, idle or domain write at its edge.
+  always @(*) begin
+    if (f_past_valid && !srst_i && failed)
+      assert (!link && !unlink && !gs_upd && !ok1 && !ctl[`HWS_S_GRP_WE]);
+  end
+`endif
 endmodule
+
 
 `default_nettype wire
