@@ -87,7 +87,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
@@ -244,8 +244,8 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 # block RAM (SB_RAM40_4K), not in logic: every memory of SMOKE_BRAMS (the lists, the task
 # table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K, and
 # hws_ram's words straight to it, without logic that emulates read-before-write.
-SMOKE_BRAMS := u_engine.u_ht u_engine.u_tt u_engine.u_nx u_engine.u_pv u_engine.u_wt \
-	u_engine.u_bm u_engine.u_grp u_engine.u_gl u_engine.u_gt u_cmd_fifo u_res_fifo
+SMOKE_BRAMS := u_engine.u_lists.u_ht u_engine.u_lists.u_tt u_engine.u_lists.u_nx u_engine.u_lists.u_pv u_engine.u_loads.u_wt \
+	u_engine.u_bitmap.u_bm u_engine.u_loads.u_grp u_engine.u_loads.u_gl u_engine.u_loads.u_gt u_cmd_fifo u_res_fifo
 synth-smoke: $(RTL_SRCS) $(RTL_INC)
 	@mkdir -p $(BUILD)/yosys
 	yosys -l $(BUILD)/yosys/synth_ice40.log -p 'read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRCS); synth_ice40 -top hws_top; check -assert; tee -o $(BUILD)/yosys/ice40_stat.txt stat' >/dev/null

@@ -38,6 +38,9 @@ MUTANTS=(
 	# Flags: a write to the top row of the address decode (flags 240..255 of N=256) also
 	# writes row 0 (flags 0..15); caught by the sat -tempinduct proof at AW = 8.
 	"flags_row_alias@@flags_n256_aw8@@rtl/hws_flags.v@@  wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;@@  wire [NR-1:0] row  = ({{(NR - 1){1'b0}}, 1'b1} << a_hi) | {{(NR - 1){1'b0}}, &a_hi};"
+	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
+	# list's bit (the word is written back unchanged; the summary bit still follows it).
+	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

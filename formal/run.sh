@@ -48,23 +48,28 @@ BMC_MIN=12
 # prove NAME TOP FILES PARAMS METHOD DEPTH: sets RESULT (PASS/FAIL/ERROR) and WHY.
 prove() {
 	local name=$1 top=$2 files=$3 params=$4 method=$5 depth=$6 dir=$out/$1
-	local read="" f chp="" defs="" kv log
+	local read="" f chp="" gpar="" defs="" kv log
 	rm -rf "$dir" && mkdir -p "$dir"
 	log=$dir/log.txt
 	for f in ${files//,/ }; do read+=" $src/$f"; done
 	if [ "$params" != "-" ]; then
 		for kv in ${params//,/ }; do
 			case $kv in
-			*=*) chp+=" -set ${kv%%=*} ${kv#*=}" ;;
+			*=*) chp+=" -chparam ${kv%%=*} ${kv#*=}"; gpar+=" -G${kv%%=*}=${kv#*=}" ;;
 			*) defs+=" -D$kv" ;;
 			esac
 		done
-		[ -n "$chp" ] && chp="chparam$chp $top;"
 	fi
-	local script="read_verilog -formal$defs -I$src/rtl$read; $chp prep -top $top"
+	# -defer: the modules are elaborated once, with the proof's parameters (hws_rq_engine's
+	# properties loop over every task: at the default 256 tasks the first elaboration did not
+	# end). proc -norom: a case of constants stays logic (a ROM is an SMT array that z3 did
+	# not solve in minutes, hws_eng_seq's lat_fn).
+	local script="read_verilog -defer -formal$defs -I$src/rtl$read; hierarchy -top $top$chp; proc -norom; prep -top $top"
 	WHY=""
 	# The properties are code too: Verilator -Wall with FORMAL defined, as the RTL without.
-	if ! verilator --lint-only -Wall -DFORMAL$defs -I"$src/rtl" --top-module "$top" $read >"$dir/lint.txt" 2>&1; then
+	# (with the proof's parameters: the engine's properties have a generate block per list
+	# and task, which at the default 8 x 256 took Verilator 7 GB)
+	if ! verilator --lint-only -Wall -DFORMAL$defs$gpar -I"$src/rtl" --top-module "$top" $read >"$dir/lint.txt" 2>&1; then
 		RESULT=ERROR; WHY="verilator --lint-only -Wall -DFORMAL is not clean, see $dir/lint.txt"; return
 	fi
 	case $method in
@@ -87,7 +92,7 @@ prove() {
 		fi
 		RESULT=PASS ;;
 	tempinduct)
-		if yosys -q -l "$log" -p "$script; async2sync; sat -tempinduct -prove-asserts -set-assumes -set-init-zero -maxsteps $depth -dump_vcd $dir/trace.vcd -verify $top" >/dev/null 2>&1; then
+		if yosys -q -l "$log" -p "$script; flatten; memory_map; opt_clean; async2sync; sat -tempinduct -prove-asserts -set-assumes -set-init-zero -maxsteps $depth -dump_vcd $dir/trace.vcd -verify $top" >/dev/null 2>&1; then
 			RESULT=PASS
 			# The length at which the induction closed (sat tries 1, 2, ... up to depth).
 			KIND=$(grep -ao 'Trying induction with length [0-9]*' "$log" | tail -1 | awk '{ print $NF }')

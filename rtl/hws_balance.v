@@ -737,6 +737,7 @@ module hws_balance #(
   // Simulation checks: the quotients fit their registers (the width argument of 8.3), the
   // powers are legal, and at every BALANCE the incremental sums equal the sums of the CPUs.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   function automatic [SW-1:0] sum_of(input [N*CW-1:0] tl, input [CW-1:0] b, input [1:0] kd);
     reg [LOAD_W-1:0] n, h;
     integer          x;
@@ -793,6 +794,7 @@ module hws_balance #(
       $fatal(1, "hws_balance: power below MIN_POWER");
     end
   end
+`endif
 `endif
 endmodule
 

@@ -226,6 +226,7 @@ module hws_domain #(
     end
   end
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   always @(posedge clk_i) begin
     if (!srst_i && set_lead &&
         (ok_nx != flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v))) begin
@@ -234,6 +235,7 @@ module hws_domain #(
       $fatal(1, "hws_domain: consistency flags");
     end
   end
+`endif
 `endif
 
   // DOMAIN check of a QUERY at level l: Pl and P(l+1) where stored (k in 1..3), their
@@ -491,6 +493,7 @@ module hws_domain #(
   // Simulation checks (cheap: only at DOM_SET and QUERY edges): every lead value written
   // is a CPU; a query's answer is a CPU of the domain.
 `ifndef SYNTHESIS
+`ifndef FORMAL   // ($fatal in an always block: simulation only)
   localparam [31:0] NR_CPUS32 = NR_CPUS;
   always @(posedge clk_i) begin
     if (!srst_i && set_i) begin
@@ -505,6 +508,7 @@ module hws_domain #(
       $fatal(1, "hws_domain: QUERY cpu out of range");
     end
   end
+`endif
 `endif
 endmodule
 

@@ -22,6 +22,12 @@ module hws_ram #(
   input  wire [WIDTH-1:0] wdata_i,
   input  wire [AW-1:0]    raddr_i,  // read address, its word is on rdata_o after the edge
   output wire [WIDTH-1:0] rdata_o
+`ifdef FORMAL
+  ,
+  // formal only: every word (word i at [i*WIDTH +: WIDTH]), for the properties of the
+  // module that owns the RAM's contents (hws_rq_engine's invariants)
+  output wire [DEPTH*WIDTH-1:0] f_mem_o
+`endif
 );
 `ifndef __ICARUS__
   generate
@@ -77,6 +83,12 @@ module hws_ram #(
     end
   end
   always @(*) if (f_written) assert (mem_q[f_addr] == f_data);
+  genvar f_i;
+  generate
+    for (f_i = 0; f_i < DEPTH; f_i = f_i + 1) begin : g_f_mem
+      assign f_mem_o[f_i*WIDTH +: WIDTH] = mem_q[f_i];
+    end
+  endgenerate
   always @(posedge clk_i) begin
     if (f_past_valid && $past(f_written && raddr_i == f_addr && !(we_i && waddr_i == f_addr)))
       assert (rdata_o == $past(f_data));

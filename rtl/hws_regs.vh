@@ -6,6 +6,7 @@ localparam [31:0] HWS_MAX_RT_PRIO = 32'd100; // first non-real-time priority
 localparam [31:0] HWS_DSET_K_PCT = 32'd0; // DOM_SET k of imbalance_pct; k 1..3 are the partitions P1..P3
 localparam [31:0] HWS_DSET_K_POWER = 32'd4; // DOM_SET k of the power of a level-0 group; a level-l group's is DSET_K_POWER + l
 localparam [31:0] HWS_DEF_GROUPS = 32'd16; // task groups of the default engine (parameter NR_GROUPS); every Verilated shape of the Makefile has them
+localparam [31:0] HWS_WEIGHT_W = 32'd18; // bits of a load weight in the engine's datapath: RT_WEIGHT and every weight line fit
 localparam [31:0] HWS_RT_WEIGHT = 32'd177522; // load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight()
 localparam [31:0] HWS_ERR_FLAG = 32'd2147483648; // bit 31 of a result word: the command failed, bits 7:0 hold the code
 localparam [31:0] HWS_NONE_FLAG = 32'd1073741824; // bit 30 of a PICK_NEXT/PEEK result: both arrays empty

@@ -5,7 +5,7 @@
 // prio 0..99 (real-time): HWS_RT_WEIGHT = 177522, twice the nice -20 weight, as Linux
 // 2.6.24+ set_load_weight(); prio 100..139: the weight lines of regmap.def (Linux
 // prio_to_weight[prio - 100]); prio >= 140 never reaches the datapath with a meaning and weighs 0.
-function automatic [17:0] hws_weight_fn;
+function automatic [HWS_WEIGHT_W-1:0] hws_weight_fn;
   input [7:0] prio;
   begin
     case (prio)
@@ -49,7 +49,7 @@ function automatic [17:0] hws_weight_fn;
       8'd137: hws_weight_fn = 18'd23;
       8'd138: hws_weight_fn = 18'd18;
       8'd139: hws_weight_fn = 18'd15;
-      default: hws_weight_fn = (prio < 8'd100) ? HWS_RT_WEIGHT[17:0] : 18'd0;
+      default: hws_weight_fn = (prio < HWS_MAX_RT_PRIO[7:0]) ? HWS_RT_WEIGHT[HWS_WEIGHT_W-1:0] : 18'd0;
     endcase
   end
 endfunction

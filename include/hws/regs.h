@@ -8,6 +8,7 @@
 #define HWS_DSET_K_PCT 0u /* DOM_SET k of imbalance_pct; k 1..3 are the partitions P1..P3 */
 #define HWS_DSET_K_POWER 4u /* DOM_SET k of the power of a level-0 group; a level-l group's is DSET_K_POWER + l */
 #define HWS_DEF_GROUPS 16u /* task groups of the default engine (parameter NR_GROUPS); every Verilated shape of the Makefile has them */
+#define HWS_WEIGHT_W 18u /* bits of a load weight in the engine's datapath: RT_WEIGHT and every weight line fit */
 #define HWS_RT_WEIGHT 177522u /* load weight of a real-time task: 2 x prio_to_weight[nice -20], as Linux set_load_weight() */
 #define HWS_ERR_FLAG 2147483648u /* bit 31 of a result word: the command failed, bits 7:0 hold the code */
 #define HWS_NONE_FLAG 1073741824u /* bit 30 of a PICK_NEXT/PEEK result: both arrays empty */
