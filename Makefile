@@ -614,7 +614,8 @@ rtl-tb: $(RTL_SRCS) $(RTL_INC)
 test: formal-fast formal-mutate rtl-tb
 
 # ==== fuzz (issue 20, part 5): libFuzzer targets ============================================
-# make fuzz [FUZZ_TIME=S] [FUZZ_TARGETS="trace parse regs"]   each target for S seconds
+# make fuzz [FUZZ_TIME=S] [FUZZ_RUNS=N] [FUZZ_TARGETS="trace parse regs"]   each target for S
+#   seconds or N executions, whichever ends first
 #   (default 180) from its committed seed corpus tests/fuzz/corpus/T/; new inputs go to
 #   build/fuzz/corpus/T/, crashes to build/fuzz/artifacts/T/ (copy one to tests/fuzz/regress/T/
 #   once fixed: make test replays it). Prints each target's executions. docs/fuzz.md.
@@ -660,14 +661,15 @@ FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 fuzz: $(FUZZ_BINS)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
-		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)) \
+			-print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ -max_len=$$(case $$t in \
 			trace) echo $(FUZZ_MAX_LEN_trace);; regs) echo $(FUZZ_MAX_LEN_regs);; \
 			*) echo $(FUZZ_MAX_LEN_parse);; esac) \
 			$(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/$$t.log 2>&1; \
 		rc=$$?; \
 		n=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/$$t.log); \
-		echo "fuzz: $$t: $${n:-?} executions (at most $(FUZZ_TIME) s), exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
+		echo "fuzz: $$t: $${n:-?} executions (at most $(FUZZ_TIME) s$(if $(FUZZ_RUNS), or $(FUZZ_RUNS) runs)), exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
 		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; exit 1; }; \
 	done
 
