@@ -597,9 +597,9 @@ static const struct {
 	  "TLM-2.0 initiator running the same firmware and driver, the Verilated engine a\n"
 	  "TLM-2.0 target behind an interconnect with a latency per access (reads and writes\n"
 	  "apart), posted writes and engine ports the CPUs contend for. Scheduler overhead is\n"
-	  "the time the bus annotated to the CPUs. Prints the\n"
-	  "report of 'run', then per scheduling decision (scheduler call) its count, MMIO\n"
-	  "accesses, bus time and engine cycles (mean and p99).\n" },
+	  "the bus time charged to the CPUs. Prints the report of 'run', then per scheduling\n"
+	  "decision (scheduler call) its count, MMIO accesses, bus time and engine cycles\n"
+	  "(mean and p99).\n" },
 	{ CLI_REPLAY, "replay", "TRACE [OPTIONS]",
 	  "Rebuilds each task of a `perf script` text of `perf sched record` (plain or .gz):\n"
 	  "its CPU bursts, its sleeps and who ended them, forks and exits; replays that task\n"

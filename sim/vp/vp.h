@@ -79,8 +79,13 @@ public:
 		     unsigned ports = 1, bool post = false,
 		     sc_core::sc_time accept = sc_core::SC_ZERO_TIME);
 
-	// Both latencies at once (tests).
+	// Both latencies at once; the number of ports (forgets the busy lines). For tests.
 	void set_latency(sc_core::sc_time lat) { read_latency = write_latency = lat; }
+	void set_ports(unsigned n)
+	{
+		nr_ports = n ? n : 1;
+		busy.assign(nr_ports, {});
+	}
 
 	// The port of initiator @id.
 	unsigned port_of(unsigned id) const
