@@ -4,7 +4,8 @@
 #   make test    every test: generated files, RTL lint (Verilator, Icarus, Yosys), an iCE40
 #                synthesis smoke test, GoogleTest (directed, lockstep 1e6, sweeps), CLI
 #   make vp      the SystemC virtual platform, build/hwsched_vp (hwsched vp; docs/vp.md)
-#   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh)
+#   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh), both
+#                  bus interfaces; make vp-study-new: the new interface only
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages the build needs
 #   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
@@ -391,9 +392,18 @@ $(VP_TEST_BIN): $(VP_TEST_OBJS) $(C_OBJS) $(VP_CORE_OBJS)
 test: $(VP_BIN) $(VP_TEST_BIN)
 
 # The break-even study (docs/co-design.md): the VP builds the study's shapes as it needs them.
+# vp-study: both bus interfaces (old: writes not posted, one port; new: posted writes, 4
+# ports), each without and with the modern profile. vp-study-new: the new interface only
+# (rerun after a firmware or RTL change; the old tables stay).
+.PHONY: vp-study-new
 vp-study: all $(VP_BIN)
-	results/co_design.sh
-	PROFILE=modern results/co_design.sh
+	IFACE=old results/co_design.sh
+	IFACE=old PROFILE=modern results/co_design.sh
+	IFACE=new results/co_design.sh
+	IFACE=new PROFILE=modern results/co_design.sh
+vp-study-new: all $(VP_BIN)
+	IFACE=new results/co_design.sh
+	IFACE=new PROFILE=modern results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench

@@ -344,6 +344,51 @@ static int set_bus_latency(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_bus_read_latency(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[300];
+
+	if (hws_parse_real(dashed(opt, name, sizeof(name)), v, 0, 1e9, &a->vo.bus_read_latency_ns,
+			   err, sizeof(err)))
+		return cli_error(a, "%s (ns)", err);
+	return 0;
+}
+
+static int set_bus_write_latency(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[300];
+
+	if (hws_parse_real(dashed(opt, name, sizeof(name)), v, 0, 1e9,
+			   &a->vo.bus_write_latency_ns, err, sizeof(err)))
+		return cli_error(a, "%s (ns)", err);
+	return 0;
+}
+
+static int set_write_accept(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[300];
+
+	if (hws_parse_real(dashed(opt, name, sizeof(name)), v, 0, 1e9, &a->vo.write_accept_ns,
+			   err, sizeof(err)))
+		return cli_error(a, "%s (ns)", err);
+	return 0;
+}
+
+static int set_posted_writes(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[300];
+
+	if (hws_parse_on_off(dashed(opt, name, sizeof(name)), v, &a->vo.posted_writes, err,
+			     sizeof(err)))
+		return cli_error(a, "%s", err);
+	return 0;
+}
+
+static int set_ports(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, HWS_VP_MAX_PORTS, &a->vo.ports);
+}
+
 static int set_no_contention(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -493,8 +538,21 @@ static const struct cli_opt {
 	{ "bus-latency", "NS", V, set_bus_latency,
 	  "the interconnect's round trip per access, 0..1e9 ns, added to\nthe engine's own clock "
 	  "edges (default 0)" },
+	{ "bus-read-latency", "NS", V, set_bus_read_latency,
+	  "a read's round trip, 0..1e9 ns (default: --bus-latency)" },
+	{ "bus-write-latency", "NS", V, set_bus_write_latency,
+	  "a write's round trip, 0..1e9 ns (default: --bus-latency)" },
+	{ "posted-writes", "on|off", V, set_posted_writes,
+	  "on (default): a write costs its CPU only --write-accept, travels\nand is served "
+	  "later; a read waits behind its CPU's posted writes.\noff: a write waits for its "
+	  "response like a read" },
+	{ "write-accept", "NS", V, set_write_accept,
+	  "what a posted write costs its CPU, 0..1e9 ns (default 0)" },
+	{ "ports", "N", V, set_ports,
+	  "engine ports, 1..64 and at most the CPUs: CPU c uses port\nc x N / CPUs; each port "
+	  "serves one access at a time (default 1)" },
 	{ "no-contention", NULL, V, set_no_contention,
-	  "accesses never wait for the engine's port (default: they do)" },
+	  "accesses never wait for their port (default: they do)" },
 	{ "vp-json", "FILE", V, set_vp_json, "the bus figures and the per-decision table as JSON" },
 	{ "lenient", NULL, P, set_lenient,
 	  "skip malformed lines (counted) instead of stopping at the first" },
@@ -537,10 +595,11 @@ static const struct {
 	{ CLI_VP, "vp", "[OPTIONS]",
 	  "Runs the machine of 'run' on the SystemC virtual platform (docs/vp.md): each CPU a\n"
 	  "TLM-2.0 initiator running the same firmware and driver, the Verilated engine a\n"
-	  "TLM-2.0 target behind an interconnect with a latency per access and one port that\n"
-	  "the CPUs contend for. Scheduler overhead is the time the bus annotated. Prints the\n"
-	  "report of 'run', then per scheduling decision (scheduler call) its count, MMIO\n"
-	  "accesses, bus time and engine cycles (mean and p99).\n" },
+	  "TLM-2.0 target behind an interconnect with a latency per access (reads and writes\n"
+	  "apart), posted writes and engine ports the CPUs contend for. Scheduler overhead is\n"
+	  "the bus time charged to the CPUs. Prints the report of 'run', then per scheduling\n"
+	  "decision (scheduler call) its count, MMIO accesses, bus time and engine cycles\n"
+	  "(mean and p99).\n" },
 	{ CLI_REPLAY, "replay", "TRACE [OPTIONS]",
 	  "Rebuilds each task of a `perf script` text of `perf sched record` (plain or .gz):\n"
 	  "its CPU bursts, its sleeps and who ended them, forks and exits; replays that task\n"
@@ -561,7 +620,7 @@ static void usage_tail(enum cli_cmd cmd, FILE *f)
 		break;
 	case CLI_VP:
 		fprintf(f, "\n'%s run --sched hw --backend rtl --cost bus_ns=B' equals '%s vp "
-			   "--bus-latency L\n--no-contention' when B = L + 2 x engine_clk_ns: the same "
+			   "--bus-latency L\n--posted-writes off --no-contention' when B = L + 2 x engine_clk_ns: the same "
 			   "decisions, the same report.\nNeeds build/hwsched_vp (make vp) beside this "
 			   "executable.\n", cli_prog, cli_prog);
 		break;
@@ -692,8 +751,7 @@ static void defaults(struct cli_args *a, enum cli_cmd cmd)
 	a->mo.duration_ns = 1000000000ull;
 	a->mo.progress = isatty(2);
 	a->mo.top = 10;
-	a->vo.bus_latency_ns = 0;
-	a->vo.contention = 1;
+	hws_vp_opts_default(&a->vo);
 }
 
 /* A backend that simulates the RTL, the one --wave can dump. */

@@ -25,11 +25,17 @@ static int write_vp_json(const struct hws_vp_result *v, const char *path, char *
 	fputs("{\n  \"engine\": ", f);
 	hws_json_str(f, v->engine);
 	fprintf(f, ", \"initiators\": %u, \"clk_ns\": %g, \"bus_latency_ns\": %g, "
-		   "\"contention\": %d,\n", v->initiators, v->clk_ns, v->bus_latency_ns,
-		v->contention);
-	fprintf(f, "  \"accesses\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"bus_ns\": %.3f, "
-		   "\"wait_ns\": %.3f, \"waited\": %" PRIu64 ",\n  \"decisions\": {",
-		v->accesses, v->edges, v->bus_ns, v->wait_ns, v->waited);
+		   "\"bus_read_latency_ns\": %g, \"bus_write_latency_ns\": %g,\n  "
+		   "\"contention\": %d, \"ports\": %u, \"posted_writes\": %d, "
+		   "\"write_accept_ns\": %g,\n", v->initiators, v->clk_ns, v->bus_latency_ns,
+		v->bus_read_latency_ns, v->bus_write_latency_ns, v->contention, v->ports,
+		v->posted_writes, v->write_accept_ns);
+	fprintf(f, "  \"accesses\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"posted\": %" PRIu64
+		   ", \"edges\": %" PRIu64 ", \"posted_edges\": %" PRIu64 ",\n  \"bus_ns\": %.3f, "
+		   "\"wait_ns\": %.3f, \"behind_ns\": %.3f, \"posted_wait_ns\": %.3f, "
+		   "\"waited\": %" PRIu64 ",\n  \"decisions\": {",
+		v->accesses, v->reads, v->posted, v->edges, v->posted_edges, v->bus_ns, v->wait_ns,
+		v->behind_ns, v->posted_wait_ns, v->waited);
 	for (k = 0; k < v->ndec; k++) {
 		const struct hws_vp_decision *d = &v->dec[k];
 
@@ -37,9 +43,10 @@ static int write_vp_json(const struct hws_vp_result *v, const char *path, char *
 		hws_json_str(f, d->name);
 		fprintf(f, ": {\"count\": %" PRIu64 ", \"mmio_mean\": %.4f, "
 			   "\"mmio_p99\": %.0f, \"bus_ns_mean\": %.3f, \"bus_ns_p99\": %.3f, "
-			   "\"cycles_mean\": %.3f, \"cycles_p99\": %.0f, \"wait_ns_mean\": %.3f}",
+			   "\"cycles_mean\": %.3f, \"cycles_p99\": %.0f, \"wait_ns_mean\": %.3f, "
+			   "\"behind_ns_mean\": %.3f}",
 			d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean, d->bus_ns_p99,
-			d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+			d->cycles_mean, d->cycles_p99, d->wait_ns_mean, d->behind_ns_mean);
 	}
 	fprintf(f, "\n  }\n}\n");
 	return hws_out_commit(&out, err, len);
@@ -50,19 +57,31 @@ static void print_vp(const struct hws_vp_result *v, FILE *f)
 	unsigned k;
 
 	fprintf(f, "\nvirtual platform: %u initiators, engine %s (Verilated SystemC, TLM-2.0 "
-		   "target), clock %g ns, bus latency %g ns per access, contention %s\n",
-		v->initiators, v->engine, v->clk_ns, v->bus_latency_ns, v->contention ? "on" : "off");
-	fprintf(f, "bus: %" PRIu64 " MMIO accesses, %" PRIu64 " engine edges, %.3f ms annotated, "
-		   "of which %.3f ms waiting for the port (%" PRIu64 " accesses waited)\n",
-		v->accesses, v->edges, v->bus_ns / 1e6, v->wait_ns / 1e6, v->waited);
-	fprintf(f, "%-10s %9s %14s %22s %18s %12s\n", "decision", "count", "MMIO mean/p99",
-		"bus ns mean/p99", "cycles mean/p99", "wait ns mean");
+		   "target), clock %g ns, ", v->initiators, v->engine, v->clk_ns);
+	if (v->bus_read_latency_ns == v->bus_write_latency_ns)
+		fprintf(f, "bus latency %g ns per access", v->bus_read_latency_ns);
+	else
+		fprintf(f, "bus latency %g ns per read, %g ns per write", v->bus_read_latency_ns,
+			v->bus_write_latency_ns);
+	fprintf(f, ", %u port%s, contention %s, ", v->ports, v->ports == 1 ? "" : "s",
+		v->contention ? "on" : "off");
+	if (v->posted_writes)
+		fprintf(f, "writes posted (accepted in %g ns)\n", v->write_accept_ns);
+	else
+		fprintf(f, "writes not posted\n");
+	fprintf(f, "bus: %" PRIu64 " MMIO accesses (%" PRIu64 " posted writes), %" PRIu64
+		   " engine edges, %.3f ms charged, of which %.3f ms waiting for a port (%" PRIu64
+		   " accesses waited) and %.3f ms reads waiting behind posted writes\n",
+		v->accesses, v->posted, v->edges, v->bus_ns / 1e6, v->wait_ns / 1e6, v->waited,
+		v->behind_ns / 1e6);
+	fprintf(f, "%-10s %9s %14s %22s %18s %12s %12s\n", "decision", "count", "MMIO mean/p99",
+		"bus ns mean/p99", "cycles mean/p99", "wait ns mean", "behind mean");
 	for (k = 0; k < v->ndec; k++) {
 		const struct hws_vp_decision *d = &v->dec[k];
 
-		fprintf(f, "%-10s %9" PRIu64 " %8.2f/%-5.0f %12.1f/%-9.0f %10.1f/%-7.0f %12.1f\n",
+		fprintf(f, "%-10s %9" PRIu64 " %8.2f/%-5.0f %12.1f/%-9.0f %10.1f/%-7.0f %12.1f %12.1f\n",
 			d->name, d->count, d->mmio_mean, d->mmio_p99, d->bus_ns_mean, d->bus_ns_p99,
-			d->cycles_mean, d->cycles_p99, d->wait_ns_mean);
+			d->cycles_mean, d->cycles_p99, d->wait_ns_mean, d->behind_ns_mean);
 	}
 	fprintf(f, "(balance: the BALANCE queries, counted again inside the pick and tick calls "
 		   "that made them)\n");

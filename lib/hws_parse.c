@@ -156,6 +156,17 @@ int hws_parse_real(const char *what, const char *s, double lo, double hi, double
 	return 0;
 }
 
+int hws_parse_on_off(const char *what, const char *s, int *out, char *err, size_t len)
+{
+	if (s && !strcmp(s, "on"))
+		*out = 1;
+	else if (s && !strcmp(s, "off"))
+		*out = 0;
+	else
+		return fail(err, len, what, s ? s : "", "expected on or off");
+	return 0;
+}
+
 /* A time in ns as the shortest exact text: "1000s", "500ms", "1ns". */
 static void ns_text(uint64_t ns, char *buf, size_t len)
 {

@@ -10,6 +10,7 @@
  *    wrap. Signed ones take a leading '-' and nothing else.
  *  - Counts are whole numbers with an optional k, M or G (x1000, x1e6, x1e9) suffix.
  *  - Real numbers are decimal ([digits][.digits][e[+-]digits]): no nan, no inf, no hex.
+ *  - Switches are "on" or "off", nothing else (no case folding, no 1/0, no yes/no).
  *  - Durations are a real number and a unit, s, ms, us or ns (no unit: seconds), rounded
  *    to the nearest ns.
  *  - Every value has a range [lo, hi]; out of range is an error.
@@ -36,6 +37,7 @@ int hws_parse_count(const char *what, const char *s, uint64_t lo, uint64_t hi, u
 		    char *err, size_t len);
 int hws_parse_real(const char *what, const char *s, double lo, double hi, double *out,
 		   char *err, size_t len);
+int hws_parse_on_off(const char *what, const char *s, int *out, char *err, size_t len);
 int hws_parse_duration(const char *what, const char *s, uint64_t lo_ns, uint64_t hi_ns,
 		       uint64_t *ns, char *err, size_t len);
 

@@ -21,19 +21,39 @@
 # bracket where hw turns worse than o1, then linear interpolation inside the last bracket.
 # "none": hw is worse already at 0 ns; ">MAX": still better at the largest grid latency.
 #
+# IFACE: the bus interface the hw runs use (docs/vp.md, "The interconnect's rules"):
+#   old  writes not posted (the CPU waits for BRESP), one engine port shared by every CPU:
+#        the interface of the first study; docs/co_design.tsv, build/co_design
+#   new  writes posted (accepted in 0 ns, a read waits behind its CPU's posted writes),
+#        PORTS engine ports (default 4; CPU c uses port c x ports / CPUs, at most one port
+#        per CPU), each contended on its own; with the firmware at HEAD:
+#        docs/co_design_new.tsv, build/co_design_new, and the old table beside it in
+#        $OUT/compare.md when docs/co_design.tsv (or OLD_TSV) exists
+# o1 makes no MMIO access: its runs are the same under both.
+#
 # PROFILE=NAME: every topology gets profile=NAME (docs/simulator.md, "Coherence"): the
 # software run queues pay their cache lines and contended locks; the engine pays none
 # (make vp-study runs PROFILE=modern after the run without one).
 #
-# Environment: HWSCHED (default build/hwsched), OUT (build/co_design, with PROFILE
-# build/co_design_NAME), JOBS (2), CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED, PROFILE,
-# SVG (docs/co_design.svg; with PROFILE docs/co_design_NAME.svg), TSV (docs/co_design.tsv;
-# with PROFILE docs/co_design_NAME.tsv).
+# Environment: HWSCHED (default build/hwsched), IFACE (old), PORTS (4, new only), OUT
+# (build/co_design[_new][_NAME]), JOBS (2), CPUS, RQS, GRID, STEPS, WARM_MS, SPAN_MS, SEED,
+# PROFILE, SVG (docs/co_design[_new][_NAME].svg), TSV (docs/co_design[_new][_NAME].tsv),
+# OLD_TSV (new only: the table to set beside, docs/co_design[_NAME].tsv). The TSV and SVG
+# are written to a temporary file and renamed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HWSCHED=${HWSCHED:-build/hwsched}
 PROFILE=${PROFILE:-}
-OUT=${OUT:-build/co_design${PROFILE:+_$PROFILE}}
+IFACE=${IFACE:-old}
+PORTS=${PORTS:-4}
+case $IFACE in
+old) SUFFIX= ;;
+new) SUFFIX=_new ;;
+*) echo "co_design: IFACE '$IFACE': expected old or new" >&2; exit 2 ;;
+esac
+[[ $PORTS =~ ^[1-9][0-9]*$ ]] && [ "$PORTS" -le 64 ] ||
+	{ echo "co_design: PORTS '$PORTS': expected a whole number in 1..64" >&2; exit 2; }
+OUT=${OUT:-build/co_design$SUFFIX${PROFILE:+_$PROFILE}}
 JOBS=${JOBS:-2}
 CPUS=${CPUS:-"1 8 64"}
 RQS=${RQS:-"1 8 64 512"}
@@ -42,8 +62,9 @@ STEPS=${STEPS:-4}
 WARM_MS=${WARM_MS:-5}
 SPAN_MS=${SPAN_MS:-20}
 SEED=${SEED:-1}
-SVG=${SVG:-docs/co_design${PROFILE:+_$PROFILE}.svg}
-TSV=${TSV:-docs/co_design${PROFILE:+_$PROFILE}.tsv}
+SVG=${SVG:-docs/co_design$SUFFIX${PROFILE:+_$PROFILE}.svg}
+TSV=${TSV:-docs/co_design$SUFFIX${PROFILE:+_$PROFILE}.tsv}
+OLD_TSV=${OLD_TSV:-docs/co_design${PROFILE:+_$PROFILE}.tsv}
 MAX_TASKS=4096
 
 command -v parallel >/dev/null || { echo "co_design: GNU parallel is needed (make deps)" >&2; exit 1; }
@@ -69,6 +90,15 @@ topology() {
 	echo "$t${PROFILE:+,profile=$PROFILE}"
 }
 
+# The VP's bus options of interface $IFACE on a machine of $1 CPUs.
+bus_opts() {	# cpus
+	if [ "$IFACE" = old ]; then
+		echo "--posted-writes off --ports 1"
+	else
+		echo "--posted-writes on --ports $((PORTS < $1 ? PORTS : $1))"
+	fi
+}
+
 # One VP run: prints "overhead_ns_per_cpu_s work_units sim_s rq_wait_ms" (raw, for diffs).
 vp_raw() {	# sched cpus rq latency duration_ms [seed]
 	local s=$1 c=$2 q=$3 lat=$4 ms=$5 j
@@ -77,6 +107,7 @@ vp_raw() {	# sched cpus rq latency duration_ms [seed]
 	if [ ! -s "$j" ]; then
 		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=0.3" \
 			--topology "$(topology "$c")" --duration "${ms}ms" --bus-latency "$lat" \
+			$(bus_opts "$c") \
 			--seed "$seed" --top 0 --json "$j.tmp" >/dev/null ||
 			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" >&2; return 1; }
 		mv "$j.tmp" "$j"
@@ -147,8 +178,8 @@ cell() {	# cpus rq
 	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$q" "$((c * q))" "$spread" "$ov" \
 		"$(echo "$h0" | awk '{ print $1 }')" "$lov" "$tp" "$(echo "$h0" | awk '{ print $2 }')" "$ltp"
 }
-export -f topology vp_raw vp_steady margin breakeven cell
-export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED PROFILE
+export -f topology bus_opts vp_raw vp_steady margin breakeven cell
+export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED PROFILE IFACE PORTS
 
 t0=$(date +%s)
 cells=()
@@ -162,10 +193,12 @@ printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$O
 	printf "cpus\trq\ttasks\to1_throughput_seed_spread_pct\to1_overhead_pct\thw0_overhead_pct\tbreakeven_overhead_ns\t"
 	printf "o1_throughput\thw0_throughput\tbreakeven_throughput_ns\n"
 	sort -n -k1,1 -k2,2 "$OUT/cells.tsv"
-} >"$OUT/summary.tsv"
-cp "$OUT/summary.tsv" "$TSV"
+} >"$OUT/summary.tsv.tmp"
+mv "$OUT/summary.tsv.tmp" "$OUT/summary.tsv"
+cp "$OUT/summary.tsv" "$TSV.tmp.$$"
+mv "$TSV.tmp.$$" "$TSV"
 runs=$(ls "$OUT/runs" | wc -l)
-echo "co_design: ${#cells[@]} cells, $runs VP runs, $(( $(date +%s) - t0 )) s; $OUT/summary.tsv"
+echo "co_design: interface $IFACE$([ "$IFACE" = new ] && echo ", $PORTS ports"), ${#cells[@]} cells, $runs VP runs, $(( $(date +%s) - t0 )) s; $OUT/summary.tsv"
 
 # The table for docs/co-design.md.
 awk -F'\t' 'NR == 1 { print "| CPUs | tasks/CPU | overhead o1 % | overhead hw @0 ns % | break-even (overhead) ns | throughput o1 (bursts/s) | hw @0 ns | o1 over 3 seeds: spread % | break-even (throughput) ns |";
@@ -188,8 +221,8 @@ for c in $CPUS; do
 done
 {
 	echo "set terminal svg size 900,420 font 'sans,11'"
-	echo "set output '$SVG'"
-	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs${PROFILE:+, profile $PROFILE (contention)}'"
+	echo "set output '$SVG.tmp.$$'"
+	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs, $([ "$IFACE" = old ] && echo "writes not posted, one port" || echo "posted writes, up to $PORTS ports")${PROFILE:+, profile $PROFILE (contention)}'"
 	echo "set logscale xy; set xlabel 'tasks per CPU'; set ylabel 'break-even latency per access (ns)'"
 	echo "set key top left; set grid; set xrange [0.7:800]; set yrange [0.7:20000]"
 	echo "set title 'equal scheduler overhead'"
@@ -213,4 +246,23 @@ done
 	echo "unset multiplot"
 } >"$OUT/plot.gp"
 gnuplot "$OUT/plot.gp"
-echo "co_design: wrote $SVG"
+mv "$SVG.tmp.$$" "$SVG"
+echo "co_design: wrote $TSV and $SVG"
+
+# The new interface beside the old (docs/co-design.md): per cell, the overhead break-even
+# of both, their ratio, and whether hw beats o1 at 100 ns (break-even above 100 ns).
+if [ "$IFACE" = new ] && [ -s "$OLD_TSV" ]; then
+	awk -F'\t' '
+		function num(x) { return x ~ /^[0-9]+$/ ? x + 0 : (x ~ /^>/ ? substr(x, 2) + 0 : -1) }
+		function pays(x) { return x ~ /^>/ || (x ~ /^[0-9]+$/ && x + 0 > 100) ? "yes" : "no" }
+		NR == FNR { if (FNR > 1) { old[$1 " " $2] = $7; oldh[$1 " " $2] = sprintf("%.3f", $6) }; next }
+		FNR == 1 { print "| CPUs | tasks/CPU | o1 overhead % | hw @0 ns %: old / new | break-even (overhead) ns: old / new | new / old | pays at 100 ns: old / new | break-even (throughput) ns: new |";
+			print "|---|---|---|---|---|---|---|---|"; next }
+		{ k = $1 " " $2; o = (k in old) ? old[k] : "?"; r = ""
+		  if (num(o) > 0 && num($7) >= 0) r = sprintf("%.1fx", num($7) / num(o))
+		  printf "| %s | %s | %.3f | %s / %.3f | %s / %s | %s | %s / %s | %s |\n", $1, $2, $5,
+			(k in oldh) ? oldh[k] : "", $6, o, $7, r, pays(o), pays($7), $10 }
+	' "$OLD_TSV" "$OUT/summary.tsv" >"$OUT/compare.md.tmp"
+	mv "$OUT/compare.md.tmp" "$OUT/compare.md"
+	cat "$OUT/compare.md"
+fi

@@ -50,7 +50,8 @@ template <class F> void on_cpu(Dec kind, unsigned cpu, F fn)
 	g.pl->cpus[cpu]->run(fn);
 	const Counters &b = g.pl->count;
 	g.samples[kind].push_back({ b.accesses - a.accesses, b.edges - a.edges,
-				    b.bus_ns - a.bus_ns, b.wait_ns - a.wait_ns });
+				    b.bus_ns - a.bus_ns, b.wait_ns - a.wait_ns,
+				    b.behind_ns - a.behind_ns });
 }
 
 // ---- the scheduler, wrapped: the same calls, each on its CPU's thread ----
@@ -211,7 +212,7 @@ double pct99(std::vector<double> &v)
 void summarise(Dec k, const std::vector<Counters> &s, hws_vp_decision *d)
 {
 	std::vector<double> m, b, c;
-	double sm = 0, sb = 0, sc = 0, sw = 0;
+	double sm = 0, sb = 0, sc = 0, sw = 0, sh = 0;
 
 	d->name = dec_names[k];
 	d->count = s.size();
@@ -223,6 +224,7 @@ void summarise(Dec k, const std::vector<Counters> &s, hws_vp_decision *d)
 		sb += x.bus_ns;
 		sc += (double)x.edges;
 		sw += x.wait_ns;
+		sh += x.behind_ns;
 	}
 	if (s.empty())
 		return;
@@ -230,6 +232,7 @@ void summarise(Dec k, const std::vector<Counters> &s, hws_vp_decision *d)
 	d->bus_ns_mean = sb / (double)s.size();
 	d->cycles_mean = sc / (double)s.size();
 	d->wait_ns_mean = sw / (double)s.size();
+	d->behind_ns_mean = sh / (double)s.size();
 	d->mmio_p99 = pct99(m);
 	d->bus_ns_p99 = pct99(b);
 	d->cycles_p99 = pct99(c);
@@ -277,12 +280,22 @@ int run_platform(Job *j)
 		snprintf(j->vr->engine, sizeof(j->vr->engine), "none");
 	j->vr->initiators = j->pc.nr_cpus;
 	j->vr->clk_ns = j->pc.clk_ns;
-	j->vr->bus_latency_ns = j->pc.latency_ns;
+	j->vr->bus_latency_ns = j->pc.read_latency_ns;
+	j->vr->bus_read_latency_ns = j->pc.read_latency_ns;
+	j->vr->bus_write_latency_ns = j->pc.write_latency_ns;
+	j->vr->write_accept_ns = j->pc.write_accept_ns;
 	j->vr->contention = j->pc.contention;
+	j->vr->posted_writes = j->pc.posted_writes;
+	j->vr->ports = j->pc.ports;
 	j->vr->accesses = pl->count.accesses;
 	j->vr->edges = pl->count.edges;
+	j->vr->reads = pl->reads;
+	j->vr->posted = pl->ic->posted_writes;
+	j->vr->posted_edges = pl->posted_edges;
 	j->vr->bus_ns = pl->count.bus_ns;
 	j->vr->wait_ns = pl->count.wait_ns;
+	j->vr->behind_ns = pl->count.behind_ns;
+	j->vr->posted_wait_ns = to_ns(pl->ic->posted_wait);
 	j->vr->waited = pl->ic->waited;
 	g.samples[D_BALANCE] = pl->balances;
 	for (int k = 0; k < D_N; k++)
@@ -332,8 +345,20 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		return -EBUSY;
 	}
 	ran = true;
-	if (!(vo->bus_latency_ns >= 0 && vo->bus_latency_ns <= 1e9)) {
-		snprintf(err, len, "bus latency %g ns: expected 0..1e9", vo->bus_latency_ns);
+	const double rd = vo->bus_read_latency_ns < 0 ? vo->bus_latency_ns : vo->bus_read_latency_ns;
+	const double wr = vo->bus_write_latency_ns < 0 ? vo->bus_latency_ns : vo->bus_write_latency_ns;
+	const struct {
+		const char *what;
+		double v;
+	} ns[] = { { "bus latency", vo->bus_latency_ns }, { "bus read latency", rd },
+		   { "bus write latency", wr }, { "write acceptance", vo->write_accept_ns } };
+	for (const auto &x : ns)
+		if (!(x.v >= 0 && x.v <= 1e9)) {
+			snprintf(err, len, "%s %g ns: expected 0..1e9", x.what, x.v);
+			return -EINVAL;
+		}
+	if (vo->ports < 1 || vo->ports > HWS_VP_MAX_PORTS) {
+		snprintf(err, len, "ports %u: expected 1..%u", vo->ports, HWS_VP_MAX_PORTS);
 		return -EINVAL;
 	}
 	if (!(o->sched_opts.costs.engine_clk_ns > 0)) {
@@ -344,6 +369,11 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 	ret = machine_parse_topology(o->topology, &topo, err, len);
 	if (ret)
 		return ret;
+	if (vo->ports > topo.nr_cpus) {
+		snprintf(err, len, "--ports %u: more ports than the topology's %u CPUs", vo->ports,
+			 topo.nr_cpus);
+		return -EINVAL;
+	}
 	g.inner = sched_find(o->sched);
 	if (!g.inner) {
 		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
@@ -353,8 +383,12 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 	j.pc.nr_cpus = topo.nr_cpus;
 	j.pc.engine = (g.inner->uses & SCHED_USES_ENGINE) != 0;
 	j.pc.clk_ns = o->sched_opts.costs.engine_clk_ns;
-	j.pc.latency_ns = vo->bus_latency_ns;
+	j.pc.read_latency_ns = rd;
+	j.pc.write_latency_ns = wr;
 	j.pc.contention = vo->contention != 0;
+	j.pc.posted_writes = vo->posted_writes != 0;
+	j.pc.write_accept_ns = vo->write_accept_ns;
+	j.pc.ports = vo->ports;
 	if (j.pc.engine) {
 		// The engine must be built before time 0, so its size is needed now: the
 		// task count from a 1 ns run of the same machine under o1 (no engine), sized

@@ -23,42 +23,73 @@ double to_ns(const sc_time &t)
 
 // ---- Interconnect ----
 
-Interconnect::Interconnect(sc_core::sc_module_name name, sc_time lat, bool contend)
-	: sc_core::sc_module(name), in("in"), out("out"), latency(lat), contention(contend)
+Interconnect::Interconnect(sc_core::sc_module_name name, sc_time read_lat, sc_time write_lat,
+			   bool contend, unsigned initiators, unsigned ports, bool post,
+			   sc_time accept)
+	: sc_core::sc_module(name), in("in"), out("out"), read_latency(read_lat),
+	  write_latency(write_lat), write_accept(accept), contention(contend), posted(post),
+	  nr_initiators(initiators ? initiators : 1), nr_ports(ports ? ports : 1),
+	  busy(nr_ports), order(nr_initiators, 0)
 {
 	in.register_b_transport(this, &Interconnect::b_transport);
 }
 
-void Interconnect::b_transport(int, tlm::tlm_generic_payload &p, sc_time &delay)
+void Interconnect::restart()
+{
+	for (auto &b : busy)
+		b.clear();
+	std::fill(order.begin(), order.end(), 0);
+}
+
+void Interconnect::b_transport(int id, tlm::tlm_generic_payload &p, sc_time &delay)
 {
 	const sc_time now = sc_core::sc_time_stamp();
+	const bool write = p.get_command() == tlm::TLM_WRITE_COMMAND;
+	const sc_time latency = write ? write_latency : read_latency;
 	const sc_time half = latency / 2;
-	const uint64_t arrive = (now + delay + half).value();
+	const unsigned who = id >= 0 && (unsigned)id < nr_initiators ? (unsigned)id : 0;
+	const unsigned port = port_of(who);
+	const uint64_t reach = (now + delay + half).value();	// at the port, unordered
+	uint64_t arrive = std::max(reach, order[who]);	// behind its own earlier accesses
 	sc_time service = SC_ZERO_TIME;
-	uint64_t start = arrive, len;
+	std::map<uint64_t, uint64_t> &line = busy[port];
+	uint64_t start, len;
 
 	// The engine's answer does not depend on when it is asked (it is clocked by the
 	// transactions), so serve first, then place the service in the port's time line.
 	out->b_transport(p, service);
 	len = service.value();
 	// Intervals that ended before now cannot delay anyone: every CPU's time is >= now.
-	while (!busy.empty() && busy.begin()->second <= now.value())
-		busy.erase(busy.begin());
+	while (!line.empty() && line.begin()->second <= now.value())
+		line.erase(line.begin());
+	start = arrive;
 	if (contention && len) {
-		auto it = busy.upper_bound(start);
+		auto it = line.upper_bound(start);
 
-		if (it != busy.begin() && std::prev(it)->second > start)
+		if (it != line.begin() && std::prev(it)->second > start)
 			start = std::prev(it)->second;
-		for (; it != busy.end() && it->first < start + len; ++it)
+		for (; it != line.end() && it->first < start + len; ++it)
 			start = std::max(start, it->second);
-		busy[start] = start + len;
+		line[start] = start + len;
 	}
+	order[who] = start + len;
+	last_port = port;
 	last_wait = sc_time::from_value(start - arrive);
+	last_behind = sc_time::from_value(arrive - reach);
+	last_posted = write && posted;
+	if (last_posted) {
+		// Accepted: the initiator goes on; the write is served at start.
+		posted_writes++;
+		posted_wait += last_wait;
+		delay += write_accept;
+		return;
+	}
 	if (start > arrive) {
 		total_wait += last_wait;
 		waited++;
 	}
-	delay += half + last_wait + service + (latency - half);
+	total_behind += last_behind;
+	delay += half + last_behind + last_wait + service + (latency - half);
 }
 
 // ---- Cpu ----
@@ -159,8 +190,10 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 		if (!pl->target)
 			return nullptr;
 	}
-	pl->ic.reset(new Interconnect("interconnect", sc_time(c.latency_ns, sc_core::SC_NS),
-				      c.contention));
+	pl->ic.reset(new Interconnect("interconnect", sc_time(c.read_latency_ns, sc_core::SC_NS),
+				      sc_time(c.write_latency_ns, sc_core::SC_NS), c.contention,
+				      c.nr_cpus, c.ports, c.posted_writes,
+				      sc_time(c.write_accept_ns, sc_core::SC_NS)));
 	if (pl->target) {
 		pl->ic->out.bind(pl->target->socket);
 	} else {
@@ -181,7 +214,7 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 
 void Platform::restart_time()
 {
-	ic->busy.clear();
+	ic->restart();
 	for (auto &c : cpus)
 		c->local = SC_ZERO_TIME;
 }
@@ -207,7 +240,14 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 	count.accesses++;
 	count.edges += edges;
 	count.bus_ns += to_ns(took);
-	count.wait_ns += to_ns(ic->last_wait);
+	if (ic->last_posted) {
+		posted_edges += edges;
+	} else {
+		count.wait_ns += to_ns(ic->last_wait);
+		count.behind_ns += to_ns(ic->last_behind);
+	}
+	if (!write)
+		reads++;
 	// A BALANCE query: the CMD write of QUERY kind 2 (ARRAY=1, HEAD=0) to its last read.
 	if (write && addr == HWS_REG_CMD &&
 	    (*data & HWS_CMD_OP_MASK) >> HWS_CMD_OP_LSB == HWS_OP_QUERY &&
@@ -217,12 +257,14 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 		bal_start_.accesses--;
 		bal_start_.edges -= edges;
 		bal_start_.bus_ns -= to_ns(took);
-		bal_start_.wait_ns -= to_ns(ic->last_wait);
+		bal_start_.wait_ns -= ic->last_posted ? 0 : to_ns(ic->last_wait);
+		bal_start_.behind_ns -= ic->last_posted ? 0 : to_ns(ic->last_behind);
 	} else if (in_balance_ && !write && addr == HWS_REG_BAL_IMB) {
 		in_balance_ = false;
 		balances.push_back({ count.accesses - bal_start_.accesses,
 				     count.edges - bal_start_.edges, count.bus_ns - bal_start_.bus_ns,
-				     count.wait_ns - bal_start_.wait_ns });
+				     count.wait_ns - bal_start_.wait_ns,
+				     count.behind_ns - bal_start_.behind_ns });
 	}
 	return edges;
 }

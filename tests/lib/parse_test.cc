@@ -89,6 +89,23 @@ TEST(Parse, RealsAreFiniteDecimals)
 	EXPECT_STREQ(err, "x '1.5': expected a number in 0..1");
 }
 
+TEST(Parse, SwitchesAreOnOrOff)
+{
+	int v = -1;
+	char err[200];
+	EXPECT_EQ(hws_parse_on_off("--sw", "on", &v, err, sizeof(err)), 0);
+	EXPECT_EQ(v, 1);
+	EXPECT_EQ(hws_parse_on_off("--sw", "off", &v, err, sizeof(err)), 0);
+	EXPECT_EQ(v, 0);
+	for (const char *bad : { "On", "OFF", "1", "0", "yes", "no", "true", "", " on", "on ", "onn" }) {
+		v = 7;
+		EXPECT_EQ(hws_parse_on_off("--sw", bad, &v, err, sizeof(err)), -EINVAL) << bad;
+		EXPECT_EQ(v, 7) << bad;
+	}
+	EXPECT_STREQ(err, "--sw 'onn': expected on or off");
+	EXPECT_EQ(hws_parse_on_off("--sw", nullptr, &v, err, sizeof(err)), -EINVAL);
+}
+
 TEST(Parse, DurationsHaveUnitsAndBounds)
 {
 	uint64_t ns = 0;

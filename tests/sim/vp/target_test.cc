@@ -7,6 +7,7 @@
 // failure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -47,11 +48,45 @@ void run_in_sc(const std::function<void()> &fn)
 	ASSERT_TRUE(done) << "the SystemC thread did not finish";
 }
 
+// The interconnect of the first platform: one latency, writes not posted, one port.
 void set_bus(double latency_ns, bool contention)
 {
-	pl->ic->latency = sc_time(latency_ns, SC_NS);
+	pl->ic->set_latency(sc_time(latency_ns, SC_NS));
 	pl->ic->contention = contention;
+	pl->ic->posted = false;
+	pl->ic->write_accept = sc_core::SC_ZERO_TIME;
+	pl->ic->set_ports(1);
 	pl->restart_time();
+}
+
+// Reads and writes apart, posting, acceptance, ports.
+void set_bus(double read_ns, double write_ns, bool posted, double accept_ns, unsigned ports,
+	     bool contention = true)
+{
+	pl->ic->read_latency = sc_time(read_ns, SC_NS);
+	pl->ic->write_latency = sc_time(write_ns, SC_NS);
+	pl->ic->contention = contention;
+	pl->ic->posted = posted;
+	pl->ic->write_accept = sc_time(accept_ns, SC_NS);
+	pl->ic->set_ports(ports);
+	pl->restart_time();
+}
+
+// One access of CPU @cpu (at the world's time, after its own earlier ones): its time.
+sc_time acc(unsigned cpu, bool write, uint32_t addr, uint32_t data = 0)
+{
+	sc_time took;
+	uint32_t v = data;
+
+	EXPECT_EQ(pl->cpus[cpu]->access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+					addr, &v, 0xf, &took),
+		  tlm::TLM_OK_RESPONSE);
+	return took;
+}
+
+sc_time ns(double x)
+{
+	return sc_time(x, SC_NS);
 }
 
 hws_dev *open_tlm(const hws_transport *tp)
@@ -82,7 +117,9 @@ tlm::tlm_response_status raw(tlm::tlm_command cmd, uint64_t addr, uint32_t data,
 {
 	tlm::tlm_generic_payload p;
 	unsigned char buf[8] = { 0 };
-	sc_time d = sc_core::SC_ZERO_TIME;
+	// From CPU 0's local time, as its own accesses (the interconnect keeps their order).
+	const sc_time start = std::max(pl->cpus[0]->local, sc_core::sc_time_stamp());
+	sc_time d = start - sc_core::sc_time_stamp();
 
 	memcpy(buf, &data, 4);
 	p.set_command(cmd);
@@ -92,8 +129,9 @@ tlm::tlm_response_status raw(tlm::tlm_command cmd, uint64_t addr, uint32_t data,
 	p.set_streaming_width(len);
 	p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 	pl->cpus[0]->socket->b_transport(p, d);
+	pl->cpus[0]->local = sc_core::sc_time_stamp() + d;
 	if (took)
-		*took = d;
+		*took = sc_core::sc_time_stamp() + d - start;
 	return p.get_response_status();
 }
 
@@ -395,6 +433,193 @@ TEST(VpTarget, SameAnswersAndEdgesAsTheModel)
 		EXPECT_EQ(c.first, "") << "first difference, HWS_SEED=" << seed;
 		EXPECT_GT(c.accesses, 10000u);
 		hws_model_destroy(m);
+	});
+}
+
+// A posted write costs its CPU only the acceptance; it reaches the port after half the
+// write latency and is served there (its 2 edges); the CPU's next read, issued right
+// after, is served only after it (same initiator, program order) and so waits behind it.
+// Two posted writes: the read waits behind both. Another CPU's read is not behind them.
+TEST(VpBus, PostedWriteCostsTheAcceptanceAndTheNextReadWaitsBehindIt)
+{
+	for (double A : { 0.0, 7.0 }) {
+		SCOPED_TRACE("acceptance " + std::to_string(A) + " ns");
+		set_bus(100, 100, true, A, 1);
+		run_in_sc([&] {
+			const uint32_t nop = hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0);
+			// Write at 0: port [50, 70). Read at A: reaches 50 + A, served [70, 90),
+			// answered at 140.
+			EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(A));
+			EXPECT_TRUE(pl->ic->last_posted);
+			EXPECT_EQ(pl->ic->last_wait, sc_core::SC_ZERO_TIME);
+			EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(140 - A));
+			EXPECT_EQ(pl->ic->last_behind, ns(20 - A));
+			EXPECT_EQ(pl->ic->last_wait, sc_core::SC_ZERO_TIME);
+			EXPECT_EQ(pl->cpus[0]->local, ns(140));
+		});
+		set_bus(100, 100, true, A, 1);
+		run_in_sc([&] {
+			const uint32_t nop = hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0);
+			// Two writes: [50, 70), [70, 90) (the second reaches at 50 + A, behind the
+			// first); the read is served at 90, answered at 160. CPU 1's read at time 0
+			// is not behind CPU 0's writes: it waits only for the shared port.
+			EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(A));
+			EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(A));
+			EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(160 - 2 * A));
+			EXPECT_EQ(pl->ic->last_behind, ns(40 - 2 * A));
+			EXPECT_EQ(acc(1, false, HWS_REG_ID), ns(180))
+				<< "CPU 1's read (reaches 50) waits for the port until 110";
+			EXPECT_EQ(pl->ic->last_behind, sc_core::SC_ZERO_TIME);
+			EXPECT_EQ(pl->ic->last_wait, ns(60));
+		});
+	}
+	// Without posting, the same write costs the round trip and the read does not wait.
+	set_bus(100, 100, false, 7, 1);
+	run_in_sc([&] {
+		EXPECT_EQ(acc(0, true, HWS_REG_CMD, hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0)), ns(120));
+		EXPECT_FALSE(pl->ic->last_posted);
+		EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(120));
+		EXPECT_EQ(pl->ic->last_behind, sc_core::SC_ZERO_TIME);
+	});
+}
+
+// CPU c uses port c x N / CPUs. Two CPUs asking at the same moment on the same port: the
+// second waits for the first's engine time; on different ports neither waits. A long
+// access (the RESULT read of a BALANCE, which holds its port for the command's cycles)
+// delays its own port only.
+TEST(VpBus, EachPortHasItsOwnContention)
+{
+	set_bus(100, 100, false, 0, 4);
+	for (unsigned c = 0; c < 8; c++)
+		EXPECT_EQ(pl->ic->port_of(c), c / 2) << "CPU " << c;
+	pl->ic->set_ports(3);
+	for (unsigned c = 0; c < 8; c++)
+		EXPECT_EQ(pl->ic->port_of(c), c * 3 / 8) << "CPU " << c;
+	for (unsigned ports : { 1u, 2u, 8u }) {
+		SCOPED_TRACE(std::to_string(ports) + " ports");
+		set_bus(100, 100, false, 0, ports);
+		run_in_sc([&] {
+			// CPUs 0 and 1 share a port unless there are 8; 0 and 4 unless there is 1.
+			EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(120));
+			EXPECT_EQ(acc(1, false, HWS_REG_ID), ns(ports == 8 ? 120 : 140));
+			EXPECT_EQ(acc(4, false, HWS_REG_ID), ns(ports == 1 ? 160 : 120));
+			EXPECT_EQ(pl->ic->last_port, ports == 1 ? 0u : ports / 2);
+		});
+	}
+	// A BALANCE on CPU 0: its RESULT read holds port 0 for the command's cycles. CPUs 1
+	// (port 0) and 4 (port 1 of 2) ask while it is held: on port 0 they wait, on port 1 not.
+	for (unsigned ports : { 1u, 2u }) {
+		SCOPED_TRACE(std::to_string(ports) + " ports, BALANCE");
+		set_bus(100, 100, false, 0, ports);
+		run_in_sc([&] {
+			std::unique_ptr<hws_dev, Closer> d(open_tlm(&pl->transport));
+			ASSERT_TRUE(d);
+			ASSERT_EQ(hws_soft_reset(d.get()), 0);
+			for (unsigned t = 0; t < 24; t++)
+				ASSERT_EQ(hws_enqueue(d.get(), t, t % 3, 120, 0, 0), 0);
+			pl->restart_time();
+			hws_set_master(d.get(), 0);
+			// The CMD write: port [50, 70), answered at 120.
+			ASSERT_EQ(hws_submit(d.get(), hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0)), 0);
+			uint32_t v = 0;
+			sc_time took;
+			// The RESULT read: reaches at 170, holds the port for all its edges.
+			ASSERT_EQ(pl->cpus[0]->access(tlm::TLM_READ_COMMAND, HWS_REG_RESULT, &v, 0xf,
+						      &took), tlm::TLM_OK_RESPONSE);
+			const double held = 10.0 * pl->target->last_edges;
+			ASSERT_GT(held, 100) << "the RESULT read did not wait for the BALANCE";
+			EXPECT_EQ(took, ns(100 + held));
+			// CPU 4 from 150: reaches at 200, inside the hold.
+			pl->cpus[4]->local = ns(150);
+			const double w4 = ports == 1 ? 170 + held - 200 : 0;
+			EXPECT_EQ(acc(4, false, HWS_REG_ID), ns(120 + w4));
+			EXPECT_EQ(pl->ic->last_wait, ns(w4));
+			// CPU 1 from 150: port 0 in both cases, behind the hold (and, with one
+			// port, behind CPU 4's read too).
+			pl->cpus[1]->local = ns(150);
+			const double w1 = 170 + held - 200 + (ports == 1 ? 20 : 0);
+			EXPECT_EQ(acc(1, false, HWS_REG_ID), ns(120 + w1));
+			EXPECT_EQ(pl->ic->last_wait, ns(w1));
+		});
+	}
+}
+
+// Reads and writes have their own latency: a read costs the read latency plus its edges,
+// a write (not posted) the write latency plus its edges; posted, the write reaches the
+// port after half the write latency and the read waits behind it from there.
+TEST(VpBus, ReadAndWriteLatenciesApart)
+{
+	const uint32_t nop = hws_cmd(HWS_OP_NOP, 0, 0, 0, 0, 0);
+
+	set_bus(100, 300, false, 0, 1);
+	run_in_sc([&] {
+		EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(120));
+		EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(320));
+		EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(120));
+	});
+	set_bus(300, 100, false, 0, 1);
+	run_in_sc([&] {
+		EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(320));
+		EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(120));
+	});
+	set_bus(100, 300, true, 5, 1);
+	run_in_sc([&] {
+		// The write reaches the port at 150, served [150, 170); the read, issued at 5,
+		// reaches at 55 and waits 115 behind it; answered at 170 + 20 + 50 = 240.
+		EXPECT_EQ(acc(0, true, HWS_REG_CMD, nop), ns(5));
+		EXPECT_EQ(acc(0, false, HWS_REG_ID), ns(235));
+		EXPECT_EQ(pl->ic->last_behind, ns(115));
+	});
+}
+
+// With writes not posted, every access costs exactly latency + edges x clock + the wait
+// for its port (the first platform's rule, docs/vp.md), over a random stream of commands
+// from several CPUs; no access ever waits behind another of its own CPU.
+TEST(VpBus, PostedWritesOffIsTheFirstTiming)
+{
+	const unsigned seed = seed_of();
+
+	set_bus(80, true);
+	run_in_sc([&] {
+		std::unique_ptr<hws_dev, Closer> d(open_tlm(&pl->transport));
+		ASSERT_TRUE(d);
+		ASSERT_EQ(hws_soft_reset(d.get()), 0);
+		pl->restart_time();
+		std::mt19937 rng(seed);
+		double waited = 0;
+		const double wait0 = to_ns(pl->ic->total_wait);
+		const uint64_t posted0 = pl->ic->posted_writes;
+		for (unsigned i = 0; i < 600; i++) {
+			const unsigned cpu = rng() % 8;
+			hws_set_master(d.get(), cpu);
+			hws_bus_stats a, b;
+			hws_get_bus_stats(d.get(), &a);
+			const double local0 = to_ns(pl->cpus[cpu]->local);
+			uint32_t v;
+			hws_pick p;
+			switch (rng() % 3) {
+			case 0:
+				(void)hws_enqueue(d.get(), rng() % 200, rng() % 8, 100 + rng() % 40, 0, 0);
+				break;
+			case 1:
+				(void)hws_pick_next(d.get(), rng() % 8, &p);
+				break;
+			default:
+				(void)hws_reg_read(d.get(), HWS_REG_CYCLES, &v);
+				break;
+			}
+			hws_get_bus_stats(d.get(), &b);
+			const uint64_t n = b.reads + b.writes - a.reads - a.writes;
+			const double took = b.delay_ns - a.delay_ns;
+			const double base = (double)n * 80 + (double)(b.edges - a.edges) * kClk;
+			ASSERT_GE(took, base - 1e-6) << "HWS_SEED=" << seed;
+			waited += took - base;
+			EXPECT_EQ(pl->ic->last_behind, sc_core::SC_ZERO_TIME) << "HWS_SEED=" << seed;
+			EXPECT_DOUBLE_EQ(to_ns(pl->cpus[cpu]->local), local0 + took);
+		}
+		EXPECT_NEAR(waited, to_ns(pl->ic->total_wait) - wait0, 1e-3) << "HWS_SEED=" << seed;
+		EXPECT_GT(waited, 0) << "nothing waited: the stream did not test contention";
+		EXPECT_EQ(pl->ic->posted_writes, posted0);
 	});
 }
 
