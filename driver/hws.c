@@ -620,6 +620,11 @@ static int window_read(struct hws_dev *d, uint32_t base, unsigned op, unsigned c
 	return 0;
 }
 
+int hws_windows(const struct hws_dev *d)
+{
+	return d->tp.addr_w >= HWS_ADDR_W;
+}
+
 int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word)
 {
 	return window_read(d, HWS_POP_BASE, HWS_OP_PICK_NEXT, cpu, p, word);

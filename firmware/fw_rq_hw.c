@@ -8,7 +8,7 @@
  * bus annotated.
  *
  * The bus protocol (docs/firmware.md, "Bus protocol"): unless sched_engine.sync_cmds asks
- * for the old one, the commands whose answer the policy does not need (ENQUEUE, DEQUEUE,
+ * for the old one (or the bus cannot reach the windows: hws_windows()), the commands whose answer the policy does not need (ENQUEUE, DEQUEUE,
  * REQUEUE, MIGRATE, SET_GROUP, SET_WEIGHT, SET_IDLE, LOAD_TICK) are posted (hws_post(): a
  * CMD write, no completion read; the driver keeps the FIFO's credits) and PICK_NEXT / PEEK
  * are one read of the POP / PEEKW window. A posted command's failure is collected by the
@@ -123,7 +123,12 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 		free(q);
 		return NULL;
 	}
+	/* A bus that cannot reach the windows (a board's serial line, a caller's bus that
+	 * decodes 256 bytes) keeps the synchronous protocol throughout. */
+	if (!hws_windows(q->d))
+		q->e.sync_cmds = 1;
 	if (program_topology(q, msg, len)) {
+
 		hws_close(q->d);
 		free(q);
 		return NULL;

@@ -186,6 +186,9 @@ int hws_result(struct hws_dev *d, uint32_t *word);
  */
 int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word);
 /* hws_peekw - PEEK(@cpu) in one bus read of PEEKW[@cpu]; otherwise as hws_pop(). */
+/* hws_windows - 1 when the bus reaches the windows (hws_transport.addr_w >= HWS_ADDR_W);
+ * 0: hws_pop()/hws_peekw() send the command and read RESULT and STATUS instead. */
+int hws_windows(const struct hws_dev *d);
 int hws_peekw(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word);
 
 /* What posted commands' failures left: how many, and the most recent one the driver could
