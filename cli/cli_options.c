@@ -244,6 +244,14 @@ static int set_no_err_counters(struct cli_args *a, const char *opt, const char *
 	return 0;
 }
 
+static int set_sync_cmds(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->mo.sched_opts.engine.sync_cmds = 1;
+	return 0;
+}
+
 static int set_quiet(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -522,6 +530,10 @@ static const struct cli_opt {
 	  "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with "
 	  "--no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware "
 	  "never reads them" },
+	{ "sync-cmds", NULL, R | V, set_sync_cmds,
+	  "hw: the bus protocol before issue 22: every command waits for\nits completion read "
+	  "(no posted writes, no POP/PEEKW reads;\ndocs/firmware.md; a bus that cannot reach the "
+	  "windows uses it\nanyway)" },
 	{ "hz", "N", R | V, set_hz, "timer ticks per second, 10..10000 (default 1000)" },
 	{ "json", "FILE", R | V, set_json, "write the results as JSON too" },
 	{ "json", "FILE", P, set_json,

@@ -73,6 +73,8 @@ static void print_summary(const struct cli_args *a, const struct hws_randcmd_rep
 	printf("occupancy: max %u of %u tasks queued; table filled %u times, drained %u "
 	       "times\n", r->max_occupancy, cfg->nr_tasks, r->fills, r->drains);
 	print_counts(cfg, r);
+	printf("window reads (POP/PEEKW): %" PRIu64 ", of which refused (OVERFLOW, they could "
+	       "only wait): %" PRIu64 "\n", r->windows, r->windows_refused);
 	if (a->ro.resets > 0)
 		printf("resets: %" PRIu64 " bursts cut by the reset pin (%" PRIu64 " seen in "
 		       "flight by a STATUS read just before), %" PRIu64 " commands of them cut; "

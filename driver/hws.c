@@ -21,6 +21,13 @@ struct hws_dev {
 	struct hws_bus_stats stats;
 	int broken;			/* the transport failed: the device answers nothing */
 	char msg[512];
+	/* Posted commands (hws_post(), docs/firmware.md "Bus protocol"). */
+	int posting;			/* hws_post() or a window read was used: errors are
+					 * accounted by ERR_TOTAL from then on */
+	unsigned posted;		/* CMD writes the command FIFO may still hold (an
+					 * upper bound: the credits used) */
+	uint32_t err_seen;		/* ERR_TOTAL when the driver last accounted errors */
+	struct hws_post_err perr;	/* posted commands' errors not yet taken */
 };
 
 static const char *const op_names[16] = {
@@ -64,6 +71,10 @@ int hws_err_errno(unsigned code)
 
 const char *hws_reg_name(uint32_t off)
 {
+	if (off >= HWS_POP_BASE && off < HWS_POP_BASE + 4 * HWS_POP_WORDS && !(off & 3))
+		return "POP";
+	if (off >= HWS_PEEK_BASE && off < HWS_PEEK_BASE + 4 * HWS_POP_WORDS && !(off & 3))
+		return "PEEKW";
 	return off < 256 && !(off & 3) && reg_names[off / 4] ? reg_names[off / 4] : "unmapped";
 }
 
@@ -170,8 +181,15 @@ int hws_reg_write_strb(struct hws_dev *d, uint32_t off, uint32_t val, uint32_t s
 
 	if (d->broken)
 		return -EIO;
-	if (off == HWS_REG_CMD)
+	if (off == HWS_REG_CMD) {
 		d->stats.commands++;
+		d->posted++;
+	}
+	if (off == HWS_REG_CTRL && (val & (HWS_CTRL_SOFT_RESET_MASK | HWS_CTRL_ERR_CLEAR_MASK))) {
+		d->err_seen = 0;	/* ERR_TOTAL starts again from 0 */
+		if (val & HWS_CTRL_SOFT_RESET_MASK)
+			d->posted = 0;
+	}
 	e = d->tp.ops->write(d->tp.ctx, d->master, off, val, strb, &r, &d->stats.delay_ns);
 	d->stats.writes++;
 	if (r == HWS_RESP_FAILED)
@@ -220,6 +238,8 @@ int hws_reset(struct hws_dev *d)
 	if (r == HWS_RESP_FAILED)
 		return resp_errno(d, r, 1, 0);
 	d->stats.edges += e;
+	d->posted = 0;
+	d->err_seen = 0;
 	return 0;
 }
 
@@ -395,9 +415,40 @@ static int last_error(struct hws_dev *d)
 	return hws_err_errno(code);
 }
 
-int hws_sync(struct hws_dev *d, uint32_t *status)
+/*
+ * In posting mode: account the errors recorded since the driver last looked (ERR_TOTAL).
+ * @own: 1 when the caller's own command is the most recent of them (its own error word, or
+ * ERR_CMD naming it after its SYNC); the others are posted commands' and go to d->perr.
+ */
+static int account_errors(struct hws_dev *d, int own)
 {
-	uint32_t st;
+	uint32_t total, code, cmd, n;
+	int ret;
+
+	ret = hws_reg_read(d, HWS_REG_ERR_TOTAL, &total);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_ERR_LAST, &code);
+	if (!ret)
+		ret = hws_reg_read(d, HWS_REG_ERR_CMD, &cmd);
+	if (ret)
+		return ret;
+	n = total - d->err_seen;
+	d->err_seen = total;
+	if (own && n)
+		n--;
+	if (n) {
+		d->perr.count += n;
+		/* With the caller's own error the most recent, the posted ones' words are gone. */
+		d->perr.code = own ? 0 : code;
+		d->perr.cmd = own ? 0 : cmd;
+	}
+	return 0;
+}
+
+/* SYNC; @own: the command just written (its error is returned), or -1 for none. */
+static int sync_own(struct hws_dev *d, uint32_t *status, int64_t own)
+{
+	uint32_t st, cmd;
 	int ret;
 
 	ret = hws_reg_read(d, HWS_REG_SYNC, &st);
@@ -405,9 +456,27 @@ int hws_sync(struct hws_dev *d, uint32_t *status)
 		return ret;
 	if (status)
 		*status = st;
-	if (st & HWS_STATUS_ERR_MASK)
+	d->posted = (st & HWS_STATUS_CMD_LEVEL_MASK) >> HWS_STATUS_CMD_LEVEL_LSB;
+	if (!(st & HWS_STATUS_ERR_MASK))
+		return 0;
+	if (!d->posting)
 		return last_error(d);
-	return 0;
+	ret = hws_reg_read(d, HWS_REG_ERR_CMD, &cmd);
+	if (ret)
+		return ret;
+	if (own >= 0 && cmd == (uint32_t)own) {
+		ret = account_errors(d, 1);
+		return ret ? ret : last_error(d);
+	}
+	ret = account_errors(d, 0);
+	if (ret)
+		return ret;
+	return own >= 0 ? 0 : last_error(d);
+}
+
+int hws_sync(struct hws_dev *d, uint32_t *status)
+{
+	return sync_own(d, status, -1);
 }
 
 int hws_result(struct hws_dev *d, uint32_t *word)
@@ -420,7 +489,7 @@ static int do_cmd(struct hws_dev *d, uint32_t cmd)
 {
 	int ret = hws_submit(d, cmd);
 
-	return ret ? ret : hws_sync(d, NULL);
+	return ret ? ret : sync_own(d, NULL, cmd);
 }
 
 /* A query: write it, read its result word; an error word is turned into an errno. */
@@ -440,6 +509,8 @@ static int do_query(struct hws_dev *d, uint32_t cmd, uint32_t *word)
 	code = *word & HWS_RES_CODE_MASK;
 	/* Read STATUS so the sticky ERR bit does not blame the next command. */
 	ret = hws_reg_read(d, HWS_REG_STATUS, &st);
+	if (!ret && d->posting)
+		ret = account_errors(d, 1);
 	if (ret)
 		return ret;
 	set_msg(d, "%s failed: %s", hws_cmd_format(cmd, cbuf, sizeof(cbuf)), hws_err_name(code));
@@ -477,6 +548,14 @@ int hws_migrate(struct hws_dev *d, unsigned task, unsigned cpu)
 	return do_cmd(d, hws_cmd(HWS_OP_MIGRATE, task, 0, cpu, 0, 0));
 }
 
+static void pick_of(uint32_t w, struct hws_pick *p)
+{
+	p->found = !(w & HWS_NONE_FLAG);
+	p->swapped = !!(w & HWS_SWAP_FLAG);
+	p->task = (w & HWS_RES_TASK_MASK) >> HWS_RES_TASK_LSB;
+	p->prio = (w & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
+}
+
 static int pick(struct hws_dev *d, unsigned op, unsigned cpu, struct hws_pick *p)
 {
 	uint32_t w;
@@ -484,11 +563,133 @@ static int pick(struct hws_dev *d, unsigned op, unsigned cpu, struct hws_pick *p
 
 	if (ret)
 		return ret;
-	p->found = !(w & HWS_NONE_FLAG);
-	p->swapped = !!(w & HWS_SWAP_FLAG);
-	p->task = (w & HWS_RES_TASK_MASK) >> HWS_RES_TASK_LSB;
-	p->prio = (w & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
+	pick_of(w, p);
 	return 0;
+}
+
+/* ---- One-read picks, posted commands (docs/accelerator.md 4.4) ---- */
+
+static int window_read(struct hws_dev *d, uint32_t base, unsigned op, unsigned cpu,
+		       struct hws_pick *p, uint32_t *word)
+{
+	char cbuf[96];
+	uint32_t w, code;
+	int ret;
+
+	if (cpu >= HWS_POP_WORDS) {
+		set_msg(d, "%s window: cpu %u is outside the window (%u words)",
+			op == HWS_OP_PEEK ? "PEEKW" : "POP", cpu, HWS_POP_WORDS);
+		return -ERANGE;
+	}
+	d->posting = 1;
+	if (d->tp.addr_w < HWS_ADDR_W) {
+		/* The bus cannot reach the window: the command and a RESULT read, then STATUS
+		 * for what the window word's ERRP would have said. */
+		uint32_t st;
+
+		ret = hws_submit(d, hws_cmd(op, 0, 0, cpu, 0, 0));
+		if (!ret)
+			ret = hws_result(d, &w);
+		if (!ret)
+			ret = hws_reg_read(d, HWS_REG_STATUS, &st);
+		if (ret)
+			return ret;
+		if (st & HWS_STATUS_ERR_MASK)
+			w |= HWS_POP_ERRP_MASK;
+	} else {
+		ret = hws_reg_read(d, base + 4 * cpu, &w);
+		if (ret)
+			return ret;
+		d->stats.commands++;	/* the read's own command */
+	}
+	d->posted = 0;	/* every command written before the read has been executed */
+	if (word)
+		*word = w;
+	if (w & (HWS_ERR_FLAG | HWS_POP_ERRP_MASK)) {
+		ret = account_errors(d, !!(w & HWS_ERR_FLAG));
+		if (ret)
+			return ret;
+	}
+	if (w & HWS_ERR_FLAG) {
+		code = w & HWS_RES_CODE_MASK;
+		set_msg(d, "%s failed: %s", hws_cmd_format(hws_cmd(op, 0, 0, cpu, 0, 0), cbuf,
+							   sizeof(cbuf)), hws_err_name(code));
+		return hws_err_errno(code);
+	}
+	pick_of(w & ~HWS_POP_ERRP_MASK, p);
+	return 0;
+}
+
+int hws_windows(const struct hws_dev *d)
+{
+	return d->tp.addr_w >= HWS_ADDR_W;
+}
+
+int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word)
+{
+	return window_read(d, HWS_POP_BASE, HWS_OP_PICK_NEXT, cpu, p, word);
+}
+
+int hws_peekw(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word)
+{
+	return window_read(d, HWS_PEEK_BASE, HWS_OP_PEEK, cpu, p, word);
+}
+
+int hws_post(struct hws_dev *d, uint32_t cmd)
+{
+	int ret;
+
+	d->posting = 1;
+	if (d->posted >= d->cfg.cmd_depth) {	/* no credit left: wait for the FIFO */
+		ret = hws_post_flush(d);
+		if (ret)
+			return ret;
+	}
+	return hws_reg_write(d, HWS_REG_CMD, cmd);
+}
+
+int hws_post_flush(struct hws_dev *d)
+{
+	uint32_t st;
+	int ret;
+
+	d->posting = 1;
+	ret = hws_reg_read(d, HWS_REG_SYNC, &st);
+	if (ret)
+		return ret;
+	d->posted = (st & HWS_STATUS_CMD_LEVEL_MASK) >> HWS_STATUS_CMD_LEVEL_LSB;
+	return st & HWS_STATUS_ERR_MASK ? account_errors(d, 0) : 0;
+}
+
+unsigned hws_post_credits(const struct hws_dev *d)
+{
+	return d->posted >= d->cfg.cmd_depth ? 0 : d->cfg.cmd_depth - d->posted;
+}
+
+int hws_post_errors(struct hws_dev *d, struct hws_post_err *e)
+{
+	char cbuf[96];
+	struct hws_post_err z = { 0, 0, 0 };
+
+	if (e)
+		*e = d->perr;
+	if (!d->perr.count)
+		return 0;
+	if (!d->perr.code) {	/* a later error of the caller's own overwrote ERR_CMD */
+		set_msg(d, "%u posted command%s failed (ERR_TOTAL); a later command's error "
+			   "overwrote which", d->perr.count, d->perr.count == 1 ? "" : "s");
+		d->perr = z;
+		return -EIO;
+	}
+	set_msg(d, "%u posted command%s failed; the last recorded: %s: %s", d->perr.count,
+		d->perr.count == 1 ? "" : "s", hws_cmd_format(d->perr.cmd, cbuf, sizeof(cbuf)),
+		hws_err_name(d->perr.code));
+	{
+		int ret = hws_err_errno(d->perr.code);
+
+		d->perr = z;
+		return ret;
+	}
 }
 
 int hws_pick_next(struct hws_dev *d, unsigned cpu, struct hws_pick *p)

@@ -289,6 +289,7 @@ int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
 	out->ops = ref->ops->reset && dut->ops->reset ? &lockstep_reset_ops : &lockstep_ops;
 	out->ctx = l;
 	out->name = "lockstep";
+	out->addr_w = ref->addr_w < dut->addr_w ? ref->addr_w : dut->addr_w;
 	return 0;
 }
 

@@ -6,6 +6,14 @@
  * (struct sched_engine's bus: the virtual platform of docs/vp.md), the engine is reached
  * through it, each access made by the CPU that is charged, and the charge is the time the
  * bus annotated.
+ *
+ * The bus protocol (docs/firmware.md, "Bus protocol"): unless sched_engine.sync_cmds asks
+ * for the old one (or the bus cannot reach the windows: hws_windows()), the commands whose answer the policy does not need (ENQUEUE, DEQUEUE,
+ * REQUEUE, MIGRATE, SET_GROUP, SET_WEIGHT, SET_IDLE, LOAD_TICK) are posted (hws_post(): a
+ * CMD write, no completion read; the driver keeps the FIFO's credits) and PICK_NEXT / PEEK
+ * are one read of the POP / PEEKW window. A posted command's failure is collected by the
+ * driver where it reads anyway (a window word's ERRP bit, a SYNC) and returned by the
+ * next operation of this file, with hws_errmsg() naming the failed command word.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -115,7 +123,12 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 		free(q);
 		return NULL;
 	}
+	/* A bus that cannot reach the windows (a board's serial line, a caller's bus that
+	 * decodes 256 bytes) keeps the synchronous protocol throughout. */
+	if (!hws_windows(q->d))
+		q->e.sync_cmds = 1;
 	if (program_topology(q, msg, len)) {
+
 		hws_close(q->d);
 		free(q);
 		return NULL;
@@ -132,27 +145,45 @@ static void hw_destroy(struct fw_rq *q)
 	free(q);
 }
 
-/* Charge what @ret's call cost and pass its result on. */
+/*
+ * Charge what @ret's call cost and pass its result on; when the call itself went well, a
+ * posted command's failure the driver has collected is returned instead (its errno; the
+ * driver's message names the command).
+ */
 static int charged(struct fw_rq *q, unsigned cpu, int ret)
 {
 	charge(q, cpu);
+	if (!ret && !q->e.sync_cmds)
+		ret = hws_post_errors(q->d, NULL);
 	return ret;
+}
+
+/* A command whose answer is not needed, posted. */
+static int post(struct fw_rq *q, unsigned on_cpu, uint32_t cmd)
+{
+	return charged(q, on_cpu, hws_post(on(q, on_cpu), cmd));
 }
 
 static int hw_enqueue(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu, unsigned prio,
 		      int expired, int head)
 {
-	return charged(q, on_cpu, hws_enqueue(on(q, on_cpu), t, cpu, prio, expired, head));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_enqueue(on(q, on_cpu), t, cpu, prio, expired, head));
+	return post(q, on_cpu, hws_cmd(HWS_OP_ENQUEUE, t, prio, cpu, expired != 0, head != 0));
 }
 
 static int hw_dequeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
-	return charged(q, on_cpu, hws_dequeue(on(q, on_cpu), t));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_dequeue(on(q, on_cpu), t));
+	return post(q, on_cpu, hws_cmd(HWS_OP_DEQUEUE, t, 0, 0, 0, 0));
 }
 
 static int hw_requeue(struct fw_rq *q, unsigned on_cpu, unsigned t)
 {
-	return charged(q, on_cpu, hws_requeue(on(q, on_cpu), t));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_requeue(on(q, on_cpu), t));
+	return post(q, on_cpu, hws_cmd(HWS_OP_REQUEUE, t, 0, 0, 0, 0));
 }
 
 static int look(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int *swapped,
@@ -160,9 +191,15 @@ static int look(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, int
 {
 	struct hws_dev *d = on(q, on_cpu);
 	struct hws_pick p;
-	int ret = take ? hws_pick_next(d, cpu, &p) : hws_peek(d, cpu, &p);
+	int ret;
 
-	charge(q, on_cpu);
+	if (q->e.sync_cmds)
+		ret = take ? hws_pick_next(d, cpu, &p) : hws_peek(d, cpu, &p);
+	else if (cpu >= HWS_POP_WORDS)	/* no window word: the engine's CPU error */
+		ret = -ERANGE;
+	else
+		ret = take ? hws_pop(d, cpu, &p, NULL) : hws_peekw(d, cpu, &p, NULL);
+	ret = charged(q, on_cpu, ret);
 	if (ret)
 		return ret;
 	*t = p.task;
@@ -182,27 +219,37 @@ static int hw_peek(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned *t, 
 
 static int hw_migrate(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned cpu)
 {
-	return charged(q, on_cpu, hws_migrate(on(q, on_cpu), t, cpu));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_migrate(on(q, on_cpu), t, cpu));
+	return post(q, on_cpu, hws_cmd(HWS_OP_MIGRATE, t, 0, cpu, 0, 0));
 }
 
 static int hw_set_group(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned group)
 {
-	return charged(q, on_cpu, hws_set_group(on(q, on_cpu), t, group));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_set_group(on(q, on_cpu), t, group));
+	return post(q, on_cpu, hws_cmd(HWS_OP_SET_GROUP, t, group, 0, 0, 0));
 }
 
 static int hw_set_weight(struct fw_rq *q, unsigned on_cpu, unsigned t, unsigned prio)
 {
-	return charged(q, on_cpu, hws_set_weight(on(q, on_cpu), t, prio));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_set_weight(on(q, on_cpu), t, prio));
+	return post(q, on_cpu, hws_cmd(HWS_OP_SET_GROUP, t, prio, 0, 0, 1));
 }
 
 static int hw_set_idle(struct fw_rq *q, unsigned on_cpu, unsigned cpu, int idle)
 {
-	return charged(q, on_cpu, hws_set_idle(on(q, on_cpu), cpu, idle));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_set_idle(on(q, on_cpu), cpu, idle));
+	return post(q, on_cpu, hws_cmd(HWS_OP_SET_IDLE, 0, 0, cpu, idle != 0, 0));
 }
 
 static int hw_load_tick(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
 {
-	return charged(q, on_cpu, hws_load_tick(on(q, on_cpu), cpu));
+	if (q->e.sync_cmds)
+		return charged(q, on_cpu, hws_load_tick(on(q, on_cpu), cpu));
+	return post(q, on_cpu, hws_cmd(HWS_OP_LOAD_TICK, 0, 0, cpu, 0, 0));
 }
 
 static int hw_loads(struct fw_rq *q, unsigned on_cpu, unsigned cpu, uint32_t *now,

@@ -42,6 +42,7 @@ static const uint8_t op_defined[16] = {
 
 struct fifo {
 	uint32_t w[FIFO_MAX];
+	uint8_t tag[FIFO_MAX];	/* command FIFO: 1 = pushed by a POP read (section 4.4) */
 	unsigned head;		/* index of the oldest word */
 	unsigned n;		/* words held */
 };
@@ -81,6 +82,13 @@ struct hws_model {
 	unsigned step;		/* 1..lat while busy */
 	unsigned lat;		/* latency of the executing command */
 	uint32_t cmd;
+	int run_tag;		/* the executing command is a POP read's */
+	unsigned qcnt;		/* commands in the command FIFO that will push a result word */
+	int run_res;		/* the executing command will push one */
+
+	/* The POP read (section 4.4): its command pushed, its result word back. */
+	int pop_issued, pop_ready;
+	uint32_t pop_word;
 
 	/* Registers. */
 	uint32_t cmd_done, cycles;
@@ -103,10 +111,16 @@ static uint32_t task_weight(const struct hws_model *m, unsigned t, unsigned prio
 	return hws_weight_of(m->wfix[t] ? m->wprio[t] : prio);
 }
 
-static void fifo_push(struct fifo *f, uint32_t w)
+static void fifo_push_tag(struct fifo *f, uint32_t w, int tag)
 {
 	f->w[(f->head + f->n) % FIFO_MAX] = w;
+	f->tag[(f->head + f->n) % FIFO_MAX] = (uint8_t)tag;
 	f->n++;
+}
+
+static void fifo_push(struct fifo *f, uint32_t w)
+{
+	fifo_push_tag(f, w, 0);
 }
 
 static uint32_t fifo_pop(struct fifo *f)
@@ -189,6 +203,12 @@ void hws_model_reset(struct hws_model *m)
 	m->step = 0;
 	m->lat = 0;
 	m->cmd = 0;
+	m->run_tag = 0;
+	m->qcnt = 0;
+	m->run_res = 0;
+	m->pop_issued = 0;
+	m->pop_ready = 0;
+	m->pop_word = 0;
 	m->cmd_done = 0;
 	m->cycles = 0;
 	clear_errors(m);
@@ -789,10 +809,34 @@ static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 
 /* ---- Bus and clock (section 4) ---- */
 
+/*
+ * The engine's AXI4-Lite address ports are ADDR_W = 10 bits wide (rtl/hws_top.v,
+ * s_axi_awaddr_i and s_axi_araddr_i [9:0]): the engine sees only an address's low 10 bits,
+ * as the model does here. (Found by fuzz_regs when they were 8: a read of 0x200 was
+ * unmapped for the model, ID for the RTL.)
+ */
+#define BUS_ADDR_MASK ((1u << HWS_ADDR_W) - 1u)
+
 enum reg_access { ACC_NONE, ACC_RO, ACC_WO };
+
+/* An address of the POP window (section 4.4), aligned. */
+static int is_pop(uint32_t addr)
+{
+	return addr >= HWS_POP_BASE && addr < HWS_PEEK_BASE + 4 * HWS_POP_WORDS && !(addr & 3u);
+}
+
+/* The command a read of window address @addr pushes: PICK_NEXT or PEEK of its CPU. */
+static uint32_t pop_cmd(uint32_t addr)
+{
+	unsigned op = addr >= HWS_PEEK_BASE ? HWS_OP_PEEK : HWS_OP_PICK_NEXT;
+
+	return (uint32_t)op << HWS_CMD_OP_LSB | (addr & 0xffu) / 4 << HWS_CMD_CPU_LSB;
+}
 
 static enum reg_access reg_access(uint32_t addr)
 {
+	if (is_pop(addr))
+		return ACC_RO;
 	if (addr & 3u || addr > 0xffu)
 		return ACC_NONE;
 	switch (addr) {
@@ -819,12 +863,16 @@ static int read_waits(const struct hws_model *m, uint32_t addr)
 		return m->resf.n == 0 && (m->busy || m->cmdf.n != 0);
 	if (addr == HWS_REG_SYNC)
 		return m->busy || (m->cmdf.n != 0 && m->resf.n + 2 <= m->p.res_depth);
+	if (is_pop(addr))
+		return !m->pop_ready;
 	return 0;
 }
 
 /* The value a (mapped, readable) register shows before this edge. */
 static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 {
+	if (is_pop(addr))
+		return m->pop_word | (uint32_t)m->err_sticky << HWS_POP_ERRP_LSB;
 	switch (addr) {
 	case HWS_REG_ID:
 		return HWS_ID_VALUE;
@@ -897,10 +945,23 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	const unsigned cmdf_n = m->cmdf.n, resf_n = m->resf.n;
 	const uint32_t done_before = m->cmd_done;
 	const int done = m->busy && m->step == m->lat;
-	const int pop = cmdf_n > 0 && (!m->busy || done) && resf_n + 2 <= m->p.res_depth;
+	/* A POP read's command needs no room in the result FIFO (section 4.4). */
+	const int pop = cmdf_n > 0 && (!m->busy || done) &&
+			(resf_n + 2 <= m->p.res_depth || m->cmdf.tag[m->cmdf.head]);
+	/* The read active at this edge (taken now, or pending) and whether it is a POP read
+	 * that pushes its PICK_NEXT now: room in the command FIFO, no CMD write at this edge. */
+	const uint32_t act_addr = in->read ? in->addr : m->raddr;
+	const int pop_wants = (in->read || m->rpend) && is_pop(act_addr) && !m->pop_issued &&
+			      !m->pop_ready;
+	/* ... unless a command queued could stall on a full result FIFO: refused. */
+	const int pop_stall = cmdf_n && resf_n + m->qcnt + (unsigned)m->run_res + 1 >= m->p.res_depth;
+	const int pop_refuse = pop_wants && pop_stall;
+	const int pop_push = pop_wants && !pop_stall && cmdf_n < m->p.cmd_depth &&
+			     !(in->write && in->addr == HWS_REG_CMD && in->strb == 0xfu);
 	unsigned bus_err = 0, eng_err = 0;
 	uint32_t bus_info = 0, res = 0, popped = 0;
-	int has_res = 0, latch = 0, status_read = 0, err_clear = 0;
+	int has_res = 0, latch = 0, status_read = 0, err_clear = 0, popped_tag = 0;
+	int run_tag = m->run_tag;
 	enum reg_access acc;
 
 	out->rlatched = 0;
@@ -934,26 +995,36 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 			out->resp = RESP_SLVERR;
 			bus_err = HWS_ERR_ADDR;
 			bus_info = in->addr;
-		} else if (read_waits(m, in->addr)) {
+		} else if (read_waits(m, in->addr) && !pop_refuse) {
 			m->rpend = 1;
 			m->raddr = in->addr;
 		} else {
 			latch = 1;
 			m->raddr = in->addr;
 		}
-	} else if (m->rpend && !read_waits(m, m->raddr)) {
+	} else if (m->rpend && (!read_waits(m, m->raddr) || pop_refuse)) {
 		latch = 1;
 		m->rpend = 0;
 	}
 	if (latch) {
 		out->rlatched = 1;
-		out->rdata = reg_value(m, m->raddr);
+		out->rdata = pop_refuse ? HWS_ERR_FLAG | HWS_POP_ERRP_MASK | HWS_ERR_OVERFLOW :
+				reg_value(m, m->raddr);
 		out->resp = RESP_OKAY;
+		if (pop_refuse) {
+			bus_err = HWS_ERR_OVERFLOW;
+			bus_info = pop_cmd(m->raddr);
+		}
 		if (m->raddr == HWS_REG_RESULT && resf_n == 0) {
 			bus_err = HWS_ERR_UNDERFLOW;
 			bus_info = 0;
 		}
-		status_read = m->raddr == HWS_REG_STATUS || m->raddr == HWS_REG_SYNC;
+		status_read = m->raddr == HWS_REG_STATUS || m->raddr == HWS_REG_SYNC ||
+			      is_pop(m->raddr);
+		if (is_pop(m->raddr)) {
+			m->pop_issued = 0;
+			m->pop_ready = 0;
+		}
 	}
 
 	/* The engine's completion: the whole command at once (section 4.1). */
@@ -965,12 +1036,27 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	/* FIFOs: pops see the words present before the edge, pushes append. */
 	if (latch && m->raddr == HWS_REG_RESULT && resf_n > 0)
 		fifo_pop(&m->resf);
-	if (has_res)
+	if (has_res && run_tag) {
+		m->pop_word = res;
+		m->pop_ready = 1;
+	} else if (has_res) {
 		fifo_push(&m->resf, res);
-	if (pop)
+	}
+	if (pop) {
+		popped_tag = m->cmdf.tag[m->cmdf.head];
 		popped = fifo_pop(&m->cmdf);
-	if (in->write && !bus_err && in->addr == HWS_REG_CMD)
+		if (!popped_tag && op_has_result[f_op(popped)])
+			m->qcnt--;
+	}
+	if (in->write && !bus_err && in->addr == HWS_REG_CMD) {
 		fifo_push(&m->cmdf, in->data);
+		if (op_has_result[f_op(in->data)])
+			m->qcnt++;
+	}
+	if (pop_push) {
+		fifo_push_tag(&m->cmdf, pop_cmd(act_addr), 1);
+		m->pop_issued = 1;
+	}
 
 	/* Errors: clear first, then the engine's, then the bus's (which ERR_LAST shows). */
 	if (err_clear)
@@ -988,23 +1074,20 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	if (done || !m->busy) {
 		if (pop) {
 			m->cmd = popped;
+			m->run_tag = popped_tag;
+			m->run_res = !popped_tag && op_has_result[f_op(popped)];
 			m->busy = 1;
 			m->step = 1;
 			m->lat = cmd_latency(m, popped);
 		} else {
 			m->busy = 0;
+			m->run_res = 0;
 		}
 	} else {
 		m->step++;
 	}
 }
 
-/*
- * The engine's AXI4-Lite address ports are 8 bits wide (rtl/hws_top.v, s_axi_awaddr_i and
- * s_axi_araddr_i [7:0]): the engine sees only an address's low byte, as the model does
- * here. (Found by fuzz_regs: a read of 0x200 was unmapped for the model, ID for the RTL.)
- */
-#define BUS_ADDR_MASK 0xffu
 
 /*
  * A write with the master's timing @t (lib/hws_bus_timing.h): the slave holds whichever of

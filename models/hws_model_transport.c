@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hws/regs.h"
 #include "hws/transport.h"
 #include "models/hws_model.h"
 
@@ -79,6 +80,7 @@ static int model_open(const struct hws_backend_args *a, struct hws_transport *ou
 	out->ops = &model_ops;
 	out->ctx = m;
 	out->name = "model";
+	out->addr_w = HWS_ADDR_W;
 	return 0;
 }
 

@@ -225,6 +225,18 @@ static void close_out(FILE *f, const char *path)
 	}
 }
 
+/* The opcodes that push a result word (the op lines' RESULT column), as a bit mask. */
+static unsigned long res_ops(void)
+{
+	unsigned long m = 0;
+	int i;
+
+	for (i = 0; i < nitems; i++)
+		if (items[i].kind == K_OP && num(&items[i], 3))
+			m |= 1ul << num(&items[i], 1);
+	return m;
+}
+
 static void gen_verilog(const char *path)
 {
 	FILE *f = open_out(path);
@@ -267,6 +279,8 @@ static void gen_verilog(const char *path)
 			break;
 		}
 	}
+	fprintf(f, "localparam [15:0] HWS_RES_OPS = 16'h%04lx; // bit n: opcode n pushes a result word\n",
+		res_ops());
 	close_out(f, path);
 }
 

@@ -22,13 +22,15 @@
 // assumptions), proven by k-induction (formal/proofs.list, docs/formal.md).
 `default_nettype none
 
-module hws_axil_slave (
+module hws_axil_slave #(
+  parameter integer AW = 10  // address bits (hws_top: ADDR_W = 10, the registers and the POP/PEEK windows)
+) (
   input  wire        clk_i,
   input  wire        rst_ni,
   // AXI4-Lite slave
   input  wire        s_axi_awvalid_i,
   output wire        s_axi_awready_o,
-  input  wire [7:0]  s_axi_awaddr_i,
+  input  wire [AW-1:0] s_axi_awaddr_i,
   input  wire        s_axi_wvalid_i,
   output wire        s_axi_wready_o,
   input  wire [31:0] s_axi_wdata_i,
@@ -38,19 +40,19 @@ module hws_axil_slave (
   output wire [1:0]  s_axi_bresp_o,
   input  wire        s_axi_arvalid_i,
   output wire        s_axi_arready_o,
-  input  wire [7:0]  s_axi_araddr_i,
+  input  wire [AW-1:0] s_axi_araddr_i,
   output wire        s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
   output wire [31:0] s_axi_rdata_o,
   output wire [1:0]  s_axi_rresp_o,
   // The register file's side
   output wire        wr_take_o,    // a write is taken at this edge
-  output wire [7:0]  wr_addr_o,    // its address, data and strobes (valid with wr_take_o)
+  output wire [AW-1:0] wr_addr_o,    // its address, data and strobes (valid with wr_take_o)
   output wire [31:0] wr_data_o,
   output wire [3:0]  wr_strb_o,
   input  wire        wr_ok_i,      // wr_addr_o/wr_strb_o name a writable register: OKAY
   output wire        rd_act_o,     // a read asks about rd_addr_o at this edge
-  output wire [7:0]  rd_addr_o,
+  output wire [AW-1:0] rd_addr_o,
   input  wire        rd_wait_i,    // rd_addr_o's register is not ready yet
   input  wire        rd_valid_i,   // rd_addr_o is a readable register (else SLVERR, RDATA 0)
   input  wire [31:0] rd_word_i,    // its value before this edge
@@ -65,7 +67,7 @@ module hws_axil_slave (
   reg        bvalid_q;
   reg [1:0]  bresp_q;
   reg        aw_held_q, w_held_q;
-  reg [7:0]  awaddr_q;
+  reg [AW-1:0] awaddr_q;
   reg [31:0] wdata_q;
   reg [3:0]  wstrb_q;
 
@@ -110,7 +112,7 @@ module hws_axil_slave (
   // ---------------------------------------------------------------------------------------
   // Read channels
   reg        rvalid_q, rpend_q;
-  reg [7:0]  raddr_q;
+  reg [AW-1:0] raddr_q;
   reg [31:0] rdata_q;
   reg [1:0]  rresp_q;
 
@@ -127,7 +129,7 @@ module hws_axil_slave (
     if (!rst_ni) begin
       rvalid_q <= 1'b0;
       rpend_q  <= 1'b0;
-      raddr_q  <= 8'd0;
+      raddr_q  <= {AW{1'b0}};
       rdata_q  <= 32'd0;
       rresp_q  <= RESP_OKAY;
     end else begin
@@ -201,7 +203,7 @@ module hws_axil_slave (
   // is 1, so a count of 2 or 3 is a failure seen before it could wrap.
   reg [1:0] f_aw_out, f_w_out, f_ar_out;
   // The address and data of the write in flight, as handshaken, and of the read.
-  reg [7:0]  f_awaddr, f_araddr;
+  reg [AW-1:0] f_awaddr, f_araddr;
   reg [31:0] f_wdata;
   reg [3:0]  f_wstrb;
   always @(posedge clk_i) begin

@@ -20,6 +20,10 @@ localparam [31:0] HWS_BAL_LAT_BASE = 32'd8; // BALANCE latency: BAL_LAT_BASE + B
 localparam [31:0] HWS_BAL_LAT_LEVEL = 32'd2; // BALANCE latency per level of its two comparator trees (groups, then CPUs)
 localparam [31:0] HWS_BAL_LAT_MIN_LG = 32'd2; // BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs)
 localparam [31:0] HWS_SWAP_FLAG = 32'd536870912; // bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays)
+localparam [31:0] HWS_ADDR_W = 32'd10; // bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF unmapped; higher bits are ignored
+localparam [31:0] HWS_POP_BASE = 32'd256; // byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4)
+localparam [31:0] HWS_POP_WORDS = 32'd64; // words of the POP window and of the PEEK window, one per possible CPU; c >= NR_CPUS answers the CPU error
+localparam [31:0] HWS_PEEK_BASE = 32'd512; // byte address of PEEKW[0]: a read of PEEK_BASE + 4c is PEEK(c) in one bus read (docs/accelerator.md 4.4)
 localparam [7:0] HWS_REG_ID = 8'h00; // RO identification word, always ID_VALUE
 localparam [7:0] HWS_REG_NR_CPUS = 8'h04; // RO parameter NR_CPUS (1..64)
 localparam [7:0] HWS_REG_NR_TASKS = 8'h08; // RO parameter NR_TASKS (1..4096)
@@ -100,6 +104,8 @@ localparam integer HWS_RES_TASK_LSB = 16; // PICK_NEXT/PEEK: the task
 localparam integer HWS_RES_TASK_W = 12;
 localparam integer HWS_RES_PRIO_LSB = 8; // PICK_NEXT/PEEK: its priority
 localparam integer HWS_RES_PRIO_W = 8;
+localparam integer HWS_POP_ERRP_LSB = 28; // POP[c] and PEEKW[c] reads: STATUS.ERR as it was before the read's latching edge (errors of earlier commands, posted ones included); the read clears STATUS.ERR as a STATUS read does
+localparam integer HWS_POP_ERRP_W = 1;
 localparam integer HWS_QRES_CPU_LSB = 0; // QUERY: the CPU found
 localparam integer HWS_QRES_CPU_W = 6;
 localparam integer HWS_QRES_NONE_LSB = 8; // QUERY IDLE_CORE: no idle CPU in the domain
@@ -201,3 +207,4 @@ localparam [7:0] HWS_SEL_LCU_STAT_GROUP_LOAD = 8'd3; // weighted load of the gro
 localparam [7:0] HWS_SEL_LCU_STAT_GROUP_TOTAL = 8'd4; // weighted load of the group's tasks queued on all CPUs (group = TASK field)
 localparam [7:0] HWS_SEL_LCU_STAT_IDLE0 = 8'd5; // idle flags in 16-bit chunks: IDLE0+k gives CPUs 16k+15..16k (bit n = CPU 16k+n), k = 0..3
 localparam [7:0] HWS_SEL_LCU_STAT_COUNT = 8'd9; // number of LCU_STAT selectors; larger ones fail with PRIO
+localparam [15:0] HWS_RES_OPS = 16'h9318; // bit n: opcode n pushes a result word

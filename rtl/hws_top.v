@@ -34,7 +34,7 @@ module hws_top #(
   // AXI4-Lite slave, write channels
   input  wire        s_axi_awvalid_i,
   output wire        s_axi_awready_o,
-  input  wire [7:0]  s_axi_awaddr_i,
+  input  wire [9:0]  s_axi_awaddr_i,   // ADDR_W bits: registers below 0x100, then the windows
   input  wire [2:0]  s_axi_awprot_i,   // ignored
   input  wire        s_axi_wvalid_i,
   output wire        s_axi_wready_o,
@@ -46,7 +46,7 @@ module hws_top #(
   // AXI4-Lite slave, read channels
   input  wire        s_axi_arvalid_i,
   output wire        s_axi_arready_o,
-  input  wire [7:0]  s_axi_araddr_i,
+  input  wire [9:0]  s_axi_araddr_i,
   input  wire [2:0]  s_axi_arprot_i,   // ignored
   output wire        s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
@@ -100,7 +100,18 @@ module hws_top #(
 
   wire        cmd_empty, cmd_full, res_empty, res_full;
   wire [5:0]  cmd_level, res_level;
-  wire [31:0] cmd_head, res_head;
+  wire [32:0] cmd_head;           // bit 32: the command was pushed by a POP read (section 4.4)
+  wire [31:0] res_head;
+
+  // The POP window (docs/accelerator.md 4.4): a read of POP[c] pushes PICK_NEXT(c), tagged,
+  // into the command FIFO; the tagged command's result word goes to pop_word_q, not to the
+  // result FIFO, and the read returns it.
+  reg         pop_issued_q;       // the pending POP read has pushed its command
+  reg         pop_ready_q;        // pop_word_q holds its result
+  reg  [31:0] pop_word_q;
+  reg         run_tag_q;          // the executing command is a POP read's
+  reg  [5:0]  qcnt_q;             // commands in the command FIFO that will push a result word
+  reg         run_res_q;          // the executing command will push one
 
   wire        eng_busy, eng_done, eng_res_push, eng_err;
   wire [31:0] eng_res, eng_cmd;
@@ -110,15 +121,15 @@ module hws_top #(
   // ---------------------------------------------------------------------------------------
   // The AXI4-Lite handshakes (hws_axil_slave): a write reaches the registers as wr_take
   wire        wr_take;
-  wire [7:0]  wr_addr;
+  wire [9:0]  wr_addr;
   wire [31:0] wr_data;
   wire [3:0]  wr_strb;
   wire        wr_ok;
   wire        rd_act, rd_take, rd_latch, rd_wait, rd_valid;
-  wire [7:0]  rd_addr;
+  wire [9:0]  rd_addr;
   reg  [31:0] rd_word;
 
-  hws_axil_slave u_axil (
+  hws_axil_slave #(.AW(10)) u_axil (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .s_axi_awvalid_i(s_axi_awvalid_i), .s_axi_awready_o(s_axi_awready_o),
     .s_axi_awaddr_i(s_axi_awaddr_i),
@@ -138,8 +149,8 @@ module hws_top #(
 
   // ---------------------------------------------------------------------------------------
   // Write decode
-  wire wr_is_ctrl = (wr_addr == HWS_REG_CTRL);
-  wire wr_is_cmd  = (wr_addr == HWS_REG_CMD);
+  wire wr_is_ctrl = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CTRL);
+  wire wr_is_cmd  = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CMD);
   assign wr_ok    = (wr_is_ctrl || wr_is_cmd) && (wr_strb == 4'hF);
   wire wr_addr_err = wr_take && !wr_ok;
   wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
@@ -153,16 +164,36 @@ module hws_top #(
   // ---------------------------------------------------------------------------------------
   // Pop rule
   wire res_room  = ({26'd0, res_level} <= RES_ROOM32);
-  wire eng_start = !cmd_empty && (!eng_busy || eng_done) && res_room;
+  // (a POP read's command pushes no result word into the result FIFO: it needs no room)
+  wire eng_start = !cmd_empty && (!eng_busy || eng_done) && (res_room || cmd_head[32]);
 
   // ---------------------------------------------------------------------------------------
   // Read decode: the register rd_addr names, whether it waits, its value before this edge
-  wire rd_is_result = (rd_addr == HWS_REG_RESULT);
-  wire rd_is_sync   = (rd_addr == HWS_REG_SYNC);
-  wire rd_is_status = (rd_addr == HWS_REG_STATUS);
+  wire rd_lo        = (rd_addr[9:8] == 2'd0);
+  wire rd_is_result = rd_lo && (rd_addr[7:0] == HWS_REG_RESULT);
+  wire rd_is_sync   = rd_lo && (rd_addr[7:0] == HWS_REG_SYNC);
+  wire rd_is_status = rd_lo && (rd_addr[7:0] == HWS_REG_STATUS);
+  wire rd_is_pop    = (rd_addr[9] != rd_addr[8]) && (rd_addr[1:0] == 2'b00);  // POP or PEEKW
 
   assign rd_wait = (rd_is_result && res_empty && (eng_busy || !cmd_empty)) ||
-                 (rd_is_sync && (eng_busy || (!cmd_empty && res_room)));
+                 (rd_is_sync && (eng_busy || (!cmd_empty && res_room))) ||
+                 (rd_is_pop && !pop_ready_q && !pop_refuse);
+
+  // A window read pushes its PICK_NEXT/PEEK at the first edge it is active (taken or
+  // pending) with room in the command FIFO and no CMD write taken at the same edge (the
+  // write goes first) - unless a command queued could stall on a full result FIFO
+  // (condition 3 of 4.1: commands queued and RES_LEVEL + the result words still to come
+  // >= RES_DEPTH - 1), which only a RESULT read could end: then the read is refused at the
+  // first edge it is active and not yet pushed, with ERR_FLAG | POP_ERRP | OVERFLOW and
+  // the OVERFLOW error, its command dropped.
+  wire [6:0]  res_future = {1'b0, res_level} + {1'b0, qcnt_q} + {6'd0, run_res_q};
+  wire        pop_stall  = !cmd_empty && (res_future >= {1'b0, RES_ROOM32[5:0]} + 7'd1);
+  wire        pop_wants  = rd_act && rd_is_pop && !pop_issued_q && !pop_ready_q;
+  wire        pop_refuse = pop_wants && pop_stall;
+  wire        pop_push   = pop_wants && !pop_stall && !cmd_full && !wr_cmd;
+  wire [31:0] pop_cmd  = {rd_addr[9] ? HWS_OP_PEEK : HWS_OP_PICK_NEXT, 20'd0, rd_addr[7:2], 2'b00};
+  localparam [31:0] POP_REFUSED = HWS_ERR_FLAG | (32'd1 << HWS_POP_ERRP_LSB) |
+                                  {24'd0, HWS_ERR_OVERFLOW};
 
   wire [31:0] status_word =
       ({26'd0, cmd_level}   << HWS_STATUS_CMD_LEVEL_LSB) |
@@ -181,7 +212,12 @@ module hws_top #(
   always @* begin
     rd_valid_r = 1'b1;
     rd_word    = 32'd0;
-    case (rd_addr)
+    if (rd_is_pop)
+      rd_word = pop_refuse ? POP_REFUSED :
+                pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
+    else if (!rd_lo)
+      rd_valid_r = 1'b0;                    // misaligned in a window, or 0x300..0x3FF
+    else case (rd_addr[7:0])
       HWS_REG_ID:        rd_word = HWS_ID_VALUE;
       HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
       HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
@@ -219,22 +255,25 @@ module hws_top #(
   wire rd_addr_err  = rd_latch && !rd_valid;
   wire rd_underflow = rd_latch && rd_is_result && res_empty;
   wire res_pop      = rd_latch && rd_is_result && !res_empty;
-  wire rd_status    = rd_latch && (rd_is_status || rd_is_sync);
+  wire rd_status    = rd_latch && (rd_is_status || rd_is_sync || rd_is_pop);
+  wire pop_done     = rd_latch && rd_is_pop;
 
   // ---------------------------------------------------------------------------------------
   // FIFOs and engine
-  hws_fifo #(.WIDTH(32), .DEPTH(CMD_DEPTH)) u_cmd_fifo (
-    .clk_i(clk_i), .clr_i(srst), .push_i(cmd_push), .wdata_i(wr_data), .pop_i(eng_start),
+  hws_fifo #(.WIDTH(33), .DEPTH(CMD_DEPTH)) u_cmd_fifo (
+    .clk_i(clk_i), .clr_i(srst), .push_i(cmd_push || pop_push),
+    .wdata_i(pop_push ? {1'b1, pop_cmd} : {1'b0, wr_data}), .pop_i(eng_start),
     .head_o(cmd_head), .level_o(cmd_level), .empty_o(cmd_empty), .full_o(cmd_full)
   );
   hws_fifo #(.WIDTH(32), .DEPTH(RES_DEPTH)) u_res_fifo (
-    .clk_i(clk_i), .clr_i(srst), .push_i(eng_res_push), .wdata_i(eng_res), .pop_i(res_pop),
+    .clk_i(clk_i), .clr_i(srst), .push_i(eng_res_push && !run_tag_q), .wdata_i(eng_res),
+    .pop_i(res_pop),
     .head_o(res_head), .level_o(res_level), .empty_o(res_empty), .full_o(res_full)
   );
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
                   .LCU_BALANCE(LCU_BALANCE)) u_engine (
-    .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head),
+    .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)
   );
@@ -243,10 +282,11 @@ module hws_top #(
   // Error registers: up to three errors per edge (command, write channel, read channel)
   wire        e_wr      = wr_addr_err || wr_ovf;
   wire [7:0]  e_wr_code = wr_addr_err ? HWS_ERR_ADDR : HWS_ERR_OVERFLOW;
-  wire [31:0] e_wr_word = wr_addr_err ? {24'd0, wr_addr} : wr_data;
-  wire        e_rd      = rd_addr_err || rd_underflow;
-  wire [7:0]  e_rd_code = rd_addr_err ? HWS_ERR_ADDR : HWS_ERR_UNDERFLOW;
-  wire [31:0] e_rd_word = rd_addr_err ? {24'd0, rd_addr} : 32'd0;
+  wire [31:0] e_wr_word = wr_addr_err ? {22'd0, wr_addr} : wr_data;
+  wire        e_rd      = rd_addr_err || rd_underflow || pop_refuse;
+  wire [7:0]  e_rd_code = rd_addr_err ? HWS_ERR_ADDR :
+                          pop_refuse ? HWS_ERR_OVERFLOW : HWS_ERR_UNDERFLOW;
+  wire [31:0] e_rd_word = rd_addr_err ? {22'd0, rd_addr} : pop_refuse ? pop_cmd : 32'd0;
   wire        any_err   = eng_err || e_wr || e_rd;
   // ERR_TOTAL's next value, base + n_err (n_err <= 3) by carry select: the engine's error
   // flag comes late in the cycle, so it only forms the low two bits and picks the upper 30
@@ -276,6 +316,30 @@ module hws_top #(
       assign err_cnt = {NCNT*32{1'b0}};
     end
   endgenerate
+
+  // The POP read's state: its command pushed, its result word back.
+  always @(posedge clk_i) begin
+    if (srst) begin
+      pop_issued_q <= 1'b0;
+      pop_ready_q  <= 1'b0;
+      run_tag_q    <= 1'b0;
+      qcnt_q       <= 6'd0;
+      run_res_q    <= 1'b0;
+    end else begin
+      if (eng_start) run_tag_q <= cmd_head[32];
+      qcnt_q <= qcnt_q + {5'd0, cmd_push && HWS_RES_OPS[wr_data[31:28]]}
+                       - {5'd0, eng_start && !cmd_head[32] && HWS_RES_OPS[cmd_head[31:28]]};
+      if (eng_start) run_res_q <= !cmd_head[32] && HWS_RES_OPS[cmd_head[31:28]];
+      else if (eng_done) run_res_q <= 1'b0;
+      if (pop_push) pop_issued_q <= 1'b1;
+      if (eng_res_push && run_tag_q) pop_ready_q <= 1'b1;
+      if (pop_done) begin
+        pop_issued_q <= 1'b0;
+        pop_ready_q  <= 1'b0;
+      end
+    end
+  end
+  always @(posedge clk_i) if (eng_res_push && run_tag_q) pop_word_q <= eng_res;
 
   always @(posedge clk_i) begin
     if (srst) begin
@@ -321,7 +385,7 @@ module hws_top #(
 `ifndef SYNTHESIS
   // The pop rule keeps the result FIFO from overflowing; the engine never pushes while full.
   always @(posedge clk_i) begin
-    if (rst_ni && eng_res_push && res_full && !soft_reset) begin
+    if (rst_ni && eng_res_push && !run_tag_q && res_full && !soft_reset) begin
       $display("hws_top: ASSERTION FAILED at %0t: result pushed into a full FIFO", $time);
       $fatal(1, "hws_top: result FIFO overflow");
     end

@@ -208,12 +208,12 @@ module board_top #(
     .ERR_COUNTERS(ERR_COUNTERS)
   ) u_top (
     .clk_i(CLK), .rst_ni(rst_nq),
-    .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i(addr_q),
+    .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i({2'b0, addr_q}),
     .s_axi_awprot_i(3'd0),
     .s_axi_wvalid_i(wvalid_q), .s_axi_wready_o(wready), .s_axi_wdata_i(wdata_q),
     .s_axi_wstrb_i(wstrb_q),
     .s_axi_bvalid_o(bvalid), .s_axi_bready_i(st_q == S_BUS && wr_q), .s_axi_bresp_o(bresp),
-    .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i(addr_q),
+    .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i({2'b0, addr_q}),
     .s_axi_arprot_i(3'd0),
     .s_axi_rvalid_o(rvalid), .s_axi_rready_i(st_q == S_BUS && !wr_q), .s_axi_rdata_o(rdata),
     .s_axi_rresp_o(rresp)

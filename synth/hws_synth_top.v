@@ -21,7 +21,7 @@ module hws_synth_top #(
   input  wire        rst_ni,
   input  wire        s_axi_awvalid_i,
   output reg         s_axi_awready_o,
-  input  wire [7:0]  s_axi_awaddr_i,
+  input  wire [9:0]  s_axi_awaddr_i,
   input  wire [2:0]  s_axi_awprot_i,
   input  wire        s_axi_wvalid_i,
   output reg         s_axi_wready_o,
@@ -32,7 +32,7 @@ module hws_synth_top #(
   output reg  [1:0]  s_axi_bresp_o,
   input  wire        s_axi_arvalid_i,
   output reg         s_axi_arready_o,
-  input  wire [7:0]  s_axi_araddr_i,
+  input  wire [9:0]  s_axi_araddr_i,
   input  wire [2:0]  s_axi_arprot_i,
   output reg         s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
@@ -42,7 +42,7 @@ module hws_synth_top #(
   // Input stage
   reg        rst_nq;
   reg        awvalid_q, wvalid_q, bready_q, arvalid_q, rready_q;
-  reg [7:0]  awaddr_q, araddr_q;
+  reg [9:0]  awaddr_q, araddr_q;
   reg [2:0]  awprot_q, arprot_q;
   reg [31:0] wdata_q;
   reg [3:0]  wstrb_q;

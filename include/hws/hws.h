@@ -57,7 +57,8 @@ struct hws_dev;
 struct hws_bus_stats {
 	uint64_t reads, writes;	/* MMIO transactions */
 	uint64_t edges;		/* clock edges they and hws_idle() took */
-	uint64_t commands;	/* words written to CMD */
+	uint64_t commands;	/* commands sent: words written to CMD, and window reads (each
+				 * pushes one, hws_pop()) */
 	double delay_ns;	/* transport: the time the bus annotated to them (else 0) */
 };
 
@@ -168,6 +169,58 @@ int hws_submit(struct hws_dev *d, uint32_t cmd);
 int hws_sync(struct hws_dev *d, uint32_t *status);
 /* hws_result - read one RESULT word (waits while the engine has work). */
 int hws_result(struct hws_dev *d, uint32_t *word);
+
+/* ---- One-read picks and posted commands (docs/accelerator.md 4.4, docs/firmware.md) ---- */
+
+/**
+ * hws_pop - PICK_NEXT(@cpu) in one bus read: a read of POP[@cpu]
+ * @d: the device
+ * @cpu: 0..HWS_POP_WORDS-1 (a CPU >= NR_CPUS gets the engine's CPU error, -ERANGE)
+ * @p: receives the pick
+ * @word: receives the word read (may be NULL), POP_ERRP included
+ *
+ * The read's PICK_NEXT runs behind every command written before it (posted ones too), so
+ * it sees their effects. When the word says an error was recorded (ERRP, or the pick's own
+ * error), the driver reads ERR_TOTAL, ERR_LAST and ERR_CMD and keeps what belongs to posted
+ * commands for hws_post_errors(). Return: 0, the pick's own errno, or a bus errno.
+ */
+int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word);
+/* hws_peekw - PEEK(@cpu) in one bus read of PEEKW[@cpu]; otherwise as hws_pop(). */
+/* hws_windows - 1 when the bus reaches the windows (hws_transport.addr_w >= HWS_ADDR_W);
+ * 0: hws_pop()/hws_peekw() send the command and read RESULT and STATUS instead. */
+int hws_windows(const struct hws_dev *d);
+int hws_peekw(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word);
+
+/* What posted commands' failures left: how many, and the most recent one the driver could
+ * attribute to a posted command (its ERR_LAST code and ERR_CMD word). */
+struct hws_post_err {
+	uint32_t count;
+	unsigned code;
+	uint32_t cmd;
+};
+
+/**
+ * hws_post - write @cmd to CMD without reading its outcome (fire and forget)
+ *
+ * The driver keeps a credit count of the command FIFO: the CMD writes it may still hold
+ * (reset by a SYNC read, to its CMD_LEVEL, and by a window read). With no credit left it
+ * first reads SYNC (hws_post_flush()), so a posted command never overflows the FIFO.
+ * Errors are collected where the driver reads anyway (hws_pop()/hws_peekw() words, SYNC
+ * reads) and taken with hws_post_errors(). Return: 0 or a bus errno.
+ */
+int hws_post(struct hws_dev *d, uint32_t cmd);
+/* hws_post_flush - read SYNC: wait for the posted commands, collect their errors. */
+int hws_post_flush(struct hws_dev *d);
+/* hws_post_credits - CMD writes hws_post() can make before it must read SYNC. */
+unsigned hws_post_credits(const struct hws_dev *d);
+/**
+ * hws_post_errors - take the posted commands' errors collected so far
+ * @e: receives them (may be NULL); the driver's record is cleared
+ *
+ * Return: 0 when none failed, else the errno of the last one, with hws_errmsg() saying how
+ * many failed and naming the last one's command word and code.
+ */
+int hws_post_errors(struct hws_dev *d, struct hws_post_err *e);
 
 /* ---- Synchronous commands (docs/accelerator.md section 3) ---- */
 

@@ -22,6 +22,10 @@
 #define HWS_BAL_LAT_LEVEL 2u /* BALANCE latency per level of its two comparator trees (groups, then CPUs) */
 #define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs) */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
+#define HWS_ADDR_W 10u /* bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF unmapped; higher bits are ignored */
+#define HWS_POP_BASE 256u /* byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4) */
+#define HWS_POP_WORDS 64u /* words of the POP window and of the PEEK window, one per possible CPU; c >= NR_CPUS answers the CPU error */
+#define HWS_PEEK_BASE 512u /* byte address of PEEKW[0]: a read of PEEK_BASE + 4c is PEEK(c) in one bus read (docs/accelerator.md 4.4) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
 #define HWS_REG_NR_TASKS 0x08u /* RO parameter NR_TASKS (1..4096) */
@@ -126,6 +130,9 @@
 #define HWS_RES_PRIO_LSB 8 /* PICK_NEXT/PEEK: its priority */
 #define HWS_RES_PRIO_W 8
 #define HWS_RES_PRIO_MASK 0x0000ff00u
+#define HWS_POP_ERRP_LSB 28 /* POP[c] and PEEKW[c] reads: STATUS.ERR as it was before the read's latching edge (errors of earlier commands, posted ones included); the read clears STATUS.ERR as a STATUS read does */
+#define HWS_POP_ERRP_W 1
+#define HWS_POP_ERRP_MASK 0x10000000u
 #define HWS_QRES_CPU_LSB 0 /* QUERY: the CPU found */
 #define HWS_QRES_CPU_W 6
 #define HWS_QRES_CPU_MASK 0x0000003fu

@@ -132,6 +132,10 @@ struct sched_engine {
 	const char *wave;	/* the engine's FST waveform (backends that simulate RTL), or NULL */
 	int no_balance;		/* built without BALANCE (LCU_BALANCE=0): balance in software */
 	int no_err_counters;	/* built without the per-code error counters (ERR_COUNTERS=0) */
+	/* 1: every command waits for its completion read (CMD + SYNC/RESULT: the bus protocol
+	 * before issue 22); 0 (default): mutating commands are posted and picks are one read
+	 * of the POP/PEEKW windows (docs/firmware.md, "Bus protocol") */
+	int sync_cmds;
 	/* The engine's bus when the caller supplies one (the virtual platform, sim/vp), the
 	 * driver's opaque transport: the scheduler reaches the engine through it, each access
 	 * from the CPU it charges, and charges the time the bus annotates. NULL: @backend. */

@@ -110,6 +110,11 @@ struct hws_transport {
 				 * transaction reports are not its clock's. A lockstep pair
 				 * with such a second side compares data and responses only
 				 * (hws_lockstep_create()). */
+	unsigned addr_w;	/* address bits the bus carries to the engine: HWS_ADDR_W
+				 * (model, rtl) reaches the POP/PEEKW windows; 0 (a serial
+				 * line's 8-bit frames, a caller's bus that decodes 256 bytes)
+				 * the registers only: hws_pop()/hws_peekw() then send the
+				 * command and read RESULT instead */
 };
 
 /* What a backend needs to open an engine. */

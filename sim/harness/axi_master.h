@@ -22,6 +22,7 @@
 
 #include <cstdint>
 
+#include "include/hws/regs.h"
 #include "lib/hws_bus_timing.h"
 
 namespace hwsaxi {
@@ -77,7 +78,7 @@ unsigned write(P &p, const hws_bus_timing &t, uint32_t addr, uint32_t data, uint
 	unsigned n = 0;
 	bool aw_done = false, w_done = false;
 
-	addr &= 0xffu;
+	addr &= (1u << HWS_ADDR_W) - 1u;	// the address bits the engine decodes
 	strb &= 0xfu;
 	while (!(aw_done && w_done) && n < kMaxWaitEdges) {
 		bool awv = !aw_done && n >= t.aw_delay;
@@ -113,7 +114,7 @@ unsigned read(P &p, const hws_bus_timing &t, uint32_t addr, uint32_t *data, uint
 	unsigned n = 0;
 	bool taken = false;
 
-	addr &= 0xffu;
+	addr &= (1u << HWS_ADDR_W) - 1u;	// the address bits the engine decodes
 	while (!taken && n < kMaxWaitEdges) {
 		bool arv = n >= t.ar_delay;
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "hws/regs.h"
 #include "hws/transport.h"
 #include "lib/hws_bus_timing.h"
 #include "sim/harness/hws_vsim.h"
@@ -112,6 +113,7 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 	out->ops = &rtl_ops;
 	out->ctx = r;
 	out->name = "rtl";
+	out->addr_w = HWS_ADDR_W;
 	return 0;
 }
 

@@ -27,6 +27,8 @@ struct gen {
 	uint32_t nq;		/* shadow: how many */
 	enum phase phase;
 	uint8_t dom_bad[5];	/* shadow: partition Pk was corrupted on purpose */
+	int win;		/* the bus reaches the POP/PEEKW windows (hws_windows()); if
+				 * not, the stream draws exactly what it drew before them */
 };
 
 /* A generated command with the outcome the shadow predicts. */
@@ -445,6 +447,35 @@ static int read_reg(struct gen *g, uint32_t off, uint32_t *v)
 	return ret ? fail(g, ret, "read of register 0x%02x", off) : 0;
 }
 
+static int is_pick(const struct gcmd *c)
+{
+	return c->op == HWS_OP_PICK_NEXT || c->op == HWS_OP_PEEK;
+}
+
+/*
+ * A PICK_NEXT or PEEK as one read of its window (POP[c] or PEEKW[c], docs/accelerator.md
+ * 4.4), behind whatever was written before it: the word is the command's result word with
+ * POP_ERRP, which must be set when the command itself failed (its error is recorded
+ * before the read returns).
+ */
+static int run_window(struct gen *g, const struct gcmd *c)
+{
+	unsigned cpu = (c->word & HWS_CMD_CPU_MASK) >> HWS_CMD_CPU_LSB;
+	uint32_t off = (c->op == HWS_OP_PEEK ? HWS_PEEK_BASE : HWS_POP_BASE) + 4 * cpu, w;
+	char buf[96];
+	int ret;
+
+	count_cmd(g, c);
+	g->r->windows++;
+	ret = read_reg(g, off, &w);
+	if (ret)
+		return ret;
+	if (c->expect && !(w & HWS_POP_ERRP_MASK))
+		return fail(g, 0, "window read of %s: 0x%08x, an error without POP_ERRP",
+			    hws_cmd_format(c->word, buf, sizeof(buf)), w);
+	return check_result(g, c, w & ~HWS_POP_ERRP_MASK);
+}
+
 /*
  * A burst: up to @n commands written back to back, then SYNC, then their results.
  * @overflow: the burst may pass the FIFO depth, so it holds neutral commands only and its
@@ -464,6 +495,17 @@ static int run_burst(struct gen *g, unsigned n, int overflow)
 		return ret;
 	for (i = 0; i < n; i++) {
 		cmds[i] = gen_cmd(g, overflow, !overflow && i == n - 1);
+		/* The last command of a burst, when a pick, is read from its window half the time:
+		 * it runs behind the posted writes before it (and needs no result-FIFO room). */
+		if (g->win && !overflow && i == n - 1 && is_pick(&cmds[i]) &&
+		    nres + 1 < g->c->res_depth && rnd(g, 2)) {
+			ret = run_window(g, &cmds[i]);
+			if (ret)
+				return ret;
+			cmds[i].query = 0;	/* its word is not in the result FIFO */
+			nerr += cmds[i].expect != 0;
+			continue;
+		}
 		count_cmd(g, &cmds[i]);
 		ret = hws_submit(g->d, cmds[i].word);
 		if (ret)
@@ -478,6 +520,21 @@ static int run_burst(struct gen *g, unsigned n, int overflow)
 		ret = 0;	/* the batch's errors were expected; counted below */
 	if (ret)
 		return fail(g, ret, "SYNC after a burst");
+	if (g->win && overflow && rnd(g, 2)) {
+		/* A PEEKW read now: the result FIFO may be full with a query stalled behind it,
+		 * which only a RESULT read could end: then the read is refused (OVERFLOW,
+		 * docs/accelerator.md 4.4); else it answers. Either way nothing moves. */
+		unsigned cpu = rnd(g, g->c->nr_cpus);
+
+		g->r->windows++;
+		ret = read_reg(g, HWS_PEEK_BASE + 4 * cpu, &w);
+		if (ret)
+			return ret;
+		if (w == (HWS_ERR_FLAG | HWS_POP_ERRP_MASK | HWS_ERR_OVERFLOW))
+			g->r->windows_refused++;
+		else if (w & HWS_ERR_FLAG)
+			return fail(g, 0, "PEEKW[%u] after an overflow burst: 0x%08x", cpu, w);
+	}
 	if (overflow) {
 		/* One more RESULT read than words can exist: it underflows. */
 		for (i = 0; i <= nres; i++)
@@ -620,10 +677,15 @@ static int run_bus(struct gen *g)
 		HWS_REG_NR_GROUPS, HWS_REG_BAL_THIS, HWS_REG_BAL_MAX, HWS_REG_BAL_AVG,
 		HWS_REG_BAL_IMB, HWS_REG_FEATURES,
 	};
-	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x80, 0xfc, 0x15 };
+	/* The last four reads and three writes only where the bus reaches beyond 0xff. */
+	static const uint32_t bad_read[] = { HWS_REG_CMD, HWS_REG_CTRL, 0x3c, 0x80, 0xfc, 0x15,
+					     HWS_POP_BASE + 2, HWS_PEEK_BASE + 4 * 63 + 1, 0x300,
+					     0x3fc };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
 					      HWS_REG_NR_GROUPS, HWS_REG_FEATURES, 0x70, 0xf0,
-					      0x1a };
+					      0x1a, HWS_POP_BASE, HWS_PEEK_BASE + 4 * 5, 0x318 };
+	const unsigned nbr = sizeof(bad_read) / sizeof(bad_read[0]) - (g->win ? 0 : 4);
+	const unsigned nbw = sizeof(bad_write) / sizeof(bad_write[0]) - (g->win ? 0 : 3);
 	uint32_t v;
 	int ret;
 
@@ -633,17 +695,14 @@ static int run_bus(struct gen *g)
 		return read_reg(g, readable[rnd(g, sizeof(readable) / sizeof(readable[0]))], &v);
 	case 2:
 		g->r->bus_errors_made++;
-		ret = hws_reg_read(g->d, bad_read[rnd(g, sizeof(bad_read) / sizeof(bad_read[0]))],
-				   &v);
+		ret = hws_reg_read(g->d, bad_read[rnd(g, nbr)], &v);
 		if (ret != -EFAULT)
 			return fail(g, ret, "bad read returned %d, expected -EFAULT", ret);
 		return read_reg(g, HWS_REG_STATUS, &v);
 	case 3:
 		g->r->bus_errors_made++;
 		if (rnd(g, 2))
-			ret = hws_reg_write(g->d,
-					    bad_write[rnd(g, sizeof(bad_write) / sizeof(bad_write[0]))],
-					    (uint32_t)rnd64(g));
+			ret = hws_reg_write(g->d, bad_write[rnd(g, nbw)], (uint32_t)rnd64(g));
 		else
 			ret = hws_reg_write_strb(g->d, HWS_REG_CMD, (uint32_t)rnd64(g),
 						 rnd(g, 15));
@@ -879,6 +938,7 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 	g.s = o->seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL;
 	if (!g.s)
 		g.s = 1;
+	g.win = hws_windows(d);
 	g.queued = calloc(g.c->nr_tasks, 1);
 	if (!g.queued) {
 		snprintf(r->msg, sizeof(r->msg), "out of memory");
@@ -898,7 +958,10 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 
 		if (x < 900) {
 			c = gen_cmd(&g, 0, 1);
-			ret = run_sync(&g, &c);
+			if (g.win && is_pick(&c) && rnd(&g, 2))
+				ret = run_window(&g, &c);
+			else
+				ret = run_sync(&g, &c);
 		} else if (x < 960) {
 			nb = 1 + rnd(&g, g.c->cmd_depth);
 			if (o->resets > 0 && chance(&g, o->resets))

@@ -37,6 +37,8 @@ struct hws_randcmd_report {
 	uint64_t by_op[16];		/* written, by opcode */
 	uint64_t errors[16];		/* recorded by the engine, by code (ERR_CNTn) */
 	uint64_t bus_errors_made;	/* deliberate bad accesses */
+	uint64_t windows;		/* PICK_NEXT/PEEK sent as a POP/PEEKW window read */
+	uint64_t windows_refused;	/* ... refused: they could only have waited forever */
 	uint32_t max_occupancy;		/* most tasks queued at once */
 	uint32_t fills, drains;		/* times the table became full / empty */
 	uint64_t bal_verdicts[8];	/* successful BALANCE answers, by verdict 1..7 */

@@ -4,6 +4,11 @@
 // the engine's semantics; the same random operations, legal and illegal, must give the
 // same answers: errors, picks, loads, histories, group totals and the balancing queries.
 //
+// The engine's queues run in both bus protocols (docs/firmware.md, "Bus protocol"): with
+// sync_cmds every command returns its own outcome and is compared at once; posted (the
+// default), a mutating command the software refuses is not sent to the engine (its error
+// would come back later), and the window reads and queries are compared as before.
+//
 // Seeds: HWS_SEED overrides the default; a failure names the seed and the operation.
 #include <gtest/gtest.h>
 
@@ -52,11 +57,12 @@ struct Queue {
 	fw_rq *q = nullptr;
 	char msg[256] = "";
 
-	Queue(const fw_rq_ops *o, const sched_env *env) : ops(o)
+	Queue(const fw_rq_ops *o, const sched_env *env, bool sync_cmds = true) : ops(o)
 	{
 		sched_opts so;
 
 		sched_opts_default(&so);	// engine: the model backend
+		so.engine.sync_cmds = sync_cmds;
 		q = ops->create(env, &so, msg, sizeof(msg));
 	}
 	~Queue()
@@ -78,11 +84,12 @@ std::string balance_str(const hws_balance &b)
 }
 
 // @n random operations on both queues; the first difference fails the test.
-void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigned n)
+void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigned n,
+	     bool posted = false)
 {
 	const unsigned nr_tasks = 48;
 	Env e(smt, cores, pkgs, nr_tasks);
-	Queue sw(&fw_rq_sw_ops, &e.env), hw(&fw_rq_hw_ops, &e.env);
+	Queue sw(&fw_rq_sw_ops, &e.env), hw(&fw_rq_hw_ops, &e.env, !posted);
 	ASSERT_NE(sw.q, nullptr) << sw.msg;
 	ASSERT_NE(hw.q, nullptr) << hw.msg;
 	const unsigned cpus = e.topo.nr_cpus;
@@ -112,19 +119,19 @@ void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigne
 			unsigned t = task(), c = cpu(), p = prio();
 			int x = rnd(2), h = rnd(4) == 0;
 			a = sw.ops->enqueue(sw.q, on, t, c, p, x, h);
-			b = hw.ops->enqueue(hw.q, on, t, c, p, x, h);
+			b = posted && a ? a : hw.ops->enqueue(hw.q, on, t, c, p, x, h);
 			break;
 		}
 		case 3: {
 			unsigned t = task();
 			a = sw.ops->dequeue(sw.q, on, t);
-			b = hw.ops->dequeue(hw.q, on, t);
+			b = posted && a ? a : hw.ops->dequeue(hw.q, on, t);
 			break;
 		}
 		case 4: {
 			unsigned t = task();
 			a = sw.ops->requeue(sw.q, on, t);
-			b = hw.ops->requeue(hw.q, on, t);
+			b = posted && a ? a : hw.ops->requeue(hw.q, on, t);
 			break;
 		}
 		case 5:
@@ -143,33 +150,33 @@ void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigne
 		case 7: {
 			unsigned t = task(), c = cpu();
 			a = sw.ops->migrate(sw.q, on, t, c);
-			b = hw.ops->migrate(hw.q, on, t, c);
+			b = posted && a ? a : hw.ops->migrate(hw.q, on, t, c);
 			moved += a == 0;
 			break;
 		}
 		case 8: {
 			unsigned t = task(), g = rnd(40) ? rnd(SCHED_MAX_GROUPS) : SCHED_MAX_GROUPS;
 			a = sw.ops->set_group(sw.q, on, t, g);
-			b = hw.ops->set_group(hw.q, on, t, g);
+			b = posted && a ? a : hw.ops->set_group(hw.q, on, t, g);
 			break;
 		}
 		case 9: {
 			unsigned t = task(), p = prio();
 			a = sw.ops->set_weight(sw.q, on, t, p);
-			b = hw.ops->set_weight(hw.q, on, t, p);
+			b = posted && a ? a : hw.ops->set_weight(hw.q, on, t, p);
 			break;
 		}
 		case 10: {
 			unsigned c = cpu();
 			int idle = rnd(2);
 			a = sw.ops->set_idle(sw.q, on, c, idle);
-			b = hw.ops->set_idle(hw.q, on, c, idle);
+			b = posted && a ? a : hw.ops->set_idle(hw.q, on, c, idle);
 			break;
 		}
 		case 11: {
 			unsigned c = cpu();
 			a = sw.ops->load_tick(sw.q, on, c);
-			b = hw.ops->load_tick(hw.q, on, c);
+			b = posted && a ? a : hw.ops->load_tick(hw.q, on, c);
 			break;
 		}
 		case 12: {
@@ -243,6 +250,35 @@ TEST(RqCompare, SoftwareAndEngineQueuesAgreeOnRandomOperationsSmt)
 TEST(RqCompare, SoftwareAndEngineQueuesAgreeOnRandomOperationsFlat)
 {
 	compare(1, 4, 1, seed_or(20), 20000);
+}
+
+TEST(RqCompare, PostedCommandsAndWindowReadsAgreeWithTheSoftwareQueues)
+{
+	compare(2, 2, 2, seed_or(21), 20000, true);
+}
+
+// A posted command that fails is not lost: the engine records it, the next window read's
+// word carries POP_ERRP, the driver reads the error registers, and the firmware's next
+// operation returns the failed command's errno (QUEUED: -EEXIST) while its own pick is
+// still made; the operation after it is clean again.
+TEST(RqCompare, APlantedFailingPostedCommandIsReportedByTheNextRead)
+{
+	Env e(1, 2, 1, 16);
+	Queue hw(&fw_rq_hw_ops, &e.env, false);
+	ASSERT_NE(hw.q, nullptr) << hw.msg;
+	unsigned t = 99;
+	int sw = -1;
+
+	ASSERT_EQ(hw.ops->enqueue(hw.q, 0, 3, 1, 120, 0, 0), 0);
+	ASSERT_EQ(hw.ops->enqueue(hw.q, 0, 3, 1, 110, 0, 0), 0) << "posted: no answer yet";
+	ASSERT_EQ(hw.ops->enqueue(hw.q, 0, 4, 1, 130, 0, 0), 0);
+	EXPECT_EQ(hw.ops->peek(hw.q, 1, 1, &t, &sw), -EEXIST) << "the planted ENQUEUE";
+	EXPECT_EQ(hw.ops->peek(hw.q, 1, 1, &t, &sw), 1);
+	EXPECT_EQ(t, 3u) << "the failed ENQUEUE changed nothing: task 3 stays at 120";
+	EXPECT_EQ(hw.ops->dequeue(hw.q, 1, 7), 0) << "posted";
+	EXPECT_EQ(hw.ops->pick(hw.q, 1, 1, &t, &sw), -ENOENT) << "the planted DEQUEUE";
+	EXPECT_EQ(hw.ops->pick(hw.q, 1, 1, &t, &sw), 1);
+	EXPECT_EQ(t, 4u) << "the pick that reported the error took task 3";
 }
 
 } // namespace
