@@ -207,8 +207,10 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 		pl->cpus.back()->socket.bind(pl->ic->in);
 	}
 	static const struct hws_transport_ops ops = { tp_read, tp_write, tp_idle, nullptr,
-						      nullptr, nullptr, nullptr };
-	pl->transport = { &ops, pl.get(), "tlm" };
+						      nullptr, nullptr, nullptr, nullptr, nullptr };
+	// settle_edges 0: the platform clocks the engine; addr_w: its bus reaches the POP/PEEK
+	// windows (vp_target.h decodes 1 << ADDR_W bytes)
+	pl->transport = { &ops, pl.get(), "tlm", 0, HWS_ADDR_W };
 	return pl;
 }
 

@@ -10,7 +10,7 @@
 // took, times the clock period, are added to the annotated delay (docs/vp.md).
 //
 // Refused without touching the engine (no clock edge):
-//   misaligned address, or beyond the 256-byte register window -> TLM_ADDRESS_ERROR_RESPONSE
+//   misaligned address, or beyond the engine's 2^ADDR_W-byte space -> TLM_ADDRESS_ERROR_RESPONSE
 //   data length other than 4 bytes, or a streaming width below 4 -> TLM_BURST_ERROR_RESPONSE
 //   byte enables on a read                                     -> TLM_BYTE_ENABLE_ERROR_RESPONSE
 // An engine SLVERR (an unmapped register inside the window) is TLM_GENERIC_ERROR_RESPONSE.
@@ -25,11 +25,13 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "hws/regs.h"
 #include "sim/harness/hws_vsim.h"
 
 namespace hwsvp {
 
-constexpr uint32_t kWindow = 0x100;	// the engine's register window (8-bit addresses)
+constexpr uint32_t kWindow = 1u << HWS_ADDR_W;	// the engine's address space: the registers
+							// and the POP/PEEK windows (regmap ADDR_W)
 
 class EngineTarget : public sc_core::sc_module {
 public:

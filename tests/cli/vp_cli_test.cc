@@ -116,9 +116,9 @@ TEST(Vp, ZeroLatencyMakesTheDecisionsOfRunOnRtl)
 		char bus[64], lat[64];
 		snprintf(bus, sizeof(bus), "%g", c.lat + 20);
 		snprintf(lat, sizeof(lat), "%g", c.lat);
-		// --sync-cmds: the platform's bus decodes 256 bytes (sim/vp), so its firmware keeps
-		// the synchronous protocol (docs/firmware.md, "Bus protocol"); so must run's.
-		CliRun a = hwsched("run --sched hw --sync-cmds --backend rtl --cost bus_ns=" +
+		// The platform's bus reaches the POP/PEEK windows, so both run the firmware's
+		// posted protocol (docs/firmware.md, "Bus protocol").
+		CliRun a = hwsched("run --sched hw --backend rtl --cost bus_ns=" +
 				std::string(bus) + " " + common + " --json " + ja);
 		CliRun b = hwsched("vp --sched hw --bus-latency " + std::string(lat) +
 				" --posted-writes off --no-contention " + common + " --json " + jb);

@@ -163,9 +163,9 @@ TEST(VpTarget, RejectsMisalignedAndOutOfRangeWithoutTouchingTheEngine)
 			{ tlm::TLM_WRITE_COMMAND, HWS_REG_CMD + 2 },
 			{ tlm::TLM_READ_COMMAND, HWS_REG_CYCLES + 3 },
 			{ tlm::TLM_READ_COMMAND, HWS_REG_RESULT + 1 },	// would pop a result
-			{ tlm::TLM_WRITE_COMMAND, 0x100 },		// past the window
-			{ tlm::TLM_READ_COMMAND, 0x100 + HWS_REG_ID },
-			{ tlm::TLM_WRITE_COMMAND, 0x100 + HWS_REG_CMD },	// aliases CMD if masked
+			{ tlm::TLM_WRITE_COMMAND, hwsvp::kWindow },	// past the window
+			{ tlm::TLM_READ_COMMAND, hwsvp::kWindow + HWS_REG_ID },
+			{ tlm::TLM_WRITE_COMMAND, hwsvp::kWindow + HWS_REG_CMD },	// aliases CMD if masked
 			{ tlm::TLM_READ_COMMAND, 0xfffffffcull },
 			{ tlm::TLM_WRITE_COMMAND, 1ull << 40 | HWS_REG_CTRL },
 		};
