@@ -177,7 +177,7 @@ module hws_eng_bitmap #(
   // the list non-empty, else whether the word keeps another bit.
   wire           sm_new = link_i || !u_empty_i || ((bm_tw & ~prio_lo) != 16'd0);
   hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
-    .clk_i(clk_i), .we_i(upd && !srst_i), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
+    .clk_i(clk_i), .we_i(upd), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
     .raddr_i(bm_raddr), .rdata_o(bm_rd)
 `ifdef FORMAL
     , .f_mem_o(f_bm)
