@@ -192,6 +192,8 @@ module hws_eng_lists #(
     end
   end
 
+  // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
+  // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   // tt[t] = {ht index, weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the
   // command's PRIO (weight wl_i), REQUEUE and MIGRATE at the task's own (tt_wgt,
   // unchanged); beside them the list's ht address, the held one at the link.

@@ -155,6 +155,8 @@ module hws_eng_loads #(
   wire            enq_we = link && ctl_i[`HWS_C_ENQ];
   wire            grp_we = ctl_i[`HWS_S_GRP_WE];
   wire [WGTW+8:0] wt_wd  = ctl_i[`HWS_C_SETW] ? {wl_q, 1'b1, prio_i} : {wt_wgt, u_fix, wt_rd[7:0]};
+  // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
+  // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   hws_ram #(.DEPTH(TDEP), .WIDTH(WGTW + 9), .AW(TW)) u_wt (
     .clk_i(clk_i), .we_i(grp_we || enq_we), .waddr_i(t_i), .wdata_i(wt_wd),
     .raddr_i(nx_raddr_i), .rdata_o({wt_wgt, wt_rd})
