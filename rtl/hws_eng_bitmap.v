@@ -176,8 +176,10 @@ module hws_eng_bitmap #(
   // enable: 1 after a link, unchanged (1: the list was in it) after an unlink that leaves
   // the list non-empty, else whether the word keeps another bit.
   wire           sm_new = link_i || !u_empty_i || ((bm_tw & ~prio_lo) != 16'd0);
+  // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
+  // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
-    .clk_i(clk_i), .we_i(upd && !srst_i), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
+    .clk_i(clk_i), .we_i(upd), .waddr_i(bm_addr_q), .wdata_i(bm_wd),
     .raddr_i(bm_raddr), .rdata_o(bm_rd)
 `ifdef FORMAL
     , .f_mem_o(f_bm)

@@ -192,12 +192,14 @@ module hws_eng_lists #(
     end
   end
 
+  // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
+  // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   // tt[t] = {ht index, weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the
   // command's PRIO (weight wl_i), REQUEUE and MIGRATE at the task's own (tt_wgt,
   // unchanged); beside them the list's ht address, the held one at the link.
   wire [WGTW-1:0] tt_wgt_wd = ctl_i[`HWS_C_TTW] ? wl_i : tt_wgt;
   hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + WGTW + HTAW), .AW(TW)) u_tt (
-    .clk_i(clk_i), .we_i(link && !srst_i), .waddr_i(t_i),
+    .clk_i(clk_i), .we_i(link), .waddr_i(t_i),
     .wdata_i({ht_addr_q, tt_wgt_wd, f_phys_i, f_prio_i, f_cpu_i}),
     .raddr_i(t_i), .rdata_o({tt_hti, tt_wgt, tt_rd})
 `ifdef FORMAL
@@ -205,14 +207,14 @@ module hws_eng_lists #(
 `endif
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
-    .clk_i(clk_i), .we_i(nx_we && !srst_i), .waddr_i(nx_wa), .wdata_i(nx_wd),
+    .clk_i(clk_i), .we_i(nx_we), .waddr_i(nx_wa), .wdata_i(nx_wd),
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
 `ifdef FORMAL
     , .f_mem_o(f_nx_o)
 `endif
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
-    .clk_i(clk_i), .we_i(pv_we && !srst_i), .waddr_i(pv_wa), .wdata_i(pv_wd),
+    .clk_i(clk_i), .we_i(pv_we), .waddr_i(pv_wa), .wdata_i(pv_wd),
     .raddr_i(t_i), .rdata_o(pv_rd)
 `ifdef FORMAL
     , .f_mem_o(f_pv_o)
@@ -229,14 +231,14 @@ module hws_eng_lists #(
   wire [AIW+3:0]  hth_wa = {ht_addr_q[AIW+6:7], ht_addr_q[3:0]};
   wire [AIW+3:0]  hth_ra = {ht_raddr[AIW+6:7], ht_raddr[3:0]};
   hws_ram #(.DEPTH(HLD), .WIDTH(2*TW), .AW(HLAW)) u_ht (
-    .clk_i(clk_i), .we_i(ht_we && !ht_w_hi && !srst_i), .waddr_i(htl_wa[HLAW-1:0]),
+    .clk_i(clk_i), .we_i(ht_we && !ht_w_hi), .waddr_i(htl_wa[HLAW-1:0]),
     .wdata_i(ht_wd), .raddr_i(htl_ra[HLAW-1:0]), .rdata_o(htl_rd)
 `ifdef FORMAL
     , .f_mem_o(f_ht_o)
 `endif
   );
   hws_ram #(.DEPTH(HHD), .WIDTH(2*TW), .AW(HHAW)) u_hth (
-    .clk_i(clk_i), .we_i(ht_we && ht_w_hi && !srst_i), .waddr_i(hth_wa[HHAW-1:0]),
+    .clk_i(clk_i), .we_i(ht_we && ht_w_hi), .waddr_i(hth_wa[HHAW-1:0]),
     .wdata_i(ht_wd), .raddr_i(hth_ra[HHAW-1:0]), .rdata_o(hth_rd)
 `ifdef FORMAL
     , .f_mem_o(f_hth_o)

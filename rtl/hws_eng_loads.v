@@ -155,8 +155,10 @@ module hws_eng_loads #(
   wire            enq_we = link && ctl_i[`HWS_C_ENQ];
   wire            grp_we = ctl_i[`HWS_S_GRP_WE];
   wire [WGTW+8:0] wt_wd  = ctl_i[`HWS_C_SETW] ? {wl_q, 1'b1, prio_i} : {wt_wgt, u_fix, wt_rd[7:0]};
+  // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
+  // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   hws_ram #(.DEPTH(TDEP), .WIDTH(WGTW + 9), .AW(TW)) u_wt (
-    .clk_i(clk_i), .we_i((grp_we || enq_we) && !srst_i), .waddr_i(t_i), .wdata_i(wt_wd),
+    .clk_i(clk_i), .we_i(grp_we || enq_we), .waddr_i(t_i), .wdata_i(wt_wd),
     .raddr_i(nx_raddr_i), .rdata_o({wt_wgt, wt_rd})
 `ifdef FORMAL
     , .f_mem_o(f_wt_o)
@@ -277,7 +279,7 @@ module hws_eng_loads #(
   wire          setg_old = ctl_i[`HWS_S_GOLD] && g_moves;
   wire          setg_new = ctl_i[`HWS_S_GNEW] && g_moves;
   hws_ram #(.DEPTH(TDEP), .WIDTH(GW), .AW(TW)) u_grp (
-    .clk_i(clk_i), .we_i((grp_we || enq_we) && !srst_i), .waddr_i(t_i), .wdata_i(grp_wd),
+    .clk_i(clk_i), .we_i(grp_we || enq_we), .waddr_i(t_i), .wdata_i(grp_wd),
     .raddr_i(u_task_i), .rdata_o(grp_rd)
 `ifdef FORMAL
     , .f_mem_o(f_grp_o)
@@ -320,14 +322,14 @@ module hws_eng_loads #(
   wire [LDW-1:0]  gl_wd  = gl_vld_q[gu_la_q] ? gl_add : gu_dlt_q;
   wire [LDW-1:0]  gt_wd  = gt_vld_q[gu_ga_q] ? gt_add : gu_dlt_q;
   hws_ram #(.DEPTH((GLD > 1) ? GLD : 2), .WIDTH(LDW), .AW(GLAW)) u_gl (
-    .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_la_q), .wdata_i(gl_wd),
+    .clk_i(clk_i), .we_i(gu_pend_q), .waddr_i(gu_la_q), .wdata_i(gl_wd),
     .raddr_i(gl_a), .rdata_o(gl_rd)
 `ifdef FORMAL
     , .f_mem_o(f_glm)
 `endif
   );
   hws_ram #(.DEPTH((NR_GROUPS > 1) ? NR_GROUPS : 2), .WIDTH(LDW), .AW(GW)) u_gt (
-    .clk_i(clk_i), .we_i(gu_pend_q && !srst_i), .waddr_i(gu_ga_q), .wdata_i(gt_wd),
+    .clk_i(clk_i), .we_i(gu_pend_q), .waddr_i(gu_ga_q), .wdata_i(gt_wd),
     .raddr_i(g_a), .rdata_o(gt_rd)
 `ifdef FORMAL
     , .f_mem_o(f_gtm)

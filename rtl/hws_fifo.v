@@ -62,9 +62,10 @@ module hws_fifo #(
     end
   end
 
-  // Storage has no reset: a slot is read only after it was written.
+  // Storage has no reset: a slot is read only after it was written (a push at a clearing
+  // edge writes a slot the clear leaves unread, so it need not wait for clr_i).
   always @(posedge clk_i) begin
-    if (do_push && !clr_i) mem_q[wr_ptr_q] <= wdata_i;
+    if (do_push) mem_q[wr_ptr_q] <= wdata_i;
   end
 
   assign head_o  = mem_q[rd_ptr_q];

@@ -289,13 +289,15 @@ module hws_top #(
   wire [31:0] e_rd_word = rd_addr_err ? {22'd0, rd_addr} : pop_refuse ? pop_cmd : 32'd0;
   wire        any_err   = eng_err || e_wr || e_rd;
   // ERR_TOTAL's next value, base + n_err (n_err <= 3) by carry select: the engine's error
-  // flag comes late in the cycle, so it only forms the low two bits and picks the upper 30
-  // bits, base's or base's plus one, both formed from the register alone.
-  wire [31:0] tot_base  = err_clear ? 32'd0 : err_total_q;
+  // flag and the write's CTRL.ERR_CLEAR come late in the cycle, so they only form the low
+  // two bits and pick the upper 30: the register's, its plus one (a carry chain on the
+  // register alone), or 0 after a clear (base 0 and n_err <= 3 carry nothing out).
+  wire [1:0]  tot_b_lo  = err_clear ? 2'd0 : err_total_q[1:0];
   wire [1:0]  n_err     = {1'b0, eng_err} + {1'b0, e_wr} + {1'b0, e_rd};
-  wire [2:0]  tot_lo    = {1'b0, tot_base[1:0]} + {1'b0, n_err};
-  wire [29:0] tot_hi1   = tot_base[31:2] + 30'd1;
-  wire [31:0] tot_next  = {tot_lo[2] ? tot_hi1 : tot_base[31:2], tot_lo[1:0]};
+  wire [2:0]  tot_lo    = {1'b0, tot_b_lo} + {1'b0, n_err};
+  wire [29:0] tot_hi1   = err_total_q[31:2] + 30'd1;
+  wire [29:0] tot_hi    = err_clear ? 30'd0 : tot_lo[2] ? tot_hi1 : err_total_q[31:2];
+  wire [31:0] tot_next  = {tot_hi, tot_lo[1:0]};
 
   generate
     if (ERR_COUNTERS != 0) begin : g_err_cnt
