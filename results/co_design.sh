@@ -22,11 +22,14 @@
 # "none": hw is worse already at 0 ns; ">MAX": still better at the largest grid latency.
 #
 # IFACE: the bus interface the hw runs use (docs/vp.md, "The interconnect's rules"):
-#   old  writes not posted (the CPU waits for BRESP), one engine port shared by every CPU:
-#        the interface of the first study; docs/co_design.tsv, build/co_design
+#   old  writes not posted (the CPU waits for BRESP), one engine port shared by every CPU,
+#        and the firmware's synchronous protocol (--sync-cmds: every command a CMD write
+#        and a completion read): the interface of the first study; docs/co_design.tsv,
+#        build/co_design
 #   new  writes posted (accepted in 0 ns, a read waits behind its CPU's posted writes),
 #        PORTS engine ports (default 4; CPU c uses port c x ports / CPUs, at most one port
-#        per CPU), each contended on its own; with the firmware at HEAD:
+#        per CPU), each contended on its own; the firmware's posted protocol (one-read
+#        picks through the POP window, posted commands, docs/firmware.md):
 #        docs/co_design_new.tsv, build/co_design_new, and the old table beside it in
 #        $OUT/compare.md when docs/co_design.tsv (or OLD_TSV) exists
 # o1 makes no MMIO access: its runs are the same under both.
@@ -93,7 +96,7 @@ topology() {
 # The VP's bus options of interface $IFACE on a machine of $1 CPUs.
 bus_opts() {	# cpus
 	if [ "$IFACE" = old ]; then
-		echo "--posted-writes off --ports 1"
+		echo "--posted-writes off --ports 1 --sync-cmds"
 	else
 		echo "--posted-writes on --ports $((PORTS < $1 ? PORTS : $1))"
 	fi
