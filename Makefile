@@ -608,7 +608,7 @@ formal: $(RTL_SRCS) $(RTL_INC)
 formal-fast: $(RTL_SRCS) $(RTL_INC)
 	formal/run.sh --fast
 formal-mutate: $(RTL_SRCS) $(RTL_INC)
-	formal/mutate.sh
+	formal/mutate.sh --fast
 rtl-tb: $(RTL_SRCS) $(RTL_INC)
 	tests/rtl/run.sh $(BUILD)/rtl-tb
 test: formal-fast formal-mutate rtl-tb

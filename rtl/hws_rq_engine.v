@@ -673,7 +673,8 @@ module hws_rq_engine #(
   wire f_run = f_past_valid && !srst_i && busy;
   // (hws_weight_fn: included above, outside synthesis)
   wire [31:0] f_unused_p = GLAW + HLAW + HHAW + NR_TASKS32;   // (the simulation checks)
-  wire        f_unused   = &{1'b0, f_unused_p, f_ht, f_hth};   // (lists outside the proof's)
+  wire        f_unused   = &{1'b0, f_unused_p, f_ht, f_hth,   // (lists outside the proof's,
+                              f_tt, f_wt, f_grp, f_nx, f_pv}; // tasks past NR_TASKS)
 
   // A list priority the proof covers.
   function automatic f_pok(input [7:0] p);
@@ -723,15 +724,19 @@ module hws_rq_engine #(
         if (k == f_lkey[l*(AIW+8) +: AIW+8]) f_bit_of = f_bit_of | f_lbit[l];
     end
   endfunction
-  // x is reached from h through next in fewer than NR_TASKS steps
-  function automatic f_reach(input [TW-1:0] h, input [TW-1:0] x);
+  // x is reached from h through next in fewer than NR_TASKS steps, not past the tail t
+  // (the tail's next is a dead word)
+  function automatic f_reach(input [TW-1:0] h, input [TW-1:0] t, input [TW-1:0] x);
     integer   k;
     reg [TW-1:0] r;
+    reg          fin;
     begin
       f_reach = 1'b0;
+      fin = 1'b0;
       r = h;
       for (k = 0; k < NR_TASKS; k = k + 1) begin
-        if (r == x) f_reach = 1'b1;
+        if (!fin && r == x) f_reach = 1'b1;
+        if (r == t) fin = 1'b1;
         r = f_nx[r*TW +: TW];
       end
     end
@@ -767,19 +772,22 @@ module hws_rq_engine #(
           assert (f_bit_of({arr, prio}));
           // (4) Its list's head and tail are queued tasks of the same list; next and prev
           // agree (the head has no prev that counts, the tail no next); it is reached from
-          // the head, so every queued task is in its entry's list and in no other.
+          // the head before the tail is passed, so every queued task is in its entry's
+          // list and in no other.
           assert (queued_q[h] && f_lst[h*(AIW+8) +: AIW+8] == {arr, prio});
           assert (queued_q[t] && f_lst[t*(AIW+8) +: AIW+8] == {arr, prio});
           if (x != t) assert (queued_q[n] && f_lst[n*(AIW+8) +: AIW+8] == {arr, prio} &&
                               f_pv[n*TW +: TW] == x);
           if (x != h) assert (queued_q[v] && f_lst[v*(AIW+8) +: AIW+8] == {arr, prio} &&
                               f_nx[v*TW +: TW] == x);
-          assert (f_reach(h, x));
+          assert (f_reach(h, t, x));
           // Its wt and grp words are in force (SET_GROUP/SET_WEIGHT wrote them, or they
-          // say nothing); a SET_WEIGHT weight is its priority's.
+          // say nothing).
           assert (f_gvld[fgx] || (!w[8] && f_grp[fgx*GW +: GW] == {GW{1'b0}}));
-          if (f_gvld[fgx] && w[8]) assert (w[9 +: WGTW] == hws_weight_fn(w[7:0]));
         end
+        // Queued or not, a SET_WEIGHT weight in force is its priority's (ENQUEUE keeps
+        // the word of a task whose grp word is valid).
+        if (f_chk && f_gvld[fgx] && w[8]) assert (w[9 +: WGTW] == hws_weight_fn(w[7:0]));
       end
     end
     // (1) Each bitmap bit of a list proven is set exactly when a queued task names the
