@@ -650,9 +650,9 @@ module hws_rq_engine #(
   // eng_inv_*, docs/formal.md; small shapes, read with HWS_F_ENGINE: the submodules'
   // assumptions about the engine become assertions here, and the RAM and flag contracts,
   // proven alone, are left out). The environment: reset at the start, a pop only when the
-  // caller may (hws_top's rule), and ENQUEUE and SET_PRIO name one of the F_NPL + F_NPH
-  // list priorities of the proof or an invalid priority (a command that fails its PRIO
-  // check). The invariants hold at every edge where no command is half done (idle, or
+  // caller may (hws_top's rule), and ENQUEUE, SET_PRIO and SET_WEIGHT name one of the
+  // F_NPL + F_NPH list priorities of the proof or an invalid priority (a command that
+  // fails its PRIO check). The invariants hold at every edge where no command is half done (idle, or
   // step 1: f_chk); k-induction carries them over the steps of one command.
 `define HWS_F_RESET srst_i
 `include "hws_formal_env.vh"
@@ -666,7 +666,8 @@ module hws_rq_engine #(
   wire [7:0] f_pr_in = cmd_i[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
   always @(*) if (start_i) assume (!busy || done);
   always @(*) begin
-    if (start_i && (f_op_in == HWS_OP_ENQUEUE || f_op_in == HWS_OP_SET_PRIO))
+    if (start_i && (f_op_in == HWS_OP_ENQUEUE || f_op_in == HWS_OP_SET_PRIO ||
+                    (f_op_in == HWS_OP_SET_GROUP && cmd_i[HWS_CMD_HEAD_LSB])))
       assume (f_pok(f_pr_in) || {24'd0, f_pr_in} >= NP32);
   end
   wire f_chk = f_past_valid && !srst_i && (!busy || (step == 3'd1));
@@ -679,6 +680,19 @@ module hws_rq_engine #(
   // A list priority the proof covers.
   function automatic f_pok(input [7:0] p);
     f_pok = ({24'd0, p} < F_NPL32) || ({24'd0, p} >= NP32 - F_NPH32 && {24'd0, p} < NP32);
+  endfunction
+  // hws_weight_fn over the proof's priorities only (0 for the others): a ROM of FNL words,
+  // not of 140, for each task's checks.
+  function automatic [WGTW-1:0] f_wfn(input [7:0] p);
+    integer j;
+    reg [31:0] pj;
+    begin
+      f_wfn = {WGTW{1'b0}};
+      for (j = 0; j < FNL; j = j + 1) begin
+        pj = (j < F_NPL) ? j : NP - F_NPH + (j - F_NPL);
+        if ({24'd0, p} == pj) f_wfn = hws_weight_fn(pj[7:0]);
+      end
+    end
   endfunction
 
   // The lists proven, l = a * FNL + j: key {a, prio}, {head, tail} as hws_eng_lists stores
@@ -768,7 +782,7 @@ module hws_rq_engine #(
           // priorities), with its ht index and weight; that list's bitmap bit is set.
           assert ({1'b0, e[CW-1:0]} < NR_CPUS32[CW:0] && f_pok(prio));
           assert (e[TTW + WGTW +: HTAW] == {prio[7], arr, prio[6:0]});
-          assert (e[TTW +: WGTW] == hws_weight_fn(prio));
+          assert (e[TTW +: WGTW] == f_wfn(prio));
           assert (f_bit_of({arr, prio}));
           // (4) Its list's head and tail are queued tasks of the same list; next and prev
           // agree (the head has no prev that counts, the tail no next); it is reached from
@@ -785,9 +799,9 @@ module hws_rq_engine #(
           // say nothing).
           assert (f_gvld[fgx] || (!w[8] && f_grp[fgx*GW +: GW] == {GW{1'b0}}));
         end
-        // Queued or not, a SET_WEIGHT weight in force is its priority's (ENQUEUE keeps
-        // the word of a task whose grp word is valid).
-        if (f_chk && f_gvld[fgx] && w[8]) assert (w[9 +: WGTW] == hws_weight_fn(w[7:0]));
+        // Queued or not, a SET_WEIGHT weight in force is its priority's, one of the
+        // proof's (ENQUEUE keeps the word of a task whose grp word is valid).
+        if (f_chk && f_gvld[fgx] && w[8]) assert (f_pok(w[7:0]) && w[9 +: WGTW] == f_wfn(w[7:0]));
       end
     end
     // (1) Each bitmap bit of a list proven is set exactly when a queued task names the
