@@ -88,7 +88,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
@@ -618,7 +618,7 @@ formal: $(RTL_SRCS) $(RTL_INC)
 formal-fast: $(RTL_SRCS) $(RTL_INC)
 	formal/run.sh --fast
 formal-mutate: $(RTL_SRCS) $(RTL_INC)
-	formal/mutate.sh
+	formal/mutate.sh --fast
 rtl-tb: $(RTL_SRCS) $(RTL_INC)
 	tests/rtl/run.sh $(BUILD)/rtl-tb
 test: formal-fast formal-mutate rtl-tb

@@ -3,7 +3,9 @@
 # sources, run the proof that should catch it (formal/run.sh --src COPY --only PROOF), and
 # expect FAIL with a counterexample trace. Prints one row per mutant.
 #
-# usage: formal/mutate.sh [--out DIR]      (default build/formal/mutants)
+# usage: formal/mutate.sh [--fast] [--only MUTANT] [--out DIR]  (default build/formal/mutants)
+#   --fast      only the mutants whose proof is in the fast set of formal/proofs.list (make
+#               test); the others (the engine's invariants, minutes each) run in make formal
 # Exit status: 0 when every mutant was caught, 1 when one survived or did not apply.
 #
 # A mutant is: name, the proof that must fail, the file, the text replaced, its
@@ -12,7 +14,17 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/build/formal/mutants
-[ "${1:-}" = --out ] && out=$2
+fast=0
+only=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fast) fast=1 ;;
+	--out) out=$2; shift ;;
+	--only) only=$2; shift ;;
+	*) echo "formal/mutate.sh: unknown argument '$1' (usage: formal/mutate.sh [--fast] [--only MUTANT] [--out DIR])" >&2; exit 2 ;;
+	esac
+	shift
+done
 mkdir -p "$out"
 
 MUTANTS=(
@@ -41,6 +53,11 @@ MUTANTS=(
 	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
 	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
+	# The engine's invariants (proof eng_inv_1x3x2_bmc, the whole engine, bounded): an unlink that does
+	# not decrement its array's count (the count is no longer the number of queued tasks);
+	# a SET_WEIGHT of a queued task that does not update load, gload and gtotal.
+	"eng_nr_no_dec@@eng_inv_1x3x2_bmc@@rtl/hws_eng_loads.v@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b1}});@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b0}});"
+	"eng_setw_no_load@@eng_inv_1x3x2_bmc@@rtl/hws_eng_loads.v@@  wire           setw_upd = ctl_i[\`HWS_S_SETW] && q_t_i;@@  wire           setw_upd = 1'b0 && ctl_i[\`HWS_S_SETW] && q_t_i;"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )
@@ -50,6 +67,12 @@ printf '%-18s %-18s %-8s %s\n' ------ ----- ------ -----
 names=$(printf '%s\n' "${MUTANTS[@]}" | sed 's/@@.*//' | uniq)
 bad=0
 for m in $names; do
+	[ -n "$only" ] && [ "$m" != "$only" ] && continue
+	if [ $fast = 1 ]; then
+		pr=$(printf '%s\n' "${MUTANTS[@]}" | awk -F'@@' -v m="$m" '$1 == m { print $2; exit }')
+		set_of=$(awk -v p="$pr" '$1 == p { print $7 }' "$root/formal/proofs.list")
+		[ "$set_of" = fast ] || continue
+	fi
 	copy=$out/$m/src
 	rm -rf "$out/$m" && mkdir -p "$copy"
 	cp -r "$root/rtl" "$root/formal" "$copy/"

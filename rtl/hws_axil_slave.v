@@ -161,8 +161,7 @@ module hws_axil_slave #(
   // ---------------------------------------------------------------------------------------
   // AXI4-Lite (AMBA AXI and ACE spec, IHI 0022, A3.1-A3.3), for one slave and any legal
   // master. f_* are the checker's own state.
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
+`include "hws_formal_env.vh"
 
   // The first cycle is in reset; VALIDs are low in reset (A3.1.2).
   always @(*) begin

@@ -292,19 +292,30 @@ module hws_eng_bitmap #(
   // unlink exclude each other. Asserted: a link sets the list's bit, an unlink clears it
   // exactly when it empties the list, and every other list's bit keeps its value (a bit as
   // the engine reads it: its word trusted while the summary bit is set).
+  // In the engine's proof (HWS_F_ENGINE, formal/proofs.list eng_inv_*) the assumptions
+  // about the engine are assertions instead, proven there (assume-guarantee), and the
+  // contract below is left to this module's own proof.
   localparam [31:0] NARR32 = NARR;
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (srst_i);
+`define HWS_F_RESET srst_i
+`include "hws_formal_env.vh"
+`ifdef HWS_F_ENGINE
+`define HWS_F_ENV assert
+  wire f_env_on = f_past_valid && !srst_i;
+`else
+`define HWS_F_ENV assume
+  wire f_env_on = 1'b1;
+`endif
   always @(*) begin
-    if (upd) begin
-      assume (bm_addr_q == f_bma[BMAW-1:0] && smk_q == f_sm_k && f_prio_i < HWS_NR_PRIO[7:0]);
-      assume ({1'b0, f_arr} < NARR32[AIW:0]);
-      assume (!(link_i && unlink_i));
+    if (f_env_on && upd) begin
+      `HWS_F_ENV (bm_addr_q == f_bma[BMAW-1:0] && smk_q == f_sm_k && f_prio_i < HWS_NR_PRIO[7:0]);
+      `HWS_F_ENV ({1'b0, f_arr} < NARR32[AIW:0]);
+      `HWS_F_ENV (!(link_i && unlink_i));
     end
-    if (unlink_i) assume (f_ne);
+    if (f_env_on && unlink_i) `HWS_F_ENV (f_ne);
   end
-  always @(posedge clk_i) if (f_past_valid && upd) assume (!$past(upd));
+  always @(posedge clk_i) if (f_env_on && f_past_valid && upd) `HWS_F_ENV (!$past(upd));
+`undef HWS_F_ENV
+`ifndef HWS_F_ENGINE
   /* verilator lint_off UNDRIVEN */
   (* anyconst *) reg [AIW-1:0] f_a;
   (* anyconst *) reg [7:0]     f_p;
@@ -323,6 +334,7 @@ module hws_eng_bitmap #(
       end
     end
   end
+`endif
 `endif
 endmodule
 

@@ -447,6 +447,18 @@ module hws_eng_loads #(
     end
   endgenerate
   wire f_unused_loads = &{1'b0, f_glm, f_gtm};
+  // Auxiliary invariants of hws_rq_engine's proof (formal/proofs.list eng_inv_*): tv_q,
+  // latched at the pop, is grp_vld[t] in every step of the command; the group update
+  // unit never reads a word whose sum is still to be written.
+`define HWS_F_RESET srst_i
+`include "hws_formal_env.vh"
+  wire f_running = (ctl_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}});
+  always @(*) begin
+    if (f_past_valid && !srst_i && f_running)
+      assert (tv_q == (({1'b0, task_i} < NR_TASKS32[12:0]) && grp_vld_q[t_i]));
+    if (f_past_valid && !srst_i && gu_req && gu_pend_q)
+      assert (gu_la_q != gl_a && gu_ga_q != gu_g);
+  end
 `endif
 
   // Bits that some configurations do not need, and the fields this module does not read.

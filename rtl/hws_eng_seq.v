@@ -502,9 +502,8 @@ module hws_eng_seq #(
   // ---------------------------------------------------------------------------------------
   // Formal properties (formal/proofs.list, docs/formal.md). The environment: reset at the
   // start, and a pop only when the caller may (!busy_o || done_o, hws_top's pop rule).
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (srst_i);
+`define HWS_F_RESET srst_i
+`include "hws_formal_env.vh"
   always @(*) if (start_i) assume (!busy_q || done);
 
   // f_cnt: the step a command is in, counted from its pop (0 idle).

@@ -76,9 +76,8 @@ module hws_fifo #(
 `ifdef FORMAL
   // ---------------------------------------------------------------------------------------
   // Properties, for any push/pop/clear sequence (formal/proofs.list, docs/formal.md).
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (clr_i);
+`define HWS_F_RESET clr_i
+`include "hws_formal_env.vh"
 
   // Slots from the read pointer to @p, modulo DEPTH.
   function automatic [31:0] f_dist(input [PW-1:0] p, input [PW-1:0] r);

@@ -58,13 +58,13 @@ module hws_flags #(
   wire unused_a = &{1'b0, a32};
 
 `ifdef FORMAL
+`ifndef HWS_F_ENGINE   // (the engine's proof, formal/proofs.list eng_inv_*, takes this one as proven)
   // ---------------------------------------------------------------------------------------
   // Properties (formal/proofs.list, docs/formal.md): any flag f_i behaves as `q[waddr] <= d`
   // says: cleared by the reset, set to wdata_i by a write to it, unchanged by writes to
   // others. The first cycle is in reset.
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (srst_i);
+`define HWS_F_RESET srst_i
+`include "hws_formal_env.vh"
 
   // The solver's choice, constant over a trace (undriven to a simulator).
   /* verilator lint_off UNDRIVEN */
@@ -77,6 +77,7 @@ module hws_flags #(
     else if (we_i && waddr_i == f_i) f_v <= wdata_i;
   end
   always @(*) if (f_past_valid) assert (q_o[f_i] == f_v);
+`endif
 `endif
 endmodule
 

@@ -61,12 +61,12 @@ module hws_ram #(
   assign rdata_o = rdata_q;
 
 `ifdef FORMAL
+`ifndef HWS_F_ENGINE   // (the engine's proof, formal/proofs.list eng_inv_*, takes this one as proven)
   // ---------------------------------------------------------------------------------------
   // Properties (formal/proofs.list, docs/formal.md): for any address f_addr, a read returns
   // the last word written there, one edge after the address, unless a write to the same
   // word falls on the read's edge (the collision the engine never uses).
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
+`include "hws_formal_env.vh"
 
   localparam [31:0] DEPTH32 = DEPTH;
   // The solver's choice, constant over a trace (undriven to a simulator).
@@ -83,16 +83,19 @@ module hws_ram #(
     end
   end
   always @(*) if (f_written) assert (mem_q[f_addr] == f_data);
+`endif
   genvar f_i;
   generate
     for (f_i = 0; f_i < DEPTH; f_i = f_i + 1) begin : g_f_mem
       assign f_mem_o[f_i*WIDTH +: WIDTH] = mem_q[f_i];
     end
   endgenerate
+`ifndef HWS_F_ENGINE
   always @(posedge clk_i) begin
     if (f_past_valid && $past(f_written && raddr_i == f_addr && !(we_i && waddr_i == f_addr)))
       assert (rdata_o == $past(f_data));
   end
+`endif
 `endif
 endmodule
 

@@ -71,6 +71,14 @@ module hws_rq_engine #(
   parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
   parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
   parameter integer LCU_BALANCE = 1   // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
+`ifdef FORMAL
+  ,
+  // formal only (docs/formal.md): the list priorities the proof's commands use, the lowest
+  // F_NPL and the highest F_NPH of HWS_NR_PRIO (ENQUEUE and SET_PRIO name one of them, or
+  // an invalid one); the default, every priority, leaves the proof unrestricted
+  parameter integer F_NPL = 140,
+  parameter integer F_NPH = 0
+`endif
 ) (
   input  wire        clk_i,
   input  wire        srst_i,      // synchronous reset (rst_ni or CTRL.SOFT_RESET): empties
@@ -638,49 +646,111 @@ module hws_rq_engine #(
 `endif
 `ifdef FORMAL
   // ---------------------------------------------------------------------------------------
-  // Formal properties: the invariants of docs/accelerator.md section 6 (formal/proofs.list,
-  // docs/formal.md; small shapes, e.g. 2 CPUs x 4 tasks, no BALANCE). The environment:
-  // reset at the start, a pop only when the caller may (hws_top's rule). The invariants
-  // hold at every edge where no command is half done (idle, or step 1: f_chk).
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (srst_i);
-  always @(*) if (start_i) assume (!busy || done);
-  wire f_chk = f_past_valid && !srst_i && (!busy || (step == 3'd1));
+  // Formal properties: the invariants of docs/accelerator.md section 6 (formal/proofs.list
+  // eng_inv_*, docs/formal.md; small shapes, read with HWS_F_ENGINE: the submodules'
+  // assumptions about the engine become assertions here, and the RAM and flag contracts,
+  // proven alone, are left out). The environment: reset at the start, a pop only when the
+  // caller may (hws_top's rule), and ENQUEUE, SET_PRIO and SET_WEIGHT name one of the
+  // F_NPL + F_NPH list priorities of the proof or an invalid priority (a command that
+  // fails its PRIO check). The invariants hold at every edge where no command is half done (idle, or
+  // step 1: f_chk); k-induction carries them over the steps of one command.
+`define HWS_F_RESET srst_i
+`include "hws_formal_env.vh"
+  localparam integer FNL = F_NPL + F_NPH;                     // list priorities proven
+  localparam integer NL  = NARR * FNL;                        // lists proven
   localparam [31:0] NR_CPUS32 = NR_CPUS;
+  localparam [31:0] NP32      = NP;
+  localparam [31:0] F_NPL32   = F_NPL;
+  localparam [31:0] F_NPH32   = F_NPH;
+  wire [3:0] f_op_in = cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
+  wire [7:0] f_pr_in = cmd_i[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+  always @(*) if (start_i) assume (!busy || done);
+  always @(*) begin
+    if (start_i && (f_op_in == HWS_OP_ENQUEUE || f_op_in == HWS_OP_SET_PRIO ||
+                    (f_op_in == HWS_OP_SET_GROUP && cmd_i[HWS_CMD_HEAD_LSB])))
+      assume (f_pok(f_pr_in) || {24'd0, f_pr_in} >= NP32);
+  end
+  wire f_chk = f_past_valid && !srst_i && (!busy || (step == 3'd1));
+  wire f_run = f_past_valid && !srst_i && busy;
   // (hws_weight_fn: included above, outside synthesis)
-  wire [31:0] f_unused_p = NP + GLAW + HLAW + HHAW + NR_TASKS32;   // (the simulation checks)
-  wire        f_unused   = &{1'b0, f_unused_p};
+  wire [31:0] f_unused_p = GLAW + HLAW + HHAW + NR_TASKS32;   // (the simulation checks)
+  wire        f_unused   = &{1'b0, f_unused_p, f_ht, f_hth,   // (lists outside the proof's,
+                              f_tt, f_wt, f_grp, f_nx, f_pv}; // tasks past NR_TASKS)
 
-  // {head, tail} of list (a, p), as hws_eng_lists stores it
-  function automatic [2*TW-1:0] f_ht_of(input [AIW-1:0] a, input [7:0] p);
-    integer la, ha;
+  // A list priority the proof covers.
+  function automatic f_pok(input [7:0] p);
+    f_pok = ({24'd0, p} < F_NPL32) || ({24'd0, p} >= NP32 - F_NPH32 && {24'd0, p} < NP32);
+  endfunction
+  // hws_weight_fn over the proof's priorities only (0 for the others): a ROM of FNL words,
+  // not of 140, for each task's checks.
+  function automatic [WGTW-1:0] f_wfn(input [7:0] p);
+    integer j;
+    reg [31:0] pj;
     begin
-      la = {{(32-AIW){1'b0}}, a} * 128 + {{25{1'b0}}, p[6:0]};   // u_ht's word {a, p[6:0]}
-      ha = {{(32-AIW){1'b0}}, a} * 16 + {{28{1'b0}}, p[3:0]};    // u_hth's word {a, p[3:0]}
-      f_ht_of = p[7] ? f_hth[ha*2*TW +: 2*TW] : f_ht[la*2*TW +: 2*TW];
+      f_wfn = {WGTW{1'b0}};
+      for (j = 0; j < FNL; j = j + 1) begin
+        pj = (j < F_NPL) ? j : NP - F_NPH + (j - F_NPL);
+        if ({24'd0, p} == pj) f_wfn = hws_weight_fn(pj[7:0]);
+      end
     end
   endfunction
-  // bit p of array a's bitmap as the engine holds it (a word is trusted while its summary
-  // bit is set)
-  function automatic f_bit(input [AIW-1:0] a, input [7:0] p);
-    reg [AIW+3:0] wa;
-    reg [15:0]    w;
+
+  // The lists proven, l = a * FNL + j: key {a, prio}, {head, tail} as hws_eng_lists stores
+  // them, and the bit as the engine reads it (a word is trusted while its summary bit is
+  // set). Constant selects only: a variable part-select of the RAM images is a barrel
+  // shifter the SAT solver does not get through.
+  wire [NL*(AIW+8)-1:0] f_lkey;
+  wire [NL*2*TW-1:0]    f_lht;
+  wire [NL-1:0]         f_lbit;
+  genvar fgx, fga, fgp, fgg;
+  generate
+    for (fga = 0; fga < NARR; fga = fga + 1) begin : g_f_list_a
+      for (fgp = 0; fgp < FNL; fgp = fgp + 1) begin : g_f_list_p
+        localparam integer L  = fga * FNL + fgp;
+        localparam integer P  = (fgp < F_NPL) ? fgp : NP - F_NPH + (fgp - F_NPL);
+        localparam [31:0]  A32 = fga;
+        localparam [31:0]  P32 = P;
+        localparam integer WA = fga * 16 + P / 16;          // its bitmap word
+        assign f_lkey[L*(AIW+8) +: AIW+8] = {A32[AIW-1:0], P32[7:0]};
+        if (P < 128) begin : g_lo
+          assign f_lht[L*2*TW +: 2*TW] = f_ht[(fga*128 + P)*2*TW +: 2*TW];
+        end else begin : g_hi
+          assign f_lht[L*2*TW +: 2*TW] = f_hth[(fga*16 + P - 128)*2*TW +: 2*TW];
+        end
+        assign f_lbit[L] = f_sm[WA] && f_bm[WA*16 + P % 16];
+      end
+    end
+  endgenerate
+  // {head, tail} and bit of the list with key k (0 when no list proven has it)
+  function automatic [2*TW-1:0] f_ht_of(input [AIW+7:0] k);
+    integer l;
     begin
-      wa = {a, p[7:4]};
-      w  = f_bm[wa*16 +: 16];
-      f_bit = f_sm[wa] && w[p[3:0]];
+      f_ht_of = {2*TW{1'b0}};
+      for (l = 0; l < NL; l = l + 1)
+        if (k == f_lkey[l*(AIW+8) +: AIW+8]) f_ht_of = f_ht_of | f_lht[l*2*TW +: 2*TW];
     end
   endfunction
-  // x is reached from h through next in fewer than NR_TASKS steps
-  function automatic f_reach(input [TW-1:0] h, input [TW-1:0] x);
+  function automatic f_bit_of(input [AIW+7:0] k);
+    integer l;
+    begin
+      f_bit_of = 1'b0;
+      for (l = 0; l < NL; l = l + 1)
+        if (k == f_lkey[l*(AIW+8) +: AIW+8]) f_bit_of = f_bit_of | f_lbit[l];
+    end
+  endfunction
+  // x is reached from h through next in fewer than NR_TASKS steps, not past the tail t
+  // (the tail's next is a dead word)
+  function automatic f_reach(input [TW-1:0] h, input [TW-1:0] t, input [TW-1:0] x);
     integer   k;
     reg [TW-1:0] r;
+    reg          fin;
     begin
       f_reach = 1'b0;
+      fin = 1'b0;
       r = h;
       for (k = 0; k < NR_TASKS; k = k + 1) begin
-        if (r == x) f_reach = 1'b1;
+        if (!fin && r == x) f_reach = 1'b1;
+        if (r == t) fin = 1'b1;
         r = f_nx[r*TW +: TW];
       end
     end
@@ -690,14 +760,13 @@ module hws_rq_engine #(
   wire [NR_TASKS*(AIW+8)-1:0] f_lst;
   wire [NR_TASKS*WGTW-1:0]    f_wif;
   wire [NR_TASKS*GW-1:0]      f_gof;
-  genvar fgx, fga, fgp, fgg;
   generate
     for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_f_task
       localparam [31:0] X32 = fgx;
       wire [TTEW-1:0]  e    = f_tt[fgx*TTEW +: TTEW];
       wire [AIW-1:0]   arr  = {e[CW-1:0], e[CW+8]};
       wire [7:0]       prio = e[CW +: 8];
-      wire [2*TW-1:0]  ht   = f_ht_of(arr, prio);
+      wire [2*TW-1:0]  ht   = f_ht_of({arr, prio});
       wire [TW-1:0]    h    = ht[TW +: TW];
       wire [TW-1:0]    t    = ht[0 +: TW];
       wire [TW-1:0]    n    = f_nx[fgx*TW +: TW];
@@ -709,27 +778,41 @@ module hws_rq_engine #(
       assign f_gof[fgx*GW +: GW] = f_gvld[fgx] ? f_grp[fgx*GW +: GW] : {GW{1'b0}};
       always @(*) begin
         if (f_chk && queued_q[fgx]) begin
-          // A queued task's entry names a list that exists, with its ht index and weight;
-          // that list's bitmap bit is set; its head and tail are queued tasks of the same
-          // list; next and prev agree with each other (the head has no prev, the tail no
-          // next that counts); the task is reached from the head.
-          assert ({1'b0, e[CW-1:0]} < NR_CPUS32[CW:0] && prio < HWS_NR_PRIO[7:0]);
+          // (3) A queued task's entry names a list that exists (of the proof's
+          // priorities), with its ht index and weight; that list's bitmap bit is set.
+          assert ({1'b0, e[CW-1:0]} < NR_CPUS32[CW:0] && f_pok(prio));
           assert (e[TTW + WGTW +: HTAW] == {prio[7], arr, prio[6:0]});
-          assert (e[TTW +: WGTW] == hws_weight_fn(prio));
-          assert (f_bit(arr, prio));
+          assert (e[TTW +: WGTW] == f_wfn(prio));
+          assert (f_bit_of({arr, prio}));
+          // (4) Its list's head and tail are queued tasks of the same list; next and prev
+          // agree (the head has no prev that counts, the tail no next); it is reached from
+          // the head before the tail is passed, so every queued task is in its entry's
+          // list and in no other.
           assert (queued_q[h] && f_lst[h*(AIW+8) +: AIW+8] == {arr, prio});
           assert (queued_q[t] && f_lst[t*(AIW+8) +: AIW+8] == {arr, prio});
           if (x != t) assert (queued_q[n] && f_lst[n*(AIW+8) +: AIW+8] == {arr, prio} &&
                               f_pv[n*TW +: TW] == x);
           if (x != h) assert (queued_q[v] && f_lst[v*(AIW+8) +: AIW+8] == {arr, prio} &&
                               f_nx[v*TW +: TW] == x);
-          assert (f_reach(h, x));
+          assert (f_reach(h, t, x));
           // Its wt and grp words are in force (SET_GROUP/SET_WEIGHT wrote them, or they
-          // say nothing); a SET_WEIGHT weight is its priority's.
+          // say nothing).
           assert (f_gvld[fgx] || (!w[8] && f_grp[fgx*GW +: GW] == {GW{1'b0}}));
-          if (f_gvld[fgx] && w[8]) assert (w[9 +: WGTW] == hws_weight_fn(w[7:0]));
         end
+        // Queued or not, a SET_WEIGHT weight in force is its priority's, one of the
+        // proof's (ENQUEUE keeps the word of a task whose grp word is valid).
+        if (f_chk && f_gvld[fgx] && w[8]) assert (f_pok(w[7:0]) && w[9 +: WGTW] == f_wfn(w[7:0]));
       end
+    end
+    // (1) Each bitmap bit of a list proven is set exactly when a queued task names the
+    // list; every other bit (priorities outside the proof's, and 140..143) is 0.
+    for (fgp = 0; fgp < NL; fgp = fgp + 1) begin : g_f_lbit
+      wire [NR_TASKS-1:0] hit;
+      for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
+        assign hit[fgx] = queued_q[fgx] &&
+                          (f_lst[fgx*(AIW+8) +: AIW+8] == f_lkey[fgp*(AIW+8) +: AIW+8]);
+      end
+      always @(*) if (f_chk) assert (f_lbit[fgp] == (hit != {NR_TASKS{1'b0}}));
     end
     for (fga = 0; fga < NARR; fga = fga + 1) begin : g_f_arr
       localparam [31:0] A32 = fga;
@@ -737,8 +820,8 @@ module hws_rq_engine #(
       for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
         assign in_a[fgx] = queued_q[fgx] && (f_lst[fgx*(AIW+8) + 8 +: AIW] == A32[AIW-1:0]);
       end
-      // The array's count is the number of its queued tasks, ne is count != 0; a summary
-      // bit is set only for a word with a bit set.
+      // (2) The array's count is the number of its queued tasks, ne is count != 0; (1) a
+      // summary bit is set only for a word with a bit set, and none above word NK-1.
       always @(*) begin
         if (f_chk) begin
           assert ({{(32-NRW){1'b0}}, nr_all[fga*NRW +: NRW]} == f_popc(in_a));
@@ -752,19 +835,13 @@ module hws_rq_engine #(
             assert (f_bm[(fga*16 + fgp)*16 +: 16] != 16'd0);
         end
       end
-      // Each bitmap bit (of 144 in the 9 words) is set exactly when a queued task names
-      // its list.
-      for (fgp = 0; fgp < 144; fgp = fgp + 1) begin : g_p
-        localparam [31:0] P32 = fgp;
-        wire [NR_TASKS-1:0] hit;
-        for (fgx = 0; fgx < NR_TASKS; fgx = fgx + 1) begin : g_x
-          assign hit[fgx] = queued_q[fgx] &&
-                            (f_lst[fgx*(AIW+8) +: AIW+8] == {A32[AIW-1:0], P32[7:0]});
+      for (fgp = 0; fgp < NK * 16; fgp = fgp + 1) begin : g_p
+        if (!(fgp < F_NPL || (fgp >= NP - F_NPH && fgp < NP))) begin : g_off
+          always @(*) if (f_chk) assert (!(f_sm[fga*16 + fgp/16] && f_bm[(fga*16 + fgp/16)*16 + fgp%16]));
         end
-        always @(*) if (f_chk) assert (f_bit(A32[AIW-1:0], P32[7:0]) == (hit != {NR_TASKS{1'b0}}));
       end
     end
-    // load[c] is the sum of the weights in force of the tasks queued on c; gload[c][g]
+    // (5) load[c] is the sum of the weights in force of the tasks queued on c; gload[c][g]
     // that sum over group g's tasks; gtotal[g] that sum over every CPU.
     for (fga = 0; fga < NR_CPUS; fga = fga + 1) begin : g_f_cpu
       localparam [31:0] C32 = fga;
@@ -810,11 +887,22 @@ module hws_rq_engine #(
     end
   endfunction
 
-  // A command that fails a check changes nothing but the error registers: no list,
-  // bitmap, count, load, group, history, idle or domain write at its edge.
+  // Auxiliary invariants for the induction: what a command latched at its pop holds for
+  // all its steps (queued[t] and swap[c]; grp_vld[t] in hws_eng_loads).
+  always @(*) begin
+    if (f_run) begin
+      assert (q_t == (({1'b0, tfield} < NR_TASKS32[12:0]) && queued_q[tfield[TW-1:0]]));
+      assert (swap_c == swap_all[c_w]);
+    end
+  end
+
+  // (6) A command that fails a check changes nothing but the error registers (hws_top's):
+  // at its edge no list, bitmap, count, load, group, weight, history, idle or domain write
+  // (ok1 enables the one-cycle ones).
   always @(*) begin
     if (f_past_valid && !srst_i && failed)
-      assert (!link && !unlink && !gs_upd && !ok1 && !ctl[`HWS_S_GRP_WE]);
+      assert (!link && !unlink && !gs_upd && !ok1 && !ctl[`HWS_S_GRP_WE] && !ctl[`HWS_S_SETW] &&
+              !ctl[`HWS_S_GOLD] && !ctl[`HWS_S_GNEW]);
   end
 `endif
 endmodule
