@@ -57,6 +57,8 @@ esac
 [[ $PORTS =~ ^[1-9][0-9]*$ ]] && [ "$PORTS" -le 64 ] ||
 	{ echo "co_design: PORTS '$PORTS': expected a whole number in 1..64" >&2; exit 2; }
 OUT=${OUT:-build/co_design$SUFFIX${PROFILE:+_$PROFILE}}
+PORTS_KEY=
+if [ "$IFACE" = new ]; then PORTS_KEY=_p$PORTS; fi
 JOBS=${JOBS:-2}
 CPUS=${CPUS:-"1 8 64"}
 RQS=${RQS:-"1 8 64 512"}
@@ -106,7 +108,9 @@ bus_opts() {	# cpus
 vp_raw() {	# sched cpus rq latency duration_ms [seed]
 	local s=$1 c=$2 q=$3 lat=$4 ms=$5 j
 	local seed=${6:-$SEED}
-	j="$OUT/runs/${s}_c${c}_q${q}_l${lat}_d${ms}_s${seed}.json"
+	# The name holds everything a run depends on besides the executables (binaries.md5),
+	# IFACE and PROFILE (both in $OUT): the new interface's port count too.
+	j="$OUT/runs/${s}_c${c}_q${q}_l${lat}_d${ms}_s${seed}${PORTS_KEY}.json"
 	if [ ! -s "$j" ]; then
 		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=0.3" \
 			--topology "$(topology "$c")" --duration "${ms}ms" --bus-latency "$lat" \
@@ -182,7 +186,7 @@ cell() {	# cpus rq
 		"$(echo "$h0" | awk '{ print $1 }')" "$lov" "$tp" "$(echo "$h0" | awk '{ print $2 }')" "$ltp"
 }
 export -f topology bus_opts vp_raw vp_steady margin breakeven cell
-export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED PROFILE IFACE PORTS
+export HWSCHED OUT GRID STEPS WARM_MS SPAN_MS SEED PROFILE IFACE PORTS PORTS_KEY
 
 t0=$(date +%s)
 cells=()
