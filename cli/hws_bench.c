@@ -304,6 +304,12 @@ static double sustained_rate(const char *be, unsigned n)
 	c1 = cycles(d);
 	CHECK(hws_reg_read(d, HWS_REG_CMD_DONE, &d1));
 	CHECK(hws_post_errors(d, &e));
+	if (e.count) {	/* the stream is meant to be all legal: a failing command is a bug */
+		fprintf(stderr, "hws_bench: %s: %u posted commands failed in the sustained stream "
+			"(last %s, command 0x%08x)\n", be, (unsigned)e.count, hws_err_name(e.code),
+			(unsigned)e.cmd);
+		exit(1);
+	}
 	hws_close(d);
 	return (double)(d1 - d0) / (double)(c1 - c0);
 }
