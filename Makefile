@@ -211,7 +211,8 @@ lint-verilator: $(RTL_SRCS) $(RTL_INC)
 		  "-GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
 		  "-GNR_CPUS=2 -GNR_TASKS=16 -GCMD_DEPTH=4 -GRES_DEPTH=4" \
 		  "-GLCU_BALANCE=0" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1 -GLCU_BALANCE=0" \
-		  "-GERR_COUNTERS=0" "-GLCU_BALANCE=0 -GERR_COUNTERS=0"; do \
+		  "-GERR_COUNTERS=0" "-GLCU_BALANCE=0 -GERR_COUNTERS=0" \
+		  "-GNR_PORTS=2" "-GNR_PORTS=3 -GNR_CPUS=2 -GNR_TASKS=16" "-GNR_PORTS=4"; do \
 		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
 			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
 	done; echo "lint-verilator: clean"
@@ -230,6 +231,7 @@ lint-iverilog: $(RTL_SRCS) $(RTL_INC)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_top -o $(BUILD)/iverilog/hws_top_syn.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -o $(BUILD)/iverilog/hws_top_nb.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -P hws_top.ERR_COUNTERS=0 -o $(BUILD)/iverilog/hws_top_nbne.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.NR_PORTS=4 -o $(BUILD)/iverilog/hws_top_p4.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_synth_top -s board_top -o $(BUILD)/iverilog/synth_tops.vvp $(RTL_SRCS) $(SYNTH_TOPS)
 	@echo "lint-iverilog: compiles"
 
@@ -238,6 +240,7 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 	yosys -q -l $(BUILD)/yosys/read.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -check -top hws_top' 
 	yosys -q -l $(BUILD)/yosys/read_nb.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set LCU_BALANCE 0 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_ne.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set ERR_COUNTERS 0 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_p4.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set NR_PORTS 4 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_synth.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); hierarchy -check -top board_top'
 	@echo "lint-yosys: reads"
 
