@@ -57,6 +57,7 @@ struct hws_params {
 				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
 	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
 				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
+	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
 };
 
 /*
