@@ -180,7 +180,7 @@ TEST(Shapes, NoBuildRefusesWithTheCommandThatBuilds)
 	// The same refusal through the harness, in this process.
 	ASSERT_EQ(setenv("HWS_SHAPES", cache.c_str(), 1), 0);
 	hws_shape_set_build(0);
-	hws_vsim_opts o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0 };
+	hws_vsim_opts o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1 };
 	hws_vsim *s = nullptr;
 	char msg[1024] = "";
 	EXPECT_EQ(hws_vsim_create(&s, &o, msg, sizeof(msg)), -ENOTSUP);
