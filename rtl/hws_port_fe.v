@@ -175,8 +175,13 @@ module hws_port_fe #(
   // >= RES_DEPTH - 1), which only a RESULT read could end: then the read is refused at the
   // first edge it is active and not yet pushed, with ERR_FLAG | POP_ERRP | OVERFLOW and
   // the OVERFLOW error, its command dropped.
-  wire [6:0]  res_future = {1'b0, res_level} + {1'b0, qcnt_q} + {6'd0, run_res_i && run_mine_i};
-  wire        pop_stall  = !cmd_empty && (res_future >= {1'b0, RES_ROOM32[5:0]} + 7'd1);
+  // RES_LEVEL + the result words still to come is kept as a register, res_future_q, so
+  // the refusal needs no adder between the FIFO levels and the read's latch: it changes
+  // only when a result-pushing CMD is pushed (+1) and when a RESULT read pops (-1); a
+  // command's start (qcnt - 1, run_res + 1) and its completion (run_res - 1, RES_LEVEL + 1)
+  // leave the sum as it is. Checked against the sum in simulation (below).
+  reg  [6:0]  res_future_q;
+  wire        pop_stall  = !cmd_empty && (res_future_q >= {1'b0, RES_ROOM32[5:0]} + 7'd1);
   wire        pop_wants  = rd_act && rd_is_pop && !pop_issued_q && !pop_ready_q;
   wire        pop_refuse = pop_wants && pop_stall;
   wire        pop_push   = pop_wants && !pop_stall && !cmd_full && !wr_cmd;
@@ -275,8 +280,11 @@ module hws_port_fe #(
       pop_issued_q <= 1'b0;
       pop_ready_q  <= 1'b0;
       qcnt_q       <= 6'd0;
+      res_future_q <= 7'd0;
       err_sticky_q <= 1'b0;
     end else begin
+      res_future_q <= res_future_q + {6'd0, cmd_push && HWS_RES_OPS[wr_data[31:28]]}
+                                   - {6'd0, res_pop};
       qcnt_q <= qcnt_q + {5'd0, cmd_push && HWS_RES_OPS[wr_data[31:28]]}
                        - {5'd0, start_i && !cmd_head[32] && HWS_RES_OPS[cmd_head[31:28]]};
       if (pop_push) pop_issued_q <= 1'b1;
@@ -299,6 +307,12 @@ module hws_port_fe #(
     if (rst_ni && res_push_i && res_full && !srst_i) begin
       $display("hws_port_fe: ASSERTION FAILED at %0t: result pushed into a full FIFO", $time);
       $fatal(1, "hws_port_fe: result FIFO overflow");
+    end
+    if (rst_ni && !srst_i &&
+        res_future_q != {1'b0, res_level} + {1'b0, qcnt_q} + {6'd0, run_res_i && run_mine_i}) begin
+      $display("hws_port_fe: ASSERTION FAILED at %0t: res_future_q %0d, RES_LEVEL %0d + queued %0d + executing %0d",
+               $time, res_future_q, res_level, qcnt_q, run_res_i && run_mine_i);
+      $fatal(1, "hws_port_fe: res_future_q");
     end
     if (rst_ni && start_i && cmd_empty) begin
       $display("hws_port_fe: ASSERTION FAILED at %0t: pop of an empty command FIFO", $time);
