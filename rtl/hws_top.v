@@ -108,7 +108,6 @@ module hws_top #(
   reg          run_tag_q;         // the executing command is a window read's
   reg          run_res_q;         // the executing command will push a result word
   reg [PW-1:0] run_port_q;        // the port the executing command came from
-  reg [PW-1:0] rr_q;              // the arbiter's first port to look at (4.5)
 
   // ---------------------------------------------------------------------------------------
   // The ports' front ends
@@ -164,29 +163,15 @@ module hws_top #(
   endgenerate
 
   // ---------------------------------------------------------------------------------------
-  // The arbiter (docs/accelerator.md 4.5): when the engine can take a command, the first
-  // eligible port in the order rr_q, rr_q + 1, ... (mod NR_PORTS) starts, and rr_q becomes
-  // the port after it.
-  wire          eng_ready = !eng_busy || eng_done;
-  wire          eng_start = eng_ready && (|p_eligible);
-  reg  [PW-1:0] win;
-  reg  [PW:0]   cand;
-  integer       i;
-  always @* begin
-    win = rr_q;
-    for (i = NR_PORTS - 1; i >= 0; i = i - 1) begin
-      cand = {1'b0, rr_q} + i[PW:0];
-      if (cand >= NR_PORTS[PW:0]) cand = cand - NR_PORTS[PW:0];
-      if (p_eligible[cand[PW-1:0]]) win = cand[PW-1:0];
-    end
-  end
-  wire [PW:0]   win_next = {1'b0, win} + {{PW{1'b0}}, 1'b1};
-  wire [32:0]   head     = p_head[win*33 +: 33];
-  generate
-    for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_start
-      assign p_start[gp] = eng_start && (win == gp[PW-1:0]);
-    end
-  endgenerate
+  // The arbiter (docs/accelerator.md 4.5, rtl/hws_arbiter.v): when the engine can take a
+  // command, the first eligible port from its round-robin pointer on starts.
+  wire          eng_start;
+  wire [PW-1:0] win;
+  hws_arbiter #(.NR_PORTS(NR_PORTS), .PW(PW)) u_arb (
+    .clk_i(clk_i), .srst_i(srst), .ready_i(!eng_busy || eng_done), .eligible_i(p_eligible),
+    .start_o(eng_start), .win_o(win), .start_vec_o(p_start)
+  );
+  wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
                   .LCU_BALANCE(LCU_BALANCE)) u_engine (
@@ -200,13 +185,11 @@ module hws_top #(
       run_tag_q  <= 1'b0;
       run_res_q  <= 1'b0;
       run_port_q <= {PW{1'b0}};
-      rr_q       <= {PW{1'b0}};
     end else begin
       if (eng_start) begin
         run_tag_q  <= head[32];
         run_res_q  <= !head[32] && HWS_RES_OPS[head[31:28]];
         run_port_q <= win;
-        rr_q       <= (win_next >= NR_PORTS[PW:0]) ? {PW{1'b0}} : win_next[PW-1:0];
       end else if (eng_done) begin
         run_res_q <= 1'b0;
       end
