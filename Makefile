@@ -339,10 +339,12 @@ layers:
 
 # The shapes the tests' sweeps use, built before they run (hwsched would build them on
 # first use, one at a time; make builds them with the rest), and the default shape with
-# waveform support (the --wave tests). tests/sim/shapes_test.cc builds one more
+# waveform support (the --wave tests); the 2- and 4-port shapes of tests/sim/ports_test.cc
+# (make bench builds 8x256x16g16p2 on use). tests/sim/shapes_test.cc builds one more
 # (3x100x16g16, in a cache of its own), on demand.
 TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 \
-	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne)
+	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne) \
+	$(addprefix 2x16x4g$(RTL_GROUPS),p2 p4) 8x256x16g$(RTL_GROUPS)p4
 TEST_SHAPE_SOS := $(foreach k,$(TEST_SHAPES),$(call shape_so,$(k))) $(call shape_so,$(DEFAULT_SHAPE),1)
 .PHONY: test-shapes
 test-shapes: $(TEST_SHAPE_SOS)
@@ -415,7 +417,8 @@ $(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS)
 	$(CXX) -o $@ $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: bench bench-balance
-bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) bench-balance
+bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)p2) \
+		$(call shape_so,$(DEFAULT_SHAPE)p4) bench-balance
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/engine.json \
 		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
