@@ -48,3 +48,6 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 			 p->no_balance, p->no_err_counters, p->nr_ports);
 	return -EINVAL;
 }
+
+_Static_assert(HWS_MAX_NR_PORTS == HWS_AXIL_MAX_PORTS,
+	       "include/hws/axil_pins.h's port bound is lib/hws_params.h's");

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "hws/transport.h"
-#include "lib/hws_axil_pins.h"
+#include "hws/axil_pins.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus

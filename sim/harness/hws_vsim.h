@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/hws_axil_pins.h"
+#include "include/hws/axil_pins.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus

@@ -9,12 +9,14 @@
 // Seeds: HWS_SEED overrides each test's default; a failure prints the seed.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "hws/hws.h"
 #include "hws/regs.h"
-#include "lib/hws_axil_pins.h"
+#include "hws/axil_pins.h"
 #include "lib/hws_bus_timing.h"
 #include "lib/hws_params.h"
 #include "lib/hws_port_master.h"
@@ -401,6 +403,96 @@ TEST(Ports, ArbiterTakesThePortsInTurn)
 		EXPECT_GT(hi, 0u) << "round " << round;
 		EXPECT_LE(hi - lo, 1u) << "round " << round;
 	}
+}
+
+} // namespace
+
+namespace {
+
+// The driver's API for ports (hws_pins(), include/hws/hws.h): the lockstep backend opened
+// with 2 ports, random traffic on both through the pins, every output compared by the
+// backend; hws_nr_ports() says 2; the model alone answers the same pins.
+TEST(Ports, TheDriverDrivesEveryPortThroughTheLockstepBackend)
+{
+	const uint64_t seed = hwstest::seed_from_env(24);
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512];
+
+	hws_config_default(&c);
+	c.backend = "lockstep";
+	c.nr_cpus = 2;
+	c.nr_tasks = 16;
+	c.cmd_depth = c.res_depth = 4;
+	c.nr_ports = 2;
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	ASSERT_EQ(hws_nr_ports(d), 2u);
+	hws_params p{};
+	p.nr_cpus = 2;
+	p.nr_tasks = 16;
+	p.cmd_depth = p.res_depth = 4;
+	p.nr_groups = HWS_DEF_GROUPS;
+	p.nr_ports = 2;
+	std::vector<hws_port_master> pm(2);
+	std::vector<Rng> rng{ Rng(seed * 8), Rng(seed * 8 + 1) };
+	std::vector<hws_bus_gen> gen(2);
+	hws_axil_in in[2];
+	hws_axil_out out[2] = { { 1, 1, 0, 1, 0, 0, 0, 0 }, { 1, 1, 0, 1, 0, 0, 0, 0 } };
+	uint64_t done = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		hws_pm_init(&pm[i]);
+		hws_bus_gen_init(&gen[i], seed + i);
+	}
+	for (unsigned e = 0; e < 100000; e++) {
+		for (unsigned i = 0; i < 2; i++) {
+			if (!hws_pm_busy(&pm[i]))
+				random_transaction(rng[i], gen[i], p, &pm[i]);
+			hws_pm_drive(&pm[i], &out[i], &in[i]);
+		}
+		ASSERT_EQ(hws_pins(d, in, out), 0) << hws_errmsg(d) << " (seed " << seed << ")";
+		for (unsigned i = 0; i < 2; i++)
+			done += hws_pm_after(&pm[i]);
+	}
+	EXPECT_GT(done, 10000u);
+	hws_close(d);
+}
+
+// A bus without pins (a caller's transport) refuses hws_pins() by name.
+TEST(Ports, PinsAreRefusedOnABusWithoutThem)
+{
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512];
+	hws_axil_in in{};
+	hws_axil_out out{};
+
+	hws_config_default(&c);
+	c.backend = "model";
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	EXPECT_EQ(hws_nr_ports(d), 1u);
+	in.bready = in.rready = 1;
+	EXPECT_EQ(hws_pins(d, &in, &out), 0);	// the model has them
+	hws_close(d);
+
+	// uart-like: the model's transport with its pins taken away
+	hws_transport t{};
+	char m2[256];
+	hws_backend_args a{};
+	hws_params_default(&a.params);
+	ASSERT_EQ(hws_transport_open("model", &a, &t, m2, sizeof(m2)), 0) << m2;
+	hws_transport_ops ops = *t.ops;
+	ops.pins = nullptr;
+	ops.destroy = nullptr;
+	const hws_transport_ops *orig = t.ops;
+	t.ops = &ops;
+	c.transport = &t;
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	EXPECT_EQ(hws_pins(d, &in, &out), -ENOTSUP);
+	EXPECT_NE(std::string(hws_errmsg(d)).find("no pins"), std::string::npos) << hws_errmsg(d);
+	hws_close(d);
+	t.ops = orig;
+	hws_transport_close(&t);
 }
 
 } // namespace
