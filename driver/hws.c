@@ -217,6 +217,28 @@ int hws_idle(struct hws_dev *d, unsigned edges)
 	return 0;
 }
 
+unsigned hws_nr_ports(const struct hws_dev *d)
+{
+	return d->tp.nr_ports ? d->tp.nr_ports : 1;
+}
+
+int hws_pins(struct hws_dev *d, const struct hws_axil_in *in, struct hws_axil_out *out)
+{
+	if (d->broken)
+		return -EIO;
+	if (!d->tp.ops->pins) {
+		set_msg(d, "%s: the bus has no pins to drive per port", d->tp.name);
+		return -ENOTSUP;
+	}
+	if (d->tp.ops->pins(d->tp.ctx, in, out)) {
+		d->broken = 1;
+		set_msg(d, "%s", d->tp.ops->errmsg ? d->tp.ops->errmsg(d->tp.ctx) : "pins failed");
+		return -EIO;
+	}
+	d->stats.edges++;
+	return 0;
+}
+
 int hws_soft_reset(struct hws_dev *d)
 {
 	return hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_SOFT_RESET_MASK);
@@ -293,7 +315,7 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 {
 	struct hws_backend_args a = {
 		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
-			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters },
+			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,

@@ -26,6 +26,7 @@ struct lockstep {
 	uint32_t last_cmd;		/* the last of them */
 	uint64_t resets;		/* reset() calls */
 	int broken;			/* a mismatch or a failure stopped the pair */
+	uint64_t edges;			/* pins() edges */
 	char msg[512];
 };
 
@@ -45,6 +46,15 @@ static unsigned side_failed(struct lockstep *l, const struct hws_transport *t, u
 	set_msg(l, "%s: %s", t->name, t->ops->errmsg ? t->ops->errmsg(t->ctx) : "failed");
 	*resp = HWS_RESP_FAILED;
 	return 0;
+}
+
+/* One side's pins() failed on its own. */
+static int side_failed_pins(struct lockstep *l, const struct hws_transport *t)
+{
+	uint32_t resp;
+
+	side_failed(l, t, &resp);
+	return -EIO;
 }
 
 /* Both answers; the clock edges only when they are compared. */
@@ -253,6 +263,47 @@ static int ls_report(void *ctx, char *buf, size_t len)
 	return got ? 0 : -ENOTSUP;
 }
 
+/* Every port's pins on both sides, every output of every port compared. */
+static int ls_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out)
+{
+	struct lockstep *l = ctx;
+	struct hws_axil_out d[HWS_AXIL_MAX_PORTS];
+	const unsigned np = l->ref.nr_ports ? l->ref.nr_ports : 1;
+
+	if (l->broken)
+		return -EIO;
+	if (!l->ref.ops->pins || !l->dut.ops->pins || np > HWS_AXIL_MAX_PORTS ||
+	    np != (l->dut.nr_ports ? l->dut.nr_ports : 1)) {
+		set_msg(l, "the pair cannot be driven by its pins (%s and %s)", l->ref.name,
+			l->dut.name);
+		l->broken = 1;
+		return -EIO;
+	}
+	if (l->ref.ops->pins(l->ref.ctx, in, out))
+		return side_failed_pins(l, &l->ref);
+	if (l->dut.ops->pins(l->dut.ctx, in, d))
+		return side_failed_pins(l, &l->dut);
+	l->edges++;
+	for (unsigned i = 0; i < np; i++) {
+		const struct hws_axil_out *a = &out[i], *b = &d[i];
+
+		if (a->awready != b->awready || a->wready != b->wready || a->bvalid != b->bvalid ||
+		    a->bresp != b->bresp || a->arready != b->arready || a->rvalid != b->rvalid ||
+		    (a->rvalid && (a->rdata != b->rdata || a->rresp != b->rresp))) {
+			set_msg(l, "pins, edge %llu of the pin-driven run, port %u: %s awready %u "
+				"wready %u bvalid %u/%u arready %u rvalid %u/%u 0x%08x, %s awready %u "
+				"wready %u bvalid %u/%u arready %u rvalid %u/%u 0x%08x",
+				(unsigned long long)l->edges, i, l->ref.name, a->awready, a->wready,
+				a->bvalid, a->bresp, a->arready, a->rvalid, a->rresp, a->rdata,
+				l->dut.name, b->awready, b->wready, b->bvalid, b->bresp, b->arready,
+				b->rvalid, b->rresp, b->rdata);
+			l->broken = 1;
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
 static const struct hws_transport_ops lockstep_ops = {
 	.read = ls_read,
 	.write = ls_write,
@@ -262,6 +313,7 @@ static const struct hws_transport_ops lockstep_ops = {
 	.check = ls_check,
 	.inject_fault = ls_inject_fault,
 	.report = ls_report,
+	.pins = ls_pins,
 };
 
 /* A pair whose sides can both be reset: the same, with reset(). */
@@ -275,6 +327,7 @@ static const struct hws_transport_ops lockstep_reset_ops = {
 	.inject_fault = ls_inject_fault,
 	.report = ls_report,
 	.reset = ls_reset,
+	.pins = ls_pins,
 };
 
 int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
@@ -290,6 +343,7 @@ int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
 	out->ctx = l;
 	out->name = "lockstep";
 	out->addr_w = ref->addr_w < dut->addr_w ? ref->addr_w : dut->addr_w;
+	out->nr_ports = ref->nr_ports;
 	return 0;
 }
 

@@ -38,6 +38,12 @@ MUTANTS=(
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@      if (w_hs)  w_held_q  <= 1'b1;@@"
 	# A write response that drops before its BREADY.
 	"axi_bvalid_drops@@axil_slave@@rtl/hws_axil_slave.v@@      if (bvalid_q && s_axi_bready_i) bvalid_q <= 1'b0;@@      bvalid_q <= 1'b0;"
+	# The ports' arbiter (docs/accelerator.md 4.5) whose pointer never moves: port 0 wins
+	# whenever it is eligible and the others can starve (the bound of NR_PORTS starts fails).
+	"arbiter_fixed_priority@@arbiter_p3@@rtl/hws_arbiter.v@@    else if (start_o) rr_q <= (win_next >= NR_PORTS[PW:0]) ? {PW{1'b0}} : win_next[PW-1:0];@@    else if (start_o) rr_q <= (win_next >= NR_PORTS[PW:0]) ? {PW{1'b0}} : {PW{1'b0}};"
+	# ... or that picks the farthest eligible port from the pointer instead of the nearest:
+	# the pointer can jump past a waiting port.
+	"arbiter_farthest@@arbiter_p4@@rtl/hws_arbiter.v@@    for (i = NR_PORTS - 1; i >= 0; i = i - 1) begin@@    for (i = 0; i < NR_PORTS; i = i + 1) begin"
 	# A FIFO that drops the second of two successive writes: the write pointer does not
 	# advance after a push, so the next push overwrites it.
 	"fifo_twin_dropped@@fifo_w4_d4@@rtl/hws_fifo.v@@        wr_ptr_q <= (wr_ptr_q == LAST32[PW-1:0]) ? {PW{1'b0}} : wr_ptr_q + ONE32[PW-1:0];@@        wr_ptr_q <= wr_ptr_q;"

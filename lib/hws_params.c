@@ -15,6 +15,7 @@ void hws_params_default(struct hws_params *p)
 	p->nr_groups = HWS_DEF_GROUPS;
 	p->no_balance = 0;
 	p->no_err_counters = 0;
+	p->nr_ports = 1;
 }
 
 int hws_params_check(const struct hws_params *p, char *msg, size_t len)
@@ -35,13 +36,18 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		bad = "no_balance must be 0 or 1";
 	else if (p->no_err_counters > 1)
 		bad = "no_err_counters must be 0 or 1";
+	else if (p->nr_ports > HWS_MAX_NR_PORTS)
+		bad = "NR_PORTS must be 1..4";
 	if (!bad)
 		return 0;
 	if (msg && len)
 		snprintf(msg, len,
 			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u)",
+			 "no_err_counters=%u ports=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters);
+			 p->no_balance, p->no_err_counters, p->nr_ports);
 	return -EINVAL;
 }
+
+_Static_assert(HWS_MAX_NR_PORTS == HWS_AXIL_MAX_PORTS,
+	       "include/hws/axil_pins.h's port bound is lib/hws_params.h's");

@@ -20,6 +20,7 @@ extern "C" {
 #define HWS_MIN_DEPTH		2	/* CMD_DEPTH, RES_DEPTH: 2..32 */
 #define HWS_MAX_DEPTH		32
 #define HWS_MAX_NR_GROUPS	64	/* NR_GROUPS: 1..64 */
+#define HWS_MAX_NR_PORTS	4	/* NR_PORTS: 1..4 (0 in struct hws_params means 1) */
 
 /* The default shape: 8 CPUs, 256 tasks, FIFOs of 16, 16 groups (HWS_DEF_GROUPS of the
  * register map), every optional unit built. */

@@ -47,6 +47,23 @@ struct fifo {
 	unsigned n;		/* words held */
 };
 
+/* One port's front end: FIFOs, window state, STATUS.ERR, and its bus state. */
+struct port {
+	struct fifo cmdf, resf;
+	unsigned qcnt;		/* commands in the command FIFO that will push a result word */
+	/* The window read (section 4.4): its command pushed, its result word back. */
+	int pop_issued, pop_ready;
+	uint32_t pop_word;
+	int err_sticky;		/* STATUS.ERR of this port */
+
+	/* Bus state (not reset by a soft reset): a read that waits (section 4.2) ... */
+	int rpend;
+	uint32_t raddr;
+	/* ... and, for hws_model_pins(), hws_axil_slave's registers. */
+	int aw_held, w_held, bvalid, rvalid;
+	uint32_t awaddr, wdata, wstrb, bresp, rdata, rresp;
+};
+
 struct hws_model {
 	struct hws_params p;
 
@@ -75,7 +92,9 @@ struct hws_model {
 	uint8_t pct[HWS_NR_LEVELS];	/* imbalance_pct per level */
 	uint32_t bal[4];	/* BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB */
 
-	struct fifo cmdf, resf;
+	/* The ports' front ends (sections 4.2-4.5). */
+	unsigned nports;
+	struct port port[HWS_MAX_NR_PORTS];
 
 	/* Engine (section 4.1). */
 	int busy;
@@ -83,21 +102,13 @@ struct hws_model {
 	unsigned lat;		/* latency of the executing command */
 	uint32_t cmd;
 	int run_tag;		/* the executing command is a POP read's */
-	unsigned qcnt;		/* commands in the command FIFO that will push a result word */
 	int run_res;		/* the executing command will push one */
-
-	/* The POP read (section 4.4): its command pushed, its result word back. */
-	int pop_issued, pop_ready;
-	uint32_t pop_word;
+	unsigned run_port;	/* the port it came from */
+	unsigned rr;		/* the arbiter's first port to look at (section 4.5) */
 
 	/* Registers. */
 	uint32_t cmd_done, cycles;
 	uint32_t err_last, err_cmd, err_seq, err_total, err_cnt[16];
-	int err_sticky;
-
-	/* Bus: a read that waits (section 4.2). */
-	int rpend;
-	uint32_t raddr;
 
 	/* The master: the reference timing, or drawn per transaction (hws_model_set_bus()).
 	 * Not the engine's state: no reset touches it. */
@@ -169,10 +180,12 @@ static void clear_errors(struct hws_model *m)
 	m->err_seq = 0;
 	m->err_total = 0;
 	memset(m->err_cnt, 0, sizeof(m->err_cnt));
-	m->err_sticky = 0;
+	for (unsigned i = 0; i < m->nports; i++)
+		m->port[i].err_sticky = 0;
 }
 
-void hws_model_reset(struct hws_model *m)
+/* What a soft reset clears: everything but the bus state. */
+static void reset_core(struct hws_model *m)
 {
 	const struct hws_params *p = &m->p;
 
@@ -197,23 +210,40 @@ void hws_model_reset(struct hws_model *m)
 		m->pct[l] = HWS_DEF_PCT;
 	}
 	memset(m->bal, 0, sizeof(m->bal));
-	memset(&m->cmdf, 0, sizeof(m->cmdf));
-	memset(&m->resf, 0, sizeof(m->resf));
+	for (unsigned i = 0; i < m->nports; i++) {
+		struct port *pt = &m->port[i];
+
+		memset(&pt->cmdf, 0, sizeof(pt->cmdf));
+		memset(&pt->resf, 0, sizeof(pt->resf));
+		pt->qcnt = 0;
+		pt->pop_issued = 0;
+		pt->pop_ready = 0;
+		pt->pop_word = 0;
+	}
 	m->busy = 0;
 	m->step = 0;
 	m->lat = 0;
 	m->cmd = 0;
 	m->run_tag = 0;
-	m->qcnt = 0;
 	m->run_res = 0;
-	m->pop_issued = 0;
-	m->pop_ready = 0;
-	m->pop_word = 0;
+	m->run_port = 0;
+	m->rr = 0;
 	m->cmd_done = 0;
 	m->cycles = 0;
 	clear_errors(m);
-	m->rpend = 0;
-	m->raddr = 0;
+}
+
+void hws_model_reset(struct hws_model *m)
+{
+	reset_core(m);
+	for (unsigned i = 0; i < m->nports; i++) {
+		struct port *pt = &m->port[i];
+
+		pt->rpend = 0;
+		pt->raddr = 0;
+		pt->aw_held = pt->w_held = pt->bvalid = pt->rvalid = 0;
+		pt->awaddr = pt->wdata = pt->wstrb = pt->bresp = pt->rdata = pt->rresp = 0;
+	}
 }
 
 int hws_model_create(struct hws_model **out, const struct hws_params *p)
@@ -229,6 +259,7 @@ int hws_model_create(struct hws_model **out, const struct hws_params *p)
 	if (!m)
 		return -ENOMEM;
 	m->p = *p;
+	m->nports = p->nr_ports ? p->nr_ports : 1;
 	nq = (size_t)p->nr_cpus * 2 * NPRIO;
 	m->queued = calloc(p->nr_tasks, 1);
 	m->t_cpu = calloc(p->nr_tasks, 1);
@@ -847,32 +878,36 @@ static enum reg_access reg_access(uint32_t addr)
 	return ACC_NONE;
 }
 
-static uint32_t status_word(const struct hws_model *m)
+static uint32_t status_word(const struct hws_model *m, const struct port *pt)
 {
-	return m->cmdf.n << HWS_STATUS_CMD_LEVEL_LSB | m->resf.n << HWS_STATUS_RES_LEVEL_LSB |
+	return pt->cmdf.n << HWS_STATUS_CMD_LEVEL_LSB | pt->resf.n << HWS_STATUS_RES_LEVEL_LSB |
 	       (uint32_t)m->busy << HWS_STATUS_BUSY_LSB |
-	       (uint32_t)m->err_sticky << HWS_STATUS_ERR_LSB |
-	       (uint32_t)(m->cmdf.n == m->p.cmd_depth) << HWS_STATUS_CMD_FULL_LSB |
-	       (uint32_t)(m->resf.n == m->p.res_depth) << HWS_STATUS_RES_FULL_LSB;
+	       (uint32_t)pt->err_sticky << HWS_STATUS_ERR_LSB |
+	       (uint32_t)(pt->cmdf.n == m->p.cmd_depth) << HWS_STATUS_CMD_FULL_LSB |
+	       (uint32_t)(pt->resf.n == m->p.res_depth) << HWS_STATUS_RES_FULL_LSB;
 }
 
-/* Does a read of @addr wait, given the state before this edge? */
-static int read_waits(const struct hws_model *m, uint32_t addr)
+/* Does a read of @addr on port @i wait, given the state before this edge? RESULT and SYNC
+ * wait for the port's own commands only (section 4.5). */
+static int read_waits(const struct hws_model *m, unsigned i, uint32_t addr)
 {
+	const struct port *pt = &m->port[i];
+	const int busy_mine = m->busy && m->run_port == i;
+
 	if (addr == HWS_REG_RESULT)
-		return m->resf.n == 0 && (m->busy || m->cmdf.n != 0);
+		return pt->resf.n == 0 && (busy_mine || pt->cmdf.n != 0);
 	if (addr == HWS_REG_SYNC)
-		return m->busy || (m->cmdf.n != 0 && m->resf.n + 2 <= m->p.res_depth);
+		return busy_mine || (pt->cmdf.n != 0 && pt->resf.n + 2 <= m->p.res_depth);
 	if (is_pop(addr))
-		return !m->pop_ready;
+		return !pt->pop_ready;
 	return 0;
 }
 
-/* The value a (mapped, readable) register shows before this edge. */
-static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
+/* The value a (mapped, readable) register shows on port @pt before this edge. */
+static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint32_t addr)
 {
 	if (is_pop(addr))
-		return m->pop_word | (uint32_t)m->err_sticky << HWS_POP_ERRP_LSB;
+		return pt->pop_word | (uint32_t)pt->err_sticky << HWS_POP_ERRP_LSB;
 	switch (addr) {
 	case HWS_REG_ID:
 		return HWS_ID_VALUE;
@@ -890,9 +925,9 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
 	case HWS_REG_STATUS:
 	case HWS_REG_SYNC:
-		return status_word(m);
+		return status_word(m, pt);
 	case HWS_REG_RESULT:
-		return m->resf.n ? m->resf.w[m->resf.head] : (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW);
+		return pt->resf.n ? pt->resf.w[pt->resf.head] : (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW);
 	case HWS_REG_CMD_DONE:
 		return m->cmd_done;
 	case HWS_REG_CYCLES:
@@ -916,16 +951,18 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 	return 0;
 }
 
-/* What the bus does at one edge. */
+/* What one port's bus does at one edge. */
 struct bus_in {
 	int write;		/* a write is taken at this edge */
 	int read;		/* a read address is taken at this edge */
-	uint32_t addr, data, strb;
+	uint32_t waddr, data, strb;	/* the write's */
+	uint32_t raddr;		/* the read's */
 };
 
 struct bus_out {
+	uint32_t wresp;		/* BRESP of the write taken at this edge */
 	int rlatched;		/* RDATA latched at this edge */
-	uint32_t rdata, resp;
+	uint32_t rdata, rresp;
 };
 
 static void record_err(struct hws_model *m, unsigned code, uint32_t info, uint32_t seq)
@@ -936,137 +973,190 @@ static void record_err(struct hws_model *m, unsigned code, uint32_t info, uint32
 	m->err_total++;
 	if (!m->p.no_err_counters)	/* not built: ERR_CNTn stay 0 */
 		m->err_cnt[code]++;
-	m->err_sticky = 1;
+	for (unsigned i = 0; i < m->nports; i++)
+		m->port[i].err_sticky = 1;
 }
 
+/* One edge, every port's bus at once (@in and @out: m->nports each). */
 static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *out)
 {
 	/* The state just before the edge, which every decision uses (section 4.3). */
-	const unsigned cmdf_n = m->cmdf.n, resf_n = m->resf.n;
+	const unsigned np = m->nports;
 	const uint32_t done_before = m->cmd_done;
 	const int done = m->busy && m->step == m->lat;
-	/* A POP read's command needs no room in the result FIFO (section 4.4). */
-	const int pop = cmdf_n > 0 && (!m->busy || done) &&
-			(resf_n + 2 <= m->p.res_depth || m->cmdf.tag[m->cmdf.head]);
-	/* The read active at this edge (taken now, or pending) and whether it is a POP read
-	 * that pushes its PICK_NEXT now: room in the command FIFO, no CMD write at this edge. */
-	const uint32_t act_addr = in->read ? in->addr : m->raddr;
-	const int pop_wants = (in->read || m->rpend) && is_pop(act_addr) && !m->pop_issued &&
-			      !m->pop_ready;
-	/* ... unless a command queued could stall on a full result FIFO: refused. */
-	const int pop_stall = cmdf_n && resf_n + m->qcnt + (unsigned)m->run_res + 1 >= m->p.res_depth;
-	const int pop_refuse = pop_wants && pop_stall;
-	const int pop_push = pop_wants && !pop_stall && cmdf_n < m->p.cmd_depth &&
-			     !(in->write && in->addr == HWS_REG_CMD && in->strb == 0xfu);
-	unsigned bus_err = 0, eng_err = 0;
-	uint32_t bus_info = 0, res = 0, popped = 0;
-	int has_res = 0, latch = 0, status_read = 0, err_clear = 0, popped_tag = 0;
-	int run_tag = m->run_tag;
-	enum reg_access acc;
+	unsigned cmdf_n[HWS_MAX_NR_PORTS], resf_n[HWS_MAX_NR_PORTS];
+	int pop_refuse[HWS_MAX_NR_PORTS], pop_push[HWS_MAX_NR_PORTS];
+	int latch[HWS_MAX_NR_PORTS], wr_cmd[HWS_MAX_NR_PORTS];
+	unsigned wr_err[HWS_MAX_NR_PORTS], rd_err[HWS_MAX_NR_PORTS];
+	uint32_t wr_info[HWS_MAX_NR_PORTS], rd_info[HWS_MAX_NR_PORTS];
+	uint32_t act_addr[HWS_MAX_NR_PORTS];
+	unsigned eng_err = 0, win = m->rr;
+	uint32_t res = 0, popped = 0;
+	int has_res = 0, err_clear = 0, soft = 0, popped_tag = 0, pop = 0;
+	const int run_tag = m->run_tag;
+	const unsigned run_port = m->run_port;
 
-	out->rlatched = 0;
+	/* The arbiter (section 4.5): the first eligible port from rr on, when the engine is
+	 * idle or completes now. A window read's command needs no room in the result FIFO. */
+	for (unsigned k = 0; k < np; k++) {
+		const unsigned i = (m->rr + k) % np;
+		const struct port *pt = &m->port[i];
 
-	/* Writes: decode; a soft reset wins over everything at this edge. */
-	if (in->write) {
-		acc = reg_access(in->addr);
-		out->resp = RESP_OKAY;
-		if (acc != ACC_WO || in->strb != 0xfu) {
-			out->resp = RESP_SLVERR;
-			bus_err = HWS_ERR_ADDR;
-			bus_info = in->addr;
-		} else if (in->addr == HWS_REG_CTRL) {
-			if (in->data & HWS_CTRL_SOFT_RESET_MASK) {
-				hws_model_reset(m);
-				return;
+		if (pt->cmdf.n > 0 && (pt->resf.n + 2 <= m->p.res_depth || pt->cmdf.tag[pt->cmdf.head])) {
+			win = i;
+			pop = !m->busy || done;
+			break;
+		}
+	}
+
+	for (unsigned i = 0; i < np; i++) {
+		struct port *pt = &m->port[i];
+		const struct bus_in *b = &in[i];
+		struct bus_out *o = &out[i];
+		enum reg_access acc;
+
+		/* The read active at this edge (taken now, or pending) and whether it is a
+		 * window read that pushes its PICK_NEXT now: room in the command FIFO, no CMD
+		 * write at this edge ... */
+		act_addr[i] = b->read ? b->raddr : pt->raddr;
+		const int wants = (b->read || pt->rpend) && is_pop(act_addr[i]) &&
+				  !pt->pop_issued && !pt->pop_ready;
+		/* ... unless a command queued could stall on a full result FIFO: refused. */
+		const int stall = pt->cmdf.n &&
+				  pt->resf.n + pt->qcnt + (unsigned)(m->run_res && run_port == i) + 1 >=
+					  m->p.res_depth;
+
+		cmdf_n[i] = pt->cmdf.n;
+		resf_n[i] = pt->resf.n;
+		wr_cmd[i] = b->write && b->waddr == HWS_REG_CMD && b->strb == 0xfu;
+		pop_refuse[i] = wants && stall;
+		pop_push[i] = wants && !stall && cmdf_n[i] < m->p.cmd_depth && !wr_cmd[i];
+		wr_err[i] = rd_err[i] = 0;
+		wr_info[i] = rd_info[i] = 0;
+		latch[i] = 0;
+		o->rlatched = 0;
+		o->wresp = RESP_OKAY;
+
+		/* Writes: decode; a soft reset wins over everything at this edge. */
+		if (b->write) {
+			acc = reg_access(b->waddr);
+			if (acc != ACC_WO || b->strb != 0xfu) {
+				o->wresp = RESP_SLVERR;
+				wr_err[i] = HWS_ERR_ADDR;
+				wr_info[i] = b->waddr;
+			} else if (b->waddr == HWS_REG_CTRL) {
+				soft |= !!(b->data & HWS_CTRL_SOFT_RESET_MASK);
+				err_clear |= !!(b->data & HWS_CTRL_ERR_CLEAR_MASK);
+			} else if (cmdf_n[i] == m->p.cmd_depth) {
+				wr_err[i] = HWS_ERR_OVERFLOW;
+				wr_info[i] = b->data;
 			}
-			err_clear = !!(in->data & HWS_CTRL_ERR_CLEAR_MASK);
-		} else if (cmdf_n == m->p.cmd_depth) {
-			bus_err = HWS_ERR_OVERFLOW;
-			bus_info = in->data;
+		}
+
+		/* Reads: a new address, or a pending one whose wait has ended. */
+		if (b->read) {
+			acc = reg_access(b->raddr);
+			if (acc != ACC_RO) {
+				o->rlatched = 1;
+				o->rdata = 0;
+				o->rresp = RESP_SLVERR;
+				rd_err[i] = HWS_ERR_ADDR;
+				rd_info[i] = b->raddr;
+			} else if (read_waits(m, i, b->raddr) && !pop_refuse[i]) {
+				pt->rpend = 1;
+			} else {
+				latch[i] = 1;
+			}
+			pt->raddr = b->raddr;
+		} else if (pt->rpend && (!read_waits(m, i, pt->raddr) || pop_refuse[i])) {
+			latch[i] = 1;
+			pt->rpend = 0;
+		}
+		if (latch[i]) {
+			o->rlatched = 1;
+			o->rdata = pop_refuse[i] ?
+				HWS_ERR_FLAG | HWS_POP_ERRP_MASK | HWS_ERR_OVERFLOW :
+				reg_value(m, pt, pt->raddr);
+			o->rresp = RESP_OKAY;
+			if (pop_refuse[i]) {
+				rd_err[i] = HWS_ERR_OVERFLOW;
+				rd_info[i] = pop_cmd(pt->raddr);
+			}
+			if (pt->raddr == HWS_REG_RESULT && resf_n[i] == 0) {
+				rd_err[i] = HWS_ERR_UNDERFLOW;
+				rd_info[i] = 0;
+			}
+		}
+	}
+	if (soft) {	/* the bus state stays; the reads latched above keep their words */
+		reset_core(m);
+		return;
+	}
+
+	/* Side effects of the reads latched at this edge. */
+	for (unsigned i = 0; i < np; i++) {
+		struct port *pt = &m->port[i];
+
+		if (!latch[i])
+			continue;
+		if (pt->raddr == HWS_REG_RESULT && resf_n[i] > 0)
+			fifo_pop(&pt->resf);	/* the head present before the edge */
+		if (is_pop(pt->raddr)) {
+			pt->pop_issued = 0;
+			pt->pop_ready = 0;
 		}
 	}
 
-	/* Reads: a new address, or a pending one whose wait has ended. */
-	if (in->read) {
-		acc = reg_access(in->addr);
-		if (acc != ACC_RO) {
-			out->rlatched = 1;
-			out->rdata = 0;
-			out->resp = RESP_SLVERR;
-			bus_err = HWS_ERR_ADDR;
-			bus_info = in->addr;
-		} else if (read_waits(m, in->addr) && !pop_refuse) {
-			m->rpend = 1;
-			m->raddr = in->addr;
-		} else {
-			latch = 1;
-			m->raddr = in->addr;
-		}
-	} else if (m->rpend && (!read_waits(m, m->raddr) || pop_refuse)) {
-		latch = 1;
-		m->rpend = 0;
-	}
-	if (latch) {
-		out->rlatched = 1;
-		out->rdata = pop_refuse ? HWS_ERR_FLAG | HWS_POP_ERRP_MASK | HWS_ERR_OVERFLOW :
-				reg_value(m, m->raddr);
-		out->resp = RESP_OKAY;
-		if (pop_refuse) {
-			bus_err = HWS_ERR_OVERFLOW;
-			bus_info = pop_cmd(m->raddr);
-		}
-		if (m->raddr == HWS_REG_RESULT && resf_n == 0) {
-			bus_err = HWS_ERR_UNDERFLOW;
-			bus_info = 0;
-		}
-		status_read = m->raddr == HWS_REG_STATUS || m->raddr == HWS_REG_SYNC ||
-			      is_pop(m->raddr);
-		if (is_pop(m->raddr)) {
-			m->pop_issued = 0;
-			m->pop_ready = 0;
-		}
-	}
-
-	/* The engine's completion: the whole command at once (section 4.1). */
+	/* The engine's completion: the whole command at once (section 4.1); its result word
+	 * goes to the port that issued it. */
 	if (done) {
 		eng_err = execute(m, m->cmd, &res, &has_res);
 		m->cmd_done++;
 	}
-
-	/* FIFOs: pops see the words present before the edge, pushes append. */
-	if (latch && m->raddr == HWS_REG_RESULT && resf_n > 0)
-		fifo_pop(&m->resf);
 	if (has_res && run_tag) {
-		m->pop_word = res;
-		m->pop_ready = 1;
+		m->port[run_port].pop_word = res;
+		m->port[run_port].pop_ready = 1;
 	} else if (has_res) {
-		fifo_push(&m->resf, res);
+		fifo_push(&m->port[run_port].resf, res);
 	}
 	if (pop) {
-		popped_tag = m->cmdf.tag[m->cmdf.head];
-		popped = fifo_pop(&m->cmdf);
+		struct port *pt = &m->port[win];
+
+		popped_tag = pt->cmdf.tag[pt->cmdf.head];
+		popped = fifo_pop(&pt->cmdf);
 		if (!popped_tag && op_has_result[f_op(popped)])
-			m->qcnt--;
+			pt->qcnt--;
 	}
-	if (in->write && !bus_err && in->addr == HWS_REG_CMD) {
-		fifo_push(&m->cmdf, in->data);
-		if (op_has_result[f_op(in->data)])
-			m->qcnt++;
-	}
-	if (pop_push) {
-		fifo_push_tag(&m->cmdf, pop_cmd(act_addr), 1);
-		m->pop_issued = 1;
+	for (unsigned i = 0; i < np; i++) {
+		struct port *pt = &m->port[i];
+
+		if (in[i].write && !wr_err[i] && in[i].waddr == HWS_REG_CMD) {
+			fifo_push(&pt->cmdf, in[i].data);
+			if (op_has_result[f_op(in[i].data)])
+				pt->qcnt++;
+		}
+		if (pop_push[i]) {
+			fifo_push_tag(&pt->cmdf, pop_cmd(act_addr[i]), 1);
+			pt->pop_issued = 1;
+		}
 	}
 
-	/* Errors: clear first, then the engine's, then the bus's (which ERR_LAST shows). */
+	/* Errors: clear first, then the engine's, then each port's write and read (the last
+	 * recorded is the one ERR_LAST shows). */
 	if (err_clear)
 		clear_errors(m);
-	if (status_read)
-		m->err_sticky = 0;
+	for (unsigned i = 0; i < np; i++)
+		if (latch[i] && (m->port[i].raddr == HWS_REG_STATUS ||
+				 m->port[i].raddr == HWS_REG_SYNC || is_pop(m->port[i].raddr)))
+			m->port[i].err_sticky = 0;
 	if (eng_err)
 		record_err(m, eng_err, m->cmd, done_before);
-	if (bus_err)
-		record_err(m, bus_err, bus_info, done_before);
+	for (unsigned i = 0; i < np; i++) {
+		if (wr_err[i])
+			record_err(m, wr_err[i], wr_info[i], done_before);
+		if (rd_err[i])
+			record_err(m, rd_err[i], rd_info[i], done_before);
+	}
 
 	m->cycles++;
 
@@ -1076,6 +1166,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 			m->cmd = popped;
 			m->run_tag = popped_tag;
 			m->run_res = !popped_tag && op_has_result[f_op(popped)];
+			m->run_port = win;
+			m->rr = (win + 1) % np;
 			m->busy = 1;
 			m->step = 1;
 			m->lat = cmd_latency(m, popped);
@@ -1088,6 +1180,17 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	}
 }
 
+/* One edge with port 0's bus doing @b0 and the other ports idle. */
+static void edge0(struct hws_model *m, const struct bus_in *b0, struct bus_out *o0)
+{
+	struct bus_in in[HWS_MAX_NR_PORTS] = { { 0 } };
+	struct bus_out out[HWS_MAX_NR_PORTS];
+
+	in[0] = *b0;
+	edge(m, in, out);
+	*o0 = out[0];
+}
+
 
 /*
  * A write with the master's timing @t (lib/hws_bus_timing.h): the slave holds whichever of
@@ -1097,15 +1200,15 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 unsigned hws_model_write_timed(struct hws_model *m, const struct hws_bus_timing *t,
 			       uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp)
 {
-	struct bus_in in = { .write = 1, .addr = addr & BUS_ADDR_MASK, .data = data, .strb = strb };
+	struct bus_in in = { .write = 1, .waddr = addr & BUS_ADDR_MASK, .data = data, .strb = strb };
 	unsigned wait = t->aw_delay > t->w_delay ? t->aw_delay : t->w_delay;
 
 	hws_model_idle(m, wait);	/* AWVALID or WVALID not both up yet */
 	{
 		struct bus_out out;
 
-		edge(m, &in, &out);	/* the second of AW and W taken, BVALID rises */
-		*resp = out.resp;
+		edge0(m, &in, &out);	/* the second of AW and W taken, BVALID rises */
+		*resp = out.wresp;
 	}
 	hws_model_idle(m, t->resp_stall);	/* BVALID up, BREADY low */
 	hws_model_idle(m, 1);		/* B handshake */
@@ -1141,24 +1244,24 @@ unsigned hws_model_write(struct hws_model *m, uint32_t addr, uint32_t data, uint
 unsigned hws_model_read_timed(struct hws_model *m, const struct hws_bus_timing *t,
 			      uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	struct bus_in in = { .read = 1, .addr = addr & BUS_ADDR_MASK };
+	struct bus_in in = { .read = 1, .raddr = addr & BUS_ADDR_MASK };
 	struct bus_in idle = { 0 };
 	struct bus_out out;
 	unsigned edges = 1 + t->ar_delay;
 
 	hws_model_idle(m, t->ar_delay);	/* ARVALID not up yet */
-	edge(m, &in, &out);	/* AR taken */
+	edge0(m, &in, &out);	/* AR taken */
 	while (!out.rlatched) {
 		if (edges >= HWS_MODEL_MAX_WAIT + t->ar_delay) {	/* cannot happen by 4.2 */
 			*data = 0;
 			*resp = 3;
 			return edges;
 		}
-		edge(m, &idle, &out);
+		edge0(m, &idle, &out);
 		edges++;
 	}
 	*data = out.rdata;
-	*resp = out.resp;
+	*resp = out.rresp;
 	hws_model_idle(m, t->resp_stall);	/* RVALID up, RREADY low */
 	hws_model_idle(m, 1);		/* R handshake */
 	return edges + t->resp_stall + 1;
@@ -1178,7 +1281,91 @@ void hws_model_idle(struct hws_model *m, unsigned edges)
 	struct bus_out out;
 
 	while (edges--)
-		edge(m, &idle, &out);
+		edge0(m, &idle, &out);
+}
+
+/* ---- The pins, per port and per edge (hws_model_pins()) ---- */
+
+static void pins_out(const struct port *pt, struct hws_axil_out *o)
+{
+	o->awready = !pt->bvalid && !pt->aw_held;
+	o->wready = !pt->bvalid && !pt->w_held;
+	o->bvalid = (uint8_t)pt->bvalid;
+	o->bresp = pt->bresp;
+	o->arready = !pt->rvalid && !pt->rpend;
+	o->rvalid = (uint8_t)pt->rvalid;
+	o->rdata = pt->rdata;
+	o->rresp = pt->rresp;
+}
+
+unsigned hws_model_nr_ports(const struct hws_model *m)
+{
+	return m->nports;
+}
+
+void hws_model_pins_now(const struct hws_model *m, struct hws_axil_out *out)
+{
+	for (unsigned i = 0; i < m->nports; i++)
+		pins_out(&m->port[i], &out[i]);
+}
+
+/*
+ * hws_axil_slave's handshakes around edge(): AWREADY = !BVALID && !aw_held, WREADY =
+ * !BVALID && !w_held, ARREADY = !RVALID && !pending; the write taken at the edge the second
+ * of AW and W is handshaken, BVALID up from that edge until BREADY; RVALID up from the
+ * latching edge until RREADY.
+ */
+void hws_model_pins(struct hws_model *m, const struct hws_axil_in *in, struct hws_axil_out *out)
+{
+	struct bus_in b[HWS_MAX_NR_PORTS] = { { 0 } };
+	struct bus_out o[HWS_MAX_NR_PORTS];
+	int aw_hs[HWS_MAX_NR_PORTS], w_hs[HWS_MAX_NR_PORTS];
+
+	for (unsigned i = 0; i < m->nports; i++) {
+		const struct port *pt = &m->port[i];
+		const struct hws_axil_in *p = &in[i];
+
+		aw_hs[i] = p->awvalid && !pt->bvalid && !pt->aw_held;
+		w_hs[i] = p->wvalid && !pt->bvalid && !pt->w_held;
+		b[i].write = (pt->aw_held || aw_hs[i]) && (pt->w_held || w_hs[i]);
+		b[i].waddr = (pt->aw_held ? pt->awaddr : p->awaddr) & BUS_ADDR_MASK;
+		b[i].data = pt->w_held ? pt->wdata : p->wdata;
+		b[i].strb = (pt->w_held ? pt->wstrb : p->wstrb) & 0xfu;
+		b[i].read = p->arvalid && !pt->rvalid && !pt->rpend;
+		b[i].raddr = p->araddr & BUS_ADDR_MASK;
+	}
+	edge(m, b, o);
+	for (unsigned i = 0; i < m->nports; i++) {
+		struct port *pt = &m->port[i];
+		const struct hws_axil_in *p = &in[i];
+
+		if (b[i].write) {
+			pt->bvalid = 1;
+			pt->bresp = o[i].wresp;
+			pt->aw_held = 0;
+			pt->w_held = 0;
+		} else {
+			if (aw_hs[i]) {
+				pt->aw_held = 1;
+				pt->awaddr = p->awaddr;
+			}
+			if (w_hs[i]) {
+				pt->w_held = 1;
+				pt->wdata = p->wdata;
+				pt->wstrb = p->wstrb;
+			}
+			if (pt->bvalid && p->bready)
+				pt->bvalid = 0;
+		}
+		if (o[i].rlatched) {
+			pt->rvalid = 1;
+			pt->rdata = o[i].rdata;
+			pt->rresp = o[i].rresp;
+		} else if (pt->rvalid && p->rready) {
+			pt->rvalid = 0;
+		}
+		pins_out(pt, &out[i]);
+	}
 }
 
 int hws_model_inject_fault(struct hws_model *m, unsigned cpu)

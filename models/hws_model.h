@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "hws/transport.h"
+#include "hws/axil_pins.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
@@ -100,6 +101,25 @@ unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint
 
 /* hws_model_idle - let @edges clock edges pass with the bus idle. */
 void hws_model_idle(struct hws_model *m, unsigned edges);
+
+/* hws_model_nr_ports - the model's AXI4-Lite ports (struct hws_params.nr_ports, 0 -> 1). */
+unsigned hws_model_nr_ports(const struct hws_model *m);
+
+/**
+ * hws_model_pins - one clock edge with every port's pins driven (docs/accelerator.md 4.5)
+ * @m: the model
+ * @in: hws_model_nr_ports() entries: each port's master inputs during the cycle
+ * @out: as many entries: each port's outputs after the edge
+ *
+ * The model then keeps hws_axil_slave's handshake state too (held AW/W, BVALID, RVALID),
+ * so its outputs equal the RTL's pins at every edge. The transaction functions above drive
+ * port 0 alone and assume no transaction of this function is in flight: do not mix the two
+ * while a transaction is open.
+ */
+void hws_model_pins(struct hws_model *m, const struct hws_axil_in *in, struct hws_axil_out *out);
+
+/* hws_model_pins_now - every port's outputs as the last edge left them. */
+void hws_model_pins_now(const struct hws_model *m, struct hws_axil_out *out);
 
 /**
  * hws_model_check - check the invariants of docs/accelerator.md section 6

@@ -55,6 +55,13 @@ static unsigned model_reset(void *ctx, uint32_t *resp, double *ns)
 	return HWS_RESET_EDGES;
 }
 
+/* Every port's pins, one edge (hws_model_pins()). */
+static int model_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out)
+{
+	hws_model_pins(ctx, in, out);
+	return 0;
+}
+
 static const struct hws_transport_ops model_ops = {
 	.read = model_read,
 	.write = model_write,
@@ -63,6 +70,7 @@ static const struct hws_transport_ops model_ops = {
 	.check = model_check,
 	.inject_fault = model_inject_fault,
 	.reset = model_reset,
+	.pins = model_pins,
 };
 
 /* The model starts in its reset state, as the RTL comes out of its harness's reset. */
@@ -81,6 +89,7 @@ static int model_open(const struct hws_backend_args *a, struct hws_transport *ou
 	out->ctx = m;
 	out->name = "model";
 	out->addr_w = HWS_ADDR_W;
+	out->nr_ports = hws_model_nr_ports(m);
 	return 0;
 }
 

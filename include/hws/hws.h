@@ -49,6 +49,9 @@ struct hws_config {
 				 * order with random BREADY/RREADY stalls, seeded by @bus_seed
 				 * (struct hws_backend_args); 0 = the reference master */
 	uint64_t bus_seed;
+	unsigned nr_ports;	/* the engine's AXI4-Lite ports, NR_PORTS 1..4 (0 means 1;
+				 * docs/accelerator.md 4.5). The functions below use port 0;
+				 * hws_pins() drives every port */
 };
 
 struct hws_dev;
@@ -103,6 +106,24 @@ void hws_close(struct hws_dev *d);
 
 /* The message of the last failed call. */
 const char *hws_errmsg(const struct hws_dev *d);
+
+/* hws_nr_ports - the engine's AXI4-Lite ports (NR_PORTS). */
+unsigned hws_nr_ports(const struct hws_dev *d);
+
+/**
+ * hws_pins - one clock edge with every port's pins driven (docs/accelerator.md 4.5)
+ * @d: the device
+ * @in: hws_nr_ports() entries: each port's master inputs during the cycle
+ * @out: as many: each port's outputs after the edge
+ *
+ * For a caller that runs its own masters on several ports at once (lib/hws_port_master.h
+ * is one); on the lockstep backend every output of every port is compared. The edges count
+ * in hws_stats() as idle edges do; do not mix with the transactions of this API while one
+ * of the caller's is open.
+ * Return: 0; -ENOTSUP when the backend has no pins (uart, a caller's bus); -EIO when it
+ * failed (a lockstep mismatch: hws_errmsg() says where).
+ */
+int hws_pins(struct hws_dev *d, const struct hws_axil_in *in, struct hws_axil_out *out);
 
 /* hws_cmd - encode a command word (fields are masked to their width). */
 uint32_t hws_cmd(unsigned op, unsigned task, unsigned prio, unsigned cpu, unsigned array,

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hws/axil_pins.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,6 +59,7 @@ struct hws_params {
 				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
 	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
 				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
+	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
 };
 
 /*
@@ -93,6 +96,11 @@ struct hws_transport_ops {
 	 * and release it: the engine is in its reset state, as after opening. *resp:
 	 * HWS_RESP_OKAY, or HWS_RESP_FAILED (errmsg() says why); returns the edges taken. */
 	unsigned (*reset)(void *ctx, uint32_t *resp, double *ns);
+	/* One clock edge with every port's pins driven (struct hws_transport.nr_ports
+	 * entries each, include/hws/axil_pins.h; docs/accelerator.md 4.5): 0, or -EIO when
+	 * the transport failed (errmsg() says why: a lockstep pair whose outputs differ). The
+	 * transactions above drive port 0; do not mix the two while a transaction is open. */
+	int (*pins)(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out);
 };
 
 /* The edges a transport's reset() holds rst_ni low: the harness's (hws_vsim_reset()). */
@@ -115,6 +123,7 @@ struct hws_transport {
 				 * line's 8-bit frames, a caller's bus that decodes 256 bytes)
 				 * the registers only: hws_pop()/hws_peekw() then send the
 				 * command and read RESULT instead */
+	unsigned nr_ports;	/* the engine's AXI4-Lite ports (NR_PORTS); 0 means 1 */
 };
 
 /* What a backend needs to open an engine. */

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/hws/axil_pins.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
@@ -33,6 +34,7 @@ struct hws_vsim_opts {
 	unsigned deep_check;	/* 0: off; N: RTL walks every list every N idle cycles */
 	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* ... without the per-code error counters (ERR_COUNTERS = 0) */
+	unsigned nr_ports;	/* NR_PORTS, 1..4 (0 means 1) */
 };
 
 /**
@@ -71,6 +73,17 @@ unsigned hws_vsim_read_timed(struct hws_vsim *s, const struct hws_bus_timing *t,
 
 /* Let @edges edges pass with the bus idle. */
 void hws_vsim_idle(struct hws_vsim *s, unsigned edges);
+
+/* The instance's AXI4-Lite ports (NR_PORTS). */
+unsigned hws_vsim_nr_ports(const struct hws_vsim *s);
+
+/*
+ * hws_vsim_pins - one edge with every port's pins driven: @in and @out hold
+ * hws_vsim_nr_ports() entries (the master's inputs during the cycle, the slave's outputs
+ * after the edge). The transaction functions above drive port 0 with the others idle; do
+ * not mix the two while a transaction is open.
+ */
+void hws_vsim_pins(struct hws_vsim *s, const struct hws_axil_in *in, struct hws_axil_out *out);
 
 /* The shapes that can be simulated and where they are built, for help texts. */
 const char *hws_vsim_shapes(void);

@@ -21,6 +21,44 @@
 
 namespace hws {
 
+// Port p's field of a packed pin vector (NR_PORTS ports, each field @w bits at p * w):
+// Verilator gives a vector of up to 64 bits as an integer, a wider one as VlWide words.
+template <class T> inline void set_field(T &sig, unsigned lsb, unsigned w, uint32_t v)
+{
+	const uint64_t mask = ((w >= 32) ? 0xffffffffull : ((1ull << w) - 1)) << lsb;
+
+	sig = static_cast<T>((static_cast<uint64_t>(sig) & ~mask) |
+			     ((static_cast<uint64_t>(v) << lsb) & mask));
+}
+template <std::size_t N>
+inline void set_field(VlWide<N> &sig, unsigned lsb, unsigned w, uint32_t v)
+{
+	for (unsigned b = 0; b < w; b++) {
+		const unsigned k = lsb + b;
+		const uint32_t bit = 1u << (k % 32);
+
+		sig[k / 32] = ((v >> b) & 1u) ? (sig[k / 32] | bit) : (sig[k / 32] & ~bit);
+	}
+}
+template <class T> inline uint32_t get_field(const T &sig, unsigned lsb, unsigned w)
+{
+	const uint64_t mask = (w >= 32) ? 0xffffffffull : ((1ull << w) - 1);
+
+	return static_cast<uint32_t>((static_cast<uint64_t>(sig) >> lsb) & mask);
+}
+template <std::size_t N>
+inline uint32_t get_field(const VlWide<N> &sig, unsigned lsb, unsigned w)
+{
+	uint32_t v = 0;
+
+	for (unsigned b = 0; b < w; b++) {
+		const unsigned k = lsb + b;
+
+		v |= ((sig[k / 32] >> (k % 32)) & 1u) << b;
+	}
+	return v;
+}
+
 // What the C ABI needs from one engine instance.
 class Vsim {
 public:
@@ -31,6 +69,7 @@ public:
 	virtual unsigned read(const hws_bus_timing &t, uint32_t addr, uint32_t *data,
 			      uint32_t *resp) = 0;
 	virtual void idle(unsigned edges) = 0;
+	virtual void pins(const hws_axil_in *in, hws_axil_out *out) = 0;
 };
 
 template <class T> class VsimImpl final : public Vsim {
@@ -38,6 +77,7 @@ public:
 	explicit VsimImpl(const hws_vsim_opts *o)
 	{
 		wave_ = o->wave != nullptr;
+		ports_ = o->nr_ports ? o->nr_ports : 1;
 		ctx_ = std::make_unique<VerilatedContext>();
 		// The RTL asks for +hws_deep_check=N: the arguments must exist even when empty.
 		std::string arg = "+hws_deep_check=" + std::to_string(o->deep_check);
@@ -109,54 +149,88 @@ public:
 			tick();
 	}
 
+	// One edge with every port's inputs set as @in says, then every port's outputs.
+	void pins(const hws_axil_in *in, hws_axil_out *out) override
+	{
+		for (unsigned p = 0; p < ports_; p++) {
+			const hws_axil_in &i = in[p];
+
+			set_field(top_->s_axi_awvalid_i, p, 1, i.awvalid);
+			set_field(top_->s_axi_awaddr_i, p * HWS_ADDR_W, HWS_ADDR_W, i.awaddr);
+			set_field(top_->s_axi_wvalid_i, p, 1, i.wvalid);
+			set_field(top_->s_axi_wdata_i, p * 32, 32, i.wdata);
+			set_field(top_->s_axi_wstrb_i, p * 4, 4, i.wstrb);
+			set_field(top_->s_axi_bready_i, p, 1, i.bready);
+			set_field(top_->s_axi_arvalid_i, p, 1, i.arvalid);
+			set_field(top_->s_axi_araddr_i, p * HWS_ADDR_W, HWS_ADDR_W, i.araddr);
+			set_field(top_->s_axi_rready_i, p, 1, i.rready);
+		}
+		tick();
+		for (unsigned p = 0; p < ports_; p++) {
+			hws_axil_out &o = out[p];
+
+			o.awready = get_field(top_->s_axi_awready_o, p, 1);
+			o.wready = get_field(top_->s_axi_wready_o, p, 1);
+			o.bvalid = get_field(top_->s_axi_bvalid_o, p, 1);
+			o.bresp = get_field(top_->s_axi_bresp_o, p * 2, 2);
+			o.arready = get_field(top_->s_axi_arready_o, p, 1);
+			o.rvalid = get_field(top_->s_axi_rvalid_o, p, 1);
+			o.rdata = get_field(top_->s_axi_rdata_o, p * 32, 32);
+			o.rresp = get_field(top_->s_axi_rresp_o, p * 2, 2);
+		}
+	}
+
 private:
 	// The slave's pins for the shared master (sim/harness/axi_master.h).
 	struct Pins {
 		VsimImpl &v;
 
+		// Port 0; the others stay idle (BREADY = RREADY = 1).
 		void aw(bool valid, uint32_t addr)
 		{
-			v.top_->s_axi_awvalid_i = valid;
-			v.top_->s_axi_awaddr_i = addr;
+			set_field(v.top_->s_axi_awvalid_i, 0, 1, valid);
+			set_field(v.top_->s_axi_awaddr_i, 0, HWS_ADDR_W, addr);
 		}
 		void w(bool valid, uint32_t data, uint32_t strb)
 		{
-			v.top_->s_axi_wvalid_i = valid;
-			v.top_->s_axi_wdata_i = data;
-			v.top_->s_axi_wstrb_i = strb;
+			set_field(v.top_->s_axi_wvalid_i, 0, 1, valid);
+			set_field(v.top_->s_axi_wdata_i, 0, 32, data);
+			set_field(v.top_->s_axi_wstrb_i, 0, 4, strb);
 		}
 		void ar(bool valid, uint32_t addr)
 		{
-			v.top_->s_axi_arvalid_i = valid;
-			v.top_->s_axi_araddr_i = addr;
+			set_field(v.top_->s_axi_arvalid_i, 0, 1, valid);
+			set_field(v.top_->s_axi_araddr_i, 0, HWS_ADDR_W, addr);
 		}
-		void b_ready(bool r) { v.top_->s_axi_bready_i = r; }
-		void r_ready(bool r) { v.top_->s_axi_rready_i = r; }
-		bool aw_ready() const { return v.top_->s_axi_awready_o; }
-		bool w_ready() const { return v.top_->s_axi_wready_o; }
-		bool ar_ready() const { return v.top_->s_axi_arready_o; }
-		bool b_valid() const { return v.top_->s_axi_bvalid_o; }
-		bool r_valid() const { return v.top_->s_axi_rvalid_o; }
-		uint32_t b_resp() const { return v.top_->s_axi_bresp_o; }
-		uint32_t r_resp() const { return v.top_->s_axi_rresp_o; }
-		uint32_t r_data() const { return v.top_->s_axi_rdata_o; }
+		void b_ready(bool r) { set_field(v.top_->s_axi_bready_i, 0, 1, r); }
+		void r_ready(bool r) { set_field(v.top_->s_axi_rready_i, 0, 1, r); }
+		bool aw_ready() const { return get_field(v.top_->s_axi_awready_o, 0, 1); }
+		bool w_ready() const { return get_field(v.top_->s_axi_wready_o, 0, 1); }
+		bool ar_ready() const { return get_field(v.top_->s_axi_arready_o, 0, 1); }
+		bool b_valid() const { return get_field(v.top_->s_axi_bvalid_o, 0, 1); }
+		bool r_valid() const { return get_field(v.top_->s_axi_rvalid_o, 0, 1); }
+		uint32_t b_resp() const { return get_field(v.top_->s_axi_bresp_o, 0, 2); }
+		uint32_t r_resp() const { return get_field(v.top_->s_axi_rresp_o, 0, 2); }
+		uint32_t r_data() const { return get_field(v.top_->s_axi_rdata_o, 0, 32); }
 		void edge() { v.tick(); }
 	};
 
 	void idle_inputs()
 	{
 		top_->rst_ni = 1;
-		top_->s_axi_awvalid_i = 0;
-		top_->s_axi_awaddr_i = 0;
-		top_->s_axi_awprot_i = 0;
-		top_->s_axi_wvalid_i = 0;
-		top_->s_axi_wdata_i = 0;
-		top_->s_axi_wstrb_i = 0;
-		top_->s_axi_bready_i = 1;
-		top_->s_axi_arvalid_i = 0;
-		top_->s_axi_araddr_i = 0;
-		top_->s_axi_arprot_i = 0;
-		top_->s_axi_rready_i = 1;
+		for (unsigned p = 0; p < ports_; p++) {
+			set_field(top_->s_axi_awvalid_i, p, 1, 0);
+			set_field(top_->s_axi_awaddr_i, p * HWS_ADDR_W, HWS_ADDR_W, 0);
+			set_field(top_->s_axi_awprot_i, p * 3, 3, 0);
+			set_field(top_->s_axi_wvalid_i, p, 1, 0);
+			set_field(top_->s_axi_wdata_i, p * 32, 32, 0);
+			set_field(top_->s_axi_wstrb_i, p * 4, 4, 0);
+			set_field(top_->s_axi_bready_i, p, 1, 1);
+			set_field(top_->s_axi_arvalid_i, p, 1, 0);
+			set_field(top_->s_axi_araddr_i, p * HWS_ADDR_W, HWS_ADDR_W, 0);
+			set_field(top_->s_axi_arprot_i, p * 3, 3, 0);
+			set_field(top_->s_axi_rready_i, p, 1, 1);
+		}
 	}
 
 	// One rising edge: inputs are already set; settle, rise, settle, fall.
@@ -185,6 +259,7 @@ private:
 #endif
 	uint64_t time_ = 0;
 	bool wave_ = false;
+	unsigned ports_ = 1;
 };
 
 template <class T> Vsim *create_instance(const hws_vsim_opts *o, std::string *err)

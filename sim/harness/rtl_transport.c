@@ -78,6 +78,13 @@ static unsigned rtl_reset(void *ctx, uint32_t *resp, double *ns)
 	return HWS_RESET_EDGES;
 }
 
+/* Every port's pins, one edge (hws_vsim_pins()). */
+static int rtl_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out)
+{
+	hws_vsim_pins(((struct rtl_tp *)ctx)->s, in, out);
+	return 0;
+}
+
 /* No check or fault injection: the RTL checks its own invariants (deep_check). */
 static const struct hws_transport_ops rtl_ops = {
 	.read = rtl_read,
@@ -85,6 +92,7 @@ static const struct hws_transport_ops rtl_ops = {
 	.idle = rtl_idle,
 	.destroy = rtl_destroy,
 	.reset = rtl_reset,
+	.pins = rtl_pins,
 };
 
 /* The engine comes out of the harness's reset. */
@@ -94,7 +102,7 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 	const struct hws_params *p = &a->params;
 	struct hws_vsim_opts o = {
 		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-		a->wave, a->deep_check, p->no_balance, p->no_err_counters,
+		a->wave, a->deep_check, p->no_balance, p->no_err_counters, p->nr_ports,
 	};
 	struct rtl_tp *r = calloc(1, sizeof(*r));
 	int ret;
@@ -114,6 +122,7 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 	out->ctx = r;
 	out->name = "rtl";
 	out->addr_w = HWS_ADDR_W;
+	out->nr_ports = hws_vsim_nr_ports(r->s);
 	return 0;
 }
 

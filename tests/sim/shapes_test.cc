@@ -89,6 +89,13 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 64, 4096, 4, 8, 1, nullptr, 0, 0, 1 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "64x4096x4r8g1ne");
+	// Ports: a suffix only above one, so a one-port shape keeps its key.
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16");
+	o = { 2, 64, 16, 16, 16, nullptr, 0, 1, 1, 4 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x64x16g16nbnep4");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -108,6 +115,7 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ { 8, 256, 16, 33, 16, nullptr, 0, 0, 0 }, "RES_DEPTH must be 2..32" },
 		{ { 8, 256, 16, 16, 65, nullptr, 0, 0, 0 }, "NR_GROUPS must be 1..64" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 2, 0 }, "no_balance must be 0 or 1" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 5 }, "NR_PORTS must be 1..4" },
 	};
 	for (const Bad &b : bad) {
 		hws_vsim *s = nullptr;
@@ -130,6 +138,9 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16r16g16", "not canonical: use 8x256x16g16" },
 		{ "8x256x16", "is not a shape key" },
 		{ "8x256x16g16nenb", "is not a shape key" },
+		{ "8x256x16g16p5", "NR_PORTS must be 1..4 (got 5)" },
+		{ "8x256x16g16p1", "not canonical: use 8x256x16g16" },
+		{ "8x256x16g16p4ne", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);
@@ -180,7 +191,7 @@ TEST(Shapes, NoBuildRefusesWithTheCommandThatBuilds)
 	// The same refusal through the harness, in this process.
 	ASSERT_EQ(setenv("HWS_SHAPES", cache.c_str(), 1), 0);
 	hws_shape_set_build(0);
-	hws_vsim_opts o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0 };
+	hws_vsim_opts o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1 };
 	hws_vsim *s = nullptr;
 	char msg[1024] = "";
 	EXPECT_EQ(hws_vsim_create(&s, &o, msg, sizeof(msg)), -ENOTSUP);

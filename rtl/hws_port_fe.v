@@ -1,0 +1,325 @@
+// hws_port_fe: one AXI4-Lite port's front end of hws_top (docs/accelerator.md 4.2-4.5).
+//
+// Owns the port's bus handshakes (hws_axil_slave), its command FIFO (posted CMD writes and
+// window reads' commands, each tagged), its result FIFO, its POP/PEEKW window state
+// (pop_issued, pop_ready, the window's word), its count of queued result-pushing commands
+// and its STATUS.ERR bit; decodes the port's writes (CMD, CTRL) and reads (the whole
+// register map: the shared registers come in as inputs). hws_top's arbiter pops the head
+// (start_i) when eligible_o says the pop rule lets it; the engine's result word comes back
+// to the port that issued the command (res_push_i into the result FIFO, win_push_i into
+// the window's word).
+//
+// Every effect of an edge is computed from the state just before it (hws_top's header).
+`default_nettype none
+
+module hws_port_fe #(
+  parameter integer NR_CPUS   = 8,
+  parameter integer NR_TASKS  = 256,
+  parameter integer CMD_DEPTH = 16,
+  parameter integer RES_DEPTH = 16,
+  parameter integer NR_GROUPS = 16,
+  parameter integer LCU_BALANCE = 1,
+  parameter integer ERR_COUNTERS = 1
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire        srst_i,          // reset or soft reset (any port's): clears the FIFOs
+  // AXI4-Lite slave
+  input  wire        s_axi_awvalid_i,
+  output wire        s_axi_awready_o,
+  input  wire [9:0]  s_axi_awaddr_i,
+  input  wire        s_axi_wvalid_i,
+  output wire        s_axi_wready_o,
+  input  wire [31:0] s_axi_wdata_i,
+  input  wire [3:0]  s_axi_wstrb_i,
+  output wire        s_axi_bvalid_o,
+  input  wire        s_axi_bready_i,
+  output wire [1:0]  s_axi_bresp_o,
+  input  wire        s_axi_arvalid_i,
+  output wire        s_axi_arready_o,
+  input  wire [9:0]  s_axi_araddr_i,
+  output wire        s_axi_rvalid_o,
+  input  wire        s_axi_rready_i,
+  output wire [31:0] s_axi_rdata_o,
+  output wire [1:0]  s_axi_rresp_o,
+  // To and from the arbiter and the engine
+  output wire        eligible_o,      // the head may start (pop rule, 4.1 conditions 1 and 3)
+  output wire [32:0] head_o,          // the head command, bit 32: a window read's
+  input  wire        start_i,         // the head starts at this edge
+  input  wire        eng_busy_i,
+  input  wire        run_mine_i,      // the executing command (if any) is this port's
+  input  wire        run_res_i,       // the executing command will push a result word
+  input  wire        res_push_i,      // this port's command pushes its result word now
+  input  wire        win_push_i,      // this port's window command completes now
+  input  wire [31:0] eng_res_i,
+  input  wire        any_err_i,       // an error is recorded at this edge (any source)
+  input  wire        err_clear_i,     // CTRL.ERR_CLEAR at this edge (any port)
+  output wire        soft_reset_o,    // this port's CTRL write asks for a soft reset
+  output wire        err_clear_o,     // this port's CTRL write asks for ERR_CLEAR
+  output wire        e_wr_o,          // this port's write channel's error, code, word
+  output wire [7:0]  e_wr_code_o,
+  output wire [31:0] e_wr_word_o,
+  output wire        e_rd_o,          // this port's read channel's error, code, word
+  output wire [7:0]  e_rd_code_o,
+  output wire [31:0] e_rd_word_o,
+  // The shared registers, for the read mux
+  input  wire [31:0] cmd_done_i,
+  input  wire [31:0] cycles_i,
+  input  wire [7:0]  err_last_i,
+  input  wire [31:0] err_cmd_i,
+  input  wire [31:0] err_seq_i,
+  input  wire [31:0] err_total_i,
+  input  wire [11*32-1:0] err_cnt_i,  // ERR_CNT1..11 (HWS_ERR_CODES - 1 of them, checked below)
+  input  wire [127:0] bal_regs_i
+);
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+
+`ifndef __ICARUS__
+  generate
+    if (HWS_ERR_CODES != 12) begin : g_bad_codes
+      $error("hws_port_fe: err_cnt_i holds 11 counters, the register map has %0d", HWS_ERR_CODES - 1);
+    end
+  endgenerate
+`endif
+
+  localparam [31:0] NR_CPUS32   = NR_CPUS;
+  localparam [31:0] NR_TASKS32  = NR_TASKS;
+  localparam [31:0] NR_GROUPS32 = NR_GROUPS;
+  localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
+                                  ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0);
+  localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
+  localparam [31:0] RES_DEPTH32 = RES_DEPTH;
+  localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this
+
+  wire        cmd_empty, cmd_full, res_empty, res_full;
+  wire [5:0]  cmd_level, res_level;
+  wire [32:0] cmd_head;           // bit 32: the command was pushed by a window read (4.4)
+  wire [31:0] res_head;
+
+  reg         pop_issued_q;       // the pending window read has pushed its command
+  reg         pop_ready_q;        // pop_word_q holds its result
+  reg  [31:0] pop_word_q;
+  reg  [5:0]  qcnt_q;             // commands in the command FIFO that will push a result word
+  reg         err_sticky_q;       // STATUS.ERR of this port
+
+  // ---------------------------------------------------------------------------------------
+  // The AXI4-Lite handshakes (hws_axil_slave): a write reaches the registers as wr_take
+  wire        wr_take;
+  wire [9:0]  wr_addr;
+  wire [31:0] wr_data;
+  wire [3:0]  wr_strb;
+  wire        wr_ok;
+  wire        rd_act, rd_take, rd_latch, rd_wait, rd_valid;
+  wire [9:0]  rd_addr;
+  reg  [31:0] rd_word;
+
+  hws_axil_slave #(.AW(10)) u_axil (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .s_axi_awvalid_i(s_axi_awvalid_i), .s_axi_awready_o(s_axi_awready_o),
+    .s_axi_awaddr_i(s_axi_awaddr_i),
+    .s_axi_wvalid_i(s_axi_wvalid_i), .s_axi_wready_o(s_axi_wready_o),
+    .s_axi_wdata_i(s_axi_wdata_i), .s_axi_wstrb_i(s_axi_wstrb_i),
+    .s_axi_bvalid_o(s_axi_bvalid_o), .s_axi_bready_i(s_axi_bready_i),
+    .s_axi_bresp_o(s_axi_bresp_o),
+    .s_axi_arvalid_i(s_axi_arvalid_i), .s_axi_arready_o(s_axi_arready_o),
+    .s_axi_araddr_i(s_axi_araddr_i),
+    .s_axi_rvalid_o(s_axi_rvalid_o), .s_axi_rready_i(s_axi_rready_i),
+    .s_axi_rdata_o(s_axi_rdata_o), .s_axi_rresp_o(s_axi_rresp_o),
+    .wr_take_o(wr_take), .wr_addr_o(wr_addr), .wr_data_o(wr_data), .wr_strb_o(wr_strb),
+    .wr_ok_i(wr_ok),
+    .rd_act_o(rd_act), .rd_addr_o(rd_addr), .rd_wait_i(rd_wait), .rd_valid_i(rd_valid),
+    .rd_word_i(rd_word), .rd_take_o(rd_take), .rd_latch_o(rd_latch)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Write decode
+  wire wr_is_ctrl = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CTRL);
+  wire wr_is_cmd  = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CMD);
+  assign wr_ok    = (wr_is_ctrl || wr_is_cmd) && (wr_strb == 4'hF);
+  wire wr_addr_err = wr_take && !wr_ok;
+  wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
+  wire wr_ctrl    = wr_take && wr_ok && wr_is_ctrl;
+  wire cmd_push   = wr_cmd && !cmd_full;
+  wire wr_ovf     = wr_cmd && cmd_full;
+  assign soft_reset_o = wr_ctrl && wr_data[HWS_CTRL_SOFT_RESET_LSB];
+  assign err_clear_o  = wr_ctrl && wr_data[HWS_CTRL_ERR_CLEAR_LSB];
+
+  // ---------------------------------------------------------------------------------------
+  // Pop rule, this port's part (conditions 1 and 3 of 4.1)
+  wire res_room  = ({26'd0, res_level} <= RES_ROOM32);
+  // (a window read's command pushes no result word into the result FIFO: it needs no room)
+  assign eligible_o = !cmd_empty && (res_room || cmd_head[32]);
+  assign head_o     = cmd_head;
+  wire busy_mine = eng_busy_i && run_mine_i;
+
+  // ---------------------------------------------------------------------------------------
+  // Read decode: the register rd_addr names, whether it waits, its value before this edge
+  wire rd_lo        = (rd_addr[9:8] == 2'd0);
+  wire rd_is_result = rd_lo && (rd_addr[7:0] == HWS_REG_RESULT);
+  wire rd_is_sync   = rd_lo && (rd_addr[7:0] == HWS_REG_SYNC);
+  wire rd_is_status = rd_lo && (rd_addr[7:0] == HWS_REG_STATUS);
+  wire rd_is_pop    = (rd_addr[9] != rd_addr[8]) && (rd_addr[1:0] == 2'b00);  // POP or PEEKW
+
+  // RESULT and SYNC wait for this port's commands only: its FIFO, and the executing
+  // command when it is this port's.
+  assign rd_wait = (rd_is_result && res_empty && (busy_mine || !cmd_empty)) ||
+                 (rd_is_sync && (busy_mine || (!cmd_empty && res_room))) ||
+                 (rd_is_pop && !pop_ready_q && !pop_refuse);
+
+  // A window read pushes its PICK_NEXT/PEEK at the first edge it is active (taken or
+  // pending) with room in the command FIFO and no CMD write taken at the same edge (the
+  // write goes first) - unless a command queued could stall on a full result FIFO
+  // (condition 3 of 4.1: commands queued and RES_LEVEL + the result words still to come
+  // >= RES_DEPTH - 1), which only a RESULT read could end: then the read is refused at the
+  // first edge it is active and not yet pushed, with ERR_FLAG | POP_ERRP | OVERFLOW and
+  // the OVERFLOW error, its command dropped.
+  // RES_LEVEL + the result words still to come is kept as a register, res_future_q, so
+  // the refusal needs no adder between the FIFO levels and the read's latch: it changes
+  // only when a result-pushing CMD is pushed (+1) and when a RESULT read pops (-1); a
+  // command's start (qcnt - 1, run_res + 1) and its completion (run_res - 1, RES_LEVEL + 1)
+  // leave the sum as it is. Checked against the sum in simulation (below).
+  reg  [6:0]  res_future_q;
+  wire        pop_stall  = !cmd_empty && (res_future_q >= {1'b0, RES_ROOM32[5:0]} + 7'd1);
+  wire        pop_wants  = rd_act && rd_is_pop && !pop_issued_q && !pop_ready_q;
+  wire        pop_refuse = pop_wants && pop_stall;
+  wire        pop_push   = pop_wants && !pop_stall && !cmd_full && !wr_cmd;
+  wire [31:0] pop_cmd  = {rd_addr[9] ? HWS_OP_PEEK : HWS_OP_PICK_NEXT, 20'd0, rd_addr[7:2], 2'b00};
+  localparam [31:0] POP_REFUSED = HWS_ERR_FLAG | (32'd1 << HWS_POP_ERRP_LSB) |
+                                  {24'd0, HWS_ERR_OVERFLOW};
+
+  wire [31:0] status_word =
+      ({26'd0, cmd_level}   << HWS_STATUS_CMD_LEVEL_LSB) |
+      ({26'd0, res_level}   << HWS_STATUS_RES_LEVEL_LSB) |
+      ({31'd0, eng_busy_i}  << HWS_STATUS_BUSY_LSB) |
+      ({31'd0, err_sticky_q} << HWS_STATUS_ERR_LSB) |
+      ({31'd0, cmd_full}    << HWS_STATUS_CMD_FULL_LSB) |
+      ({31'd0, res_full}    << HWS_STATUS_RES_FULL_LSB);
+  wire [31:0] depths_word =
+      ({26'd0, CMD_DEPTH32[5:0]} << HWS_DEPTHS_CMD_DEPTH_LSB) |
+      ({26'd0, RES_DEPTH32[5:0]} << HWS_DEPTHS_RES_DEPTH_LSB);
+  wire [31:0] result_word = res_empty ? (HWS_ERR_FLAG | {24'd0, HWS_ERR_UNDERFLOW}) : res_head;
+
+  reg rd_valid_r;   // a readable register
+  assign rd_valid = rd_valid_r;
+  always @* begin
+    rd_valid_r = 1'b1;
+    rd_word    = 32'd0;
+    if (rd_is_pop)
+      rd_word = pop_refuse ? POP_REFUSED :
+                pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
+    else if (!rd_lo)
+      rd_valid_r = 1'b0;                    // misaligned in a window, or 0x300..0x3FF
+    else case (rd_addr[7:0])
+      HWS_REG_ID:        rd_word = HWS_ID_VALUE;
+      HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
+      HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
+      HWS_REG_NR_GROUPS: rd_word = NR_GROUPS32;
+      HWS_REG_DEPTHS:    rd_word = depths_word;
+      HWS_REG_FEATURES:  rd_word = FEATURES32;
+      HWS_REG_STATUS:    rd_word = status_word;
+      HWS_REG_RESULT:    rd_word = result_word;
+      HWS_REG_SYNC:      rd_word = status_word;
+      HWS_REG_CMD_DONE:  rd_word = cmd_done_i;
+      HWS_REG_CYCLES:    rd_word = cycles_i;
+      HWS_REG_ERR_LAST:  rd_word = {24'd0, err_last_i};
+      HWS_REG_ERR_CMD:   rd_word = err_cmd_i;
+      HWS_REG_ERR_SEQ:   rd_word = err_seq_i;
+      HWS_REG_ERR_TOTAL: rd_word = err_total_i;
+      HWS_REG_ERR_CNT1:  rd_word = err_cnt_i[0*32 +: 32];
+      HWS_REG_ERR_CNT2:  rd_word = err_cnt_i[1*32 +: 32];
+      HWS_REG_ERR_CNT3:  rd_word = err_cnt_i[2*32 +: 32];
+      HWS_REG_ERR_CNT4:  rd_word = err_cnt_i[3*32 +: 32];
+      HWS_REG_ERR_CNT5:  rd_word = err_cnt_i[4*32 +: 32];
+      HWS_REG_ERR_CNT6:  rd_word = err_cnt_i[5*32 +: 32];
+      HWS_REG_ERR_CNT7:  rd_word = err_cnt_i[6*32 +: 32];
+      HWS_REG_ERR_CNT8:  rd_word = err_cnt_i[7*32 +: 32];
+      HWS_REG_ERR_CNT9:  rd_word = err_cnt_i[8*32 +: 32];
+      HWS_REG_ERR_CNT10: rd_word = err_cnt_i[9*32 +: 32];
+      HWS_REG_ERR_CNT11: rd_word = err_cnt_i[10*32 +: 32];
+      HWS_REG_BAL_THIS:  rd_word = bal_regs_i[0*32 +: 32];
+      HWS_REG_BAL_MAX:   rd_word = bal_regs_i[1*32 +: 32];
+      HWS_REG_BAL_AVG:   rd_word = bal_regs_i[2*32 +: 32];
+      HWS_REG_BAL_IMB:   rd_word = bal_regs_i[3*32 +: 32];
+      default:           rd_valid_r = 1'b0;   // unmapped, misaligned, or write-only
+    endcase
+  end
+
+  wire rd_addr_err  = rd_latch && !rd_valid;
+  wire rd_underflow = rd_latch && rd_is_result && res_empty;
+  wire res_pop      = rd_latch && rd_is_result && !res_empty;
+  wire rd_status    = rd_latch && (rd_is_status || rd_is_sync || rd_is_pop);
+  wire pop_done     = rd_latch && rd_is_pop;
+
+  // Errors of this port's channels
+  assign e_wr_o      = wr_addr_err || wr_ovf;
+  assign e_wr_code_o = wr_addr_err ? HWS_ERR_ADDR : HWS_ERR_OVERFLOW;
+  assign e_wr_word_o = wr_addr_err ? {22'd0, wr_addr} : wr_data;
+  assign e_rd_o      = rd_addr_err || rd_underflow || pop_refuse;
+  assign e_rd_code_o = rd_addr_err ? HWS_ERR_ADDR :
+                       pop_refuse ? HWS_ERR_OVERFLOW : HWS_ERR_UNDERFLOW;
+  assign e_rd_word_o = rd_addr_err ? {22'd0, rd_addr} : pop_refuse ? pop_cmd : 32'd0;
+
+  // ---------------------------------------------------------------------------------------
+  // FIFOs
+  hws_fifo #(.WIDTH(33), .DEPTH(CMD_DEPTH)) u_cmd_fifo (
+    .clk_i(clk_i), .clr_i(srst_i), .push_i(cmd_push || pop_push),
+    .wdata_i(pop_push ? {1'b1, pop_cmd} : {1'b0, wr_data}), .pop_i(start_i),
+    .head_o(cmd_head), .level_o(cmd_level), .empty_o(cmd_empty), .full_o(cmd_full)
+  );
+  hws_fifo #(.WIDTH(32), .DEPTH(RES_DEPTH)) u_res_fifo (
+    .clk_i(clk_i), .clr_i(srst_i), .push_i(res_push_i), .wdata_i(eng_res_i),
+    .pop_i(res_pop),
+    .head_o(res_head), .level_o(res_level), .empty_o(res_empty), .full_o(res_full)
+  );
+
+  // The window read's state, the queued result count, STATUS.ERR.
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      pop_issued_q <= 1'b0;
+      pop_ready_q  <= 1'b0;
+      qcnt_q       <= 6'd0;
+      res_future_q <= 7'd0;
+      err_sticky_q <= 1'b0;
+    end else begin
+      res_future_q <= res_future_q + {6'd0, cmd_push && HWS_RES_OPS[wr_data[31:28]]}
+                                   - {6'd0, res_pop};
+      qcnt_q <= qcnt_q + {5'd0, cmd_push && HWS_RES_OPS[wr_data[31:28]]}
+                       - {5'd0, start_i && !cmd_head[32] && HWS_RES_OPS[cmd_head[31:28]]};
+      if (pop_push) pop_issued_q <= 1'b1;
+      if (win_push_i) pop_ready_q <= 1'b1;
+      if (pop_done) begin
+        pop_issued_q <= 1'b0;
+        pop_ready_q  <= 1'b0;
+      end
+      if (any_err_i) err_sticky_q <= 1'b1;
+      else if (rd_status || err_clear_i) err_sticky_q <= 1'b0;
+    end
+  end
+  always @(posedge clk_i) if (win_push_i) pop_word_q <= eng_res_i;
+
+  wire unused = &{1'b0, rd_take, RES_DEPTH32, CMD_DEPTH32};
+
+`ifndef SYNTHESIS
+  // The pop rule keeps the result FIFO from overflowing; the engine never pushes while full.
+  always @(posedge clk_i) begin
+    if (rst_ni && res_push_i && res_full && !srst_i) begin
+      $display("hws_port_fe: ASSERTION FAILED at %0t: result pushed into a full FIFO", $time);
+      $fatal(1, "hws_port_fe: result FIFO overflow");
+    end
+    if (rst_ni && !srst_i &&
+        res_future_q != {1'b0, res_level} + {1'b0, qcnt_q} + {6'd0, run_res_i && run_mine_i}) begin
+      $display("hws_port_fe: ASSERTION FAILED at %0t: res_future_q %0d, RES_LEVEL %0d + queued %0d + executing %0d",
+               $time, res_future_q, res_level, qcnt_q, run_res_i && run_mine_i);
+      $fatal(1, "hws_port_fe: res_future_q");
+    end
+    if (rst_ni && start_i && cmd_empty) begin
+      $display("hws_port_fe: ASSERTION FAILED at %0t: pop of an empty command FIFO", $time);
+      $fatal(1, "hws_port_fe: command FIFO underflow");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire
