@@ -58,7 +58,7 @@ MUTANTS=(
 	"flags_row_alias@@flags_n256_aw8@@rtl/hws_flags.v@@  wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;@@  wire [NR-1:0] row  = ({{(NR - 1){1'b0}}, 1'b1} << a_hi) | {{(NR - 1){1'b0}}, &a_hi};"
 	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
-	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
+	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
 	# The engine's invariants (proof eng_inv_1x3x2_bmc, the whole engine, bounded): an unlink that does
 	# not decrement its array's count (the count is no longer the number of queued tasks);
 	# a SET_WEIGHT of a queued task that does not update load, gload and gtotal.

@@ -7,7 +7,8 @@
 // summary bits sm[a][k] (flops, reset clears), set iff word k is non-zero (a word whose
 // summary bit is clear is not trusted and reads as 0, so the RAM needs no reset);
 // PICK_NEXT/PEEK's search results (pk_*_q); the summary bit of the focus word a step
-// before (smk_q); CPU_STAT's chunk.
+// before (smk_q) and the focus list's one-hots a step before (plo_q: its bit in the word,
+// phi_q: its word, foh_q: its array); CPU_STAT's chunk.
 //
 // Timing (fields of ctl_i): find-first-set is two-level. Step 1 (S_BM_PK): each CPU forms
 // from its flops the first set summary bit k of its active array, else of its expired one,
@@ -141,9 +142,17 @@ module hws_eng_bitmap #(
   // The links and unlinks use the summary bit of the step before (smk_q): the focus list
   // is the same in both, nothing writes the summaries between them (asserted below), and
   // the bit then comes from a flop, not from the task entry through the focus multiplexer.
+  // For the same reason they take the focus list's one-hots of the step before: its bit in
+  // the word (plo_q), its word in the summary (phi_q) and its array (foh_q), so that the
+  // bitmap word's update, its emptiness and the summary flops' enables start at flops
+  // and at the bitmap RAM, not at the task entry's RAM through the focus multiplexer.
   reg             smk_q;
+  reg  [15:0]     plo_q;
+  reg  [NK-1:0]   phi_q;
+  reg  [NARR-1:0] foh_q;
+  wire [NARR-1:0] f_arr_oh = {{(NARR-1){1'b0}}, 1'b1} << f_arr;
   wire [15:0]     bm_tw  = smk_q ? bm_rd : 16'd0;
-  wire            f_ne   = ((bm_tw & prio_lo) != 16'd0);     // the focus list is non-empty
+  wire            f_ne   = ((bm_tw & plo_q) != 16'd0);       // the focus list is non-empty
 
   // bm read address: presented in the steps that read a word and held otherwise, so the
   // word a link or unlink rewrites is at the held address (bm_addr_q).
@@ -170,12 +179,12 @@ module hws_eng_bitmap #(
 `ifdef FORMAL
   wire [2*NR_CPUS*16*16-1:0] f_bm;   // the bitmap RAM's words (formal only)
 `endif
-  wire [15:0]    bm_wd = link_i ? (bm_tw | prio_lo) :
-                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;
+  wire [15:0]    bm_wd = link_i ? (bm_tw | plo_q) :
+                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;
   // The summary bit of the focus word after a link or unlink, as data rather than an
   // enable: 1 after a link, unchanged (1: the list was in it) after an unlink that leaves
   // the list non-empty, else whether the word keeps another bit.
-  wire           sm_new = link_i || !u_empty_i || ((bm_tw & ~prio_lo) != 16'd0);
+  wire           sm_new = link_i || !u_empty_i || ((bm_tw & ~plo_q) != 16'd0);
   // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
   // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
   hws_ram #(.DEPTH(BMD), .WIDTH(16), .AW(BMAW)) u_bm (
@@ -190,12 +199,11 @@ module hws_eng_bitmap #(
   generate
     for (ga = 0; ga < NARR; ga = ga + 1) begin : g_arr
       reg [NK-1:0] sm_q;
-      localparam [31:0] ARR32 = ga;
       always @(posedge clk_i) begin
         if (srst_i)
           sm_q <= {NK{1'b0}};
-        else if (upd && (f_arr == ARR32[AIW-1:0]))
-          sm_q <= (sm_q & ~prio_hi[NK-1:0]) | ({NK{sm_new}} & prio_hi[NK-1:0]);
+        else if (upd && foh_q[ga])
+          sm_q <= (sm_q & ~phi_q) | ({NK{sm_new}} & phi_q);
       end
       assign sm_all[ga*NK +: NK] = sm_q;
 `ifdef FORMAL
@@ -210,6 +218,9 @@ module hws_eng_bitmap #(
 
   always @(posedge clk_i) begin
     smk_q     <= f_sm_k;
+    plo_q     <= prio_lo;
+    phi_q     <= prio_hi[NK-1:0];
+    foh_q     <= f_arr_oh;
     bm_addr_q <= bm_raddr;
     if (s1) begin
       pk_phys_q <= ffs_phys;
@@ -263,6 +274,11 @@ module hws_eng_bitmap #(
                  $time, f_cpu_i, f_phys_i, f_prio_i);
         $fatal(1, "hws_eng_bitmap: bitmap bit of a non-empty list");
       end
+      if (upd && ((plo_q != prio_lo) || (phi_q != prio_hi[NK-1:0]) || (foh_q != f_arr_oh))) begin
+        $display("hws_eng_bitmap: INVARIANT FAILED at %0t: one-hots of the step before %h %h %h, now %h %h %h",
+                 $time, plo_q, phi_q, foh_q, prio_lo, prio_hi[NK-1:0], f_arr_oh);
+        $fatal(1, "hws_eng_bitmap: plo_q/phi_q/foh_q differ from the focus list's one-hots");
+      end
       if (upd && (smk_q != f_sm_k)) begin
         $display("hws_eng_bitmap: INVARIANT FAILED at %0t: summary bit %0d, a step earlier %0d",
                  $time, f_sm_k, smk_q);
@@ -287,7 +303,8 @@ module hws_eng_bitmap #(
   // Formal properties (formal/proofs.list): the bitmap's write contract, for any list (a, p)
   // the solver picks. Assumed of the engine (its simulation checks assert them): reset at
   // the start; a link or unlink rewrites the focus list's word at the held read address
-  // (bm_addr_q) with the summary bit of the step before (smk_q == f_sm_k), a list below
+  // (bm_addr_q) with the summary bit and the one-hots of the step before (smk_q == f_sm_k,
+  // plo_q, phi_q, foh_q those of the focus list now), a list below
   // NR_PRIO on one of the NR_CPUS, never in two successive cycles; an unlink is from a non-empty list; link and
   // unlink exclude each other. Asserted: a link sets the list's bit, an unlink clears it
   // exactly when it empties the list, and every other list's bit keeps its value (a bit as
@@ -308,6 +325,7 @@ module hws_eng_bitmap #(
   always @(*) begin
     if (f_env_on && upd) begin
       `HWS_F_ENV (bm_addr_q == f_bma[BMAW-1:0] && smk_q == f_sm_k && f_prio_i < HWS_NR_PRIO[7:0]);
+      `HWS_F_ENV (plo_q == prio_lo && phi_q == prio_hi[NK-1:0] && foh_q == f_arr_oh);
       `HWS_F_ENV ({1'b0, f_arr} < NARR32[AIW:0]);
       `HWS_F_ENV (!(link_i && unlink_i));
     end

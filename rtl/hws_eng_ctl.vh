@@ -52,7 +52,7 @@
 `define HWS_S_HT_RD   52  // ht: a new read address (else the held one)
 `define HWS_S_HT_ENQ  53  //   ... ENQUEUE's list
 `define HWS_S_HT_PK   54  //   ... the list PICK_NEXT/PEEK found
-`define HWS_S_HT_OLD  55  //   ... the task's list (tt's ht index); else the new list
+`define HWS_S_HT_OLD  55  //   ... the task's list (its ht index read at the pop); else the new list
 `define HWS_S_BM_RD   56  // bm: a new read address (else the held one)
 `define HWS_S_BM_CST  57  //   ... CPU_STAT's chunk
 `define HWS_S_BM_PK   58  //   ... the word of the summary search

@@ -1,12 +1,13 @@
 // hws_eng_lists: the engine's run lists (part of hws_rq_engine).
 //
-// Owns: the task table tt[t] = {ht index, weight(prio), phys array, prio, cpu}; next[t],
-// prev[t]; ht[{prio[7], cpu, phys, prio[6:0]}] = {head, tail}, one word per list, in two
+// Owns: the task table tt[t] = {ht index, weight(prio), phys array, prio, cpu} (the ht
+// index in its own RAM, u_hti); next[t], prev[t]; ht[{prio[7], cpu, phys, prio[6:0]}] = {head, tail}, one word per list, in two
 // block RAMs (prio 0..127 in u_ht at {a, prio[6:0]}, prio 128..139 in u_hth at
 // {a, prio[3:0]}; the registered top bit of the index picks the word); queued[t]
 // (hws_flags, reset clears); and the registers a list operation decides a step early:
 // the held ht address, a move's new list (hnew_q, bnew_q), whether PICK_NEXT's list has one
-// task (pk_one_q), queued[t] of the command's task (qt_q).
+// task (pk_one_q), whether t is its list's head and tail (uh_q, ut_q), queued[t] of the
+// command's task (qt_q), the ht index of the command's task read at the pop (hti_e).
 //
 // RAM is never cleared: a list is non-empty iff its bitmap bit is set (hws_eng_bitmap, f_ne_i),
 // its head is the task h with ht.head == h, its tail the one with ht.tail == t; the prev of
@@ -16,7 +17,9 @@
 // Timing (fields of the control word ctl_i): the ht read address is presented in the step
 // that reads a list (S_HT_*) and held otherwise, so a list's write address is the held read
 // address; its word is used in the next step. tt, prev and next are read at the command's
-// task t from the pop on (next also at PICK_NEXT's head in its step 3, S_NX_HEAD). An
+// task t from the pop on (next also at PICK_NEXT's head in its step 3, S_NX_HEAD); u_hti at
+// the FIFO head's task, so the old list of DEQUEUE and the moves is read in step 1 and
+// their unlink (step 3) takes registered head/tail compares (uh_q, ut_q). An
 // unlink (S_UNL_T, S_UNL_H) or link (S_LINK) writes ht, next, prev, tt at the end of its
 // step, and queued for ENQUEUE, DEQUEUE and PICK_NEXT. qt_q is registered at the pop edge
 // from the FIFO head, forwarding that edge's own write, and holds for the whole command.
@@ -107,7 +110,6 @@ module hws_eng_lists #(
   // RAM read data
   wire [TTW-1:0]  tt_rd;
   wire [WGTW-1:0] tt_wgt;
-  wire [HTAW-1:0] tt_hti;          // the task's list's ht index, stored at its link
   wire [2*TW-1:0] ht_rd;
   wire [TW-1:0]   nx_rd, pv_rd;
   wire [CW-1:0]   tt_cpu  = tt_rd[CW-1:0];
@@ -118,10 +120,22 @@ module hws_eng_lists #(
   wire            swap_o  = swap_i[tt_cpu];          // swap of a task's old CPU
 
   // ---------------------------------------------------------------------------------------
+  // The ht index of a task's list, stored at its link (u_hti, beside its entry in u_tt) and
+  // read at the command FIFO's head, so that at the pop edge it reads the index of the
+  // command's own task and hti_e holds it in step 1. A link at the pop edge (the last step
+  // of the command before) that writes the same task's index is forwarded (hfw_q): the
+  // RAM's word read at its own write edge is undefined.
+  wire [11:0]     t_in     = cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];   // the head's task
+  wire [TW-1:0]   t_head   = t_in[TW-1:0];
+  wire [HTAW-1:0] hti_rd;
+  reg             hfw_q;
+  reg  [HTAW-1:0] hfw_d_q;
+  wire [HTAW-1:0] hti_e    = hfw_q ? hfw_d_q : hti_rd;
+
   // ht read address. It comes from registers or straight from a RAM word, not through the
   // focus-list multiplexer: ENQUEUE (step 1) from the command; PICK_NEXT/PEEK (step 2) the
-  // list the bitmap search found; the old list of DEQUEUE and the moves (step 2) from
-  // tt_hti, the index stored beside the task's entry at its link; the new list of a move
+  // list the bitmap search found; the old list of DEQUEUE and the moves (step 1) from
+  // hti_e, the index stored at the task's link and read at the pop; the new list of a move
   // (step 4) from hnew_q, formed in step 3 from the entry and the command.
   reg  [HTAW-1:0] ht_addr_q, hnew_q;
   reg  [AIW+3:0]  bnew_q;
@@ -129,7 +143,7 @@ module hws_eng_lists #(
   wire [HTAW-1:0] ht_raddr = !ctl_i[`HWS_S_HT_RD] ? ht_addr_q :
                              ctl_i[`HWS_S_HT_ENQ] ? ht_idx(enq_arr, prio_i) :
                              ctl_i[`HWS_S_HT_PK]  ? pk_ht_i :
-                             ctl_i[`HWS_S_HT_OLD] ? tt_hti : hnew_q;
+                             ctl_i[`HWS_S_HT_OLD] ? hti_e : hnew_q;
   // The new list of a move: MIGRATE keeps the logical array on the command's CPU, SET_PRIO
   // takes the command's priority, REQUEUE the same list. Taken whole a step later (hnew_q,
   // bnew_q), as MIGRATE's array needs the swap flags of two CPUs.
@@ -146,10 +160,13 @@ module hws_eng_lists #(
   wire          pick   = ctl_i[`HWS_C_PICK];
   wire [TW-1:0] u_task = pick ? ht_h : t_i;
   // PICK_NEXT unlinks its list's head, and whether that is also the tail is registered in
-  // step 3 (pk_one_q), so no compare sits after the ht read of its step 4.
-  reg           pk_one_q;
-  wire          u_is_h = pick || (ht_h == t_i);
-  wire          u_is_t = pick ? pk_one_q : (ht_t == t_i);
+  // step 3 (pk_one_q), so no compare sits after the ht read of its step 4. DEQUEUE and the
+  // moves read their list in step 1 and unlink t in step 3: whether t is its head and its
+  // tail is registered at every edge (uh_q, ut_q) from the word of step 2, the word of
+  // step 3 too (the address is held and nothing writes ht in step 2).
+  reg           pk_one_q, uh_q, ut_q;
+  wire          u_is_h = pick || uh_q;
+  wire          u_is_t = pick ? pk_one_q : ut_q;
 
   reg            ht_we, nx_we, pv_we;
   reg [2*TW-1:0] ht_wd;
@@ -194,18 +211,40 @@ module hws_eng_lists #(
 
   // (No RAM write enable here waits for srst_i: a word is read only while a flop the reset
   // clears vouches for it, docs/accelerator.md section 2; srst_i comes late in the cycle.)
-  // tt[t] = {ht index, weight(prio), phys, prio, cpu}: ENQUEUE and SET_PRIO link at the
-  // command's PRIO (weight wl_i), REQUEUE and MIGRATE at the task's own (tt_wgt,
-  // unchanged); beside them the list's ht address, the held one at the link.
+  // tt[t] = {ht index, weight(prio), phys, prio, cpu} in two RAMs: u_tt {weight(prio),
+  // phys, prio, cpu} read at t, u_hti the ht index read at the FIFO head (above), both
+  // written at the link. ENQUEUE and SET_PRIO link at the command's PRIO (weight wl_i),
+  // REQUEUE and MIGRATE at the task's own (tt_wgt, unchanged); the ht index is the held
+  // one at the link.
   wire [WGTW-1:0] tt_wgt_wd = ctl_i[`HWS_C_TTW] ? wl_i : tt_wgt;
-  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + WGTW + HTAW), .AW(TW)) u_tt (
-    .clk_i(clk_i), .we_i(link), .waddr_i(t_i),
-    .wdata_i({ht_addr_q, tt_wgt_wd, f_phys_i, f_prio_i, f_cpu_i}),
-    .raddr_i(t_i), .rdata_o({tt_hti, tt_wgt, tt_rd})
 `ifdef FORMAL
-    , .f_mem_o(f_tt_o)
+  wire [TDEP*(TTW + WGTW)-1:0] f_tt_lo;
+  wire [TDEP*HTAW-1:0]         f_hti;
+`endif
+  hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + WGTW), .AW(TW)) u_tt (
+    .clk_i(clk_i), .we_i(link), .waddr_i(t_i),
+    .wdata_i({tt_wgt_wd, f_phys_i, f_prio_i, f_cpu_i}),
+    .raddr_i(t_i), .rdata_o({tt_wgt, tt_rd})
+`ifdef FORMAL
+    , .f_mem_o(f_tt_lo)
 `endif
   );
+  hws_ram #(.DEPTH(TDEP), .WIDTH(HTAW), .AW(TW)) u_hti (
+    .clk_i(clk_i), .we_i(link), .waddr_i(t_i), .wdata_i(ht_addr_q),
+    .raddr_i(t_head), .rdata_o(hti_rd)
+`ifdef FORMAL
+    , .f_mem_o(f_hti)
+`endif
+  );
+`ifdef FORMAL
+  genvar f_gt;
+  generate
+    for (f_gt = 0; f_gt < TDEP; f_gt = f_gt + 1) begin : g_f_tt
+      assign f_tt_o[f_gt*(TTW + WGTW + HTAW) +: TTW + WGTW + HTAW] =
+          {f_hti[f_gt*HTAW +: HTAW], f_tt_lo[f_gt*(TTW + WGTW) +: TTW + WGTW]};
+    end
+  endgenerate
+`endif
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_nx (
     .clk_i(clk_i), .we_i(nx_we), .waddr_i(nx_wa), .wdata_i(nx_wd),
     .raddr_i(nx_raddr), .rdata_o(nx_rd)
@@ -261,12 +300,15 @@ module hws_eng_lists #(
   // parallel with the command before, whose own write at that edge is forwarded. A command's
   // own task changes queued only at its last edge, so qt_q holds for all its steps.
   reg           qt_q;
-  wire [11:0]   t_in     = cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
   wire          t_in_bad = ({1'b0, t_in} >= NR_TASKS32[12:0]);
 
   always @(posedge clk_i) begin
     if (start_i)
-      qt_q <= !t_in_bad && ((q_we && (u_task == t_in[TW-1:0])) ? link : queued_q[t_in[TW-1:0]]);
+      qt_q <= !t_in_bad && ((q_we && (u_task == t_head)) ? link : queued_q[t_head]);
+    hfw_q     <= link && (t_i == t_head);
+    hfw_d_q   <= ht_addr_q;
+    uh_q      <= (ht_h == t_i);
+    ut_q      <= (ht_t == t_i);
     ht_addr_q <= ht_raddr;
     hnew_q    <= ht_idx(nl_arr, nl_prio);       // used in step 4 of a move
     bnew_q    <= {nl_arr, nl_prio[7:4]};
@@ -293,7 +335,9 @@ module hws_eng_lists #(
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks: qt_q is queued[t] in every step of the command (the command's
-  // own task changes only at its last edge); in the steps that link into a move's new list
+  // own task changes only at its last edge); an unlink of t is from the list its entry
+  // names (read through hti_e in step 1), with uh_q and ut_q the compares of the word it
+  // rewrites; in the steps that link into a move's new list
   // (S_FN) bnew_q still names its array.
 `ifndef SYNTHESIS
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
@@ -304,6 +348,14 @@ module hws_eng_lists #(
       $display("hws_eng_lists: INVARIANT FAILED at %0t: qt_q %0d, queued[%0d] %0d",
                $time, qt_q, t_i, queued_q[t_i]);
       $fatal(1, "hws_eng_lists: qt_q differs from queued[t]");
+    end
+    if (!srst_i && ctl_i[`HWS_S_UNL_T] &&
+        ((ht_addr_q != ht_idx({tt_cpu, tt_phys}, tt_prio)) ||
+         (uh_q != (ht_h == t_i)) || (ut_q != (ht_t == t_i)))) begin
+      $display("hws_eng_lists: INVARIANT FAILED at %0t: unlink of %0d from ht %0d (entry's %0d), head %0d/%0d tail %0d/%0d",
+               $time, t_i, ht_addr_q, ht_idx({tt_cpu, tt_phys}, tt_prio), uh_q, ht_h == t_i,
+               ut_q, ht_t == t_i);
+      $fatal(1, "hws_eng_lists: an unlink's list or its registered head/tail compares");
     end
     if (!srst_i && ctl_i[`HWS_S_FN] && (bnew_q[AIW+3:4] != nl_arr)) begin
       $display("hws_eng_lists: INVARIANT FAILED at %0t: bnew_q array %0d, new list's %0d",

@@ -1,8 +1,8 @@
 // hws_eng_result: the engine's result word (part of hws_rq_engine).
 //
 // Owns: the registers a result is selected from a step ahead: CPU_STAT's and LCU_STAT's
-// flop selections (cst_q, lcu_q, lcu_h_q, lcu_l_q), whether CPU_STAT names a bitmap chunk
-// (cst_bm_q). The word's source is one-hot in the control word (C_RS, registered at the
+// flop selections (cst_q, lcu_q, lcu_h_q, lcu_l_q, and hist_lt_q, their compare), whether
+// CPU_STAT names a bitmap chunk (cst_bm_q). The word's source is one-hot in the control word (C_RS, registered at the
 // pop), so the multiplexer is an AND-OR of five words, not a chain of choices.
 //
 // Timing: a command's result is on res_o in its last step (done); a command that fails
@@ -104,15 +104,18 @@ module hws_eng_result #(
 
   // ---------------------------------------------------------------------------------------
   // LCU_STAT. As for CPU_STAT, the values that read flops (history, load, idle flags) are
-  // selected in step 1 and registered; step 2 compares the history with the load for
-  // SOURCE/TARGET (a carry chain after a CPU select was too long for one step) and
-  // selects, or takes a group word (block RAM).
+  // selected in step 1 and registered, and so is the compare of the history with the load
+  // for SOURCE/TARGET (hist_lt_q, registered from the same values at the same edges, so
+  // always lcu_h_q < lcu_l_q); step 2 selects, or takes a group word (block RAM). (The
+  // compare after the registers put a carry chain before the result multiplexer and the
+  // result FIFO's write data, the engine's worst path at HX8K placement seed 1.)
   reg [63:0] idle64;
   always @* begin
     idle64 = 64'd0;
     idle64[NR_CPUS-1:0] = idle_i;
   end
   reg [LDW-1:0] lcu_h_q, lcu_l_q;
+  reg           hist_lt_q;
   reg [31:0]    lcu_pre, lcu_q;
   always @* begin
     lcu_pre = 32'd0;
@@ -129,8 +132,9 @@ module hws_eng_result #(
     lcu_q   <= lcu_pre;
     lcu_h_q <= hist_c_i;
     lcu_l_q <= load_c_i;
+    hist_lt_q <= (hist_c_i < load_c_i);
   end
-  wire hist_lt = (lcu_h_q < lcu_l_q);
+  wire hist_lt = hist_lt_q;
   reg [31:0] lcu_word;
   always @* begin
     lcu_word = lcu_q;

@@ -218,15 +218,17 @@ module hws_eng_seq #(
   //   op          step  ht read   bm read   next/wt   list action    other
   //   ENQUEUE     1     ENQ       ENQ                                wl = weight(PRIO)
   //               2                                   link t         W tt, wt, grp, queued
-  //   DEQUEUE     2     OLD       OLD
+  //   DEQUEUE     1     OLD                                          (ht: hws_eng_lists' hti_e)
+  //               2               OLD
   //               3                                   unlink t       queued = 0
   //   PICK_NEXT   1               PK (summary FFS)                   latch array, word
   //               2     PK (word FFS)                                latch prio
   //               3                         head                     wl = weight(prio)
   //               4                                   unlink head    swap, queued; result
   //   PEEK        1, 2  as PICK_NEXT; 3: result
-  //   REQUEUE,    2     OLD       OLD
-  //   SET_PRIO,   3                                   unlink t
+  //   REQUEUE,    1     OLD
+  //   SET_PRIO,   2               OLD
+  //               3                                   unlink t
   //   MIGRATE     4     NEW       NEW
   //               5                                   link t (tail)  W tt
   //   CPU_STAT    1               CST (chunk)         2: result
@@ -240,7 +242,8 @@ module hws_eng_seq #(
   localparam [2:0] A_HOLD = 3'd0;   // read address sources (ht and bm)
   localparam [2:0] A_ENQ  = 3'd1;   // ENQUEUE's list, from the command
   localparam [2:0] A_PK   = 3'd2;   // PICK_NEXT/PEEK's search
-  localparam [2:0] A_OLD  = 3'd3;   // the task's list, from its entry in tt
+  localparam [2:0] A_OLD  = 3'd3;   // the task's list: ht from its index read at the pop
+                                    // (hws_eng_lists' u_hti), bm from its entry in tt
   localparam [2:0] A_NEW  = 3'd4;   // a move's new list (hnew_q, bnew_q)
   localparam [2:0] A_CST  = 3'd5;   // CPU_STAT's bitmap chunk (bm only)
   // The command fields of a command word (bits C_W-1..0 of the word; the rest 0).
@@ -324,7 +327,8 @@ module hws_eng_seq #(
           endcase
         HWS_OP_DEQUEUE:
           case (st)
-            3'd2:    begin ht = A_OLD;  bm = A_OLD;  end
+            3'd1:    ht = A_OLD;
+            3'd2:    bm = A_OLD;
             3'd3:    unt = 1'b1;
             default: ;
           endcase
@@ -338,7 +342,8 @@ module hws_eng_seq #(
           endcase
         HWS_OP_REQUEUE, HWS_OP_SET_PRIO, HWS_OP_MIGRATE:
           case (st)
-            3'd2:    begin ht = A_OLD;  bm = A_OLD;  end
+            3'd1:    ht = A_OLD;
+            3'd2:    bm = A_OLD;
             3'd3:    unt = 1'b1;
             3'd4:    begin ht = A_NEW;  bm = A_NEW;  end
             3'd5:    lnk = 1'b1;

@@ -30,14 +30,16 @@
 //   NOP        1: done
 //   ENQUEUE    1: R ht[list], bm word       2: W link at head/tail, tt[t], bitmap word and
 //                                              summary, nr, load, queued
-//   DEQUEUE    1: R tt[t], next[t], prev[t] 2: R ht[old list], bm word
+//   DEQUEUE    1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
+//              2: R bm word
 //              3: W unlink, bitmap word and summary, nr, load, queued
 //   PICK_NEXT  1: FFS of the summary of the active (else expired) array, R bm[that word]
 //              2: FFS16 of the word -> prio, R ht[that list]
 //              3: R next[head], wt[head]    4: W unlink head, bitmap word and summary, nr,
 //                                              load, queued, swap; result
 //   PEEK       1, 2: as PICK_NEXT           3: result
-//   REQUEUE,   1: R tt[t], next[t], prev[t] 2: R ht[old list], bm word
+//   REQUEUE,   1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
+//              2: R bm word
 //   SET_PRIO,  3: W unlink from the old list, its bitmap word and summary, nr, load
 //   MIGRATE    4: R ht[new list], bm word (after the unlink wrote)
 //              5: W link at the tail of the new list, tt[t], its bitmap word and summary,
@@ -582,7 +584,7 @@ module hws_rq_engine #(
                 if (!queued_q[x]) deep_fail("task in a list but not queued", c, a, p, xi);
                 if (seen[x]) deep_fail("task twice in the lists (or a cycle)", c, a, p, xi);
                 seen[x] = 1'b1;
-                tt = u_lists.u_tt.mem_q[x];
+                tt = {u_lists.u_hti.mem_q[x], u_lists.u_tt.mem_q[x]};
                 if (tt[TTW-1:0] != tt_exp) deep_fail("task entry names another list", c, a, p, xi);
                 if (tt[TTW + WGTW +: HTAW] != li) deep_fail("task entry's ht index is wrong", c, a, p, xi);
                 if (tt[TTW +: WGTW] != hws_weight_fn(p[7:0]))
