@@ -53,6 +53,8 @@ MUTANTS=(
 	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
 	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
+	# The same bug under ABC pdr (the unbounded proof of the same properties).
+	"eng_unlink_keeps_bit_pdr@@eng_bitmap_1cpu_pdr@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~prio_lo) : bm_tw;@@                         bm_tw;"
 	# The engine's invariants (proof eng_inv_1x3x2_bmc, the whole engine, bounded): an unlink that does
 	# not decrement its array's count (the count is no longer the number of queued tasks);
 	# a SET_WEIGHT of a queued task that does not update load, gload and gtotal.
@@ -104,7 +106,7 @@ PY
 	trace=$out/$m/$proof/trace.vcd
 	if [ $rc = 1 ] && grep -q "FAIL" "$out/$m/run.txt" && [ -s "$trace" ]; then
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" caught "${trace#$root/}"
-		grep -ao 'Assert failed in [^(]*' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /; s/ *\$//"
+		grep -aoE 'Assert failed in [^(]*|Output [0-9]+ of miter .* was asserted in frame [0-9]+' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /; s/ *\$//"
 	else
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" SURVIVED "see $out/$m/run.txt"
 		bad=$((bad + 1))
