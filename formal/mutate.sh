@@ -59,11 +59,16 @@ MUTANTS=(
 	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
 	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
-	# The engine's invariants (proof eng_inv_1x3x2_bmc, the whole engine, bounded): an unlink that does
-	# not decrement its array's count (the count is no longer the number of queued tasks);
-	# a SET_WEIGHT of a queued task that does not update load, gload and gtotal.
-	"eng_nr_no_dec@@eng_inv_1x3x2_bmc@@rtl/hws_eng_loads.v@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b1}});@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b0}});"
-	"eng_setw_no_load@@eng_inv_1x3x2_bmc@@rtl/hws_eng_loads.v@@  wire           setw_upd = ctl_i[\`HWS_S_SETW] && q_t_i;@@  wire           setw_upd = 1'b0 && ctl_i[\`HWS_S_SETW] && q_t_i;"
+	# The same bug under ABC pdr (the unbounded proof of the same properties).
+	"eng_unlink_keeps_bit_pdr@@eng_bitmap_1cpu_pdr@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
+	# The engine's invariants (proof eng_inv_1x3x2_abc12, the whole engine, ABC bmc3 to 12
+	# frames): an unlink that does not decrement its array's count (the count is no longer
+	# the number of queued tasks); a SET_WEIGHT of a queued task that does not update load,
+	# gload and gtotal; the bitmap's unlink that keeps the bit, in the whole engine (its
+	# invariant 1: a bit is set exactly when its list is non-empty).
+	"eng_nr_no_dec@@eng_inv_1x3x2_abc12@@rtl/hws_eng_loads.v@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b1}});@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b0}});"
+	"eng_setw_no_load@@eng_inv_1x3x2_abc12@@rtl/hws_eng_loads.v@@  wire           setw_upd = ctl_i[\`HWS_S_SETW] && q_t_i;@@  wire           setw_upd = 1'b0 && ctl_i[\`HWS_S_SETW] && q_t_i;"
+	"eng_unlink_keeps_bit_eng@@eng_inv_1x3x2_abc12@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )
@@ -110,7 +115,9 @@ PY
 	trace=$out/$m/$proof/trace.vcd
 	if [ $rc = 1 ] && grep -q "FAIL" "$out/$m/run.txt" && [ -s "$trace" ]; then
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" caught "${trace#$root/}"
-		grep -ao 'Assert failed in [^(]*' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s/^/    /; s/ *\$//"
+		grep -aoE 'Assert failed in [^(]*|Output [0-9]+ of miter .* was asserted in frame [0-9]+' "$out/$m/$proof/log.txt" | head -1 | sed "s|$copy/||; s|$out/$m/$proof/||; s/^/    /; s/ *\$//"
+		# (pdr, abcbmc: the assertion the replayed trace fails, from yosys sim)
+		[ -s "$out/$m/$proof/sim.txt" ] && grep -ao 'Assert [^ ]* ([^)]*) failed' "$out/$m/$proof/sim.txt" | head -1 | sed "s|$copy/||g; s/^/    sim: /"
 	else
 		printf '%-18s %-18s %-8s %s\n' "$m" "$proof" SURVIVED "see $out/$m/run.txt"
 		bad=$((bad + 1))

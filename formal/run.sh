@@ -10,7 +10,10 @@
 #   --out DIR   where logs and counterexample traces go (default build/formal)
 # Methods (formal/proofs.list): induction = a bounded check from reset to max(k, 12) steps,
 # then the k-induction step; bmc = the bounded check to depth; tempinduct = yosys sat;
-# satbmc = yosys sat's base case alone (a bounded check from reset to depth steps).
+# satbmc = yosys sat's base case alone (a bounded check from reset to depth steps);
+# pdr = ABC's property-directed reachability on an AIGER model (unbounded: it proves the
+# property or gives a counterexample; depth is its time limit in seconds); abcbmc = ABC's
+# bmc3 on the same model, depth frames.
 # Exit status: 0 when every proof selected passed, 1 when one failed (its log and, for a
 # counterexample, trace.vcd are under OUT/NAME/), 2 for bad usage.
 # Tools: yosys 0.23, yosys-smtbmc with z3 (docs/formal.md; no SymbiYosys on Debian 12).
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-for t in yosys yosys-smtbmc z3 verilator; do
+for t in yosys yosys-smtbmc yosys-abc z3 verilator; do
 	command -v $t >/dev/null || { echo "formal/run.sh: $t not found (apt-get install yosys z3)" >&2; exit 2; }
 done
 mkdir -p "$out"
@@ -45,6 +48,24 @@ now() { date +%s.%N; }
 # rather than only as an induction step that does not close (induction.vcd, a state that
 # need not be reachable).
 BMC_MIN=12
+
+# f_cex2vcd DIR: ABC's counterexample (write_cex -a: the initial latch values, then the
+# inputs of each frame) as an AIGER witness, replayed by yosys sim on the model that
+# became DIR/model.aig, to DIR/trace.vcd (fold's own latch, the last, is dropped).
+f_cex2vcd() {
+	local d=$1 nl
+	nl=$(head -1 "$d/model.aig" | awk '{ print $4 }')
+	python3 - "$d/cex.txt" "$d/cex.aiw" "$nl" <<'PY' || return 0
+import sys
+rows = open(sys.argv[1]).read().replace("# DONE", "").split()
+rows = [r for r in rows if not r.startswith("#")]
+if not rows:
+    sys.exit(1)
+out = ["1", "b0", rows[0][:int(sys.argv[3])]] + rows[1:] + ["."]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+	yosys -q -p "read_rtlil $d/model.il; sim -clock clk_i -r $d/cex.aiw -map $d/model.aim -vcd $d/trace.vcd" >"$d/sim.txt" 2>&1 || true
+}
 
 # prove NAME TOP FILES PARAMS METHOD DEPTH: sets RESULT (PASS/FAIL/ERROR) and WHY.
 prove() {
@@ -106,6 +127,32 @@ prove() {
 		else
 			RESULT=FAIL; WHY="sat bounded check failed, see $log"
 		fi ;;
+	pdr | abcbmc)
+		# ABC on an AIGER model (flow 3 of the toolchain notes): x bits become free inputs
+		# (setundef -anyseq: the proof holds whatever value synthesis picks), a register
+		# without an initial value a free initial value (-zinit), the assumptions AIGER
+		# invariant constraints that fold turns into the property.
+		if ! yosys -q -l "$log" -p "$script; flatten; async2sync; delete -output; setundef -undriven -anyseq; memory_map; opt -full; techmap; opt -fast; dffunmap; abc -g AND -fast; opt_clean; write_rtlil $dir/model.il; write_aiger -zinit -map $dir/model.aim $dir/model.aig" >/dev/null 2>&1; then
+			RESULT=ERROR; WHY="yosys failed, see $log"; return
+		fi
+		local eng
+		# pdr: depth is its time limit in seconds; abcbmc: bmc3 to depth frames (frame 0 is
+		# the first cycle, in reset: the same count as satbmc's steps)
+		if [ "$method" = pdr ]; then eng="pdr -T $depth"; else eng="bmc3 -F $depth"; fi
+		yosys-abc -c "read_aiger $dir/model.aig; print_stats; fold; strash; $eng; write_cex -a $dir/cex.txt" >"$dir/abc.txt" 2>&1
+		cat "$dir/abc.txt" >>"$log"
+		if grep -aq "Property proved" "$dir/abc.txt"; then
+			RESULT=PASS; KIND=unbounded
+		elif [ "$method" = abcbmc ] && grep -aq "No output asserted in $depth frames" "$dir/abc.txt"; then
+			RESULT=PASS; KIND=$depth
+		elif grep -aq "was asserted in frame" "$dir/abc.txt"; then
+			RESULT=FAIL; KIND="cex $(grep -ao 'asserted in frame [0-9]*' "$dir/abc.txt" | head -1 | awk '{ print $NF }')"
+			WHY="$method: $(grep -ao 'Output [0-9]* of miter .* was asserted in frame [0-9]*' "$dir/abc.txt" | head -1)"
+			f_cex2vcd "$dir"
+		else
+			RESULT=FAIL; KIND="undecided"
+			WHY="$method: no answer ($(grep -ao 'Reached timeout[^.]*\|Reached limit[^.]*' "$dir/abc.txt" | head -1)), see $dir/abc.txt"
+		fi ;;
 	*) RESULT=ERROR; WHY="unknown method '$method' in formal/proofs.list" ;;
 	esac
 }
@@ -133,6 +180,8 @@ while read -r name top files params method depth set rest; do
 	case $method in
 	induction) d="k-ind k=$depth" ;;	# base case: max(k, BMC_MIN) steps
 	bmc | satbmc) d="bmc $depth" ;;
+	pdr) d="${KIND:-?}"; [ "$RESULT" = PASS ] || d="${KIND:-?} (<=${depth}s)" ;;
+	abcbmc) d="bmc $depth"; [ "$RESULT" = PASS ] || d="${KIND:-?} (bmc $depth)" ;;
 	*) d="<=$depth steps"; [ -n "$KIND" ] && d="k=$KIND (<=$depth)" ;;
 	esac
 	printf '%-18s %-11s %-14s %-7s %7ss\n' "$name" "$method" "$d" "$RESULT" "$secs"

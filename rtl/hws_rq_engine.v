@@ -890,11 +890,13 @@ module hws_rq_engine #(
   endfunction
 
   // Auxiliary invariants for the induction: what a command latched at its pop holds for
-  // all its steps (queued[t] and swap[c]; grp_vld[t] in hws_eng_loads).
+  // all its steps (queued[t] and swap[c]; grp_vld[t] in hws_eng_loads). swap[c] of a CPU
+  // past NR_CPUS is an out-of-range select, x (any value in the AIGER model of the pdr
+  // and abcbmc proofs): such a command fails its CPU check and reads no swap.
   always @(*) begin
     if (f_run) begin
       assert (q_t == (({1'b0, tfield} < NR_TASKS32[12:0]) && queued_q[tfield[TW-1:0]]));
-      assert (swap_c == swap_all[c_w]);
+      if ({{(32-CW){1'b0}}, c_w} < NR_CPUS32) assert (swap_c == swap_all[c_w]);
     end
   end
 
