@@ -247,10 +247,12 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 
 # synth_ice40 on the default configuration: no latches, no multiple drivers, lists in
 # block RAM (SB_RAM40_4K), not in logic: every memory of SMOKE_BRAMS (the lists, the task
-# table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K, and
+# table, the bitmaps, the group state, the FIFOs of port 0, g_port[0]: "." matches the
+# brackets in the pattern) must be mapped to SB_RAM40_4K, and
 # hws_ram's words straight to it, without logic that emulates read-before-write.
 SMOKE_BRAMS := u_engine.u_lists.u_ht u_engine.u_lists.u_tt u_engine.u_lists.u_nx u_engine.u_lists.u_pv u_engine.u_loads.u_wt \
-	u_engine.u_bitmap.u_bm u_engine.u_loads.u_grp u_engine.u_loads.u_gl u_engine.u_loads.u_gt u_cmd_fifo u_res_fifo
+	u_engine.u_bitmap.u_bm u_engine.u_loads.u_grp u_engine.u_loads.u_gl u_engine.u_loads.u_gt \
+	g_port.0..u_fe.u_cmd_fifo g_port.0..u_fe.u_res_fifo
 synth-smoke: $(RTL_SRCS) $(RTL_INC)
 	@mkdir -p $(BUILD)/yosys
 	yosys -l $(BUILD)/yosys/synth_ice40.log -p 'read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRCS); synth_ice40 -top hws_top; check -assert; tee -o $(BUILD)/yosys/ice40_stat.txt stat' >/dev/null
