@@ -2,7 +2,9 @@
 // harnesses that drive the Verilated engine: the C++ one (sim/harness/hws_vsim_impl.h, the
 // rtl backend) and the SystemC TLM-2.0 target (sim/vp/vp_target.h). One transaction at a
 // time, each VALID held until its handshake, timed by a struct hws_bus_timing
-// (lib/hws_bus_timing.h, which the C model shares): AW and W together or either first,
+// (lib/hws_bus_timing.h, which the C model shares) as lib/hws_port_master.h steps it (the
+// per-edge master of the multi-port tests and bench, the rule's one home): AW and W
+// together or either first,
 // ARVALID late, BREADY/RREADY low for a span while the response is up. All-zero timing is
 // the reference master (VALIDs at once, BREADY = RREADY = 1), whose edges the VP's
 // zero-latency equivalence with `run` rests on.
@@ -22,8 +24,10 @@
 
 #include <cstdint>
 
+#include "include/hws/axil_pins.h"
 #include "include/hws/regs.h"
 #include "lib/hws_bus_timing.h"
+#include "lib/hws_port_master.h"
 
 namespace hwsaxi {
 
@@ -33,38 +37,58 @@ constexpr unsigned kMaxWaitEdges = 100000;
 // The reference master's timing.
 constexpr hws_bus_timing kReference = { 0, 0, 0, 0 };
 
-// Wait for BVALID (@wr) or RVALID, hold its READY low for @stall edges with it up, then
-// take the response at the next edge; DECERR (3) when the slave never answers. Returns the
-// edges taken; the READY is 1 again when it returns.
+// Run the transaction @pm holds to its end on @p's pins: each edge, the slave's outputs as
+// the last edge left them go to hws_pm_drive() (lib/hws_port_master.h, the one home of the
+// master's timing), its inputs to the pins of the channels this transaction uses (the
+// other channel's pins are left as they are). Returns the edges taken; *resp gets
+// BRESP/RRESP and *data RDATA (reads), or DECERR (3) and READYs of 1 when the slave never
+// answers.
 template <class P>
-unsigned wait_response(P &p, bool wr, unsigned stall, uint32_t *data, uint32_t *resp)
+unsigned run(P &p, hws_port_master &pm, uint32_t *data, uint32_t *resp)
 {
-	unsigned n = 0, stalled = 0;
+	unsigned n = 0;
 
 	for (;;) {
-		bool v = wr ? p.b_valid() : p.r_valid();
-		bool ready = !v || stalled >= stall;
+		hws_axil_out o;
+		hws_axil_in in;
 
-		if (wr)
-			p.b_ready(ready);
-		else
-			p.r_ready(ready);
-		if (v && ready) {
-			*resp = wr ? p.b_resp() : p.r_resp();
-			if (data)
-				*data = p.r_data();
-			p.edge();
-			return n + 1;
+		o.awready = p.aw_ready();
+		o.wready = p.w_ready();
+		o.bvalid = p.b_valid();
+		o.bresp = p.b_resp();
+		o.arready = p.ar_ready();
+		o.rvalid = p.r_valid();
+		o.rdata = p.r_data();
+		o.rresp = p.r_resp();
+		hws_pm_drive(&pm, &o, &in);
+		if (pm.write) {
+			p.aw(in.awvalid, in.awaddr);
+			p.w(in.wvalid, in.wdata, in.wstrb);
+			p.b_ready(in.bready);
+		} else {
+			p.ar(in.arvalid, in.araddr);
+			p.r_ready(in.rready);
 		}
-		if (v)
-			stalled++;
 		p.edge();
-		if (++n >= kMaxWaitEdges) {
-			*resp = 3;
-			if (wr)
+		n++;
+		if (hws_pm_after(&pm)) {
+			*resp = pm.resp;
+			if (data)
+				*data = pm.rdata;
+			return n;
+		}
+		if (n >= 2 * kMaxWaitEdges) {	// the address phase's and the response's waits
+			if (pm.write) {
+				p.aw(false, pm.addr);
+				p.w(false, pm.data, pm.strb);
 				p.b_ready(true);
-			else
+			} else {
+				p.ar(false, pm.addr);
 				p.r_ready(true);
+			}
+			*resp = 3;
+			if (data)
+				*data = 0;
 			return n;
 		}
 	}
@@ -75,28 +99,11 @@ template <class P>
 unsigned write(P &p, const hws_bus_timing &t, uint32_t addr, uint32_t data, uint32_t strb,
 	       uint32_t *resp)
 {
-	unsigned n = 0;
-	bool aw_done = false, w_done = false;
+	hws_port_master pm;
 
-	addr &= (1u << HWS_ADDR_W) - 1u;	// the address bits the engine decodes
-	strb &= 0xfu;
-	while (!(aw_done && w_done) && n < kMaxWaitEdges) {
-		bool awv = !aw_done && n >= t.aw_delay;
-		bool wv = !w_done && n >= t.w_delay;
-		bool aw_hs, w_hs;
-
-		p.aw(awv, addr);
-		p.w(wv, data, strb);
-		aw_hs = awv && p.aw_ready();
-		w_hs = wv && p.w_ready();
-		p.edge();
-		n++;
-		aw_done = aw_done || aw_hs;
-		w_done = w_done || w_hs;
-	}
-	p.aw(false, addr);
-	p.w(false, data, strb);
-	return n + wait_response(p, true, t.resp_stall, nullptr, resp);
+	hws_pm_init(&pm);
+	hws_pm_write(&pm, &t, addr, data, strb);
+	return run(p, pm, nullptr, resp);
 }
 
 // One write with the reference timing.
@@ -111,20 +118,11 @@ unsigned write(P &p, uint32_t addr, uint32_t data, uint32_t strb, uint32_t *resp
 template <class P>
 unsigned read(P &p, const hws_bus_timing &t, uint32_t addr, uint32_t *data, uint32_t *resp)
 {
-	unsigned n = 0;
-	bool taken = false;
+	hws_port_master pm;
 
-	addr &= (1u << HWS_ADDR_W) - 1u;	// the address bits the engine decodes
-	while (!taken && n < kMaxWaitEdges) {
-		bool arv = n >= t.ar_delay;
-
-		p.ar(arv, addr);
-		taken = arv && p.ar_ready();
-		p.edge();
-		n++;
-	}
-	p.ar(false, addr);
-	return n + wait_response(p, false, t.resp_stall, data, resp);
+	hws_pm_init(&pm);
+	hws_pm_read(&pm, &t, addr);
+	return run(p, pm, data, resp);
 }
 
 // One read with the reference timing.
