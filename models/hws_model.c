@@ -90,6 +90,14 @@ struct hws_model {
 	int pop_issued, pop_ready;
 	uint32_t pop_word;
 
+	/* The preemption interrupt (section 4.5): CURR[c], IRQ_PEND, IRQ_EN (bit c = CPU c). */
+	uint8_t curr[HWS_MAX_CPUS];
+	uint64_t irq_pend, irq_en;
+	/* The link of the command completing at this edge (link_task()): its CPU, physical
+	 * array and prio; lnk_valid is cleared before each completion. */
+	int lnk_valid;
+	unsigned lnk_cpu, lnk_parr, lnk_prio;
+
 	/* Registers. */
 	uint32_t cmd_done, cycles;
 	uint32_t err_last, err_cmd, err_seq, err_total, err_cnt[16];
@@ -209,6 +217,10 @@ void hws_model_reset(struct hws_model *m)
 	m->pop_issued = 0;
 	m->pop_ready = 0;
 	m->pop_word = 0;
+	memset(m->curr, HWS_CURR_IDLE, sizeof(m->curr));
+	m->irq_pend = 0;
+	m->irq_en = 0;
+	m->lnk_valid = 0;
 	m->cmd_done = 0;
 	m->cycles = 0;
 	clear_errors(m);
@@ -544,6 +556,10 @@ static void link_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned pa
 		m->next[m->tail[q]] = (uint16_t)t;
 		m->tail[q] = (uint16_t)t;
 	}
+	m->lnk_valid = 1;
+	m->lnk_cpu = cpu;
+	m->lnk_parr = parr;
+	m->lnk_prio = prio;
 	m->queued[t] = 1;
 	m->t_cpu[t] = (uint8_t)cpu;
 	m->t_prio[t] = (uint8_t)prio;
@@ -817,7 +833,19 @@ static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
  */
 #define BUS_ADDR_MASK ((1u << HWS_ADDR_W) - 1u)
 
-enum reg_access { ACC_NONE, ACC_RO, ACC_WO };
+enum reg_access { ACC_NONE, ACC_RO, ACC_WO, ACC_RW };
+
+/* An address of the CURR window (section 4.5) of a CPU that exists, aligned. */
+static int is_curr(const struct hws_model *m, uint32_t addr)
+{
+	return addr >= HWS_CURR_BASE && addr < HWS_CURR_BASE + 4 * m->p.nr_cpus && !(addr & 3u);
+}
+
+/* The mask of the CPUs that exist, as IRQ_PEND and IRQ_EN hold them. */
+static uint64_t cpu_mask(const struct hws_model *m)
+{
+	return m->p.nr_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << m->p.nr_cpus) - 1;
+}
 
 /* An address of the POP window (section 4.4), aligned. */
 static int is_pop(uint32_t addr)
@@ -833,10 +861,12 @@ static uint32_t pop_cmd(uint32_t addr)
 	return (uint32_t)op << HWS_CMD_OP_LSB | (addr & 0xffu) / 4 << HWS_CMD_CPU_LSB;
 }
 
-static enum reg_access reg_access(uint32_t addr)
+static enum reg_access reg_access(const struct hws_model *m, uint32_t addr)
 {
 	if (is_pop(addr))
 		return ACC_RO;
+	if (is_curr(m, addr))
+		return ACC_WO;
 	if (addr & 3u || addr > 0xffu)
 		return ACC_NONE;
 	switch (addr) {
@@ -910,6 +940,14 @@ static uint32_t reg_value(const struct hws_model *m, uint32_t addr)
 	case HWS_REG_BAL_AVG:
 	case HWS_REG_BAL_IMB:
 		return m->bal[(addr - HWS_REG_BAL_THIS) / 4];
+	case HWS_REG_IRQ_PEND0:
+		return (uint32_t)m->irq_pend;
+	case HWS_REG_IRQ_PEND1:
+		return (uint32_t)(m->irq_pend >> 32);
+	case HWS_REG_IRQ_EN0:
+		return (uint32_t)m->irq_en;
+	case HWS_REG_IRQ_EN1:
+		return (uint32_t)(m->irq_en >> 32);
 	}
 	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT11)
 		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
@@ -963,14 +1001,19 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	int has_res = 0, latch = 0, status_read = 0, err_clear = 0, popped_tag = 0;
 	int run_tag = m->run_tag;
 	enum reg_access acc;
+	/* Section 4.5: this edge's W1C mask, IRQ_EN word written (-1 none), CURR write. */
+	uint64_t w1c = 0;
+	int en_word = -1, curr_cpu = -1, pick_cpu = -1;
+	unsigned pick_prio = 0;
+	int irq_set = 0;
 
 	out->rlatched = 0;
 
 	/* Writes: decode; a soft reset wins over everything at this edge. */
 	if (in->write) {
-		acc = reg_access(in->addr);
+		acc = reg_access(m, in->addr);
 		out->resp = RESP_OKAY;
-		if (acc != ACC_WO || in->strb != 0xfu) {
+		if ((acc != ACC_WO && acc != ACC_RW) || in->strb != 0xfu) {
 			out->resp = RESP_SLVERR;
 			bus_err = HWS_ERR_ADDR;
 			bus_info = in->addr;
@@ -980,6 +1023,12 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 				return;
 			}
 			err_clear = !!(in->data & HWS_CTRL_ERR_CLEAR_MASK);
+		} else if (in->addr == HWS_REG_IRQ_PEND0 || in->addr == HWS_REG_IRQ_PEND1) {
+			w1c = (uint64_t)in->data << (in->addr == HWS_REG_IRQ_PEND1 ? 32 : 0);
+		} else if (in->addr == HWS_REG_IRQ_EN0 || in->addr == HWS_REG_IRQ_EN1) {
+			en_word = in->addr == HWS_REG_IRQ_EN1;
+		} else if (is_curr(m, in->addr)) {
+			curr_cpu = (int)((in->addr - HWS_CURR_BASE) / 4);
 		} else if (cmdf_n == m->p.cmd_depth) {
 			bus_err = HWS_ERR_OVERFLOW;
 			bus_info = in->data;
@@ -988,8 +1037,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 
 	/* Reads: a new address, or a pending one whose wait has ended. */
 	if (in->read) {
-		acc = reg_access(in->addr);
-		if (acc != ACC_RO) {
+		acc = reg_access(m, in->addr);
+		if (acc != ACC_RO && acc != ACC_RW) {
 			out->rlatched = 1;
 			out->rdata = 0;
 			out->resp = RESP_SLVERR;
@@ -1029,9 +1078,36 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 
 	/* The engine's completion: the whole command at once (section 4.1). */
 	if (done) {
+		m->lnk_valid = 0;
 		eng_err = execute(m, m->cmd, &res, &has_res);
 		m->cmd_done++;
+		/* Section 4.5: a link into an active array below CURR (before this edge) sets
+		 * IRQ_PEND; a PICK_NEXT that did not fail sets CURR and clears IRQ_PEND. */
+		irq_set = m->lnk_valid && m->lnk_parr == m->swap[m->lnk_cpu] &&
+			  m->lnk_prio < m->curr[m->lnk_cpu];
+		if (!eng_err && f_op(m->cmd) == HWS_OP_PICK_NEXT) {
+			pick_cpu = (int)f_cpu(m->cmd);
+			pick_prio = res & HWS_NONE_FLAG ? HWS_CURR_IDLE :
+				    (res & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
+		}
 	}
+
+	/* The preemption interrupt's registers (section 4.5). */
+	m->irq_pend &= ~w1c;
+	if (en_word >= 0) {
+		uint64_t sh = en_word ? 32 : 0;
+
+		m->irq_en = (m->irq_en & ~((uint64_t)0xffffffffu << sh)) |
+			    ((uint64_t)in->data << sh & cpu_mask(m));
+	}
+	if (curr_cpu >= 0)
+		m->curr[curr_cpu] = (uint8_t)(in->data & HWS_CURR_PRIO_MASK);
+	if (pick_cpu >= 0) {
+		m->curr[pick_cpu] = (uint8_t)pick_prio;
+		m->irq_pend &= ~((uint64_t)1 << pick_cpu);
+	}
+	if (irq_set)
+		m->irq_pend |= (uint64_t)1 << m->lnk_cpu;
 
 	/* FIFOs: pops see the words present before the edge, pushes append. */
 	if (latch && m->raddr == HWS_REG_RESULT && resf_n > 0)
@@ -1170,6 +1246,11 @@ unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint
 
 	next_timing(m, &t);
 	return hws_model_read_timed(m, &t, addr, data, resp);
+}
+
+uint64_t hws_model_irq_lines(const struct hws_model *m)
+{
+	return m->irq_pend & m->irq_en;
 }
 
 void hws_model_idle(struct hws_model *m, unsigned edges)

@@ -51,7 +51,11 @@ module hws_top #(
   output wire        s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
   output wire [31:0] s_axi_rdata_o,
-  output wire [1:0]  s_axi_rresp_o
+  output wire [1:0]  s_axi_rresp_o,
+  // the preemption interrupt (docs/accelerator.md 4.5, hws_irq): |(IRQ_PEND & IRQ_EN), and
+  // the same per CPU
+  output wire               irq_o,
+  output wire [NR_CPUS-1:0] irq_cpu_o
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -117,6 +121,8 @@ module hws_top #(
   wire [31:0] eng_res, eng_cmd;
   wire [7:0]  eng_code;
   wire [127:0] bal_regs;   // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  wire [127:0] irq_regs;   // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
+  wire [15:0]  eng_lnk;    // the engine's link at the coming edge (hws_irq)
 
   // ---------------------------------------------------------------------------------------
   // The AXI4-Lite handshakes (hws_axil_slave): a write reaches the registers as wr_take
@@ -151,7 +157,8 @@ module hws_top #(
   // Write decode
   wire wr_is_ctrl = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CTRL);
   wire wr_is_cmd  = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CMD);
-  assign wr_ok    = (wr_is_ctrl || wr_is_cmd) && (wr_strb == 4'hF);
+  wire wr_is_irq;                 // IRQ_PENDn, IRQ_ENn, or CURR[c] of a CPU that exists
+  assign wr_ok    = (wr_is_ctrl || wr_is_cmd || wr_is_irq) && (wr_strb == 4'hF);
   wire wr_addr_err = wr_take && !wr_ok;
   wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
   wire wr_ctrl    = wr_take && wr_ok && wr_is_ctrl;
@@ -248,6 +255,10 @@ module hws_top #(
       HWS_REG_BAL_MAX:   rd_word = bal_regs[1*32 +: 32];
       HWS_REG_BAL_AVG:   rd_word = bal_regs[2*32 +: 32];
       HWS_REG_BAL_IMB:   rd_word = bal_regs[3*32 +: 32];
+      HWS_REG_IRQ_PEND0: rd_word = irq_regs[0*32 +: 32];
+      HWS_REG_IRQ_PEND1: rd_word = irq_regs[1*32 +: 32];
+      HWS_REG_IRQ_EN0:   rd_word = irq_regs[2*32 +: 32];
+      HWS_REG_IRQ_EN1:   rd_word = irq_regs[3*32 +: 32];
       default:           rd_valid_r = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end
@@ -275,7 +286,20 @@ module hws_top #(
                   .LCU_BALANCE(LCU_BALANCE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(cmd_head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
-    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)
+    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs),
+    .lnk_o(eng_lnk)
+  );
+
+  // The preemption interrupt (docs/accelerator.md 4.5): links and PICK_NEXTs at their
+  // completion edge, CURR/IRQ writes at their taking edge.
+  wire eng_pick = eng_done && !eng_err && (eng_cmd[31:28] == HWS_OP_PICK_NEXT[3:0]);
+  hws_irq #(.NR_CPUS(NR_CPUS)) u_irq (
+    .clk_i(clk_i), .srst_i(srst), .wr_i(wr_take && (wr_strb == 4'hF)), .wr_addr_i(wr_addr),
+    .wr_data_i(wr_data), .wr_hit_o(wr_is_irq), .lnk_i(eng_lnk), .pick_i(eng_pick),
+    .pick_cpu_i(eng_cmd[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]),
+    .pick_prio_i(eng_res[HWS_RES_NONE_LSB] ? HWS_CURR_IDLE[7:0] :
+                 eng_res[HWS_RES_PRIO_LSB +: HWS_RES_PRIO_W]),
+    .regs_o(irq_regs), .irq_o(irq_o), .irq_cpu_o(irq_cpu_o)
   );
 
   // ---------------------------------------------------------------------------------------
