@@ -250,14 +250,15 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 # table, the bitmaps, the group state, the FIFOs) must be mapped to SB_RAM40_4K, and
 # hws_ram's words straight to it, without logic that emulates read-before-write.
 SMOKE_BRAMS := u_engine.u_lists.u_ht u_engine.u_lists.u_tt u_engine.u_lists.u_nx u_engine.u_lists.u_pv u_engine.u_loads.u_wt \
-	u_engine.u_bitmap.u_bm u_engine.u_loads.u_grp u_engine.u_loads.u_gl u_engine.u_loads.u_gt u_cmd_fifo u_res_fifo
+	u_engine.u_bitmap.u_bm u_engine.u_loads.u_grp u_engine.u_loads.u_gl u_engine.u_loads.u_gt \
+	g_port[0].u_fe.u_cmd_fifo g_port[0].u_fe.u_res_fifo
 synth-smoke: $(RTL_SRCS) $(RTL_INC)
 	@mkdir -p $(BUILD)/yosys
 	yosys -l $(BUILD)/yosys/synth_ice40.log -p 'read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRCS); synth_ice40 -top hws_top; check -assert; tee -o $(BUILD)/yosys/ice40_stat.txt stat' >/dev/null
 	@! grep -qi 'latch' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: latches inferred" >&2; exit 1; }
 	@grep -q 'SB_RAM40_4K' $(BUILD)/yosys/ice40_stat.txt || { echo "synth-smoke: no block RAM inferred" >&2; exit 1; }
 	@for m in $(SMOKE_BRAMS); do \
-		grep -q "^mapping memory hws_top\.$$m\.mem_q via \$$__ICE40_RAM4K_" $(BUILD)/yosys/synth_ice40.log \
+		grep -qF "mapping memory hws_top.$$m.mem_q via \$$__ICE40_RAM4K_" $(BUILD)/yosys/synth_ice40.log \
 			|| { echo "synth-smoke: memory $$m is not in block RAM (see $(BUILD)/yosys/synth_ice40.log)" >&2; exit 1; }; \
 	done; echo "synth-smoke: $(words $(SMOKE_BRAMS)) memories in block RAM: $(SMOKE_BRAMS)"
 	@! grep -q 'emulate_read_first' $(BUILD)/yosys/synth_ice40.log \
