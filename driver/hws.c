@@ -647,6 +647,49 @@ int hws_windows(const struct hws_dev *d)
 	return d->tp.addr_w >= HWS_ADDR_W;
 }
 
+/* ---- The preemption interrupt (docs/accelerator.md 4.6) ---- */
+
+int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio)
+{
+	if (cpu >= d->cfg.nr_cpus || prio > 255)
+		return -ERANGE;
+	if (!hws_windows(d))
+		return -ENOTSUP;
+	return hws_reg_write(d, HWS_CURR_BASE + 4 * cpu, prio);
+}
+
+int hws_irq_pending(struct hws_dev *d, uint64_t *pending)
+{
+	uint32_t lo = 0, hi = 0;
+	int ret = hws_reg_read(d, HWS_REG_IRQ_PEND0, &lo);
+
+	if (!ret && d->cfg.nr_cpus > 32)
+		ret = hws_reg_read(d, HWS_REG_IRQ_PEND1, &hi);
+	if (!ret)
+		*pending = (uint64_t)hi << 32 | lo;
+	return ret;
+}
+
+int hws_irq_ack(struct hws_dev *d, uint64_t mask)
+{
+	int ret = 0;
+
+	if ((uint32_t)mask)
+		ret = hws_reg_write(d, HWS_REG_IRQ_PEND0, (uint32_t)mask);
+	if (!ret && d->cfg.nr_cpus > 32 && mask >> 32)
+		ret = hws_reg_write(d, HWS_REG_IRQ_PEND1, (uint32_t)(mask >> 32));
+	return ret;
+}
+
+int hws_irq_enable(struct hws_dev *d, uint64_t mask)
+{
+	int ret = hws_reg_write(d, HWS_REG_IRQ_EN0, (uint32_t)mask);
+
+	if (!ret && d->cfg.nr_cpus > 32)
+		ret = hws_reg_write(d, HWS_REG_IRQ_EN1, (uint32_t)(mask >> 32));
+	return ret;
+}
+
 int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word)
 {
 	return window_read(d, HWS_POP_BASE, HWS_OP_PICK_NEXT, cpu, p, word);

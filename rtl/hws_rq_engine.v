@@ -95,7 +95,9 @@ module hws_rq_engine #(
   output wire        err_o,       // ... and failed with err_code_o
   output wire [7:0]  err_code_o,
   output wire [31:0] cmd_o,       // the executing command word (for ERR_CMD)
-  output wire [127:0] bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  output wire [127:0] bal_regs_o, // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  output wire [15:0] lnk_o        // the coming edge links a task: {1, the list's logical
+                                  // array is active, cpu, prio} (hws_irq), else 0
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -312,6 +314,15 @@ module hws_rq_engine #(
   assign err_o      = failed;
   assign err_code_o = ecode;
   assign cmd_o      = cmd_q;
+  // The link of ENQUEUE, REQUEUE, SET_PRIO and MIGRATE (their last step) into the focus
+  // list; its logical array is active when its physical one is swap[cpu] (docs/accelerator.md
+  // 4.6). A failed command never links (its checks fail in step 1, before any link step).
+  reg  [5:0]  lnk_cpu6;
+  always @* begin
+    lnk_cpu6 = 6'd0;
+    lnk_cpu6[CW-1:0] = f_cpu;
+  end
+  assign lnk_o = link ? {1'b1, f_phys == swap_all[f_cpu], lnk_cpu6, f_prio} : 16'd0;
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr};

@@ -59,7 +59,11 @@ module hws_top #(
   output wire [NR_PORTS-1:0]    s_axi_rvalid_o,
   input  wire [NR_PORTS-1:0]    s_axi_rready_i,
   output wire [NR_PORTS*32-1:0] s_axi_rdata_o,
-  output wire [NR_PORTS*2-1:0]  s_axi_rresp_o
+  output wire [NR_PORTS*2-1:0]  s_axi_rresp_o,
+  // the preemption interrupt (docs/accelerator.md 4.6, hws_irq): |(IRQ_PEND & IRQ_EN), and
+  // the same per CPU
+  output wire               irq_o,
+  output wire [NR_CPUS-1:0] irq_cpu_o
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -104,6 +108,8 @@ module hws_top #(
   wire [31:0] eng_res, eng_cmd;
   wire [7:0]  eng_code;
   wire [127:0] bal_regs;   // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  wire [127:0] irq_regs;   // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
+  wire [15:0]  eng_lnk;    // the engine's link at the coming edge (hws_irq)
 
   reg          run_tag_q;         // the executing command is a window read's
   reg          run_res_q;         // the executing command will push a result word
@@ -118,6 +124,9 @@ module hws_top #(
   wire [NR_PORTS-1:0]    p_e_wr, p_e_rd;
   wire [NR_PORTS*8-1:0]  p_e_wr_code, p_e_rd_code;
   wire [NR_PORTS*32-1:0] p_e_wr_word, p_e_rd_word;
+  wire [NR_PORTS-1:0]    p_wr_irq, p_wr_irq_hit;   // the ports' writes to hws_irq
+  wire [NR_PORTS*10-1:0] p_wr_irq_addr;
+  wire [NR_PORTS*32-1:0] p_wr_irq_data;
 
   wire soft_reset = |p_soft_reset;
   wire err_clear  = |p_err_clear;
@@ -157,7 +166,9 @@ module hws_top #(
         .e_rd_word_o(p_e_rd_word[gp*32 +: 32]),
         .cmd_done_i(cmd_done_q), .cycles_i(cycles_q), .err_last_i(err_last_q),
         .err_cmd_i(err_cmd_q), .err_seq_i(err_seq_q), .err_total_i(err_total_q),
-        .err_cnt_i(err_cnt), .bal_regs_i(bal_regs)
+        .err_cnt_i(err_cnt), .bal_regs_i(bal_regs), .irq_regs_i(irq_regs),
+        .wr_irq_o(p_wr_irq[gp]), .wr_irq_addr_o(p_wr_irq_addr[gp*10 +: 10]),
+        .wr_irq_data_o(p_wr_irq_data[gp*32 +: 32]), .wr_irq_hit_i(p_wr_irq_hit[gp])
       );
     end
   endgenerate
@@ -177,7 +188,21 @@ module hws_top #(
                   .LCU_BALANCE(LCU_BALANCE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
-    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)
+    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs),
+    .lnk_o(eng_lnk)
+  );
+
+  // The preemption interrupt (docs/accelerator.md 4.6): links and PICK_NEXTs at their
+  // completion edge, CURR/IRQ writes of every port at their taking edge (several ports at
+  // one edge: W1C masks OR-ed, CURR[c] and IRQ_ENn from the highest-numbered port).
+  wire eng_pick = eng_done && !eng_err && (eng_cmd[31:28] == HWS_OP_PICK_NEXT[3:0]);
+  hws_irq #(.NR_CPUS(NR_CPUS), .NR_PORTS(NR_PORTS)) u_irq (
+    .clk_i(clk_i), .srst_i(srst), .wr_i(p_wr_irq), .wr_addr_i(p_wr_irq_addr),
+    .wr_data_i(p_wr_irq_data), .wr_hit_o(p_wr_irq_hit), .lnk_i(eng_lnk), .pick_i(eng_pick),
+    .pick_cpu_i(eng_cmd[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]),
+    .pick_prio_i(eng_res[HWS_RES_NONE_LSB] ? HWS_CURR_IDLE[7:0] :
+                 eng_res[HWS_RES_PRIO_LSB +: HWS_RES_PRIO_W]),
+    .regs_o(irq_regs), .irq_o(irq_o), .irq_cpu_o(irq_cpu_o)
   );
 
   always @(posedge clk_i) begin

@@ -127,6 +127,8 @@ module board_top #(
 
   wire       awready, wready, bvalid, arready, rvalid;
   wire [1:0] bresp, rresp;
+  wire       irq;
+  wire [NR_CPUS-1:0] irq_cpu;
   wire [31:0] rdata;
 
   assign tx_load = (st_q == S_REPLY) && !tx_busy_q;   // tx_busy_q is set the next cycle
@@ -216,8 +218,11 @@ module board_top #(
     .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i({2'b0, addr_q}),
     .s_axi_arprot_i(3'd0),
     .s_axi_rvalid_o(rvalid), .s_axi_rready_i(st_q == S_BUS && !wr_q), .s_axi_rdata_o(rdata),
-    .s_axi_rresp_o(rresp)
+    .s_axi_rresp_o(rresp), .irq_o(irq), .irq_cpu_o(irq_cpu)
   );
+  // The preemption interrupt has no pin on this board (its registers are still readable
+  // through the serial line's 8-bit addresses; the CURR window is not).
+  wire unused_irq = &{1'b0, irq, irq_cpu};
 
   assign LEDR_N = !err_q;
   assign LEDG_N = !rst_nq;

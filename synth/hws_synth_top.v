@@ -37,7 +37,8 @@ module hws_synth_top #(
   output reg         s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
   output reg  [31:0] s_axi_rdata_o,
-  output reg  [1:0]  s_axi_rresp_o
+  output reg  [1:0]  s_axi_rresp_o,
+  output reg         irq_o              // hws_top's preemption interrupt
 );
   // Input stage
   reg        rst_nq;
@@ -66,6 +67,8 @@ module hws_synth_top #(
   wire        awready, wready, bvalid, arready, rvalid;
   wire [1:0]  bresp, rresp;
   wire [31:0] rdata;
+  wire        irq;
+  wire [NR_CPUS-1:0] irq_cpu;   // (the per-CPU lines: not brought out)
 
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
@@ -81,8 +84,9 @@ module hws_synth_top #(
     .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i(araddr_q),
     .s_axi_arprot_i(arprot_q),
     .s_axi_rvalid_o(rvalid), .s_axi_rready_i(rready_q), .s_axi_rdata_o(rdata),
-    .s_axi_rresp_o(rresp)
+    .s_axi_rresp_o(rresp), .irq_o(irq), .irq_cpu_o(irq_cpu)
   );
+  wire unused_irq = &{1'b0, irq_cpu};
 
   // Output stage
   always @(posedge clk_i) begin
@@ -94,6 +98,7 @@ module hws_synth_top #(
     s_axi_rvalid_o  <= rvalid;
     s_axi_rdata_o   <= rdata;
     s_axi_rresp_o   <= rresp;
+    irq_o           <= irq;
   end
 endmodule
 

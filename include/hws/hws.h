@@ -243,6 +243,27 @@ unsigned hws_post_credits(const struct hws_dev *d);
  */
 int hws_post_errors(struct hws_dev *d, struct hws_post_err *e);
 
+/* ---- The preemption interrupt (docs/accelerator.md 4.6) ---- */
+
+/**
+ * hws_set_curr - write CURR[@cpu]: the priority of the task @cpu runs, HWS_CURR_IDLE for
+ * none. A link of a task with a lower priority number into @cpu's active array then sets
+ * its IRQ_PEND bit. Every PICK_NEXT (hws_pop(), hws_pick_next()) sets CURR itself, so
+ * this is needed only when the running task's priority changes or the CPU idles without
+ * a pick. The write takes effect at its own edge, commands still queued included.
+ * Return: 0; -ERANGE for @cpu >= NR_CPUS or @prio > 255; -ENOTSUP where the bus does
+ * not reach the CURR window (hws_windows() 0: a serial line's 8-bit addresses).
+ */
+int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio);
+/* hws_irq_pending - read IRQ_PEND (IRQ_PEND1 only when NR_CPUS > 32): bit c = CPU c. */
+int hws_irq_pending(struct hws_dev *d, uint64_t *pending);
+/* hws_irq_ack - clear the pending bits set in @mask (write-1-to-clear): IRQ_PEND0 is
+ * written when bits 31..0 has any, IRQ_PEND1 when bits 63..32 has and NR_CPUS > 32. */
+int hws_irq_ack(struct hws_dev *d, uint64_t mask);
+/* hws_irq_enable - write IRQ_EN: irq_o = OR of IRQ_PEND & IRQ_EN (IRQ_EN1 only when
+ * NR_CPUS > 32). */
+int hws_irq_enable(struct hws_dev *d, uint64_t mask);
+
 /* ---- Synchronous commands (docs/accelerator.md section 3) ---- */
 
 int hws_nop(struct hws_dev *d);

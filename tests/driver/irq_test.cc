@@ -1,0 +1,358 @@
+// irq_test.cc - the preemption interrupt (docs/accelerator.md 4.6): CURR, IRQ_PEND, IRQ_EN,
+// on every backend.
+//
+// Expected values come from a reference kept by the test itself: each task's CPU, logical
+// array and priority, each CPU's CURR, and the rule of 4.6 (a link into an active array
+// with a priority below CURR sets the CPU's bit; a PICK_NEXT that did not fail sets CURR
+// to what it picked and clears the bit). The engine's picks come from the engine; which
+// task it picks is tested elsewhere (window_test, engine_test), the bits are judged here.
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/test_util.h"
+
+using hwstest::reg;
+
+namespace {
+
+uint64_t bit(unsigned c)
+{
+	return uint64_t{ 1 } << c;
+}
+
+class Irq : public ::testing::TestWithParam<const char *> {
+protected:
+	void open(unsigned cpus = 8, unsigned tasks = 64)
+	{
+		d_.reset(hwstest::open_dev(GetParam(), cpus, tasks));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+	}
+
+	uint64_t pending()
+	{
+		uint64_t p = ~uint64_t{ 0 };
+		EXPECT_EQ(hws_irq_pending(d, &p), 0) << hws_errmsg(d);
+		return p;
+	}
+
+	uint64_t edges()
+	{
+		hws_bus_stats s;
+		hws_get_bus_stats(d, &s);
+		return s.edges;
+	}
+
+	std::unique_ptr<hws_dev, hwstest::DevCloser> d_;
+	hws_dev *d = nullptr;
+};
+
+// The test's reference (docs/accelerator.md 4.6), independent of the model.
+struct Ref {
+	struct Task {
+		bool queued = false;
+		unsigned cpu = 0, prio = 0;
+		int logical = 0;	// 0 active, 1 expired
+	};
+	std::vector<Task> t;
+	std::vector<unsigned> curr;
+	uint64_t pend = 0;
+
+	Ref(unsigned cpus, unsigned tasks) : t(tasks), curr(cpus, HWS_CURR_IDLE) {}
+
+	void link(unsigned task, unsigned cpu, unsigned prio, int logical)
+	{
+		t[task] = { true, cpu, prio, logical };
+		if (logical == 0 && prio < curr[cpu])
+			pend |= bit(cpu);
+	}
+	// PICK_NEXT(cpu) answered @p: a swap turns the expired tasks active first.
+	void pick(unsigned cpu, const hws_pick &p)
+	{
+		if (p.swapped)
+			for (auto &x : t)
+				if (x.queued && x.cpu == cpu)
+					x.logical ^= 1;
+		if (p.found)
+			t[p.task].queued = false;
+		curr[cpu] = p.found ? p.prio : HWS_CURR_IDLE;
+		pend &= ~bit(cpu);
+	}
+};
+
+// After a reset: nothing pending, nothing enabled, every CURR idle (any arrival preempts).
+TEST_P(Irq, ResetStateAndAnyArrivalPreemptsAnIdleCpu)
+{
+	open();
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_PEND0), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_PEND1), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN0), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN1), 0u);
+	// The lowest priority there is still preempts an idle CPU; the expired array never does.
+	ASSERT_EQ(hws_enqueue(d, 1, 3, HWS_NR_PRIO - 1, 1, 0), 0);
+	EXPECT_EQ(pending(), 0u) << "a link into the expired array";
+	ASSERT_EQ(hws_enqueue(d, 2, 3, HWS_NR_PRIO - 1, 0, 0), 0);
+	EXPECT_EQ(pending(), bit(3));
+}
+
+// Planted cases, each judged by the reference: arrivals above, equal to and below CURR,
+// a pick that sets CURR and clears the bit, MIGRATE's destination, SET_PRIO, REQUEUE, the
+// expired array, failing commands, W1C and the enable mask.
+TEST_P(Irq, PlantedPreemptionsSetExactlyTheReferenceBits)
+{
+	open();
+	const hws_config *c = hws_config_of(d);
+	Ref r(c->nr_cpus, c->nr_tasks);
+	hws_pick p{};
+
+	auto check = [&](const char *what) { EXPECT_EQ(pending(), r.pend) << what; };
+	auto enq = [&](unsigned t, unsigned cpu, unsigned prio, int arr) {
+		ASSERT_EQ(hws_enqueue(d, t, cpu, prio, (unsigned)arr, 0), 0) << hws_errmsg(d);
+		r.link(t, cpu, prio, arr);
+	};
+	auto pop = [&](unsigned cpu) {
+		ASSERT_EQ(hws_pop(d, cpu, &p, nullptr), 0) << hws_errmsg(d);
+		r.pick(cpu, p);
+	};
+	auto ack = [&](uint64_t m) {
+		ASSERT_EQ(hws_irq_ack(d, m), 0);
+		r.pend &= ~m;
+	};
+	auto curr = [&](unsigned cpu, unsigned prio) {
+		ASSERT_EQ(hws_set_curr(d, cpu, prio), 0) << hws_errmsg(d);
+		r.curr[cpu] = prio;
+	};
+
+	// CPU 0 runs a prio-120 task: 130 and 120 do not preempt it, 119 does.
+	curr(0, 120);
+	enq(10, 0, 130, 0);
+	enq(11, 0, 120, 0);
+	check("arrivals at and below the running priority");
+	enq(12, 0, 119, 0);
+	check("an arrival above the running priority");
+	// The pick takes 12 (119): CURR[0] = 119, the bit clears; then 118 preempts, 125 not.
+	pop(0);
+	EXPECT_EQ(p.task, 12u);
+	check("the pick clears its CPU's bit");
+	enq(13, 0, 125, 0);
+	check("below the picked priority");
+	enq(14, 0, 118, 0);
+	check("above the picked priority");
+	ack(bit(0));
+	check("W1C");
+
+	// MIGRATE sets the destination's bit (the task's priority against its CURR), SET_PRIO
+	// and REQUEUE link again on their own CPU.
+	curr(5, 100);
+	curr(6, 139);
+	ASSERT_EQ(hws_migrate(d, 10, 5), 0);
+	r.link(10, 5, r.t[10].prio, r.t[10].logical);
+	check("MIGRATE of a 130 to a CPU running 100");
+	ASSERT_EQ(hws_migrate(d, 10, 6), 0);
+	r.link(10, 6, r.t[10].prio, r.t[10].logical);
+	check("MIGRATE of a 130 to a CPU running 139");
+	ack(bit(6));
+	ASSERT_EQ(hws_set_prio(d, 10, 99), 0);
+	r.link(10, 6, 99, r.t[10].logical);
+	ASSERT_EQ(hws_set_prio(d, 13, 140 - 1), 0);
+	r.link(13, 0, 139, r.t[13].logical);
+	check("SET_PRIO");
+	ack(r.pend);
+	ASSERT_EQ(hws_requeue(d, 10), 0);
+	r.link(10, 6, 99, r.t[10].logical);
+	check("REQUEUE of a task that still preempts");
+
+	// The expired array: no bit, not even below an idle CURR; moving an expired task keeps
+	// it expired.
+	ack(r.pend);
+	enq(20, 7, 0, 1);
+	ASSERT_EQ(hws_migrate(d, 20, 4), 0);
+	r.link(20, 4, 0, 1);
+	check("the expired array");
+
+	// Failing commands set nothing: ENQUEUE of a queued task, PRIO out of range, a MIGRATE
+	// of a task not queued, a POP of a CPU that does not exist.
+	curr(2, 139);
+	EXPECT_EQ(hws_enqueue(d, 14, 2, 0, 0, 0), -EEXIST);
+	EXPECT_EQ(hws_enqueue(d, 30, 2, HWS_NR_PRIO, 0, 0), -ERANGE);
+	EXPECT_EQ(hws_migrate(d, 31, 2), -ENOENT);
+	check("failed commands");
+	ASSERT_EQ(hws_enqueue(d, 32, 1, 50, 0, 0), 0);
+	r.link(32, 1, 50, 0);
+	EXPECT_EQ(hws_pop(d, c->nr_cpus, &p, nullptr), -ERANGE);
+	check("a POP of a CPU that does not exist clears nothing");
+
+	// PEEK changes nothing; PICK_NEXT by CMD (not the window) acts as a POP read does.
+	ASSERT_EQ(hws_peek(d, 1, &p), 0);
+	check("PEEK");
+	ASSERT_EQ(hws_pick_next(d, 1, &p), 0);
+	r.pick(1, p);
+	check("PICK_NEXT by CMD");
+	// An empty pick leaves the CPU idle: any arrival preempts again.
+	ASSERT_EQ(hws_pick_next(d, 1, &p), 0);
+	ASSERT_FALSE(p.found);
+	r.pick(1, p);
+	enq(33, 1, HWS_NR_PRIO - 1, 0);
+	check("after an empty pick");
+
+	// The enable mask: stored for the CPUs that exist, no effect on IRQ_PEND.
+	ASSERT_EQ(hws_irq_enable(d, ~uint64_t{ 0 }), 0);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN0), (uint32_t)(bit(c->nr_cpus) - 1));
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN1), 0u);
+	check("enable");
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_IRQ_PEND0, 0), 0);
+	check("a W1C write of zeros");
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 3u + 1u) << "the four failures above, nothing else";
+}
+
+// The edge: a link sets the bit at its command's completion edge. A write taken at edge
+// 0 (the reference master) is popped at edge 1 and completes at 1 + L; a read latches at
+// its first edge from the state before it, so it sees the bit only from edge 2 + L on.
+TEST_P(Irq, TheBitRisesAtTheCompletionEdge)
+{
+	open();
+	const unsigned lat = 2;	// ENQUEUE's latency (regmap.md)
+	for (unsigned k = 0; k < 4; k++) {
+		ASSERT_EQ(hws_post(d, hws_cmd(HWS_OP_ENQUEUE, k, 120, k, 0, 0)), 0);
+		// the write took 2 edges (0 and 1); idle k, then the read's AR edge is 2 + k
+		ASSERT_EQ(hws_idle(d, k), 0);
+		const uint64_t want = 2 + k > 1 + lat ? bit(k) : 0;
+		EXPECT_EQ(pending() & bit(k), want) << "read at edge " << 2 + k;
+	}
+}
+
+// CURR writes: a posted write at its own edge; CPUs that do not exist and reads are ADDR
+// errors; bits 31:8 are ignored.
+TEST_P(Irq, CurrWindowDecode)
+{
+	open();
+	const hws_config *c = hws_config_of(d);
+	uint32_t v = 0;
+	EXPECT_EQ(hws_reg_write(d, HWS_CURR_BASE + 4 * c->nr_cpus, 1), -EFAULT);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_ADDR);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), HWS_CURR_BASE + 4 * c->nr_cpus);
+	EXPECT_EQ(hws_reg_read(d, HWS_CURR_BASE, &v), -EFAULT) << "CURR is write-only";
+	EXPECT_EQ(hws_reg_write(d, HWS_CURR_BASE + 2, 1), -EFAULT) << "misaligned";
+	EXPECT_EQ(hws_set_curr(d, c->nr_cpus, 1), -ERANGE);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 3u) << "three ADDR errors; -ERANGE is the driver's";
+	ASSERT_EQ(hws_reg_write(d, HWS_REG_CTRL, HWS_CTRL_ERR_CLEAR_MASK), 0);
+	// bits 31:8 ignored: 0xffffff00 | 110 is CURR 110
+	ASSERT_EQ(hws_reg_write(d, HWS_CURR_BASE + 4 * 2, 0xffffff00u | 110u), 0);
+	ASSERT_EQ(hws_enqueue(d, 1, 2, 110, 0, 0), 0);
+	EXPECT_EQ(pending(), 0u);
+	ASSERT_EQ(hws_enqueue(d, 2, 2, 109, 0, 0), 0);
+	EXPECT_EQ(pending(), bit(2));
+	// A soft reset: the bit clears and CURR is idle again.
+	ASSERT_EQ(hws_irq_enable(d, bit(2)), 0);
+	ASSERT_EQ(hws_soft_reset(d), 0);
+	EXPECT_EQ(pending(), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN0), 0u);
+	ASSERT_EQ(hws_enqueue(d, 1, 2, HWS_NR_PRIO - 1, 0, 0), 0);
+	EXPECT_EQ(pending(), bit(2));
+}
+
+// 64 CPUs: CPUs 32..63 in IRQ_PEND1 and IRQ_EN1.
+TEST_P(Irq, SixtyFourCpusUseTheSecondWord)
+{
+	open(64, 256);
+	ASSERT_EQ(hws_set_curr(d, 40, 120), 0);
+	ASSERT_EQ(hws_enqueue(d, 1, 40, 100, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 2, 63, 100, 0, 0), 0);
+	ASSERT_EQ(hws_enqueue(d, 3, 31, 100, 0, 0), 0);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_PEND1), (uint32_t)((bit(40) | bit(63)) >> 32));
+	EXPECT_EQ(pending(), bit(31) | bit(40) | bit(63));
+	ASSERT_EQ(hws_irq_enable(d, bit(63) | bit(0)), 0);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN1), 1u << 31);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN0), 1u);
+	ASSERT_EQ(hws_irq_ack(d, bit(63)), 0);
+	EXPECT_EQ(pending(), bit(31) | bit(40));
+}
+
+// Random traffic judged by the reference after every step: ENQUEUE (either array),
+// DEQUEUE, MIGRATE, SET_PRIO, REQUEUE, POP and PICK_NEXT, CURR writes, acks. Seeded; the
+// seed is printed on failure.
+TEST_P(Irq, RandomTrafficMatchesTheReference)
+{
+	const unsigned cpus = 4, tasks = 24;
+	open(cpus, tasks);
+	const uint64_t seed = 0x1234 + (std::string(GetParam()) == "model" ? 0 : 1);
+	SCOPED_TRACE("seed " + std::to_string(seed));
+	std::mt19937_64 rng(seed);
+	Ref r(cpus, tasks);
+	hws_pick p{};
+	auto rnd = [&](unsigned n) { return (unsigned)(rng() % n); };
+	unsigned sets = 0;
+
+	for (int i = 0; i < 600 && !HasFailure(); i++) {
+		unsigned t = rnd(tasks), cpu = rnd(cpus), prio = 95 + rnd(45);
+		uint64_t before = r.pend;
+		switch (rnd(9)) {
+		case 0:
+		case 1:
+			if (r.t[t].queued)
+				continue;
+			{
+				const int arr = rnd(4) == 0;	// the expired array a quarter of the time
+				ASSERT_EQ(hws_enqueue(d, t, cpu, prio, (unsigned)arr, 0), 0);
+				r.link(t, cpu, prio, arr);
+			}
+			break;
+		case 2:
+			if (!r.t[t].queued)
+				continue;
+			ASSERT_EQ(hws_dequeue(d, t), 0);
+			r.t[t].queued = false;
+			break;
+		case 3:
+			if (!r.t[t].queued)
+				continue;
+			ASSERT_EQ(hws_migrate(d, t, cpu), 0);
+			r.link(t, cpu, r.t[t].prio, r.t[t].logical);
+			break;
+		case 4:
+			if (!r.t[t].queued)
+				continue;
+			ASSERT_EQ(hws_set_prio(d, t, prio), 0);
+			r.link(t, r.t[t].cpu, prio, r.t[t].logical);
+			break;
+		case 5:
+			if (!r.t[t].queued)
+				continue;
+			ASSERT_EQ(hws_requeue(d, t), 0);
+			r.link(t, r.t[t].cpu, r.t[t].prio, r.t[t].logical);
+			break;
+		case 6:
+			ASSERT_EQ(rnd(2) ? hws_pop(d, cpu, &p, nullptr) : hws_pick_next(d, cpu, &p), 0);
+			r.pick(cpu, p);
+			break;
+		case 7: {
+			unsigned v = rnd(3) ? prio : HWS_CURR_IDLE;
+			ASSERT_EQ(hws_set_curr(d, cpu, v), 0);
+			r.curr[cpu] = v;
+			break;
+		}
+		default: {
+			uint64_t m = rng() & (bit(cpus) - 1);
+			ASSERT_EQ(hws_irq_ack(d, m), 0);
+			r.pend &= ~m;
+			break;
+		}
+		}
+		sets += (r.pend & ~before) != 0;
+		ASSERT_EQ(pending(), r.pend) << "step " << i;
+	}
+	EXPECT_GT(sets, 30u) << "the traffic set bits often enough to test them";
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Irq, ::testing::Values("model", "rtl", "lockstep"),
+			 [](const ::testing::TestParamInfo<const char *> &i) {
+				 return std::string(i.param);
+			 });
+
+} // namespace
