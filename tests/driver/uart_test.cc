@@ -401,7 +401,8 @@ FakeBoard::Answer engine_like(const hws_params &p, unsigned garble_after = ~0u)
 			break;
 		case HWS_REG_NR_GROUPS: v = p.nr_groups; break;
 		case HWS_REG_FEATURES:
-			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+				(p.bal_lanes ? p.bal_lanes : p.nr_cpus) << HWS_FEATURES_BAL_LANES_LSB) |
 			    (p.no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
 			break;
 		}
