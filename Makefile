@@ -745,7 +745,8 @@ COV_BIN := $(COV_DIR)/bin
 # hws_core_tests over the instrumented layers; the engine tests (model, rtl and lockstep
 # backends) with the harness; hwsched.
 COV_ENGINE_TEST_SRCS := tests/driver/engine_test.cc tests/driver/lockstep_test.cc \
-	tests/driver/window_test.cc tests/sim/axi_order_test.cc tests/sim/ports_test.cc
+	tests/driver/window_test.cc tests/sim/axi_order_test.cc tests/sim/ports_test.cc \
+	tests/driver/bal_lanes_test.cc
 $(COV_BIN)/hws_core_tests: $(CORE_TEST_OBJS) $(COV_CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CXX) --coverage -o $@ $^ -lm $(GTEST_LIBS)
