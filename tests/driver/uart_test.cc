@@ -426,7 +426,7 @@ hws_config board_config(const hws_params &p, const char *backend)
 	return c;
 }
 
-const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1 };
+const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1, 1, 0 };
 
 // Linking this unit is what makes "uart" exist; the driver opens it by name with its
 // argument, and the line's figures count every frame, the open's own too.
