@@ -235,6 +235,11 @@ static int set_no_balance(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_bal_lanes(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, HWS_MAX_NR_CPUS, &a->cfg.bal_lanes);
+}
+
 static int set_no_err_counters(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -500,6 +505,9 @@ static const struct cli_opt {
 	{ "no-balance", NULL, L, set_no_balance,
 	  "the engine built without BALANCE (LCU_BALANCE=0; on rtl and\nlockstep the shape "
 	  "8x256x16g16nb, docs/shapes.md)" },
+	{ "bal-lanes", "N", L, set_bal_lanes,
+	  "BALANCE's lanes, 1..--cpus (BAL_LANES; default one per CPU; on\nrtl and lockstep the "
+	  "shape's suffix bl<N>, docs/shapes.md)" },
 	{ "no-err-counters", NULL, L, set_no_err_counters,
 	  "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, "
 	  "checked; e.g. the shape 8x256x16g16nbne)" },

@@ -270,7 +270,9 @@ int hws_reset(struct hws_dev *d)
 static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
-	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+	const unsigned lanes = c->bal_lanes ? c->bal_lanes : c->nr_cpus;
+	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+					lanes << HWS_FEATURES_BAL_LANES_LSB) |
 				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
@@ -294,9 +296,10 @@ static int check_id(struct hws_dev *d)
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
 			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
-			   "0x%x (BALANCE %s, per-code error counters %s)", id, cpus, tasks, depths,
-			groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
-			c->no_balance ? "absent" : "built", c->no_err_counters ? "absent" : "built");
+			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s)", id, cpus,
+			tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
+			c->no_balance ? "absent" : "built", c->no_balance ? 0 : lanes,
+			c->no_err_counters ? "absent" : "built");
 		return -EIO;
 	}
 	return 0;
@@ -315,7 +318,8 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 {
 	struct hws_backend_args a = {
 		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
-			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports },
+			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports,
+			    cfg->bal_lanes },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,

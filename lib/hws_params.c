@@ -16,6 +16,30 @@ void hws_params_default(struct hws_params *p)
 	p->no_balance = 0;
 	p->no_err_counters = 0;
 	p->nr_ports = 1;
+	p->bal_lanes = 0;
+}
+
+unsigned hws_params_bal_lanes(const struct hws_params *p)
+{
+	return p->bal_lanes ? p->bal_lanes : p->nr_cpus;
+}
+
+/* ceil(log2 n), at least BAL_LAT_MIN_LG: the cycles of a comparator tree over n leaves. */
+static unsigned tree_cycles(unsigned n)
+{
+	unsigned lg = 0;
+
+	while ((1u << lg) < n)
+		lg++;
+	return lg < HWS_BAL_LAT_MIN_LG ? HWS_BAL_LAT_MIN_LG : lg;
+}
+
+unsigned hws_bal_latency(unsigned nr_cpus, unsigned lanes)
+{
+	const unsigned passes = (nr_cpus + lanes - 1) / lanes;
+
+	return HWS_BAL_LAT_BASE + HWS_BAL_LAT_PASS * (passes - 1) +
+	       HWS_BAL_LAT_LEVEL * (tree_cycles(lanes) + tree_cycles(nr_cpus));
 }
 
 int hws_params_check(const struct hws_params *p, char *msg, size_t len)
@@ -38,14 +62,18 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		bad = "no_err_counters must be 0 or 1";
 	else if (p->nr_ports > HWS_MAX_NR_PORTS)
 		bad = "NR_PORTS must be 1..4";
+	else if (p->bal_lanes > p->nr_cpus)
+		bad = "BAL_LANES must be 1..NR_CPUS (0: NR_CPUS)";
+	else if (p->bal_lanes && p->no_balance)
+		bad = "BAL_LANES must be 0 without BALANCE (no_balance = 1)";
 	if (!bad)
 		return 0;
 	if (msg && len)
 		snprintf(msg, len,
 			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u ports=%u)",
+			 "no_err_counters=%u ports=%u bal_lanes=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters, p->nr_ports);
+			 p->no_balance, p->no_err_counters, p->nr_ports, p->bal_lanes);
 	return -EINVAL;
 }
 

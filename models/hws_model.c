@@ -829,28 +829,13 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	return 0;
 }
 
-/*
- * BALANCE's latency (section 8.2): BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG,
- * ceil(log2 NR_CPUS)) whatever the domain: two comparator trees over NR_CPUS lanes.
- */
-static unsigned balance_latency(unsigned nr_cpus)
-{
-	unsigned lg = 0;
-
-	while ((1u << lg) < nr_cpus)
-		lg++;
-	if (lg < HWS_BAL_LAT_MIN_LG)
-		lg = HWS_BAL_LAT_MIN_LG;
-	return HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * lg;
-}
-
 /* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
 static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 {
 	if (check_cmd(m, c))
 		return 1;
 	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
-		return balance_latency(m->p.nr_cpus);
+		return hws_bal_latency(m->p.nr_cpus, hws_params_bal_lanes(&m->p));
 	return op_lat[f_op(c)];
 }
 
@@ -948,7 +933,8 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 	case HWS_REG_NR_GROUPS:
 		return m->p.nr_groups;
 	case HWS_REG_FEATURES:
-		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB) |
+		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB |
+					       hws_params_bal_lanes(&m->p) << HWS_FEATURES_BAL_LANES_LSB) |
 		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |

@@ -34,7 +34,9 @@ module hws_top #(
                                       // it out (QUERY kind 2 fails with OPCODE, BAL_* read 0)
   parameter integer ERR_COUNTERS = 1, // 1: build the per-code counters ERR_CNT1..11; 0: leave
                                       // them out (they read 0; ERR_TOTAL still counts)
-  parameter integer NR_PORTS  = 1     // AXI4-Lite slave ports, each with its own FIFOs: 1..4
+  parameter integer NR_PORTS  = 1,    // AXI4-Lite slave ports, each with its own FIFOs: 1..4
+  parameter integer BAL_LANES = 0     // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS, one per CPU):
+                                      // fewer lanes, less area, a longer BALANCE (section 8.2)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -75,9 +77,10 @@ module hws_top #(
     if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
         NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-        ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS);
+        ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
+        BAL_LANES < 0 || BAL_LANES > NR_CPUS) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES);
     end
   endgenerate
 `endif
@@ -87,12 +90,14 @@ module hws_top #(
   initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
               NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-              ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS);
+              ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
+              BAL_LANES < 0 || BAL_LANES > NR_CPUS)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES);
 `endif
 
   localparam integer NCNT = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
+  localparam integer BLN  = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;   // BALANCE's lanes
   localparam integer PW   = (NR_PORTS > 1) ? $clog2(NR_PORTS) : 1;   // port index width
   localparam integer NW   = $clog2(2 * NR_PORTS + 2);  // width of an edge's error count
   localparam integer LW   = NW;                        // ERR_TOTAL's low bits, carry select
@@ -142,7 +147,7 @@ module hws_top #(
       wire [PW-1:0] me = gp[PW-1:0];
       hws_port_fe #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
                     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-                    .ERR_COUNTERS(ERR_COUNTERS)) u_fe (
+                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN)) u_fe (
         .clk_i(clk_i), .rst_ni(rst_ni), .srst_i(srst),
         .s_axi_awvalid_i(s_axi_awvalid_i[gp]), .s_axi_awready_o(s_axi_awready_o[gp]),
         .s_axi_awaddr_i(s_axi_awaddr_i[gp*10 +: 10]),
@@ -185,7 +190,7 @@ module hws_top #(
   wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .LCU_BALANCE(LCU_BALANCE)) u_engine (
+                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs),

@@ -52,6 +52,8 @@ struct hws_config {
 	unsigned nr_ports;	/* the engine's AXI4-Lite ports, NR_PORTS 1..4 (0 means 1;
 				 * docs/accelerator.md 4.5). The functions below use port 0;
 				 * hws_pins() drives every port */
+	unsigned bal_lanes;	/* BALANCE's lanes, BAL_LANES 1..nr_cpus (0 means nr_cpus; the
+				 * latency of BALANCE depends on it, docs/accelerator.md 8.2) */
 };
 
 struct hws_dev;

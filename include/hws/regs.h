@@ -18,9 +18,10 @@
 #define HWS_DEF_POWER 1024u /* reset value of every group power (one CPU) */
 #define HWS_MIN_POWER 256u /* smallest group power DOM_SET accepts */
 #define HWS_MIN_PCT 100u /* smallest imbalance_pct DOM_SET accepts */
-#define HWS_BAL_LAT_BASE 8u /* BALANCE latency: BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG, ceil(log2 NR_CPUS)), whatever the groups */
-#define HWS_BAL_LAT_LEVEL 2u /* BALANCE latency per level of its two comparator trees (groups, then CPUs) */
-#define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs) */
+#define HWS_BAL_LAT_BASE 8u /* BALANCE latency: BASE + PASS x (ceil(N / L) - 1) + LEVEL x (max(MIN_LG, lg L) + max(MIN_LG, lg N)), N = NR_CPUS, L = BAL_LANES, lg = ceil(log2), whatever the groups */
+#define HWS_BAL_LAT_PASS 5u /* BALANCE latency per extra pass of its lanes: one 40-bit lane division, 8 quotient bits per cycle (parameter BAL_LANES below NR_CPUS) */
+#define HWS_BAL_LAT_LEVEL 1u /* BALANCE latency per level of each of its two comparator trees (groups over the lanes, then CPUs) */
+#define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: each of its trees takes at least this many cycles (so 12 cycles up to 4 CPUs with a lane per CPU) */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_ADDR_W 10u /* bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF the CURR window; higher bits are ignored */
 #define HWS_POP_BASE 256u /* byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4) */
@@ -76,6 +77,9 @@
 #define HWS_FEATURES_ERR_COUNTERS_LSB 1 /* 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built) */
 #define HWS_FEATURES_ERR_COUNTERS_W 1
 #define HWS_FEATURES_ERR_COUNTERS_MASK 0x00000002u
+#define HWS_FEATURES_BAL_LANES_LSB 8 /* BALANCE's lanes (parameter BAL_LANES, 1..NR_CPUS; NR_CPUS unless set), which fix its latency (BAL_LAT_BASE); 0 when BALANCE is not built */
+#define HWS_FEATURES_BAL_LANES_W 7
+#define HWS_FEATURES_BAL_LANES_MASK 0x00007f00u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u
@@ -244,7 +248,7 @@
 #define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10] */
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
-#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE */
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS)) with a lane per CPU, BAL_LAT_BASE in general), 3 reserved: OPCODE */
 #define HWS_LAT_QUERY 3
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */

@@ -60,6 +60,9 @@ struct hws_params {
 	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
 				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
 	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
+	unsigned bal_lanes;	/* 0..nr_cpus: BALANCE's lanes (BAL_LANES); 0 means nr_cpus, one
+				 * per CPU. Fewer lanes: less area, a longer BALANCE
+				 * (hws_bal_latency(), docs/accelerator.md 8.2); FEATURES.BAL_LANES */
 };
 
 /*

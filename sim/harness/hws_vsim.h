@@ -35,6 +35,7 @@ struct hws_vsim_opts {
 	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* ... without the per-code error counters (ERR_COUNTERS = 0) */
 	unsigned nr_ports;	/* NR_PORTS, 1..4 (0 means 1) */
+	unsigned bal_lanes;	/* BAL_LANES, 1..nr_cpus (0 means nr_cpus) */
 };
 
 /**

@@ -807,7 +807,9 @@ static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 		{ HWS_REG_DEPTHS, c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 				  c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB },
 		{ HWS_REG_NR_GROUPS, c->nr_groups },
-		{ HWS_REG_FEATURES, (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+		{ HWS_REG_FEATURES, (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+				     (c->bal_lanes ? c->bal_lanes : c->nr_cpus)
+					     << HWS_FEATURES_BAL_LANES_LSB) |
 				    (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) },
 		{ HWS_REG_CMD_DONE, 0 }, { HWS_REG_ERR_LAST, 0 }, { HWS_REG_ERR_CMD, 0 },
 		{ HWS_REG_ERR_SEQ, 0 }, { HWS_REG_ERR_TOTAL, 0 },

@@ -1100,7 +1100,8 @@ TEST_P(Engine, BalanceLatencyIsTheSameForEveryGroupCountAndBadBalancesChangeNoth
 {
 	// 8 CPUs: 8 + 2 x 3 = 14 cycles. After reset level 3 spans all 8 CPUs, each a group.
 	ASSERT_EQ(spec_balance_latency(8), 14u);
-	EXPECT_EQ(HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * 3, 14u) << "the register map agrees";
+	EXPECT_EQ(HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * (3 + 3), 14u)
+		<< "the register map agrees (a lane per CPU: no extra pass, two trees of 3 levels)";
 	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 0, 3, 0, 1, 0)), 14u) << "8 groups";
 	two_nodes_of_four(d);
 	EXPECT_EQ(query_latency_of(hws_cmd(HWS_OP_QUERY, 1, 3, 5, 1, 0)), 14u) << "2 groups";
@@ -1303,7 +1304,8 @@ TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
 TEST_P(Engine, TheDefaultBuildReportsItsOptionalUnits)
 {
 	EXPECT_EQ(reg(d, HWS_REG_FEATURES),
-		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK);
+		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK |
+			  8u << HWS_FEATURES_BAL_LANES_LSB) << "a BALANCE lane per CPU";
 }
 
 // One error of each code a test can make without timing (OVERFLOW needs a full FIFO):

@@ -401,7 +401,8 @@ FakeBoard::Answer engine_like(const hws_params &p, unsigned garble_after = ~0u)
 			break;
 		case HWS_REG_NR_GROUPS: v = p.nr_groups; break;
 		case HWS_REG_FEATURES:
-			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
+			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+				(p.bal_lanes ? p.bal_lanes : p.nr_cpus) << HWS_FEATURES_BAL_LANES_LSB) |
 			    (p.no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
 			break;
 		}
@@ -425,7 +426,7 @@ hws_config board_config(const hws_params &p, const char *backend)
 	return c;
 }
 
-const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1 };
+const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1, 1, 0 };
 
 // Linking this unit is what makes "uart" exist; the driver opens it by name with its
 // argument, and the line's figures count every frame, the open's own too.

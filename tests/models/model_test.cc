@@ -19,7 +19,7 @@ using ModelPtr = std::unique_ptr<hws_model, ModelDeleter>;
 
 ModelPtr make_model(unsigned cpus = 8, unsigned tasks = 256, unsigned depth = 16)
 {
-	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0, 1 };
+	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0, 1, 0 };
 	hws_model *m = nullptr;
 	EXPECT_EQ(hws_model_create(&m, &p), 0);
 	return ModelPtr(m);
@@ -46,12 +46,13 @@ unsigned wr(hws_model *m, uint32_t off, uint32_t v)
 TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 {
 	const hws_params bad[] = {
-		{ 0, 256, 16, 16, 16, 0, 0, 1 }, { 65, 256, 16, 16, 16, 0, 0, 1 },
-		{ 8, 0, 16, 16, 16, 0, 0, 1 }, { 8, 4097, 16, 16, 16, 0, 0, 1 },
-		{ 8, 256, 1, 16, 16, 0, 0, 1 }, { 8, 256, 16, 33, 16, 0, 0, 1 },
-		{ 8, 256, 16, 16, 0, 0, 0, 1 }, { 8, 256, 16, 16, 65, 0, 0, 1 },
-		{ 8, 256, 16, 16, 16, 2, 0, 1 }, { 8, 256, 16, 16, 16, 0, 2, 1 },
-		{ 8, 256, 16, 16, 16, 0, 0, 5 },
+		{ 0, 256, 16, 16, 16, 0, 0, 1, 0 }, { 65, 256, 16, 16, 16, 0, 0, 1, 0 },
+		{ 8, 0, 16, 16, 16, 0, 0, 1, 0 }, { 8, 4097, 16, 16, 16, 0, 0, 1, 0 },
+		{ 8, 256, 1, 16, 16, 0, 0, 1, 0 }, { 8, 256, 16, 33, 16, 0, 0, 1, 0 },
+		{ 8, 256, 16, 16, 0, 0, 0, 1, 0 }, { 8, 256, 16, 16, 65, 0, 0, 1, 0 },
+		{ 8, 256, 16, 16, 16, 2, 0, 1, 0 }, { 8, 256, 16, 16, 16, 0, 2, 1, 0 },
+		{ 8, 256, 16, 16, 16, 0, 0, 5, 0 }, { 8, 256, 16, 16, 16, 0, 0, 1, 9 },
+		{ 8, 256, 16, 16, 16, 1, 0, 1, 2 },
 	};
 	for (const hws_params &p : bad) {
 		char msg[200] = "";
@@ -61,7 +62,7 @@ TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 		EXPECT_EQ(hws_model_create(&m, &p), -EINVAL);
 		EXPECT_EQ(m, nullptr);
 	}
-	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1, 4 };
+	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1, 4, 0 };
 	EXPECT_EQ(hws_params_check(&ok, nullptr, 0), 0);
 }
 
