@@ -139,8 +139,16 @@ struct FreeModel {
 	{
 		hws_model_idle(static_cast<FreeModel *>(c)->m, e);
 	}
-	static constexpr hws_transport_ops ops = { rd, wr, idle, nullptr, nullptr, nullptr,
-						   nullptr, nullptr };
+	// The optional operations stay NULL (value-initialised).
+	static hws_transport_ops make_ops()
+	{
+		hws_transport_ops o{};
+		o.read = rd;
+		o.write = wr;
+		o.idle = idle;
+		return o;
+	}
+	const hws_transport_ops ops = make_ops();
 
 	FreeModel(unsigned cpus, unsigned tasks, unsigned settle, unsigned extra)
 		: run(settle + extra)
@@ -150,7 +158,11 @@ struct FreeModel {
 		p.nr_cpus = cpus;
 		p.nr_tasks = tasks;
 		EXPECT_EQ(hws_model_create(&m, &p), 0);
-		tp = { &ops, this, "board", settle };
+		tp = hws_transport{};
+		tp.ops = &ops;
+		tp.ctx = this;
+		tp.name = "board";
+		tp.settle_edges = settle;
 	}
 	~FreeModel() { hws_model_destroy(m); }
 };
