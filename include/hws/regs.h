@@ -76,6 +76,9 @@
 #define HWS_FEATURES_ERR_COUNTERS_LSB 1 /* 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built) */
 #define HWS_FEATURES_ERR_COUNTERS_W 1
 #define HWS_FEATURES_ERR_COUNTERS_MASK 0x00000002u
+#define HWS_FEATURES_IRQ_LSB 2 /* 1: the preemption interrupt is built (parameter IRQ, docs/accelerator.md 4.6); 0: IRQ_PEND0/1 and IRQ_EN0/1 read 0, their writes and CURR[c] writes are answered OKAY and change nothing, irq_o and irq_cpu_o are 0 */
+#define HWS_FEATURES_IRQ_W 1
+#define HWS_FEATURES_IRQ_MASK 0x00000004u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u
