@@ -96,6 +96,13 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 2, 64, 16, 16, 16, nullptr, 0, 1, 1, 4 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "2x64x16g16nbnep4");
+	// Without the interrupt: ni after nb and ne, before the ports.
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 1, 1, 1, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16nbneni");
+	o = { 2, 16, 4, 4, 16, nullptr, 0, 0, 0, 2, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x16x4g16nip2");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -141,6 +148,8 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16g16p5", "NR_PORTS must be 1..4 (got 5)" },
 		{ "8x256x16g16p1", "not canonical: use 8x256x16g16" },
 		{ "8x256x16g16p4ne", "is not a shape key" },
+		{ "8x256x16g16ninb", "is not a shape key" },
+		{ "8x256x16g16p2ni", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);
