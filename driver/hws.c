@@ -273,7 +273,8 @@ static int check_id(struct hws_dev *d)
 	const unsigned lanes = c->bal_lanes ? c->bal_lanes : c->nr_cpus;
 	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
 					lanes << HWS_FEATURES_BAL_LANES_LSB) |
-				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
+				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
+				   (c->no_irq ? 0 : HWS_FEATURES_IRQ_MASK);
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
@@ -296,10 +297,10 @@ static int check_id(struct hws_dev *d)
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
 			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
-			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s)", id, cpus,
-			tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
-			c->no_balance ? "absent" : "built", c->no_balance ? 0 : lanes,
-			c->no_err_counters ? "absent" : "built");
+			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s, interrupt %s)",
+			id, cpus, tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups,
+			want_feat, c->no_balance ? "absent" : "built", c->no_balance ? 0 : lanes,
+			c->no_err_counters ? "absent" : "built", c->no_irq ? "absent" : "built");
 		return -EIO;
 	}
 	return 0;
@@ -319,7 +320,7 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 	struct hws_backend_args a = {
 		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
 			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports,
-			    cfg->bal_lanes },
+			    cfg->bal_lanes, cfg->no_irq },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,
@@ -653,8 +654,24 @@ int hws_windows(const struct hws_dev *d)
 
 /* ---- The preemption interrupt (docs/accelerator.md 4.6) ---- */
 
+/* An engine built without the interrupt (IRQ=0; hws_open() checked that FEATURES.IRQ
+ * agrees with hws_config.no_irq): its registers would read 0 and ignore writes, so the
+ * functions refuse, touching nothing, rather than report "nothing pending". */
+static int irq_refused(struct hws_dev *d, const char *fn)
+{
+	if (!d->cfg.no_irq)
+		return 0;
+	set_msg(d, "%s: this engine is built without the preemption interrupt (FEATURES.IRQ = 0, "
+		   "IRQ=0); nothing sent", fn);
+	return -EOPNOTSUPP;
+}
+
 int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio)
 {
+	int ret = irq_refused(d, "hws_set_curr");
+
+	if (ret)
+		return ret;
 	if (cpu >= d->cfg.nr_cpus || prio > 255)
 		return -ERANGE;
 	if (!hws_windows(d))
@@ -665,7 +682,11 @@ int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio)
 int hws_irq_pending(struct hws_dev *d, uint64_t *pending)
 {
 	uint32_t lo = 0, hi = 0;
-	int ret = hws_reg_read(d, HWS_REG_IRQ_PEND0, &lo);
+	int ret = irq_refused(d, "hws_irq_pending");
+
+	if (ret)
+		return ret;
+	ret = hws_reg_read(d, HWS_REG_IRQ_PEND0, &lo);
 
 	if (!ret && d->cfg.nr_cpus > 32)
 		ret = hws_reg_read(d, HWS_REG_IRQ_PEND1, &hi);
@@ -676,7 +697,10 @@ int hws_irq_pending(struct hws_dev *d, uint64_t *pending)
 
 int hws_irq_ack(struct hws_dev *d, uint64_t mask)
 {
-	int ret = 0;
+	int ret = irq_refused(d, "hws_irq_ack");
+
+	if (ret)
+		return ret;
 
 	if ((uint32_t)mask)
 		ret = hws_reg_write(d, HWS_REG_IRQ_PEND0, (uint32_t)mask);
@@ -687,7 +711,11 @@ int hws_irq_ack(struct hws_dev *d, uint64_t mask)
 
 int hws_irq_enable(struct hws_dev *d, uint64_t mask)
 {
-	int ret = hws_reg_write(d, HWS_REG_IRQ_EN0, (uint32_t)mask);
+	int ret = irq_refused(d, "hws_irq_enable");
+
+	if (ret)
+		return ret;
+	ret = hws_reg_write(d, HWS_REG_IRQ_EN0, (uint32_t)mask);
 
 	if (!ret && d->cfg.nr_cpus > 32)
 		ret = hws_reg_write(d, HWS_REG_IRQ_EN1, (uint32_t)(mask >> 32));

@@ -501,6 +501,7 @@ int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p)
 	p->bal_lanes = (v[4] & HWS_FEATURES_BAL_LANES_MASK) >> HWS_FEATURES_BAL_LANES_LSB;
 	if (p->bal_lanes == p->nr_cpus)
 		p->bal_lanes = 0;	/* one per CPU: the default's canonical 0 */
+	p->no_irq = !(v[4] & HWS_FEATURES_IRQ_MASK);
 	return 0;
 }
 
@@ -583,10 +584,11 @@ static void shape_words(const struct hws_params *p, char *buf, size_t len)
 
 	if (!p->no_balance && p->bal_lanes && p->bal_lanes != p->nr_cpus)
 		snprintf(lanes, sizeof(lanes), ", %u BALANCE lanes", p->bal_lanes);
-	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s%s", p->nr_cpus,
+	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s%s%s", p->nr_cpus,
 		 p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
 		 p->no_balance ? ", no BALANCE" : "", lanes,
-		 p->no_err_counters ? ", no per-code error counters" : "");
+		 p->no_err_counters ? ", no per-code error counters" : "",
+		 p->no_irq ? ", no interrupt" : "");
 }
 
 /* A board is built with one shape: another is refused, naming the board's. */
@@ -604,7 +606,7 @@ static int check_shape(struct hws_uart *u, const struct hws_params *want, char *
 	if (got.nr_cpus == want->nr_cpus && got.nr_tasks == want->nr_tasks &&
 	    got.cmd_depth == want->cmd_depth && got.res_depth == want->res_depth &&
 	    got.nr_groups == want->nr_groups && !got.no_balance == !want->no_balance &&
-	    !got.no_err_counters == !want->no_err_counters &&
+	    !got.no_err_counters == !want->no_err_counters && !got.no_irq == !want->no_irq &&
 	    (got.no_balance || hws_params_bal_lanes(&got) == hws_params_bal_lanes(want)))
 		return 0;
 	shape_words(&got, gw, sizeof(gw));

@@ -17,6 +17,7 @@ void hws_params_default(struct hws_params *p)
 	p->no_err_counters = 0;
 	p->nr_ports = 1;
 	p->bal_lanes = 0;
+	p->no_irq = 0;
 }
 
 unsigned hws_params_bal_lanes(const struct hws_params *p)
@@ -66,14 +67,16 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		bad = "BAL_LANES must be 1..NR_CPUS (0: NR_CPUS)";
 	else if (p->bal_lanes && p->no_balance)
 		bad = "BAL_LANES must be 0 without BALANCE (no_balance = 1)";
+	else if (p->no_irq > 1)
+		bad = "no_irq must be 0 or 1";
 	if (!bad)
 		return 0;
 	if (msg && len)
 		snprintf(msg, len,
 			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u ports=%u bal_lanes=%u)",
+			 "no_err_counters=%u ports=%u bal_lanes=%u no_irq=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters, p->nr_ports, p->bal_lanes);
+			 p->no_balance, p->no_err_counters, p->nr_ports, p->bal_lanes, p->no_irq);
 	return -EINVAL;
 }
 

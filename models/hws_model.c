@@ -935,7 +935,8 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 	case HWS_REG_FEATURES:
 		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB |
 					       hws_params_bal_lanes(&m->p) << HWS_FEATURES_BAL_LANES_LSB) |
-		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB);
+		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB) |
+		       (m->p.no_irq ? 0 : 1u << HWS_FEATURES_IRQ_LSB);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
@@ -1165,24 +1166,27 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		}
 	}
 
-	/* The preemption interrupt's registers (section 4.6). */
-	m->irq_pend &= ~w1c;
-	for (unsigned w = 0; w < 2; w++) {
-		const unsigned sh = w ? 32 : 0;
+	/* The preemption interrupt's registers (section 4.6); an engine built without it
+	 * (IRQ=0) decodes the same writes (answered OKAY above) and keeps nothing. */
+	if (!m->p.no_irq) {
+		m->irq_pend &= ~w1c;
+		for (unsigned w = 0; w < 2; w++) {
+			const unsigned sh = w ? 32 : 0;
 
-		if (en_wr[w])
-			m->irq_en = (m->irq_en & ~((uint64_t)0xffffffffu << sh)) |
-				    ((uint64_t)en_data[w] << sh & cpu_mask(m));
+			if (en_wr[w])
+				m->irq_en = (m->irq_en & ~((uint64_t)0xffffffffu << sh)) |
+					    ((uint64_t)en_data[w] << sh & cpu_mask(m));
+		}
+		for (unsigned i = 0; i < np; i++)	/* port order: the last port's value stays */
+			if (curr_cpu[i] >= 0)
+				m->curr[curr_cpu[i]] = (uint8_t)(in[i].data & HWS_CURR_PRIO_MASK);
+		if (pick_cpu >= 0) {
+			m->curr[pick_cpu] = (uint8_t)pick_prio;
+			m->irq_pend &= ~((uint64_t)1 << pick_cpu);
+		}
+		if (irq_set)
+			m->irq_pend |= (uint64_t)1 << m->lnk_cpu;
 	}
-	for (unsigned i = 0; i < np; i++)	/* port order: the last port's value stays */
-		if (curr_cpu[i] >= 0)
-			m->curr[curr_cpu[i]] = (uint8_t)(in[i].data & HWS_CURR_PRIO_MASK);
-	if (pick_cpu >= 0) {
-		m->curr[pick_cpu] = (uint8_t)pick_prio;
-		m->irq_pend &= ~((uint64_t)1 << pick_cpu);
-	}
-	if (irq_set)
-		m->irq_pend |= (uint64_t)1 << m->lnk_cpu;
 
 	if (has_res && run_tag) {
 		m->port[run_port].pop_word = res;

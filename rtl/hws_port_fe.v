@@ -21,7 +21,8 @@ module hws_port_fe #(
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
   parameter integer ERR_COUNTERS = 1,
-  parameter integer BAL_LANES = 0     // BALANCE's lanes (0: NR_CPUS), read in FEATURES
+  parameter integer BAL_LANES = 0,    // BALANCE's lanes (0: NR_CPUS), read in FEATURES
+  parameter integer IRQ = 1             // FEATURES.IRQ only: hws_top builds hws_irq or not
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -99,7 +100,8 @@ module hws_port_fe #(
   localparam [31:0] BLN32       = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;
   localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
                                   ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) |
-                                  ((LCU_BALANCE != 0) ? (BLN32 << HWS_FEATURES_BAL_LANES_LSB) : 32'd0);
+                                  ((LCU_BALANCE != 0) ? (BLN32 << HWS_FEATURES_BAL_LANES_LSB) : 32'd0) |
+                                  ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0);
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this

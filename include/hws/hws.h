@@ -42,6 +42,8 @@ struct hws_config {
 	unsigned no_balance;	/* 1: the engine is built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* 1: ... without the per-code error counters ERR_CNTn
 				 * (ERR_COUNTERS = 0; they read 0) */
+	unsigned no_irq;	/* 1: ... without the preemption interrupt (IRQ = 0; the
+				 * hws_irq_* functions and hws_set_curr() refuse) */
 	const char *wave;	/* backends that simulate RTL: FST file to write, or NULL */
 	unsigned deep_check;	/* ... the RTL walks its lists every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* the caller's bus ("tlm"), or NULL */
@@ -255,6 +257,8 @@ int hws_post_errors(struct hws_dev *d, struct hws_post_err *e);
  * a pick. The write takes effect at its own edge, commands still queued included.
  * Return: 0; -ERANGE for @cpu >= NR_CPUS or @prio > 255; -ENOTSUP where the bus does
  * not reach the CURR window (hws_windows() 0: a serial line's 8-bit addresses).
+ * Every function of this section returns -EOPNOTSUPP, sending nothing, on an engine built
+ * without the interrupt (IRQ=0, FEATURES.IRQ = 0: hws_config.no_irq).
  */
 int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio);
 /* hws_irq_pending - read IRQ_PEND (IRQ_PEND1 only when NR_CPUS > 32): bit c = CPU c. */

@@ -63,6 +63,9 @@ struct hws_params {
 	unsigned bal_lanes;	/* 0..nr_cpus: BALANCE's lanes (BAL_LANES); 0 means nr_cpus, one
 				 * per CPU. Fewer lanes: less area, a longer BALANCE
 				 * (hws_bal_latency(), docs/accelerator.md 8.2); FEATURES.BAL_LANES */
+	unsigned no_irq;	/* 0, 1: 1 = built without the preemption interrupt (IRQ = 0):
+				 * IRQ_PEND/IRQ_EN read 0, their and CURR's writes are ignored,
+				 * FEATURES.IRQ reads 0 (docs/accelerator.md 4.6) */
 };
 
 /*

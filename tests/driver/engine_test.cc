@@ -1304,7 +1304,7 @@ TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
 TEST_P(Engine, TheDefaultBuildReportsItsOptionalUnits)
 {
 	EXPECT_EQ(reg(d, HWS_REG_FEATURES),
-		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK |
+		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK | HWS_FEATURES_IRQ_MASK |
 			  8u << HWS_FEATURES_BAL_LANES_LSB) << "a BALANCE lane per CPU";
 }
 
@@ -1352,7 +1352,8 @@ protected:
 
 TEST_P(EngineNoErrCounters, ErrorsAreRecordedButNotCountedByCode)
 {
-	EXPECT_EQ(reg(d, HWS_REG_FEATURES), 0u) << "neither BALANCE nor the counters";
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES), HWS_FEATURES_IRQ_MASK)
+		<< "neither BALANCE nor the counters; the interrupt is built";
 	std::unique_ptr<hws_dev, hwstest::DevCloser> ref(hwstest::open_dev("model"));
 	ASSERT_NE(ref, nullptr);
 	const unsigned n = make_one_error_of_each_code(d);

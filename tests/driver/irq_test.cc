@@ -357,4 +357,119 @@ INSTANTIATE_TEST_SUITE_P(Backends, Irq, ::testing::Values("model", "rtl", "locks
 				 return std::string(i.param);
 			 });
 
+// The build without the interrupt (IRQ=0), at the reference HX8K shape 8x256x16g16nbneni
+// (no BALANCE, no per-code counters, no interrupt). The same accesses go to an engine with
+// the interrupt (the model at 8x256x16g16nbne) as the control: there they set bits and
+// take effect, here they are answered the same, change nothing and read 0.
+class IrqNotBuilt : public ::testing::TestWithParam<const char *> {
+protected:
+	void SetUp() override
+	{
+		d_.reset(hwstest::open_dev(GetParam(), 8, 256, 16, 1, nullptr, true, true, true));
+		ASSERT_NE(d_, nullptr);
+		d = d_.get();
+		ref_.reset(hwstest::open_dev("model", 8, 256, 16, 1, nullptr, true, true, false));
+		ASSERT_NE(ref_, nullptr);
+		ref = ref_.get();
+	}
+
+	uint64_t edges(hws_dev *x)
+	{
+		hws_bus_stats st;
+		hws_get_bus_stats(x, &st);
+		return st.edges;
+	}
+
+	std::unique_ptr<hws_dev, hwstest::DevCloser> d_, ref_;
+	hws_dev *d = nullptr, *ref = nullptr;
+};
+
+// FEATURES.IRQ tells the builds apart (hws_open() checked it against hws_config.no_irq).
+TEST_P(IrqNotBuilt, FeaturesSaysSo)
+{
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES) & HWS_FEATURES_IRQ_MASK, 0u);
+	EXPECT_EQ(reg(d, HWS_REG_FEATURES), 0u) << "nothing optional in the HX8K build";
+	EXPECT_EQ(reg(ref, HWS_REG_FEATURES), HWS_FEATURES_IRQ_MASK);
+}
+
+// The driver's interrupt functions refuse with -EOPNOTSUPP and send nothing.
+TEST_P(IrqNotBuilt, DriverFunctionsAreRefusedAndSendNothing)
+{
+	const uint64_t e0 = edges(d);
+	uint64_t p = 0x1234;
+
+	EXPECT_EQ(hws_irq_pending(d, &p), -EOPNOTSUPP);
+	EXPECT_EQ(p, 0x1234u) << "left as it was";
+	std::string msg = hws_errmsg(d);
+	EXPECT_NE(msg.find("hws_irq_pending"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("FEATURES.IRQ = 0"), std::string::npos) << msg;
+	EXPECT_EQ(hws_irq_ack(d, 0xff), -EOPNOTSUPP);
+	EXPECT_EQ(hws_irq_enable(d, 0xff), -EOPNOTSUPP);
+	EXPECT_EQ(hws_set_curr(d, 0, 100), -EOPNOTSUPP);
+	EXPECT_EQ(hws_set_curr(d, 99, 100), -EOPNOTSUPP) << "refused before the range check";
+	EXPECT_EQ(edges(d), e0) << "no bus transaction";
+	// the control: the same calls work on the build with the interrupt
+	EXPECT_EQ(hws_irq_enable(ref, 0xff), 0) << hws_errmsg(ref);
+	EXPECT_EQ(hws_set_curr(ref, 0, 100), 0) << hws_errmsg(ref);
+	EXPECT_EQ(hws_irq_pending(ref, &p), 0) << hws_errmsg(ref);
+	EXPECT_EQ(hws_irq_ack(ref, 0xff), 0) << hws_errmsg(ref);
+}
+
+// The registers: writes answered OKAY (CURR[c] for c < NR_CPUS, IRQ_PEND0/1, IRQ_EN0/1)
+// and ignored, reads 0, while the control engine, given the same accesses, sets bits; the
+// accesses that are errors (CURR[NR_CPUS], a CURR read, a misaligned CURR write) are the
+// same errors in both, and the error registers agree.
+TEST_P(IrqNotBuilt, RegistersReadZeroWritesAreAcceptedAndIgnored)
+{
+	const hws_config *c = hws_config_of(d);
+	const uint32_t regs[] = { HWS_REG_IRQ_PEND0, HWS_REG_IRQ_PEND1, HWS_REG_IRQ_EN0,
+				  HWS_REG_IRQ_EN1 };
+	for (hws_dev *x : { d, ref }) {
+		SCOPED_TRACE(x == d ? "IRQ=0" : "IRQ=1 (control)");
+		for (uint32_t r : regs)
+			EXPECT_EQ(reg(x, r), 0u) << "after reset";
+		EXPECT_EQ(hws_reg_write(x, HWS_REG_IRQ_EN0, 0xffffffffu), 0);
+		EXPECT_EQ(hws_reg_write(x, HWS_REG_IRQ_EN1, 0xffffffffu), 0);
+		for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++)
+			EXPECT_EQ(hws_reg_write(x, HWS_CURR_BASE + 4 * cpu, 120), 0) << cpu;
+		// below CURR in CPU 3's active array: a preemption where the interrupt is built
+		ASSERT_EQ(hws_enqueue(x, 1, 3, 100, 0, 0), 0) << hws_errmsg(x);
+		ASSERT_EQ(hws_enqueue(x, 2, 5, 130, 0, 0), 0) << hws_errmsg(x);
+		EXPECT_EQ(hws_reg_write(x, HWS_REG_IRQ_PEND1, 0xffffffffu), 0);
+		EXPECT_EQ(reg(x, HWS_REG_ERR_TOTAL), 0u) << "every write above was OKAY";
+		EXPECT_EQ(reg(x, HWS_REG_STATUS) & HWS_STATUS_ERR_MASK, 0u);
+		// the errors: the same in both builds
+		uint32_t v = 0;
+		EXPECT_EQ(hws_reg_write(x, HWS_CURR_BASE + 4 * c->nr_cpus, 1), -EFAULT);
+		EXPECT_EQ(hws_reg_read(x, HWS_CURR_BASE, &v), -EFAULT) << "CURR is write-only";
+		EXPECT_EQ(hws_reg_write(x, HWS_CURR_BASE + 2, 1), -EFAULT) << "misaligned";
+		EXPECT_EQ(hws_reg_write(x, HWS_REG_IRQ_EN0 + 1, 1), -EFAULT) << "misaligned";
+	}
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_PEND0), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_PEND1), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN0), 0u);
+	EXPECT_EQ(reg(d, HWS_REG_IRQ_EN1), 0u);
+	EXPECT_EQ(reg(ref, HWS_REG_IRQ_PEND0), bit(3)) << "the control preempted CPU 3";
+	EXPECT_EQ(reg(ref, HWS_REG_IRQ_EN0), 0xffu) << "the control stored its CPUs' bits";
+	for (uint32_t r : { HWS_REG_ERR_TOTAL, HWS_REG_ERR_LAST, HWS_REG_ERR_CMD, HWS_REG_ERR_SEQ,
+			    HWS_REG_CMD_DONE })
+		EXPECT_EQ(reg(d, r), reg(ref, r)) << hws_reg_name(r);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_TOTAL), 4u);
+	EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_ADDR);
+	// a pick: no CURR to set, nothing to clear; the pick itself is the same
+	hws_pick pd{}, pr{};
+	ASSERT_EQ(hws_pop(d, 3, &pd, nullptr), 0) << hws_errmsg(d);
+	ASSERT_EQ(hws_pop(ref, 3, &pr, nullptr), 0) << hws_errmsg(ref);
+	EXPECT_TRUE(pd.found);
+	EXPECT_EQ(pd.task, pr.task);
+	EXPECT_EQ(reg(ref, HWS_REG_IRQ_PEND0), 0u) << "the control's pick cleared it";
+	for (uint32_t r : regs)
+		EXPECT_EQ(reg(d, r), 0u) << hws_reg_name(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, IrqNotBuilt, ::testing::Values("model", "rtl", "lockstep"),
+			 [](const ::testing::TestParamInfo<const char *> &i) {
+				 return std::string(i.param);
+			 });
+
 } // namespace

@@ -41,7 +41,13 @@ struct Rng {
 	unsigned below(unsigned n) { return (unsigned)(next() >> 33) % n; }
 };
 
-// The model and the RTL of one shape with @ports ports, stepped together through the pins.
+// The optional units a shape leaves out (its key's nb, ne, ni).
+struct Without {
+	bool balance = false, err_counters = false, irq = false;
+};
+
+// The model and the RTL of one shape with @ports ports, stepped together through the pins;
+// the interrupt pins (irq_cpu_o, irq_o) compared with the model's lines at every edge too.
 struct PortPair {
 	hws_vsim *s = nullptr;
 	hws_model *m = nullptr;
@@ -49,9 +55,11 @@ struct PortPair {
 	hws_params p{};
 	std::vector<hws_axil_out> out_m, out_r;
 	uint64_t edges = 0;
+	uint64_t irq_edges = 0;	// edges after which some interrupt line was high
 	std::string fail;	// the first mismatch
 
-	PortPair(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports) : np(ports)
+	PortPair(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports, Without w = {})
+		: np(ports)
 	{
 		hws_vsim_opts o{};
 		char msg[256];
@@ -62,6 +70,9 @@ struct PortPair {
 		o.res_depth = p.res_depth = depth;
 		o.nr_groups = p.nr_groups = HWS_DEF_GROUPS;
 		o.nr_ports = p.nr_ports = ports;
+		o.no_balance = p.no_balance = w.balance;
+		o.no_err_counters = p.no_err_counters = w.err_counters;
+		o.no_irq = p.no_irq = w.irq;
 		EXPECT_EQ(hws_vsim_create(&s, &o, msg, sizeof(msg)), 0) << msg;
 		EXPECT_EQ(hws_model_create(&m, &p), 0);
 		out_m.resize(ports);
@@ -104,6 +115,18 @@ struct PortPair {
 				return false;
 			}
 		}
+		unsigned any = 2;
+		const uint64_t lm = hws_model_irq_lines(m), lr = hws_vsim_irq(s, &any);
+		if (lm != lr || any != (lr != 0)) {
+			char buf[160];
+
+			snprintf(buf, sizeof(buf), "edge %llu: irq lines model 0x%llx, rtl 0x%llx "
+				 "(irq_o %u)", (unsigned long long)edges, (unsigned long long)lm,
+				 (unsigned long long)lr, any);
+			fail = buf;
+			return false;
+		}
+		irq_edges += lr != 0;
 		return true;
 	}
 };
@@ -170,15 +193,18 @@ void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_ma
 // What the ports saw, summed: window reads answered with a task, refused (4.4), RESULT
 // words that were a command's (not an UNDERFLOW), SLVERR responses, IRQ_PEND0 reads that
 // were not 0.
+// were not 0 (any of the four interrupt registers, for irq_regs), edges after which an
+// interrupt pin was high.
 struct Seen {
 	uint64_t picked = 0, refused = 0, results = 0, slverr = 0, irq_pend = 0;
+	uint64_t irq_regs = 0, irq_edges = 0, irq_writes = 0;
 };
 
 Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports,
-		     uint64_t seed, uint64_t edges)
+		     uint64_t seed, uint64_t edges, Without w = {})
 {
 	Seen seen;
-	PortPair pp(cpus, tasks, depth, ports);
+	PortPair pp(cpus, tasks, depth, ports, w);
 	std::vector<hws_port_master> pm(ports);
 	std::vector<Rng> rng;
 	std::vector<hws_bus_gen> gen(ports);
@@ -211,8 +237,13 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 				continue;
 			done[i]++;
 			seen.slverr += q.resp == 2;
+			seen.irq_writes += q.write && q.resp == 0 &&
+					   ((q.addr >= HWS_REG_IRQ_PEND0 && q.addr <= HWS_REG_IRQ_EN1) ||
+					    q.addr >= HWS_CURR_BASE);
 			if (q.write || q.resp)
 				continue;
+			seen.irq_regs += q.addr >= HWS_REG_IRQ_PEND0 && q.addr <= HWS_REG_IRQ_EN1 &&
+					 q.rdata != 0;
 			if (q.addr >= HWS_POP_BASE && q.addr < HWS_PEEK_BASE)
 				seen.picked += (q.rdata & HWS_ERR_FLAG) == 0 &&
 					       (q.rdata & HWS_RES_NONE_MASK) == 0;
@@ -228,7 +259,45 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 	}
 	for (unsigned i = 0; i < ports; i++)	// every port made progress
 		EXPECT_GT(done[i], edges / 40) << "port " << i << " (seed " << seed << ")";
+	seen.irq_edges = pp.irq_edges;
 	return seen;
+}
+
+// The reference HX8K build, 8x256 without BALANCE, the per-code counters and the interrupt
+// (IRQ=0, shape 8x256x16g16nbneni): the same traffic, the interrupt's writes among it, in
+// lockstep at every edge; the interrupt's writes are answered OKAY, its registers read 0
+// and its pins stay low. The same seed on the default shape (IRQ=1) shows the traffic
+// does raise them there.
+TEST(Ports, LockstepRandomTrafficWithoutTheInterrupt)
+{
+	const uint64_t seed = hwstest::seed_from_env(24);
+	Without hx8k;
+	hx8k.balance = hx8k.err_counters = hx8k.irq = true;
+	Seen s = lockstep_random(8, 256, 16, 1, seed, 300000, hx8k);
+
+	EXPECT_GT(s.picked, 1000u) << "seed " << seed;
+	EXPECT_GT(s.results, 5000u) << "seed " << seed;
+	EXPECT_GT(s.irq_writes, 1000u) << "seed " << seed;
+	EXPECT_EQ(s.irq_regs, 0u) << "seed " << seed;
+	EXPECT_EQ(s.irq_edges, 0u) << "seed " << seed;
+
+	Seen c = lockstep_random(8, 256, 16, 1, seed, 300000);
+	EXPECT_GT(c.irq_regs, 100u) << "seed " << seed;
+	EXPECT_GT(c.irq_edges, 1000u) << "seed " << seed;
+}
+
+// ... and the multi-port decode of the build without it (IRQ=0, NR_PORTS=2).
+TEST(Ports, LockstepRandomTrafficTwoPortsWithoutTheInterrupt)
+{
+	const uint64_t seed = hwstest::seed_from_env(25);
+	Without ni;
+	ni.irq = true;
+	Seen s = lockstep_random(2, 16, 4, 2, seed, 300000, ni);
+
+	EXPECT_GT(s.picked, 300u) << "seed " << seed;
+	EXPECT_GT(s.irq_writes, 1000u) << "seed " << seed;
+	EXPECT_EQ(s.irq_regs, 0u) << "seed " << seed;
+	EXPECT_EQ(s.irq_edges, 0u) << "seed " << seed;
 }
 
 TEST(Ports, LockstepRandomTrafficTwoPortsSmallShape)

@@ -103,6 +103,16 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 1, 2, 1 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "4x256x16g16nebl1p2");
+	// Without the interrupt: ni after nb and ne, before the lanes and the ports.
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 1, 1, 1, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16nbneni");
+	o = { 2, 16, 4, 4, 16, nullptr, 0, 0, 0, 2, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x16x4g16nip2");
+	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 2, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "4x256x16g16nibl2");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -155,6 +165,9 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16g16bl8", "not canonical: use 8x256x16g16" },
 		{ "8x256x16g16nbbl2", "bl<lanes> (BAL_LANES) needs BALANCE" },
 		{ "8x256x16g16p2bl2", "is not a shape key" },
+		{ "8x256x16g16ninb", "is not a shape key" },
+		{ "8x256x16g16p2ni", "is not a shape key" },
+		{ "8x256x16g16bl2ni", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);
