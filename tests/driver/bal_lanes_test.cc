@@ -47,21 +47,8 @@ constexpr unsigned kTasks = 16;
 
 hws_dev *open_lanes(const char *backend, unsigned cpus, unsigned lanes)
 {
-	hws_config c;
-	hws_dev *d = nullptr;
-	char msg[512];
-
-	hws_config_default(&c);
-	c.backend = backend;
-	c.nr_cpus = cpus;
-	c.nr_tasks = kTasks;
-	c.cmd_depth = 16;
-	c.res_depth = 16;
-	c.deep_check = std::string(backend) == "model" ? 0 : 1;
-	c.bal_lanes = lanes;
-	int ret = hws_open(&d, &c, msg, sizeof(msg));
-	EXPECT_EQ(ret, 0) << msg;
-	return ret ? nullptr : d;
+	return hwstest::open_dev(backend, cpus, kTasks, 16, 1, nullptr, false, false, false,
+				 lanes);
 }
 
 uint32_t reg(hws_dev *d, uint32_t off)
