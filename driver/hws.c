@@ -271,13 +271,13 @@ static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
 	const unsigned lanes = c->bal_lanes ? c->bal_lanes : c->nr_cpus;
-	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
-					lanes << HWS_FEATURES_BAL_LANES_LSB) |
-				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
-				   (c->no_irq ? 0 : HWS_FEATURES_IRQ_MASK);
+	struct hws_params p;
+	uint32_t want_feat;
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
+	hws_params_of_config(&p, c);
+	want_feat = hws_params_features(&p);
 	ret = hws_reg_read(d, HWS_REG_ID, &id);
 	if (!ret)
 		ret = hws_reg_read(d, HWS_REG_NR_CPUS, &cpus);
@@ -318,9 +318,6 @@ static int check_transport(const struct hws_transport *t, char *msg, size_t len)
 int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len)
 {
 	struct hws_backend_args a = {
-		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
-			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports,
-			    cfg->bal_lanes, cfg->no_irq },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,
@@ -329,6 +326,7 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 	struct hws_dev *d;
 	int ret;
 
+	hws_params_of_config(&a.params, cfg);
 	ret = hws_params_check(&a.params, msg, len);
 	if (!ret && cfg->transport)
 		ret = check_transport(cfg->transport, msg, len);

@@ -25,6 +25,30 @@ unsigned hws_params_bal_lanes(const struct hws_params *p)
 	return p->bal_lanes ? p->bal_lanes : p->nr_cpus;
 }
 
+uint32_t hws_params_features(const struct hws_params *p)
+{
+	return (p->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+				    hws_params_bal_lanes(p) << HWS_FEATURES_BAL_LANES_LSB) |
+	       (p->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
+	       (p->no_irq ? 0 : HWS_FEATURES_IRQ_MASK);
+}
+
+void hws_params_of_config(struct hws_params *p, const struct hws_config *c)
+{
+	*p = (struct hws_params){
+		.nr_cpus = c->nr_cpus,
+		.nr_tasks = c->nr_tasks,
+		.cmd_depth = c->cmd_depth,
+		.res_depth = c->res_depth,
+		.nr_groups = c->nr_groups,
+		.no_balance = c->no_balance,
+		.no_err_counters = c->no_err_counters,
+		.nr_ports = c->nr_ports,
+		.bal_lanes = c->bal_lanes,
+		.no_irq = c->no_irq,
+	};
+}
+
 /* ceil(log2 n), at least BAL_LAT_MIN_LG: the cycles of a comparator tree over n leaves. */
 static unsigned tree_cycles(unsigned n)
 {

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include "hws/hws.h"
 #include "hws/regs.h"
 #include "hws/transport.h"
 
@@ -43,6 +46,13 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len);
 
 /* hws_params_bal_lanes - BALANCE's lanes of @p: bal_lanes, or nr_cpus when it is 0. */
 unsigned hws_params_bal_lanes(const struct hws_params *p);
+
+/* hws_params_features - the FEATURES register of an engine built with @p (the optional
+ * units built, BALANCE's lanes): the model answers it, the driver expects it. */
+uint32_t hws_params_features(const struct hws_params *p);
+
+/* hws_params_of_config - the engine parameters a driver configuration asks for. */
+void hws_params_of_config(struct hws_params *p, const struct hws_config *c);
 
 /**
  * hws_bal_latency - the cycles of a BALANCE (QUERY kind 2) that passes its checks

@@ -933,10 +933,7 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 	case HWS_REG_NR_GROUPS:
 		return m->p.nr_groups;
 	case HWS_REG_FEATURES:
-		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB |
-					       hws_params_bal_lanes(&m->p) << HWS_FEATURES_BAL_LANES_LSB) |
-		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB) |
-		       (m->p.no_irq ? 0 : 1u << HWS_FEATURES_IRQ_LSB);
+		return hws_params_features(&m->p);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;

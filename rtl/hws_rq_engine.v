@@ -63,8 +63,9 @@
 //                 winner and IDLE_CORE's candidate sets from it, load[], idle[] and
 //                 lead[1][], latched            3: the answer from them; result
 //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
-//                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
-//                 NR_CPUS)) cycles in all, whatever the number of groups)
+//                 step 2 until hws_balance's final cycle (BAL_LAT_* of the register
+//                 map: 8 + 2 max(2, ceil(log2 NR_CPUS)) cycles with a lane per CPU,
+//                 more with fewer BAL_LANES; never a function of the groups)
 `default_nettype none
 `include "hws_eng_ctl.vh"
 

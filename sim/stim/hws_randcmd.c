@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hws_params.h"
+
 #define NPRIO HWS_NR_PRIO
 
 enum phase { FILL, DRAIN };
@@ -803,6 +805,8 @@ static int run_bus(struct gen *g)
 static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 {
 	const struct hws_config *c = g->c;
+	struct hws_params p;
+	hws_params_of_config(&p, c);
 	const struct {
 		uint32_t off, val;
 	} want[] = {
@@ -813,11 +817,7 @@ static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 		{ HWS_REG_DEPTHS, c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 				  c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB },
 		{ HWS_REG_NR_GROUPS, c->nr_groups },
-		{ HWS_REG_FEATURES, (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
-				     (c->bal_lanes ? c->bal_lanes : c->nr_cpus)
-					     << HWS_FEATURES_BAL_LANES_LSB) |
-				    (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
-				    (c->no_irq ? 0 : HWS_FEATURES_IRQ_MASK) },
+		{ HWS_REG_FEATURES, hws_params_features(&p) },
 		{ HWS_REG_CMD_DONE, 0 }, { HWS_REG_ERR_LAST, 0 }, { HWS_REG_ERR_CMD, 0 },
 		{ HWS_REG_ERR_SEQ, 0 }, { HWS_REG_ERR_TOTAL, 0 },
 		{ HWS_REG_ERR_CNT1, 0 }, { HWS_REG_ERR_CNT2, 0 }, { HWS_REG_ERR_CNT3, 0 },
