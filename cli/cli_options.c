@@ -258,6 +258,14 @@ static int set_no_irq(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_engine_irq(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->mo.sched_opts.engine.irq = 1;
+	return 0;
+}
+
 static int set_sync_cmds(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -553,6 +561,10 @@ static const struct cli_opt {
 	{ "no-irq", NULL, R, set_no_irq,
 	  "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith "
 	  "--no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" },
+	{ "engine-irq", NULL, R | V, set_engine_irq,
+	  "hw: the firmware learns of wake-up preemption from the engine's\n"
+	  "interrupt (IRQ_PEND lines; it keeps CURR[cpu] right) instead of\n"
+	  "comparing priorities itself (docs/firmware.md; not with --no-irq)" },
 	{ "sync-cmds", NULL, R | V, set_sync_cmds,
 	  "hw: the bus protocol before issue 22: every command waits for\nits completion read "
 	  "(no posted writes, no POP/PEEKW reads;\ndocs/firmware.md; a bus that cannot reach the "

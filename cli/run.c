@@ -121,6 +121,11 @@ static int check(struct cli_args *a)
 		return cli_error(a, "%s is an option of --sched hw (got '%s')",
 				 e->no_balance ? "--no-hw-balance" : e->no_err_counters ?
 				 "--no-err-counters" : "--no-irq", a->mo.sched);
+	if (e->irq && ops && !(ops->uses & SCHED_USES_ENGINE))
+		return cli_error(a, "--engine-irq is an option of --sched hw (got '%s')", a->mo.sched);
+	if (e->irq && e->no_irq)
+		return cli_error(a, "--engine-irq needs the engine's preemption interrupt, and "
+				 "--no-irq builds the engine without it (IRQ=0, FEATURES.IRQ = 0)");
 	if (!strncmp(a->mo.workload, "hackbench", 9) && !a->duration_given)
 		a->mo.duration_ns = 0;	/* hackbench runs until its tasks exit */
 	if (machine_check_opts(&a->mo, err, sizeof(err)))

@@ -74,6 +74,7 @@ struct fcpu {
 	uint64_t wload;		/* summed load weight of its queued tasks (= the engine's load) */
 	int push_task;		/* active balance: the running task to move once it stops */
 	unsigned push_to;	/* ... and where */
+	unsigned curr_prio;	/* irq: what the engine's CURR[cpu] holds (HWS_CURR_IDLE: none) */
 };
 
 struct sched {
@@ -96,6 +97,13 @@ struct sched {
 	uint64_t slices_returned;	/* children's unused first slices given back at exit */
 	uint64_t moves, balances, active_balances, wake_affine, wake_idle, exec_moves;
 	uint64_t yields;
+	/* The preemption interrupt (sched_engine.irq; docs/firmware.md, "The preemption
+	 * interrupt"): on, the engine's IRQ_PEND as last seen (bit c = CPU c), CURR writes
+	 * still to skip (test hook), and counts for the report. */
+	int irq;
+	uint64_t irq_pend;
+	unsigned irq_skip;
+	uint64_t irq_kicks, irq_acks, curr_writes;
 	int err;		/* first run-queue error */
 	char errmsg[200];
 };
@@ -265,6 +273,55 @@ static void set_idle(struct sched *s, unsigned cpu, int idle)
 	}
 }
 
+/* ---- The preemption interrupt (sched_engine.irq) ---- */
+
+/* Keep the engine's CURR[@cpu] equal to @prio, the priority @cpu runs (or HWS_CURR_IDLE). */
+static void set_curr(struct sched *s, unsigned cpu, unsigned prio)
+{
+	if (!s->irq || s->c[cpu].curr_prio == prio)
+		return;
+	s->c[cpu].curr_prio = prio;
+	if (s->irq_skip) {	/* test hook: leave CURR stale */
+		s->irq_skip--;
+		return;
+	}
+	fail(s, s->ops->set_curr(s->q, cpu, cpu, prio), "CURR write");
+	s->curr_writes++;
+}
+
+/* Look at the interrupt lines after commands that may have linked a task into an active
+ * array below CURR; returns them (IRQ_PEND & IRQ_EN, every CPU enabled). */
+static uint64_t irq_lines(struct sched *s)
+{
+	uint64_t l = 0;
+
+	fail(s, s->ops->irq_lines(s->q, &l), "IRQ_PEND");
+	s->irq_pend = l;
+	return l;
+}
+
+/* @cpu takes its interrupt (it reschedules, or does not preempt for a pull): clear it. */
+static void irq_ack(struct sched *s, unsigned cpu)
+{
+	if (!s->irq || !(s->irq_pend >> cpu & 1))
+		return;
+	fail(s, s->ops->irq_ack(s->q, cpu, cpu), "IRQ_PEND ack");
+	s->irq_pend &= ~(1ull << cpu);
+	s->irq_acks++;
+}
+
+/* A line that is up interrupts its CPU: it reschedules (the machine's kick). */
+static void irq_kick(struct sched *s)
+{
+	uint64_t l = irq_lines(s);
+
+	for (unsigned c = 0; c < s->ncpu; c++)
+		if (l >> c & 1) {
+			s->env->kick(s->env->machine, c);
+			s->irq_kicks++;
+		}
+}
+
 /* ---- Balancing ---- */
 
 /* A scan of @n tasks on @cpu: a quarter of a run-queue operation each. */
@@ -333,6 +390,12 @@ static unsigned move_tasks(struct sched *s, unsigned this, unsigned busiest, uin
 	}
 	charge_scan(s, this, scanned);
 	s->moves += moved;
+	/* A pulled task does not preempt @this (the policy's rule in both modes), but its
+	 * MIGRATE may have raised @this's line: @this clears it. */
+	if (s->irq && moved) {
+		irq_lines(s);
+		irq_ack(s, this);
+	}
 	return moved;
 }
 
@@ -367,6 +430,8 @@ static void finish_push(struct sched *s, unsigned cpu, struct sched_task *t)
 	t->cpu = (int)to;
 	s->env->moved(s->env->machine, t, cpu, to);
 	s->env->kick(s->env->machine, to);
+	if (s->irq)
+		irq_lines(s);	/* @to's pick clears what the MIGRATE raised */
 	s->moves++;
 }
 
@@ -537,6 +602,11 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 
 	if (sched_opts_check(o, msg, len))
 		return NULL;
+	if (o->engine.irq && !ops->set_curr) {
+		snprintf(msg, len, "engine irq: an option of the engine's run queue (scheduler hw), "
+			 "not of %s queues", ops->name);
+		return NULL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(msg, len, "out of memory");
@@ -544,6 +614,8 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 	}
 	s->ops = ops;
 	s->opts = *o;
+	s->irq = o->engine.irq;
+	s->irq_skip = o->engine.irq_skip_curr;
 	s->wake_balance = o->wake_balance;
 	s->flat = o->flat;
 	/* flat=1: one domain over every CPU whose groups are single CPUs (2.6.0's balancer
@@ -588,6 +660,7 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 		s->c[i].best_expired_prio = HWS_NR_PRIO;
 		s->c[i].idle = -1;	/* unknown: the first set_idle() always writes */
 		s->c[i].push_task = NIL;
+		s->c[i].curr_prio = HWS_CURR_IDLE;	/* CURR's reset value */
 		for (l = 0; l < 4; l++)
 			s->c[i].interval[l] = fw_sd_params[l].min_interval;
 	}
@@ -810,6 +883,10 @@ static unsigned wake(struct sched *s, struct sched_task *t, unsigned waker,
 		t->time_slice = slice_of(s, t, waker);
 	enqueue(s, waker, t, cpu, 0, 0);
 	t->timestamp = now(s);
+	if (s->irq) {	/* the engine compared t->prio with CURR[cpu] */
+		irq_kick(s);
+		return cpu;
+	}
 	curr = s->env->curr(s->env->machine, cpu);
 	if (!curr || t->prio < curr->prio)
 		s->env->kick(s->env->machine, cpu);
@@ -918,6 +995,8 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 				load_balance(s, cpu, s->levels[i], HWS_CPU_NEWLY_IDLE);
 	if (c->nr == 0) {
 		set_idle(s, cpu, 1);
+		irq_ack(s, cpu);
+		set_curr(s, cpu, HWS_CURR_IDLE);
 		return NULL;
 	}
 	found = s->ops->peek(s->q, cpu, cpu, &id, &swapped);
@@ -931,6 +1010,10 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 		/* Active ran out: swap the arrays (PICK_NEXT does) and put the task back. */
 		fail(s, s->ops->pick(s->q, cpu, cpu, &id, &swapped), "PICK_NEXT");
 		c->swap ^= 1;
+		if (s->irq) {	/* PICK_NEXT set CURR[cpu] and cleared its IRQ_PEND bit */
+			c->curr_prio = s->t[id].prio;
+			s->irq_pend &= ~(1ull << cpu);
+		}
 		list_del(s, id);
 		fail(s, s->ops->enqueue(s->q, cpu, id, cpu, s->t[id].prio, 0, 1), "ENQUEUE");
 		list_add(s, id, cpu, s->t[id].prio, 0);
@@ -938,6 +1021,9 @@ static struct sched_task *pick(struct sched *s, unsigned cpu)
 		c->best_expired_prio = HWS_NR_PRIO;
 	}
 	set_idle(s, cpu, 0);
+	/* The running task stays queued (PEEK), so CURR is the firmware's to write. */
+	irq_ack(s, cpu);
+	set_curr(s, cpu, s->t[id].prio);
 	s->tp[id]->timestamp = now(s);
 	if (s->tp[id]->time_slice <= 0)
 		s->tp[id]->time_slice = slice_of(s, s->tp[id], cpu);
@@ -986,6 +1072,7 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 		} else if (curr->time_slice <= 0) {
 			dequeue(s, cpu, curr);
 			curr->prio = fw_effective_prio(curr);
+			set_curr(s, cpu, (unsigned)curr->prio);
 			/* A group slice is not a whole number of ticks: the overrun of this one
 			 * comes off the next, so the group's CPU time follows its shares. */
 			curr->time_slice += slice_of(s, curr, cpu);
@@ -1053,6 +1140,11 @@ static void report(struct sched *s, void *file)
 		   "%llu sched_yield\n",
 		(unsigned long long)s->smpnice_moves, (unsigned long long)s->reweights,
 		(unsigned long long)s->slices_returned, (unsigned long long)s->yields);
+	if (s->irq)
+		fprintf(f, "firmware: preemption interrupt: %llu kicks by its lines, %llu CURR "
+			   "writes, %llu IRQ_PEND acks\n",
+			(unsigned long long)s->irq_kicks, (unsigned long long)s->curr_writes,
+			(unsigned long long)s->irq_acks);
 }
 
 const char *fw_o1_error(const struct sched *s)

@@ -59,6 +59,18 @@ struct fw_rq_ops {
 	int (*idlest)(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found);
 	/* select_idle_sibling's scan: *found -1 when nothing idle. */
 	int (*idle_core)(struct fw_rq *q, unsigned cpu, unsigned level, int *found);
+	/*
+	 * The preemption interrupt (docs/accelerator.md 4.6), NULL for software queues.
+	 * set_curr: write CURR[@cpu] (@prio, HWS_CURR_IDLE for none), posted and charged.
+	 * irq_ack: clear @cpu's IRQ_PEND bit (W1C), posted and charged.
+	 * irq_lines: the lines irq_cpu_o (bit c = CPU c) once the engine has taken every
+	 * command sent so far: what the engine's per-CPU lines tell the CPUs. Not charged
+	 * and not counted in stats(): a line costs the CPU nothing to see (the driver has no
+	 * pin read on every backend, so the queue reads IRQ_PEND with the bus idle first).
+	 */
+	int (*set_curr)(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned prio);
+	int (*irq_ack)(struct fw_rq *q, unsigned on_cpu, unsigned cpu);
+	int (*irq_lines)(struct fw_rq *q, uint64_t *lines);
 	/* Engine statistics (commands, cycles); zero for software queues. */
 	void (*stats)(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio);
 };

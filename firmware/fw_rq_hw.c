@@ -31,6 +31,8 @@ struct fw_rq {
 	struct sched_engine e;
 	struct hws_dev *d;
 	struct hws_bus_stats last;
+	/* What the irq_lines() stand-in for the interrupt pins took: left out of stats() */
+	uint64_t probe_reads, probe_edges;
 };
 
 /* Charge @on_cpu for the bus traffic since the last charge. */
@@ -76,6 +78,31 @@ static int program_topology(struct fw_rq *q, char *msg, size_t len)
 	}
 	if (ret)
 		snprintf(msg, len, "programming the domain table: %s", hws_errmsg(q->d));
+	return ret;
+}
+
+/*
+ * The preemption interrupt (sched_engine.irq): enable every CPU's line. Refused with a
+ * reason when the engine has no interrupt or the bus cannot reach the CURR window.
+ */
+static int setup_irq(struct fw_rq *q, const struct sched_env *env, char *msg, size_t len)
+{
+	uint64_t all = env->topo->nr_cpus >= 64 ? ~0ull : (1ull << env->topo->nr_cpus) - 1;
+	int ret;
+
+	if (!q->e.irq)
+		return 0;
+	if (!hws_windows(q->d)) {
+		snprintf(msg, len, "engine irq: the engine's bus cannot reach the CURR window "
+			 "(hws_windows() 0: a serial line's or a 256-byte bus's addresses)");
+		return -ENOTSUP;
+	}
+	ret = hws_irq_enable(q->d, all);
+	if (ret == -EOPNOTSUPP)
+		snprintf(msg, len, "engine irq: the engine is built without the preemption "
+			 "interrupt (FEATURES.IRQ = 0, IRQ=0)");
+	else if (ret)
+		snprintf(msg, len, "engine irq: enabling IRQ_EN: %s", hws_errmsg(q->d));
 	return ret;
 }
 
@@ -128,8 +155,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	 * decodes 256 bytes) keeps the synchronous protocol throughout. */
 	if (!hws_windows(q->d))
 		q->e.sync_cmds = 1;
-	if (program_topology(q, msg, len)) {
-
+	if (program_topology(q, msg, len) || setup_irq(q, env, msg, len)) {
 		hws_close(q->d);
 		free(q);
 		return NULL;
@@ -334,14 +360,46 @@ static int hw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *foun
 	return charged(q, cpu, hws_idle_core(on(q, cpu), cpu, level, found, &whole));
 }
 
+static int hw_set_curr(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned prio)
+{
+	return charged(q, on_cpu, hws_set_curr(on(q, on_cpu), cpu, prio));
+}
+
+static int hw_irq_ack(struct fw_rq *q, unsigned on_cpu, unsigned cpu)
+{
+	return charged(q, on_cpu, hws_irq_ack(on(q, on_cpu), 1ull << cpu));
+}
+
+/*
+ * The engine's per-CPU lines (irq_cpu_o) as the CPUs would see them: a line rises one edge
+ * after the command that sets its bit completes, and interrupts its CPU with no bus access.
+ * The driver reaches the lines of no backend but through IRQ_PEND, so this lets the posted
+ * commands drain (every one in the FIFO and the one executing, at most HWS_LAT_MIGRATE
+ * cycles each) and reads IRQ_PEND; neither is charged nor counted in hw_stats().
+ */
+static int hw_irq_lines(struct fw_rq *q, uint64_t *lines)
+{
+	struct hws_bus_stats s;
+	int ret;
+
+	ret = hws_idle(q->d, (HWS_DEF_DEPTH + 2) * HWS_LAT_MIGRATE);
+	if (!ret)
+		ret = hws_irq_pending(q->d, lines);
+	hws_get_bus_stats(q->d, &s);
+	q->probe_reads += (s.reads - q->last.reads) + (s.writes - q->last.writes);
+	q->probe_edges += s.edges - q->last.edges;
+	q->last = s;
+	return ret;
+}
+
 static void hw_stats(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio)
 {
 	struct hws_bus_stats s;
 
 	hws_get_bus_stats(q->d, &s);
 	*commands = s.commands;
-	*cycles = s.edges;
-	*mmio = s.reads + s.writes;
+	*cycles = s.edges - q->probe_edges;
+	*mmio = s.reads + s.writes - q->probe_reads;
 }
 
 const struct fw_rq_ops fw_rq_hw_ops = {
@@ -363,5 +421,8 @@ const struct fw_rq_ops fw_rq_hw_ops = {
 	.balance = hw_balance,
 	.idlest = hw_idlest,
 	.idle_core = hw_idle_core,
+	.set_curr = hw_set_curr,
+	.irq_ack = hw_irq_ack,
+	.irq_lines = hw_irq_lines,
 	.stats = hw_stats,
 };

@@ -86,6 +86,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 		{ "engine no_err_counters", o->engine.no_err_counters },
 		{ "engine no_irq", o->engine.no_irq },
 		{ "engine sync_cmds", o->engine.sync_cmds },
+		{ "engine irq", o->engine.irq },
 		{ "linux24 lock", o->linux24.lock },
 		{ "fair tick_shares", o->fair.tick_shares },
 	};
@@ -103,6 +104,11 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 				 flags[i].v);
 			return -EINVAL;
 		}
+	if (o->engine.irq && o->engine.no_irq) {
+		snprintf(msg, len, "scheduler option engine irq = 1 needs the engine's preemption "
+			 "interrupt, but engine no_irq = 1 builds it without (IRQ=0, FEATURES.IRQ = 0)");
+		return -EINVAL;
+	}
 	if (!o->engine.backend && !o->engine.bus) {
 		snprintf(msg, len, "scheduler option engine: no backend and no bus");
 		return -EINVAL;

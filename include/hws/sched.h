@@ -137,6 +137,16 @@ struct sched_engine {
 	 * before issue 22); 0 (default): mutating commands are posted and picks are one read
 	 * of the POP/PEEKW windows (docs/firmware.md, "Bus protocol") */
 	int sync_cmds;
+	/* 1: the O(1) firmware learns of wake-up preemption from the engine's interrupt
+	 * (docs/accelerator.md 4.6; docs/firmware.md, "The preemption interrupt") instead of
+	 * comparing priorities itself: it keeps CURR[cpu] equal to the priority the CPU runs,
+	 * enables IRQ_EN for every CPU, and kicks each CPU whose line an enqueue raised. Needs
+	 * the interrupt (no_irq 0) and a bus that reaches the CURR window; scheduler hw only.
+	 * 0 (default): the software check (fw_o1.c wake()). */
+	int irq;
+	/* Test hook of irq = 1: skip this many of the firmware's CURR writes (leaving CURR
+	 * stale, so a test can show the runs then differ). 0 normally. */
+	unsigned irq_skip_curr;
 	/* The engine's bus when the caller supplies one (the virtual platform, sim/vp), the
 	 * driver's opaque transport: the scheduler reaches the engine through it, each access
 	 * from the CPU it charges, and charges the time the bus annotates. NULL: @backend. */
@@ -171,7 +181,7 @@ void sched_opts_default(struct sched_opts *o);
  * @len: size of @msg
  *
  * Return: 0, or -EINVAL (a cost or linux24.goodness_ns that is negative, not finite or
- * above 1e9 ns; a flag other than 0 or 1).
+ * above 1e9 ns; a flag other than 0 or 1; engine.irq with engine.no_irq).
  */
 int sched_opts_check(const struct sched_opts *o, char *msg, size_t len);
 

@@ -143,6 +143,11 @@ TEST(BadInput, ErrorsAreConsistent)
 		  "hwsched replay: /nonexistent/t.txt: cannot open" },
 		{ "an option of another command", "lockstep --duration 1s", 2,
 		  "hwsched lockstep: --duration is an option of 'run' and 'vp'" },
+		{ "the interrupt mode on an engine built without it", "run --engine-irq --no-irq", 2,
+		  "hwsched run: --engine-irq needs the engine's preemption interrupt, and --no-irq "
+		  "builds the engine without it" },
+		{ "the interrupt mode of a scheduler without an engine", "run --engine-irq --sched o1",
+		  2, "hwsched run: --engine-irq is an option of --sched hw (got 'o1')" },
 	};
 	for (const Row &r : rows)
 		expect_row(r);
