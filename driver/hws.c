@@ -315,7 +315,8 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 {
 	struct hws_backend_args a = {
 		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
-			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports },
+			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports,
+			    cfg->pipe },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,

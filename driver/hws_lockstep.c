@@ -358,6 +358,12 @@ static int lockstep_open(const struct hws_backend_args *a, struct hws_transport 
 	struct hws_transport ref, dut;
 	int ret;
 
+	/* PIPE = 1 is the model's alone until rtl/ builds it (docs/accelerator.md 4.1.1). */
+	if (a->params.pipe) {
+		snprintf(msg, len, "PIPE=1 (overlapped issue) is modelled but not built in the "
+			 "RTL: lockstep has nothing to compare it with");
+		return -ENOTSUP;
+	}
 	ret = hws_transport_open("model", a, &ref, msg, len);
 	if (ret)
 		return ret;

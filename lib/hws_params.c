@@ -16,6 +16,7 @@ void hws_params_default(struct hws_params *p)
 	p->no_balance = 0;
 	p->no_err_counters = 0;
 	p->nr_ports = 1;
+	p->pipe = 0;
 }
 
 int hws_params_check(const struct hws_params *p, char *msg, size_t len)
@@ -38,14 +39,16 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		bad = "no_err_counters must be 0 or 1";
 	else if (p->nr_ports > HWS_MAX_NR_PORTS)
 		bad = "NR_PORTS must be 1..4";
+	else if (p->pipe > 1)
+		bad = "PIPE must be 0 or 1";
 	if (!bad)
 		return 0;
 	if (msg && len)
 		snprintf(msg, len,
 			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u ports=%u)",
+			 "no_err_counters=%u ports=%u pipe=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters, p->nr_ports);
+			 p->no_balance, p->no_err_counters, p->nr_ports, p->pipe);
 	return -EINVAL;
 }
 

@@ -52,6 +52,8 @@ struct hws_config {
 	unsigned nr_ports;	/* the engine's AXI4-Lite ports, NR_PORTS 1..4 (0 means 1;
 				 * docs/accelerator.md 4.5). The functions below use port 0;
 				 * hws_pins() drives every port */
+	unsigned pipe;		/* PIPE: 1 = overlapped issue (docs/accelerator.md 4.1.1);
+				 * the model backend only: rtl and lockstep refuse it */
 };
 
 struct hws_dev;

@@ -60,6 +60,8 @@ struct hws_params {
 	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
 				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
 	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
+	unsigned pipe;		/* 0, 1: PIPE, overlapped issue (docs/accelerator.md 4.1.1); the
+				 * model only: the rtl and lockstep backends refuse 1 */
 };
 
 /*

@@ -312,7 +312,7 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 					       char *msg, size_t len)
 {
 	struct hws_params p = { o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth,
-				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports };
+				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports, 0 };
 	char key[HWS_SHAPE_KEY_MAX], why[384], dir[PATH_LEN], so[PATH_LEN + 64];
 	char cmd[2 * PATH_LEN];
 	const char *cache, *root = repo_root();

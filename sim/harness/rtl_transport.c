@@ -104,9 +104,15 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
 		a->wave, a->deep_check, p->no_balance, p->no_err_counters, p->nr_ports,
 	};
-	struct rtl_tp *r = calloc(1, sizeof(*r));
+	struct rtl_tp *r;
 	int ret;
 
+	if (p->pipe) {
+		snprintf(msg, len, "PIPE=1 (overlapped issue, docs/accelerator.md 4.1.1) is not "
+			 "built in the RTL; only the model backend has it");
+		return -ENOTSUP;
+	}
+	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;
