@@ -2,6 +2,7 @@
  * hws_model_transport.c - the C model behind the driver's transport interface
  * (include/hws/transport.h): backend "model", registered when this unit is linked.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,8 +79,18 @@ static int model_open(const struct hws_backend_args *a, struct hws_transport *ou
 		      size_t len)
 {
 	struct hws_model *m;
-	int ret = hws_model_create(&m, &a->params);
+	struct hws_params p = a->params;
+	int ret;
 
+	/* "model:pipe": PIPE = 1 (docs/accelerator.md 4.1.1) whatever hws_config.pipe says */
+	if (a->arg && !strcmp(a->arg, "pipe")) {
+		p.pipe = 1;
+	} else if (a->arg && *a->arg) {
+		snprintf(msg, len, "the model backend takes no argument but \"pipe\" (got \"%s\")",
+			 a->arg);
+		return -EINVAL;
+	}
+	ret = hws_model_create(&m, &p);
 	if (ret) {
 		snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
 		return ret;

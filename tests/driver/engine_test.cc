@@ -1392,9 +1392,10 @@ INSTANTIATE_TEST_SUITE_P(Backends, EngineNoBalance,
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,
 			 ::testing::Values("model", "rtl",
-					   "lockstep"),
+					   "lockstep", "model:pipe"),
 			 [](const ::testing::TestParamInfo<const char *> &i) {
-				 return std::string(i.param);
+				 std::string n(i.param);
+				 return n == "model:pipe" ? std::string("model_pipe") : n;
 			 });
 
 } // namespace

@@ -600,6 +600,15 @@ TEST(PipeIssue, BackendsWithoutTheRtlFeatureRefuseIt)
 	c.backend = "model";
 	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
 	hws_close(d);
+	// "model:pipe" is PIPE = 1 by name (the driver's test suites run on it); no other
+	// argument is taken.
+	c.pipe = 0;
+	c.backend = "model:pipe=2";
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -EINVAL);
+	EXPECT_NE(std::strstr(msg, "pipe"), nullptr) << msg;
+	c.backend = "model:pipe";
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	hws_close(d);
 }
 
 }  // namespace
