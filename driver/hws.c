@@ -271,7 +271,12 @@ static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
 	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
-				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
+				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
+				   (c->pipe ? HWS_FEATURES_PIPE_MASK : 0);
+	/* FEATURES.PIPE changes timing, not what a command does (docs/accelerator.md 4.1.1):
+	 * asked for, it must be there; not asked for, either (the backend may choose it, as
+	 * model:pipe does). */
+	const uint32_t feat_mask = c->pipe ? ~0u : ~HWS_FEATURES_PIPE_MASK;
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
@@ -289,14 +294,15 @@ static int check_id(struct hws_dev *d)
 	if (ret)
 		return ret;
 	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
-	    groups != c->nr_groups || feat != want_feat ||
+	    groups != c->nr_groups || (feat & feat_mask) != want_feat ||
 	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
 			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
-			   "0x%x (BALANCE %s, per-code error counters %s)", id, cpus, tasks, depths,
-			groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
-			c->no_balance ? "absent" : "built", c->no_err_counters ? "absent" : "built");
+			   "0x%x (BALANCE %s, per-code error counters %s%s)", id, cpus, tasks,
+			depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
+			c->no_balance ? "absent" : "built", c->no_err_counters ? "absent" : "built",
+			c->pipe ? ", PIPE=1" : "");
 		return -EIO;
 	}
 	return 0;

@@ -921,7 +921,8 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 		return m->p.nr_groups;
 	case HWS_REG_FEATURES:
 		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB) |
-		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB);
+		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB) |
+		       (m->p.pipe ? 1u << HWS_FEATURES_PIPE_LSB : 0);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;

@@ -22,7 +22,12 @@ module hws_eng_seq #(
   parameter integer NR_CPUS     = 8,    // CPUs, 1..64 (hws_rq_engine checks the ranges)
   parameter integer NR_TASKS    = 256,  // task table entries, 1..4096
   parameter integer NR_GROUPS   = 16,   // task groups, 1..64
-  parameter integer LCU_BALANCE = 1     // 0: QUERY kind 2 fails with OPCODE
+  parameter integer LCU_BALANCE = 1,    // 0: QUERY kind 2 fails with OPCODE
+  // 1: overlapped issue (docs/accelerator.md 4.1.1), the pop rule (a)-(e) and a retiring
+  // copy of the older command; not built yet (hws_top refuses 1), so unused here
+  /* verilator lint_off UNUSEDPARAM */
+  parameter integer PIPE        = 0
+  /* verilator lint_on UNUSEDPARAM */
 ) (
   input  wire                   clk_i,
   input  wire                   srst_i,     // synchronous reset: idle, the command abandoned

@@ -19,7 +19,8 @@ module hws_port_fe #(
   parameter integer RES_DEPTH = 16,
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
-  parameter integer ERR_COUNTERS = 1
+  parameter integer ERR_COUNTERS = 1,
+  parameter integer PIPE      = 0     // FEATURES.PIPE (docs/accelerator.md 4.1.1)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -88,7 +89,8 @@ module hws_port_fe #(
   localparam [31:0] NR_TASKS32  = NR_TASKS;
   localparam [31:0] NR_GROUPS32 = NR_GROUPS;
   localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
-                                  ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0);
+                                  ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) |
+                                  ((PIPE != 0) ? (32'd1 << HWS_FEATURES_PIPE_LSB) : 32'd0);
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this

@@ -72,7 +72,9 @@ module hws_rq_engine #(
   parameter integer NR_CPUS   = 8,    // CPUs, 1..64
   parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
   parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
-  parameter integer LCU_BALANCE = 1   // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
+  parameter integer LCU_BALANCE = 1,  // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
+  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1; not
+                                      // built yet: hws_top refuses it)
 `ifdef FORMAL
   ,
   // formal only (docs/formal.md): the list priorities the proof's commands use, the lowest
@@ -173,7 +175,7 @@ module hws_rq_engine #(
   wire                  dom_bad;    // hws_domain's DOMAIN verdict
   wire                  bal_done;   // BALANCE: hws_balance's final cycle
   hws_eng_seq #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                .LCU_BALANCE(LCU_BALANCE)) u_seq (
+                .LCU_BALANCE(LCU_BALANCE), .PIPE(PIPE)) u_seq (
     .clk_i(clk_i), .srst_i(srst_i), .start_i(start_i), .cmd_i(cmd_i), .q_t_i(q_t),
     .dom_ok_i(dom_ok), .dom_bad_i(dom_bad), .bal_done_i(bal_done),
     .busy_o(busy), .step_o(step), .cmd_o(cmd_q), .ctl_o(ctl), .done_o(done),

@@ -34,7 +34,9 @@ module hws_top #(
                                       // it out (QUERY kind 2 fails with OPCODE, BAL_* read 0)
   parameter integer ERR_COUNTERS = 1, // 1: build the per-code counters ERR_CNT1..11; 0: leave
                                       // them out (they read 0; ERR_TOTAL still counts)
-  parameter integer NR_PORTS  = 1     // AXI4-Lite slave ports, each with its own FIFOs: 1..4
+  parameter integer NR_PORTS  = 1,    // AXI4-Lite slave ports, each with its own FIFOs: 1..4
+  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1); only
+                                      // 0 is built so far: 1 is refused at elaboration
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -71,9 +73,10 @@ module hws_top #(
     if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
         NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-        ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS);
+        ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
+        PIPE != 0) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, PIPE);
     end
   endgenerate
 `endif
@@ -83,9 +86,10 @@ module hws_top #(
   initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
               NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-              ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS);
+              ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
+              PIPE != 0)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, PIPE);
 `endif
 
   localparam integer NCNT = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
@@ -133,7 +137,7 @@ module hws_top #(
       wire [PW-1:0] me = gp[PW-1:0];
       hws_port_fe #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
                     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-                    .ERR_COUNTERS(ERR_COUNTERS)) u_fe (
+                    .ERR_COUNTERS(ERR_COUNTERS), .PIPE(PIPE)) u_fe (
         .clk_i(clk_i), .rst_ni(rst_ni), .srst_i(srst),
         .s_axi_awvalid_i(s_axi_awvalid_i[gp]), .s_axi_awready_o(s_axi_awready_o[gp]),
         .s_axi_awaddr_i(s_axi_awaddr_i[gp*10 +: 10]),
@@ -174,7 +178,7 @@ module hws_top #(
   wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .LCU_BALANCE(LCU_BALANCE)) u_engine (
+                  .LCU_BALANCE(LCU_BALANCE), .PIPE(PIPE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)

@@ -15,7 +15,8 @@ module hws_synth_top #(
   parameter integer RES_DEPTH = 16,
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
-  parameter integer ERR_COUNTERS = 1
+  parameter integer ERR_COUNTERS = 1,
+  parameter integer PIPE      = 0     // hws_top's (docs/accelerator.md 4.1.1)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -70,7 +71,7 @@ module hws_synth_top #(
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-    .ERR_COUNTERS(ERR_COUNTERS)
+    .ERR_COUNTERS(ERR_COUNTERS), .PIPE(PIPE)
   ) u_top (
     .clk_i(clk_i), .rst_ni(rst_nq),
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i(awaddr_q),

@@ -70,6 +70,9 @@
 #define HWS_FEATURES_ERR_COUNTERS_LSB 1 /* 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built) */
 #define HWS_FEATURES_ERR_COUNTERS_W 1
 #define HWS_FEATURES_ERR_COUNTERS_MASK 0x00000002u
+#define HWS_FEATURES_PIPE_LSB 3 /* 1: overlapped issue (parameter PIPE, docs/accelerator.md 4.1.1): two commands may be in flight; 0: one command at a time (4.1) */
+#define HWS_FEATURES_PIPE_W 1
+#define HWS_FEATURES_PIPE_MASK 0x00000008u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u

@@ -56,8 +56,9 @@ void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len)
 		snprintf(res, sizeof(res), "r%u", o->res_depth);
 	if (o->nr_ports > 1)
 		snprintf(ports, sizeof(ports), "p%u", o->nr_ports);
-	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
-		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "", ports);
+	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
+		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "", ports,
+		 o->pipe ? "pi" : "");
 }
 
 /* The repository: $HWS_ROOT, or the first folder upwards from the executable that holds
@@ -274,7 +275,8 @@ static int same_shape(const struct hws_shape_ops *s, const struct hws_vsim_opts 
 	       s->cmd_depth == o->cmd_depth && s->res_depth == o->res_depth &&
 	       s->nr_groups == o->nr_groups && s->no_balance == o->no_balance &&
 	       s->no_err_counters == o->no_err_counters &&
-	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) && s->trace == (o->wave != NULL);
+	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) && s->pipe == o->pipe &&
+	       s->trace == (o->wave != NULL);
 }
 
 static const struct hws_shape_ops *load(const char *so, const char *key,
@@ -298,10 +300,10 @@ static const struct hws_shape_ops *load(const char *so, const char *key,
 		return NULL;
 	}
 	if (!same_shape(s, o)) {
-		snprintf(msg, len, "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s p%u, not this shape",
+		snprintf(msg, len, "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s p%u%s, not this shape",
 			 key, so, s->nr_cpus, s->nr_tasks, s->cmd_depth, s->res_depth,
 			 s->nr_groups, s->no_balance ? " nb" : "", s->no_err_counters ? " ne" : "",
-			 s->nr_ports);
+			 s->nr_ports, s->pipe ? " pi" : "");
 		dlclose(h);
 		return NULL;
 	}
@@ -312,7 +314,8 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 					       char *msg, size_t len)
 {
 	struct hws_params p = { o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth,
-				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports, 0 };
+				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports,
+				o->pipe };
 	char key[HWS_SHAPE_KEY_MAX], why[384], dir[PATH_LEN], so[PATH_LEN + 64];
 	char cmd[2 * PATH_LEN];
 	const char *cache, *root = repo_root();

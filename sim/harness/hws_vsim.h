@@ -35,6 +35,8 @@ struct hws_vsim_opts {
 	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* ... without the per-code error counters (ERR_COUNTERS = 0) */
 	unsigned nr_ports;	/* NR_PORTS, 1..4 (0 means 1) */
+	unsigned pipe;		/* PIPE, 0 or 1 (overlapped issue, docs/accelerator.md 4.1.1;
+				 * hws_top refuses 1 until rtl/ builds it) */
 };
 
 /**

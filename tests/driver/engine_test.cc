@@ -1302,8 +1302,11 @@ TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
 
 TEST_P(Engine, TheDefaultBuildReportsItsOptionalUnits)
 {
+	// FEATURES.PIPE: 1 on model:pipe (PIPE = 1, docs/accelerator.md 4.1.1) alone
+	const bool pipe = std::string(GetParam()) == "model:pipe";
 	EXPECT_EQ(reg(d, HWS_REG_FEATURES),
-		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK);
+		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK |
+			  (pipe ? HWS_FEATURES_PIPE_MASK : 0u));
 }
 
 // One error of each code a test can make without timing (OVERFLOW needs a full FIFO):

@@ -96,6 +96,13 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 2, 64, 16, 16, 16, nullptr, 0, 1, 1, 4 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "2x64x16g16nbnep4");
+	// PIPE = 1 (overlapped issue): pi, last
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16pi");
+	o = { 2, 64, 4, 8, 16, nullptr, 0, 1, 1, 2, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x64x4r8g16nbnep2pi");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -116,6 +123,7 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ { 8, 256, 16, 16, 65, nullptr, 0, 0, 0 }, "NR_GROUPS must be 1..64" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 2, 0 }, "no_balance must be 0 or 1" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 5 }, "NR_PORTS must be 1..4" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 2 }, "PIPE must be 0 or 1" },
 	};
 	for (const Bad &b : bad) {
 		hws_vsim *s = nullptr;
@@ -141,6 +149,8 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16g16p5", "NR_PORTS must be 1..4 (got 5)" },
 		{ "8x256x16g16p1", "not canonical: use 8x256x16g16" },
 		{ "8x256x16g16p4ne", "is not a shape key" },
+		{ "8x256x16g16p1pi", "not canonical: use 8x256x16g16pi" },
+		{ "8x256x16g16pip2", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);
