@@ -165,6 +165,20 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 	EXPECT_NE(r.out.find("--cpus '65': expected a whole number in 1..64"), std::string::npos) << r.out;
 }
 
+// PIPE = 1 (the key's pi) is parsed and passed to hws_top, which refuses it by name until
+// the RTL has overlapped issue (docs/accelerator.md 4.1.1): no shape is made.
+TEST(Shapes, PipeIsRefusedByTheRtlUntilItIsBuilt)
+{
+	const std::string cache = fresh_cache("pipe");
+	CliRun r = shell("make -s -C " + repo_root() + " shape SHAPES_DIR=" + cache +
+			 " SHAPE=1x16x16g16pi");
+	EXPECT_NE(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("PIPE=1 (0; 1, overlapped issue, is not built yet)"),
+		  std::string::npos) << r.out;
+	for (const std::string &e : entries(cache))
+		EXPECT_EQ(e.rfind(".", 0), 0u) << "a shape folder for a refused key: " << e;
+}
+
 // Building off: a shape not in the cache is refused, with the command that builds it; a
 // shape is never swapped for another one (the default shape is not given for 3 CPUs, nor
 // the build with BALANCE for one without).
