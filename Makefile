@@ -96,8 +96,9 @@ HARNESS_HDRS := $(wildcard sim/harness/*.h)
 # demand into its own shared object, $(SHAPES_DIR)/<key>/libhws_shape.so, by
 # tools/build_shape.sh (`make shape SHAPE=<key>`; hwsched runs that itself when a command
 # needs a shape that is not built). Key: <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>
-# [nb][ne]: nb without the BALANCE query (LCU_BALANCE=0), ne without the per-code error
-# counters (ERR_COUNTERS=0). hwsched links none of them (sim/harness/hws_vsim.c loads them).
+# [nb][ne][ni][p<ports>]: nb without the BALANCE query (LCU_BALANCE=0), ne without the per-code
+# error counters (ERR_COUNTERS=0), ni without the preemption interrupt (IRQ=0). hwsched
+# links none of them (sim/harness/hws_vsim.c loads them).
 # Task groups of the load-comparison unit, the same in every shape the tests use.
 RTL_GROUPS := $(shell awk '$$1 == "const" && $$2 == "DEF_GROUPS" { print $$3 }' regmap/regmap.def)
 SHAPES_DIR ?= $(BUILD)/shapes
@@ -131,16 +132,17 @@ shape: $(call shape_so,$(SHAPE),$(SHAPE_TRACE))
 # The parameters of CPUSxTASKSxDEPTH[xOPTS] (the board's BOARD_SHAPE) for Verilator (-G)
 # and for C++ that wraps it (-D).
 vl_opts = $(word 4,$(subst x, ,$(1)))
-vl_nb = $(filter nb nbne,$(call vl_opts,$(1)))
-vl_ne = $(filter ne nbne,$(call vl_opts,$(1)))
+vl_nb = $(filter nb nbne nbni nbneni,$(call vl_opts,$(1)))
+vl_ne = $(filter ne nbne neni nbneni,$(call vl_opts,$(1)))
+vl_ni = $(filter ni nbni neni nbneni,$(call vl_opts,$(1)))
 vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
 	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1) \
-	-GERR_COUNTERS=$(if $(call vl_ne,$(1)),0,1)
+	-GERR_COUNTERS=$(if $(call vl_ne,$(1)),0,1) -GIRQ=$(if $(call vl_ni,$(1)),0,1)
 vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
 	-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) \
 	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0) \
-	-DHWS_V_NO_ERR_COUNTERS=$(if $(call vl_ne,$(1)),1,0)
+	-DHWS_V_NO_ERR_COUNTERS=$(if $(call vl_ne,$(1)),1,0) -DHWS_V_NO_IRQ=$(if $(call vl_ni,$(1)),1,0)
 
 # Verilator flags of the board's simulator (the shapes' are tools/build_shape.sh's):
 VL_FLAGS := --cc
@@ -213,7 +215,11 @@ lint-verilator: $(RTL_SRCS) $(RTL_INC)
 		  "-GNR_CPUS=2 -GNR_TASKS=16 -GCMD_DEPTH=4 -GRES_DEPTH=4" \
 		  "-GLCU_BALANCE=0" "-GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1 -GLCU_BALANCE=0" \
 		  "-GERR_COUNTERS=0" "-GLCU_BALANCE=0 -GERR_COUNTERS=0" \
-		  "-GNR_PORTS=2" "-GNR_PORTS=3 -GNR_CPUS=2 -GNR_TASKS=16" "-GNR_PORTS=4"; do \
+		  "-GIRQ=0" "-GLCU_BALANCE=0 -GERR_COUNTERS=0 -GIRQ=0" "-GIRQ=0 -GNR_PORTS=4" \
+		  "-GIRQ=0 -GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
+		  "-GNR_PORTS=2" "-GNR_PORTS=3 -GNR_CPUS=2 -GNR_TASKS=16" "-GNR_PORTS=4" \
+		  "-GBAL_LANES=1" "-GBAL_LANES=3" "-GNR_CPUS=64 -GNR_TASKS=4096 -GBAL_LANES=1" \
+		  "-GNR_CPUS=4 -GBAL_LANES=2"; do \
 		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
 			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
 	done; echo "lint-verilator: clean"
@@ -233,6 +239,9 @@ lint-iverilog: $(RTL_SRCS) $(RTL_INC)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -o $(BUILD)/iverilog/hws_top_nb.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -P hws_top.ERR_COUNTERS=0 -o $(BUILD)/iverilog/hws_top_nbne.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.NR_PORTS=4 -o $(BUILD)/iverilog/hws_top_p4.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.BAL_LANES=3 -o $(BUILD)/iverilog/hws_top_bl3.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -P hws_top.ERR_COUNTERS=0 -P hws_top.IRQ=0 -o $(BUILD)/iverilog/hws_top_nbneni.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.IRQ=0 -P hws_top.NR_PORTS=4 -o $(BUILD)/iverilog/hws_top_nip4.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_synth_top -s board_top -o $(BUILD)/iverilog/synth_tops.vvp $(RTL_SRCS) $(SYNTH_TOPS)
 	@echo "lint-iverilog: compiles"
 
@@ -241,7 +250,10 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 	yosys -q -l $(BUILD)/yosys/read.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -check -top hws_top' 
 	yosys -q -l $(BUILD)/yosys/read_nb.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set LCU_BALANCE 0 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_ne.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set ERR_COUNTERS 0 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_ni.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set IRQ 0 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_nbneni.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); chparam -set LCU_BALANCE 0 -set ERR_COUNTERS 0 -set IRQ 0 hws_synth_top; hierarchy -check -top hws_synth_top'
 	yosys -q -l $(BUILD)/yosys/read_p4.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set NR_PORTS 4 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_bl1.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set BAL_LANES 1 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_synth.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); hierarchy -check -top board_top'
 	@echo "lint-yosys: reads"
 
@@ -342,11 +354,14 @@ layers:
 # The shapes the tests' sweeps use, built before they run (hwsched would build them on
 # first use, one at a time; make builds them with the rest), and the default shape with
 # waveform support (the --wave tests); the 2- and 4-port shapes of tests/sim/ports_test.cc
-# (make bench builds 8x256x16g16p2 on use). tests/sim/shapes_test.cc builds one more
+# (make bench builds 8x256x16g16p2 on use); the BALANCE-lane shapes of
+# tests/driver/bal_lanes_test.cc (bl<N>). tests/sim/shapes_test.cc builds one more
 # (3x100x16g16, in a cache of its own), on demand.
 TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 \
-	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne) \
-	$(addprefix 2x16x4g$(RTL_GROUPS),p2 p4) 8x256x16g$(RTL_GROUPS)p4
+	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne nbneni) \
+	$(addprefix 2x16x4g$(RTL_GROUPS),p2 p4 nip2) 8x256x16g$(RTL_GROUPS)p4 \
+	$(addprefix 8x16x16g$(RTL_GROUPS),bl1 bl2 bl3) $(addprefix 4x16x16g$(RTL_GROUPS),bl1 bl2) \
+	4x16x16g$(RTL_GROUPS)
 TEST_SHAPE_SOS := $(foreach k,$(TEST_SHAPES),$(call shape_so,$(k))) $(call shape_so,$(DEFAULT_SHAPE),1)
 .PHONY: test-shapes
 test-shapes: $(TEST_SHAPE_SOS)
@@ -538,7 +553,8 @@ synth-check:
 # make bench-board               the command rate over the simulated UART, into
 #                                build/bench/board.json
 # See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] with
-# OPTS nb, ne or nbne; the simulator is built at the same shape. 2 CPUs x 64 tasks without
+# OPTS nb, ne, ni or their concatenation in that order (nbne, nbneni, ...); the simulator
+# is built at the same shape. 2 CPUs x 64 tasks without
 # BALANCE and the per-code error counters fits the UP5K (docs/board.md has the figures).
 BOARD_SHAPE ?= 2x64x16xnbne
 # The board's clock and baud rate: board_top's parameter defaults (their one home).
@@ -551,7 +567,7 @@ BOARD_SIM := $(BOARD_DIR)/board_sim
 board_synth_args = $(word 1,$(subst x, ,$(1))) $(word 2,$(subst x, ,$(1)))$(call vl_opts,$(1))
 # hwsched lockstep's options for the shape.
 board_lockstep_opts = --cpus $(word 1,$(subst x, ,$(1))) --tasks $(word 2,$(subst x, ,$(1))) \
-	--depth $(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-balance)$(if $(call vl_ne,$(1)), --no-err-counters)
+	--depth $(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-balance)$(if $(call vl_ne,$(1)), --no-err-counters)$(if $(call vl_ni,$(1)), --no-irq)
 
 # The simulator: VL_FLAGS, with board_top as the top and the simulator's main linked in
 # (--exe); its own Mdir.
@@ -738,7 +754,8 @@ COV_BIN := $(COV_DIR)/bin
 # hws_core_tests over the instrumented layers; the engine tests (model, rtl and lockstep
 # backends) with the harness; hwsched.
 COV_ENGINE_TEST_SRCS := tests/driver/engine_test.cc tests/driver/lockstep_test.cc \
-	tests/driver/window_test.cc tests/sim/axi_order_test.cc tests/sim/ports_test.cc
+	tests/driver/window_test.cc tests/driver/irq_test.cc tests/sim/axi_order_test.cc \
+	tests/sim/ports_test.cc tests/driver/bal_lanes_test.cc
 $(COV_BIN)/hws_core_tests: $(CORE_TEST_OBJS) $(COV_CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CXX) --coverage -o $@ $^ -lm $(GTEST_LIBS)

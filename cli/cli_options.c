@@ -235,12 +235,26 @@ static int set_no_balance(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_bal_lanes(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, HWS_MAX_NR_CPUS, &a->cfg.bal_lanes);
+}
+
 static int set_no_err_counters(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
 	(void)v;
 	a->cfg.no_err_counters = 1;
 	a->mo.sched_opts.engine.no_err_counters = 1;
+	return 0;
+}
+
+static int set_no_irq(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->cfg.no_irq = 1;
+	a->mo.sched_opts.engine.no_irq = 1;
 	return 0;
 }
 
@@ -500,9 +514,15 @@ static const struct cli_opt {
 	{ "no-balance", NULL, L, set_no_balance,
 	  "the engine built without BALANCE (LCU_BALANCE=0; on rtl and\nlockstep the shape "
 	  "8x256x16g16nb, docs/shapes.md)" },
+	{ "bal-lanes", "N", L, set_bal_lanes,
+	  "BALANCE's lanes, 1..--cpus (BAL_LANES; default one per CPU; on\nrtl and lockstep the "
+	  "shape's suffix bl<N>, docs/shapes.md)" },
 	{ "no-err-counters", NULL, L, set_no_err_counters,
 	  "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, "
 	  "checked; e.g. the shape 8x256x16g16nbne)" },
+	{ "no-irq", NULL, L, set_no_irq,
+	  "the engine built without the preemption interrupt (IRQ=0:\nIRQ_PEND/IRQ_EN read 0, "
+	  "checked; e.g. the shape 8x256x16g16nbneni)" },
 	{ "quiet", NULL, L, set_quiet, "print the last line only" },
 	{ "workload", "W", R | V, set_workload,
 	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "
@@ -530,6 +550,9 @@ static const struct cli_opt {
 	  "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with "
 	  "--no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware "
 	  "never reads them" },
+	{ "no-irq", NULL, R, set_no_irq,
+	  "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith "
+	  "--no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" },
 	{ "sync-cmds", NULL, R | V, set_sync_cmds,
 	  "hw: the bus protocol before issue 22: every command waits for\nits completion read "
 	  "(no posted writes, no POP/PEEKW reads;\ndocs/firmware.md; a bus that cannot reach the "

@@ -684,9 +684,9 @@ static int measure_balance(struct figures *fg)
 {
 	unsigned k;
 
-	printf("BALANCE cycles per query, level 3 from CPU 1 (docs/accelerator.md 8.2: "
-	       "%u + %u x max(%u, ceil(log2 NR_CPUS))):\n", HWS_BAL_LAT_BASE, HWS_BAL_LAT_LEVEL,
-	       HWS_BAL_LAT_MIN_LG);
+	printf("BALANCE cycles per query, level 3 from CPU 1, a lane per CPU (docs/accelerator.md "
+	       "8.2: %u + %u x 2 max(%u, ceil(log2 NR_CPUS))):\n", HWS_BAL_LAT_BASE,
+	       HWS_BAL_LAT_LEVEL, HWS_BAL_LAT_MIN_LG);
 	printf("  CPUs  4 NUMA nodes (model / rtl)   flat, a group per CPU (model / rtl)   "
 	       "issue interval\n");
 	for (k = 0; k < 4; k++)

@@ -116,10 +116,11 @@ static int check(struct cli_args *a)
 	const struct sched_engine *e = &a->mo.sched_opts.engine;
 	char err[400];
 
-	if ((e->no_balance || e->no_err_counters) && ops && !(ops->uses & SCHED_USES_ENGINE))
+	if ((e->no_balance || e->no_err_counters || e->no_irq) && ops &&
+	    !(ops->uses & SCHED_USES_ENGINE))
 		return cli_error(a, "%s is an option of --sched hw (got '%s')",
-				 e->no_balance ? "--no-hw-balance" : "--no-err-counters",
-				 a->mo.sched);
+				 e->no_balance ? "--no-hw-balance" : e->no_err_counters ?
+				 "--no-err-counters" : "--no-irq", a->mo.sched);
 	if (!strncmp(a->mo.workload, "hackbench", 9) && !a->duration_given)
 		a->mo.duration_ns = 0;	/* hackbench runs until its tasks exit */
 	if (machine_check_opts(&a->mo, err, sizeof(err)))

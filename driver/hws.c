@@ -270,16 +270,18 @@ int hws_reset(struct hws_dev *d)
 static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
-	const uint32_t want_feat = (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
-				   (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
-				   (c->pipe ? HWS_FEATURES_PIPE_MASK : 0);
+	const unsigned lanes = c->bal_lanes ? c->bal_lanes : c->nr_cpus;
 	/* FEATURES.PIPE changes timing, not what a command does (docs/accelerator.md 4.1.1):
 	 * asked for, it must be there; not asked for, either (the backend may choose it, as
 	 * model:pipe does). */
 	const uint32_t feat_mask = c->pipe ? ~0u : ~HWS_FEATURES_PIPE_MASK;
+	struct hws_params p;
+	uint32_t want_feat;
 	uint32_t id, cpus, tasks, depths, groups, feat;
 	int ret;
 
+	hws_params_of_config(&p, c);
+	want_feat = hws_params_features(&p);
 	ret = hws_reg_read(d, HWS_REG_ID, &id);
 	if (!ret)
 		ret = hws_reg_read(d, HWS_REG_NR_CPUS, &cpus);
@@ -299,9 +301,10 @@ static int check_id(struct hws_dev *d)
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
 			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
-			   "0x%x (BALANCE %s, per-code error counters %s%s)", id, cpus, tasks,
-			depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups, want_feat,
-			c->no_balance ? "absent" : "built", c->no_err_counters ? "absent" : "built",
+			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s, interrupt %s%s)",
+			id, cpus, tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups,
+			want_feat, c->no_balance ? "absent" : "built", c->no_balance ? 0 : lanes,
+			c->no_err_counters ? "absent" : "built", c->no_irq ? "absent" : "built",
 			c->pipe ? ", PIPE=1" : "");
 		return -EIO;
 	}
@@ -320,9 +323,6 @@ static int check_transport(const struct hws_transport *t, char *msg, size_t len)
 int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size_t len)
 {
 	struct hws_backend_args a = {
-		.params = { cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
-			    cfg->nr_groups, cfg->no_balance, cfg->no_err_counters, cfg->nr_ports,
-			    cfg->pipe },
 		.wave = cfg->wave,
 		.deep_check = cfg->deep_check,
 		.bus_random = cfg->bus_random,
@@ -331,6 +331,7 @@ int hws_open(struct hws_dev **out, const struct hws_config *cfg, char *msg, size
 	struct hws_dev *d;
 	int ret;
 
+	hws_params_of_config(&a.params, cfg);
 	ret = hws_params_check(&a.params, msg, len);
 	if (!ret && cfg->transport)
 		ret = check_transport(cfg->transport, msg, len);
@@ -652,6 +653,76 @@ static int window_read(struct hws_dev *d, uint32_t base, unsigned op, unsigned c
 int hws_windows(const struct hws_dev *d)
 {
 	return d->tp.addr_w >= HWS_ADDR_W;
+}
+
+/* ---- The preemption interrupt (docs/accelerator.md 4.6) ---- */
+
+/* An engine built without the interrupt (IRQ=0; hws_open() checked that FEATURES.IRQ
+ * agrees with hws_config.no_irq): its registers would read 0 and ignore writes, so the
+ * functions refuse, touching nothing, rather than report "nothing pending". */
+static int irq_refused(struct hws_dev *d, const char *fn)
+{
+	if (!d->cfg.no_irq)
+		return 0;
+	set_msg(d, "%s: this engine is built without the preemption interrupt (FEATURES.IRQ = 0, "
+		   "IRQ=0); nothing sent", fn);
+	return -EOPNOTSUPP;
+}
+
+int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio)
+{
+	int ret = irq_refused(d, "hws_set_curr");
+
+	if (ret)
+		return ret;
+	if (cpu >= d->cfg.nr_cpus || prio > 255)
+		return -ERANGE;
+	if (!hws_windows(d))
+		return -ENOTSUP;
+	return hws_reg_write(d, HWS_CURR_BASE + 4 * cpu, prio);
+}
+
+int hws_irq_pending(struct hws_dev *d, uint64_t *pending)
+{
+	uint32_t lo = 0, hi = 0;
+	int ret = irq_refused(d, "hws_irq_pending");
+
+	if (ret)
+		return ret;
+	ret = hws_reg_read(d, HWS_REG_IRQ_PEND0, &lo);
+
+	if (!ret && d->cfg.nr_cpus > 32)
+		ret = hws_reg_read(d, HWS_REG_IRQ_PEND1, &hi);
+	if (!ret)
+		*pending = (uint64_t)hi << 32 | lo;
+	return ret;
+}
+
+int hws_irq_ack(struct hws_dev *d, uint64_t mask)
+{
+	int ret = irq_refused(d, "hws_irq_ack");
+
+	if (ret)
+		return ret;
+
+	if ((uint32_t)mask)
+		ret = hws_reg_write(d, HWS_REG_IRQ_PEND0, (uint32_t)mask);
+	if (!ret && d->cfg.nr_cpus > 32 && mask >> 32)
+		ret = hws_reg_write(d, HWS_REG_IRQ_PEND1, (uint32_t)(mask >> 32));
+	return ret;
+}
+
+int hws_irq_enable(struct hws_dev *d, uint64_t mask)
+{
+	int ret = irq_refused(d, "hws_irq_enable");
+
+	if (ret)
+		return ret;
+	ret = hws_reg_write(d, HWS_REG_IRQ_EN0, (uint32_t)mask);
+
+	if (!ret && d->cfg.nr_cpus > 32)
+		ret = hws_reg_write(d, HWS_REG_IRQ_EN1, (uint32_t)(mask >> 32));
+	return ret;
 }
 
 int hws_pop(struct hws_dev *d, unsigned cpu, struct hws_pick *p, uint32_t *word)

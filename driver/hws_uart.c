@@ -4,6 +4,7 @@
  */
 #define _DEFAULT_SOURCE		/* cfmakeraw, flock */
 #include "driver/hws_uart.h"
+#include "lib/hws_params.h"
 #include "lib/hws_parse.h"
 
 #include <errno.h>
@@ -498,6 +499,10 @@ int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p)
 	p->no_balance = !(v[4] & HWS_FEATURES_BALANCE_MASK);
 	p->no_err_counters = !(v[4] & HWS_FEATURES_ERR_COUNTERS_MASK);
 	p->pipe = !!(v[4] & HWS_FEATURES_PIPE_MASK);
+	p->bal_lanes = (v[4] & HWS_FEATURES_BAL_LANES_MASK) >> HWS_FEATURES_BAL_LANES_LSB;
+	if (p->bal_lanes == p->nr_cpus)
+		p->bal_lanes = 0;	/* one per CPU: the default's canonical 0 */
+	p->no_irq = !(v[4] & HWS_FEATURES_IRQ_MASK);
 	return 0;
 }
 
@@ -576,10 +581,15 @@ static const struct hws_transport_ops uart_ops = {
 /* "2 CPUs, 64 tasks, FIFOs 16/16, 16 groups, no BALANCE, no per-code error counters" */
 static void shape_words(const struct hws_params *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s", p->nr_cpus,
+	char lanes[32] = "";
+
+	if (!p->no_balance && p->bal_lanes && p->bal_lanes != p->nr_cpus)
+		snprintf(lanes, sizeof(lanes), ", %u BALANCE lanes", p->bal_lanes);
+	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s%s%s", p->nr_cpus,
 		 p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-		 p->no_balance ? ", no BALANCE" : "",
-		 p->no_err_counters ? ", no per-code error counters" : "");
+		 p->no_balance ? ", no BALANCE" : "", lanes,
+		 p->no_err_counters ? ", no per-code error counters" : "",
+		 p->no_irq ? ", no interrupt" : "");
 }
 
 /* A board is built with one shape: another is refused, naming the board's. */
@@ -597,7 +607,8 @@ static int check_shape(struct hws_uart *u, const struct hws_params *want, char *
 	if (got.nr_cpus == want->nr_cpus && got.nr_tasks == want->nr_tasks &&
 	    got.cmd_depth == want->cmd_depth && got.res_depth == want->res_depth &&
 	    got.nr_groups == want->nr_groups && !got.no_balance == !want->no_balance &&
-	    !got.no_err_counters == !want->no_err_counters)
+	    !got.no_err_counters == !want->no_err_counters && !got.no_irq == !want->no_irq &&
+	    (got.no_balance || hws_params_bal_lanes(&got) == hws_params_bal_lanes(want)))
 		return 0;
 	shape_words(&got, gw, sizeof(gw));
 	shape_words(want, ww, sizeof(ww));

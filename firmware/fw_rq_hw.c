@@ -110,6 +110,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	cfg.wave = o->engine.wave;
 	cfg.no_balance = o->engine.no_balance != 0;
 	cfg.no_err_counters = o->engine.no_err_counters != 0;
+	cfg.no_irq = o->engine.no_irq != 0;
 	cfg.transport = o->engine.bus;
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",

@@ -84,6 +84,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 		{ "flat", o->flat },
 		{ "engine no_balance", o->engine.no_balance },
 		{ "engine no_err_counters", o->engine.no_err_counters },
+		{ "engine no_irq", o->engine.no_irq },
 		{ "engine sync_cmds", o->engine.sync_cmds },
 		{ "linux24 lock", o->linux24.lock },
 		{ "fair tick_shares", o->fair.tick_shares },

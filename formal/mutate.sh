@@ -69,6 +69,13 @@ MUTANTS=(
 	"eng_nr_no_dec@@eng_inv_1x3x2_abc12@@rtl/hws_eng_loads.v@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b1}});@@      wire [NRW-1:0] nr_inc = nr_q + (link ? ONE32[NRW-1:0] : {NRW{1'b0}});"
 	"eng_setw_no_load@@eng_inv_1x3x2_abc12@@rtl/hws_eng_loads.v@@  wire           setw_upd = ctl_i[\`HWS_S_SETW] && q_t_i;@@  wire           setw_upd = 1'b0 && ctl_i[\`HWS_S_SETW] && q_t_i;"
 	"eng_unlink_keeps_bit_eng@@eng_inv_1x3x2_abc12@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
+	# The preemption interrupt (docs/accelerator.md 4.6): a link at CURR's own priority
+	# preempts (<= for <); a pick that does not clear its CPU's pending bit.
+	"irq_le@@irq_n3@@rtl/hws_irq.v@@  wire       l_set  = l_vld && l_act && (l_prio < l_curr);@@  wire       l_set  = l_vld && l_act && (l_prio <= l_curr);"
+	"irq_pick_keeps@@irq_n5@@rtl/hws_irq.v@@        else if ((pick_i && (pick_cpu_i == c[5:0])) || w1c[c])@@        else if (w1c[c])"
+	# Several ports writing CURR[c] at one edge: the lowest-numbered port's word kept
+	# instead of the highest's (the ports applied in reverse order).
+	"irq_curr_first_port@@irq_n3_p2@@rtl/hws_irq.v@@          for (q = 0; q < NR_PORTS; q = q + 1)   // port order: the last one writing stays@@          for (q = NR_PORTS - 1; q >= 0; q = q - 1)   // port order: the last one writing stays"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

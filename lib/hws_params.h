@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include "hws/hws.h"
 #include "hws/regs.h"
 #include "hws/transport.h"
 
@@ -40,6 +43,28 @@ void hws_params_default(struct hws_params *p);
  * Return: 0, or -EINVAL when a parameter is outside its legal range.
  */
 int hws_params_check(const struct hws_params *p, char *msg, size_t len);
+
+/* hws_params_bal_lanes - BALANCE's lanes of @p: bal_lanes, or nr_cpus when it is 0. */
+unsigned hws_params_bal_lanes(const struct hws_params *p);
+
+/* hws_params_features - the FEATURES register of an engine built with @p (the optional
+ * units built, BALANCE's lanes): the model answers it, the driver expects it. */
+uint32_t hws_params_features(const struct hws_params *p);
+
+/* hws_params_of_config - the engine parameters a driver configuration asks for. */
+void hws_params_of_config(struct hws_params *p, const struct hws_config *c);
+
+/**
+ * hws_bal_latency - the cycles of a BALANCE (QUERY kind 2) that passes its checks
+ * @nr_cpus: NR_CPUS, 1..64
+ * @lanes: BAL_LANES, 1..@nr_cpus
+ *
+ * BAL_LAT_BASE + BAL_LAT_PASS x (ceil(nr_cpus / lanes) - 1) + BAL_LAT_LEVEL x
+ * (max(BAL_LAT_MIN_LG, ceil(log2 lanes)) + max(BAL_LAT_MIN_LG, ceil(log2 nr_cpus))), the
+ * constants of the register map (docs/accelerator.md 8.2): whatever the domain or the data.
+ * The model's one home of this rule; rtl/hws_balance.v checks its schedule against it.
+ */
+unsigned hws_bal_latency(unsigned nr_cpus, unsigned lanes);
 
 #ifdef __cplusplus
 }

@@ -113,6 +113,14 @@ struct hws_model {
 	struct run run[2];
 	unsigned rr;		/* the arbiter's first port to look at (section 4.5) */
 
+	/* The preemption interrupt (section 4.6): CURR[c], IRQ_PEND, IRQ_EN (bit c = CPU c). */
+	uint8_t curr[HWS_MAX_CPUS];
+	uint64_t irq_pend, irq_en;
+	/* The link of the command completing at this edge (link_task()): its CPU, physical
+	 * array and prio; lnk_valid is cleared before each completion. */
+	int lnk_valid;
+	unsigned lnk_cpu, lnk_parr, lnk_prio;
+
 	/* Registers. */
 	uint32_t cmd_done, cycles;
 	uint32_t err_last, err_cmd, err_seq, err_total, err_cnt[16];
@@ -229,6 +237,10 @@ static void reset_core(struct hws_model *m)
 	}
 	memset(m->run, 0, sizeof(m->run));
 	m->rr = 0;
+	memset(m->curr, HWS_CURR_IDLE, sizeof(m->curr));
+	m->irq_pend = 0;
+	m->irq_en = 0;
+	m->lnk_valid = 0;
 	m->cmd_done = 0;
 	m->cycles = 0;
 	clear_errors(m);
@@ -576,6 +588,10 @@ static void link_task(struct hws_model *m, unsigned t, unsigned cpu, unsigned pa
 		m->next[m->tail[q]] = (uint16_t)t;
 		m->tail[q] = (uint16_t)t;
 	}
+	m->lnk_valid = 1;
+	m->lnk_cpu = cpu;
+	m->lnk_parr = parr;
+	m->lnk_prio = prio;
 	m->queued[t] = 1;
 	m->t_cpu[t] = (uint8_t)cpu;
 	m->t_prio[t] = (uint8_t)prio;
@@ -814,28 +830,13 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	return 0;
 }
 
-/*
- * BALANCE's latency (section 8.2): BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG,
- * ceil(log2 NR_CPUS)) whatever the domain: two comparator trees over NR_CPUS lanes.
- */
-static unsigned balance_latency(unsigned nr_cpus)
-{
-	unsigned lg = 0;
-
-	while ((1u << lg) < nr_cpus)
-		lg++;
-	if (lg < HWS_BAL_LAT_MIN_LG)
-		lg = HWS_BAL_LAT_MIN_LG;
-	return HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * lg;
-}
-
 /* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
 static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 {
 	if (check_cmd(m, c))
 		return 1;
 	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
-		return balance_latency(m->p.nr_cpus);
+		return hws_bal_latency(m->p.nr_cpus, hws_params_bal_lanes(&m->p));
 	return op_lat[f_op(c)];
 }
 
@@ -849,7 +850,19 @@ static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
  */
 #define BUS_ADDR_MASK ((1u << HWS_ADDR_W) - 1u)
 
-enum reg_access { ACC_NONE, ACC_RO, ACC_WO };
+enum reg_access { ACC_NONE, ACC_RO, ACC_WO, ACC_RW };
+
+/* An address of the CURR window (section 4.6) of a CPU that exists, aligned. */
+static int is_curr(const struct hws_model *m, uint32_t addr)
+{
+	return addr >= HWS_CURR_BASE && addr < HWS_CURR_BASE + 4 * m->p.nr_cpus && !(addr & 3u);
+}
+
+/* The mask of the CPUs that exist, as IRQ_PEND and IRQ_EN hold them. */
+static uint64_t cpu_mask(const struct hws_model *m)
+{
+	return m->p.nr_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << m->p.nr_cpus) - 1;
+}
 
 /* An address of the POP window (section 4.4), aligned. */
 static int is_pop(uint32_t addr)
@@ -865,10 +878,12 @@ static uint32_t pop_cmd(uint32_t addr)
 	return (uint32_t)op << HWS_CMD_OP_LSB | (addr & 0xffu) / 4 << HWS_CMD_CPU_LSB;
 }
 
-static enum reg_access reg_access(uint32_t addr)
+static enum reg_access reg_access(const struct hws_model *m, uint32_t addr)
 {
 	if (is_pop(addr))
 		return ACC_RO;
+	if (is_curr(m, addr))
+		return ACC_WO;
 	if (addr & 3u || addr > 0xffu)
 		return ACC_NONE;
 	switch (addr) {
@@ -920,9 +935,7 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 	case HWS_REG_NR_GROUPS:
 		return m->p.nr_groups;
 	case HWS_REG_FEATURES:
-		return (m->p.no_balance ? 0 : 1u << HWS_FEATURES_BALANCE_LSB) |
-		       (m->p.no_err_counters ? 0 : 1u << HWS_FEATURES_ERR_COUNTERS_LSB) |
-		       (m->p.pipe ? 1u << HWS_FEATURES_PIPE_LSB : 0);
+		return hws_params_features(&m->p);
 	case HWS_REG_DEPTHS:
 		return m->p.cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       m->p.res_depth << HWS_DEPTHS_RES_DEPTH_LSB;
@@ -948,6 +961,14 @@ static uint32_t reg_value(const struct hws_model *m, const struct port *pt, uint
 	case HWS_REG_BAL_AVG:
 	case HWS_REG_BAL_IMB:
 		return m->bal[(addr - HWS_REG_BAL_THIS) / 4];
+	case HWS_REG_IRQ_PEND0:
+		return (uint32_t)m->irq_pend;
+	case HWS_REG_IRQ_PEND1:
+		return (uint32_t)(m->irq_pend >> 32);
+	case HWS_REG_IRQ_EN0:
+		return (uint32_t)m->irq_en;
+	case HWS_REG_IRQ_EN1:
+		return (uint32_t)(m->irq_en >> 32);
 	}
 	if (addr >= HWS_REG_ERR_CNT1 && addr <= HWS_REG_ERR_CNT11)
 		return m->err_cnt[(addr - HWS_REG_ERR_TOTAL) / 4];
@@ -1050,6 +1071,13 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	unsigned eng_err = 0, win = m->rr;
 	uint32_t res = 0, popped = 0;
 	int has_res = 0, err_clear = 0, soft = 0, popped_tag = 0, pop = 0, chosen = 0;
+	/* Section 4.6: this edge's W1C mask (every port's OR-ed), IRQ_ENn written (the last
+	 * port's word), CURR writes (per port, applied in port order). */
+	uint64_t w1c = 0;
+	int en_wr[2] = { 0, 0 }, curr_cpu[HWS_MAX_NR_PORTS], pick_cpu = -1;
+	uint32_t en_data[2] = { 0, 0 };
+	unsigned pick_prio = 0;
+	int irq_set = 0;
 
 	/* The arbiter (section 4.5): the first eligible port from rr on, when the engine is
 	 * idle or completes now (condition 2; with PIPE = 1 the chosen port's head may instead
@@ -1095,15 +1123,25 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		o->wresp = RESP_OKAY;
 
 		/* Writes: decode; a soft reset wins over everything at this edge. */
+		curr_cpu[i] = -1;
 		if (b->write) {
-			acc = reg_access(b->waddr);
-			if (acc != ACC_WO || b->strb != 0xfu) {
+			acc = reg_access(m, b->waddr);
+			if ((acc != ACC_WO && acc != ACC_RW) || b->strb != 0xfu) {
 				o->wresp = RESP_SLVERR;
 				wr_err[i] = HWS_ERR_ADDR;
 				wr_info[i] = b->waddr;
 			} else if (b->waddr == HWS_REG_CTRL) {
 				soft |= !!(b->data & HWS_CTRL_SOFT_RESET_MASK);
 				err_clear |= !!(b->data & HWS_CTRL_ERR_CLEAR_MASK);
+			} else if (b->waddr == HWS_REG_IRQ_PEND0 || b->waddr == HWS_REG_IRQ_PEND1) {
+				w1c |= (uint64_t)b->data << (b->waddr == HWS_REG_IRQ_PEND1 ? 32 : 0);
+			} else if (b->waddr == HWS_REG_IRQ_EN0 || b->waddr == HWS_REG_IRQ_EN1) {
+				const int w = b->waddr == HWS_REG_IRQ_EN1;
+
+				en_wr[w] = 1;	/* a later port's word replaces an earlier one's */
+				en_data[w] = b->data;
+			} else if (is_curr(m, b->waddr)) {
+				curr_cpu[i] = (int)((b->waddr - HWS_CURR_BASE) / 4);
 			} else if (cmdf_n[i] == m->p.cmd_depth) {
 				wr_err[i] = HWS_ERR_OVERFLOW;
 				wr_info[i] = b->data;
@@ -1112,8 +1150,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 
 		/* Reads: a new address, or a pending one whose wait has ended. */
 		if (b->read) {
-			acc = reg_access(b->raddr);
-			if (acc != ACC_RO) {
+			acc = reg_access(m, b->raddr);
+			if (acc != ACC_RO && acc != ACC_RW) {
 				o->rlatched = 1;
 				o->rdata = 0;
 				o->rresp = RESP_SLVERR;
@@ -1167,9 +1205,42 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	/* The engine's completion: the whole command at once (section 4.1); its result word
 	 * goes to the port that issued it. */
 	if (done) {
+		m->lnk_valid = 0;
 		eng_err = execute(m, ran.cmd, &res, &has_res);
 		m->cmd_done++;
+		/* Section 4.6: a link into an active array below CURR (before this edge) sets
+		 * IRQ_PEND; a PICK_NEXT that did not fail sets CURR and clears IRQ_PEND. */
+		irq_set = m->lnk_valid && m->lnk_parr == m->swap[m->lnk_cpu] &&
+			  m->lnk_prio < m->curr[m->lnk_cpu];
+		if (!eng_err && f_op(ran.cmd) == HWS_OP_PICK_NEXT) {
+			pick_cpu = (int)f_cpu(ran.cmd);
+			pick_prio = res & HWS_NONE_FLAG ? HWS_CURR_IDLE :
+				    (res & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
+		}
 	}
+
+	/* The preemption interrupt's registers (section 4.6); an engine built without it
+	 * (IRQ=0) decodes the same writes (answered OKAY above) and keeps nothing. */
+	if (!m->p.no_irq) {
+		m->irq_pend &= ~w1c;
+		for (unsigned w = 0; w < 2; w++) {
+			const unsigned sh = w ? 32 : 0;
+
+			if (en_wr[w])
+				m->irq_en = (m->irq_en & ~((uint64_t)0xffffffffu << sh)) |
+					    ((uint64_t)en_data[w] << sh & cpu_mask(m));
+		}
+		for (unsigned i = 0; i < np; i++)	/* port order: the last port's value stays */
+			if (curr_cpu[i] >= 0)
+				m->curr[curr_cpu[i]] = (uint8_t)(in[i].data & HWS_CURR_PRIO_MASK);
+		if (pick_cpu >= 0) {
+			m->curr[pick_cpu] = (uint8_t)pick_prio;
+			m->irq_pend &= ~((uint64_t)1 << pick_cpu);
+		}
+		if (irq_set)
+			m->irq_pend |= (uint64_t)1 << m->lnk_cpu;
+	}
+
 	if (has_res && ran.tag) {
 		m->port[ran.port].pop_word = res;
 		m->port[ran.port].pop_ready = 1;
@@ -1336,6 +1407,11 @@ unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint
 
 	next_timing(m, &t);
 	return hws_model_read_timed(m, &t, addr, data, resp);
+}
+
+uint64_t hws_model_irq_lines(const struct hws_model *m)
+{
+	return m->irq_pend & m->irq_en;
 }
 
 void hws_model_idle(struct hws_model *m, unsigned edges)

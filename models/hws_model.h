@@ -99,6 +99,10 @@ unsigned hws_model_read_timed(struct hws_model *m, const struct hws_bus_timing *
  */
 unsigned hws_model_read(struct hws_model *m, uint32_t addr, uint32_t *data, uint32_t *resp);
 
+/* hws_model_irq_lines - the interrupt lines now: IRQ_PEND & IRQ_EN, bit c = CPU c
+ * (rtl/hws_top.v irq_cpu_o; irq_o is their OR). */
+uint64_t hws_model_irq_lines(const struct hws_model *m);
+
 /* hws_model_idle - let @edges clock edges pass with the bus idle. */
 void hws_model_idle(struct hws_model *m, unsigned edges);
 

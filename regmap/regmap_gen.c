@@ -175,8 +175,9 @@ static void check(void)
 		if (a->kind == K_REG) {
 			if (num(a, 1) & 3 || num(a, 1) > 0xff)
 				die(a->line, "offset not word-aligned in 0x00..0xFC", a->tok[1]);
-			if (strcmp(a->tok[2], "RO") && strcmp(a->tok[2], "WO"))
-				die(a->line, "access must be RO or WO", a->tok[2]);
+			if (strcmp(a->tok[2], "RO") && strcmp(a->tok[2], "WO") &&
+			    strcmp(a->tok[2], "RW"))
+				die(a->line, "access must be RO, WO or RW", a->tok[2]);
 		}
 		if (a->kind == K_FIELD && num(a, 2) + num(a, 3) > 32)
 			die(a->line, "field passes bit 31", a->tok[1]);

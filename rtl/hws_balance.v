@@ -1,6 +1,7 @@
 // hws_balance: the BALANCE query of the load-comparison unit (docs/accelerator.md 8.2, 8.3),
 // the state only it reads (group powers pw[l][x], imbalance_pct pct[l], and the per-block
-// load sums of hws_bsum), and the trees that answer it in O(log2 NR_CPUS) cycles.
+// load sums of hws_bsum), and the trees that answer it in O(log2 NR_CPUS) cycles with a
+// lane per CPU, O(NR_CPUS / BAL_LANES) with fewer lanes.
 //
 // BALANCE(c, level l, idle type) answers find_busiest_group + find_busiest_queue exactly as
 // hws_find_busiest() of firmware/hws_balance.c, over c's level-l domain (the CPUs x with
@@ -9,36 +10,44 @@
 // DOMAIN, so the partitions read here are consistent) and pulses go_i at the edge that ends
 // the check cycle; done_o is high in the final cycle, whose edge is the completion edge.
 //
-// Structure: one *lane* per CPU index g, standing for the level-l group that g leads (a lane
-// whose g leads no group of the domain is ignored). Group sums are not added at query time:
+// Structure: NL = BAL_LANES lanes (NR_CPUS unless the parameter says fewer), each with a
+// divider and a leaf of the group-max tree; R = ceil(NR_CPUS / NL) passes, lane j serving
+// in pass p the level-l group that CPU index g = jR + p leads (a g that leads no group of
+// the domain, or is >= NR_CPUS, is ignored). Group sums are not added at query time:
 // hws_bsum keeps, for each partition P1..P3 and each leader, the sums of the load now, the
 // source load and the target load of the block's CPUs, updated at every edge that changes a
 // CPU's load or history and at every DOM_SET that moves a CPU between blocks; level 0's
 // groups are single CPUs, whose values are read directly; the domain totals come from the
-// sums of P(l+1) (or the machine-wide sums for level 3). So every lane has its group's sum
-// at the go edge, and the query is a fixed schedule (cnt_q = cycle after the check cycle;
-// LG = ceil(log2 NR_CPUS), LGP = max(2, LG)):
-//   go edge          lane dividends {sum, 10'b0}, this group's leader T, the lanes that lead
-//                    a group (lv), the masked powers (pw fold leaves), total_load
-//   cnt 1..5         every lane divides sum*1024 / pw[l][g]: 40 quotient bits, 8 per cycle
-//                    (restoring; the remainder is below the divisor >= 256 from the start)
-//   cnt 1..LG        total_pwr: an adder tree over the lanes, one level per cycle
+// sums of P(l+1) (or the machine-wide sums for level 3). So every group's sum is ready at
+// the go edge, and the query is a fixed schedule (cnt_q = cycle after the check cycle;
+// LG = ceil(log2 NR_CPUS), LGP = max(2, LG), LGL = ceil(log2 NL), GLP = max(2, LGL),
+// CD = 5R, the register map's BAL_LAT_* constants):
+//   go edge          pass 0's lane dividends {sum, 10'b0}, this group's leader T, the CPUs
+//                    that lead a group (lv), the masked powers (pw fold leaves), total_load
+//   cnt 1..CD        pass p (cycles 5p+1..5p+5): every lane divides sum*1024 / pw[l][g]:
+//                    40 quotient bits, 8 per cycle (restoring; the remainder is below the
+//                    divisor >= 256 from the start); at the edge ending the pass, each lane
+//                    keeps the greater of its quotient and its best so far (only a strictly
+//                    greater one replaces it: a later group has a higher leader) for groups
+//                    that lead a non-local group with a quotient > 0, with the leader, and
+//                    this_load when g = T; and loads the next pass's dividends
+//   cnt 1..LG        total_pwr: an adder tree over the CPUs' powers, one level per cycle
 //   cnt LG+1..LG+5   avg_load = total_load*1024 / total_pwr, 8 quotient bits per cycle
-//   cnt 5            (at its edge) the group-max tree's leaves: lanes that lead a non-local
-//                    group with a quotient > 0, with their index
-//   cnt 6..5+LGP     the group-max tree, one level per cycle (ties: the lower lane, i.e. the
-//                    lowest leader, as the C's strict '>' in leader order)
-//   cnt CP = 6+LGP   (pick) max_load, the busiest leader B, this_load (lane T), pb, pt and
-//                    every product the verdict needs (parallel multipliers); the leaves of
-//                    the busiest-CPU tree (CPUs of B's block, their source load or load now)
+//   cnt CD+1..CD+GLP the group-max tree over the lanes, one level per cycle (ties: the
+//                    lower lane, whose groups all have lower leaders: the lowest leader, as
+//                    the C's strict '>' in leader order)
+//   cnt CP = CD+1+GLP (pick) max_load, the busiest leader B, this_load, pb, pt and every
+//                    product the verdict needs (parallel multipliers); the leaves of the
+//                    busiest-CPU tree (CPUs of B's block, their source load or load now)
 //   cnt CP+1..CP+2   tmp1 = 2^20 / pb and tmp2 = min(max_load*pb, 2^20) / pt, 8 bits per
 //                    cycle; the verdict at the edge ending CP+2
 //   cnt CP+1..CP+LGP the busiest-CPU tree (ties: the lowest CPU)
-//   cnt CF = 7+2LGP  (final) result word out, BAL_* registers written at its edge
-// so a BALANCE completes CF + 1 = 8 + 2 max(2, ceil(log2 NR_CPUS)) edges after its pop,
-// whatever the number of groups. The trees are folded in place (entry i takes entries 2i
-// and 2i+1), so each is NR_CPUS registers and NR_CPUS/2 combiners, not a pipeline: one
-// BALANCE runs at a time (the engine executes one command at a time anyway).
+//   cnt CF = CP+1+LGP (final) result word out, BAL_* registers written at its edge
+// so a BALANCE completes CF + 1 = 8 + 5 (R - 1) + GLP + LGP edges after its pop (BAL_LAT_BASE
+// + BAL_LAT_PASS (R - 1) + BAL_LAT_LEVEL (GLP + LGP); 8 + 2 max(2, ceil(log2 NR_CPUS)) with a
+// lane per CPU), whatever the number of groups. The trees are folded in place (entry i
+// takes entries 2i and 2i+1), so each is a register per leaf and half as many combiners,
+// not a pipeline: one BALANCE runs at a time (the engine executes one command at a time).
 //
 // All divisions are true restoring divisions (no reciprocal): every quotient is the integer
 // formula's by construction. Dividends are below 2^46 (8.3) and divisors at least 256, so
@@ -54,6 +63,9 @@
 module hws_balance #(
   parameter integer NR_CPUS = 8,   // CPUs, 1..64
   parameter integer LOAD_W  = 26,  // width of a per-CPU load or history, 18..30
+  parameter integer BAL_LANES = 0, // lanes (dividers and group-max leaves), 1..NR_CPUS; 0 means
+                                   // NR_CPUS (one per CPU). Each lane serves
+                                   // ceil(NR_CPUS / lanes) groups in turn.
   // cpu index width (derived; not to be overridden)
   parameter integer CW      = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1
 ) (
@@ -107,21 +119,36 @@ module hws_balance #(
   localparam integer AW  = SW + 2;             // a scaled load, sum * 1024 / power (>= 256)
   localparam integer DVW = 17 + CW;            // total power: up to NR_CPUS powers of 17 bits
   localparam integer NPW = 4 << CW;            // pw words, address {level, cpu}
-  localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 0;   // tree depth
-  localparam integer LGP = (LG > 2) ? LG : 2;  // tree cycles (at least 2: see CF)
-  localparam integer CP  = 6 + LGP;            // the pick cycle
-  localparam integer CF  = 7 + 2 * LGP;        // the final cycle
+  localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 0;   // busiest-CPU tree depth
+  localparam integer MLG = HWS_BAL_LAT_MIN_LG; // each tree takes at least this many cycles
+  localparam integer LGP = (LG > MLG) ? LG : MLG;  // busiest-CPU tree cycles (>= 2: see CF)
+  localparam integer NL  = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;  // lanes
+  localparam integer R   = (N + NL - 1) / NL;  // passes: lane j serves groups jR .. jR+R-1
+  localparam integer LGL = (NL > 1) ? $clog2(NL) : 0;   // group-max tree depth
+  localparam integer GLP = (LGL > MLG) ? LGL : MLG;     // group-max tree cycles
+  localparam integer DP  = HWS_BAL_LAT_PASS;   // cycles of one lane division (40 bits / 8)
+  localparam integer CD  = DP * R;             // the last lane-divider cycle
+  localparam integer CP  = CD + 1 + GLP;       // the pick cycle
+  localparam integer CF  = CP + 1 + LGP;       // the final cycle
+  localparam integer CNTW = (CF >= 63) ? 10 : 6;   // cycle counter width
+  localparam integer PSW = (R > 1) ? $clog2(R) : 1; // pass index width
 
 `ifndef __ICARUS__
   generate
     if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 18 || LOAD_W > 30 ||
+        BAL_LANES < 0 || BAL_LANES > NR_CPUS ||
         CW != ((NR_CPUS > 1) ? $clog2(NR_CPUS) : 1)) begin : g_bad_param
-      $error("hws_balance: NR_CPUS=%0d LOAD_W=%0d CW=%0d (need 1..64, 18..30, clog2(NR_CPUS))",
-             NR_CPUS, LOAD_W, CW);
+      $error("hws_balance: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
+             NR_CPUS, LOAD_W, BAL_LANES, CW);
     end
-    // The schedule and the register map's latency formula must agree.
-    if (CF + 1 != HWS_BAL_LAT_BASE + HWS_BAL_LAT_LEVEL * LGP ||
-        HWS_BAL_LAT_MIN_LG != 2) begin : g_bad_lat
+    // The schedule and the register map's latency formula must agree: BAL_LAT_BASE +
+    // BAL_LAT_PASS x (passes - 1) + BAL_LAT_LEVEL x (group-max tree cycles + busiest-CPU
+    // tree cycles). The tmp1/tmp2 dividers (2 cycles) run under the busiest-CPU tree, and
+    // avg_load (pw fold, then 5 cycles) must be ready at the pick.
+    if (CF + 1 != HWS_BAL_LAT_BASE + HWS_BAL_LAT_PASS * (R - 1) +
+                  HWS_BAL_LAT_LEVEL * (GLP + LGP) ||
+        HWS_BAL_LAT_PASS != 5 || HWS_BAL_LAT_LEVEL != 1 || MLG < 2 ||
+        LG + 5 >= CP) begin : g_bad_lat
       $error("hws_balance: BALANCE takes %0d cycles, the register map says otherwise", CF + 1);
     end
   endgenerate
@@ -129,18 +156,19 @@ module hws_balance #(
 
   localparam integer I_AVG0 = LG + 1;
   localparam integer I_AVGE = LG + 5;
-  localparam integer I_GFE  = 5 + LGP;
+  localparam integer I_GFE  = CD + GLP;
   localparam integer I_SDE  = CP + 2;
   localparam integer I_CFE  = CP + LGP;
-  localparam [5:0] C_DIV_END = 6'd5;                    // last lane-divider cycle
-  localparam [5:0] C_PW_END  = LG[5:0];                 // last pw-fold cycle
-  localparam [5:0] C_AVG0    = I_AVG0[5:0];             // first avg-divider cycle
-  localparam [5:0] C_AVG_END = I_AVGE[5:0];             // its last
-  localparam [5:0] C_GF_END  = I_GFE[5:0];              // last group-fold cycle
-  localparam [5:0] C_PICK    = CP[5:0];
-  localparam [5:0] C_SD_END  = I_SDE[5:0];              // last tmp1/tmp2 divider cycle
-  localparam [5:0] C_CF_END  = I_CFE[5:0];              // last busiest-CPU-fold cycle
-  localparam [5:0] C_FIN     = CF[5:0];
+  localparam [CNTW-1:0] C_DIV_END = CD[CNTW-1:0];         // last lane-divider cycle
+  localparam [CNTW-1:0] C_PW_END  = LG[CNTW-1:0];         // last pw-fold cycle
+  localparam [CNTW-1:0] C_AVG0    = I_AVG0[CNTW-1:0];     // first avg-divider cycle
+  localparam [CNTW-1:0] C_AVG_END = I_AVGE[CNTW-1:0];     // its last
+  localparam [CNTW-1:0] C_GF_END  = I_GFE[CNTW-1:0];      // last group-fold cycle
+  localparam [CNTW-1:0] C_PICK    = CP[CNTW-1:0];
+  localparam [CNTW-1:0] C_SD_END  = I_SDE[CNTW-1:0];      // last tmp1/tmp2 divider cycle
+  localparam [CNTW-1:0] C_CF_END  = I_CFE[CNTW-1:0];      // last busiest-CPU-fold cycle
+  localparam [CNTW-1:0] C_FIN     = CF[CNTW-1:0];
+  localparam [CNTW-1:0] C_ONE     = 1;
   localparam [AW-1:0] L8191 = 8191;
   localparam [AW-1:0] L2048 = 2048;
 
@@ -240,20 +268,23 @@ module hws_balance #(
 
   // ---------------------------------------------------------------------------------------
   // Registered state of one BALANCE (no reset: go_i sets what is read before written)
-  reg  [5:0]        cnt_q;                  // cycle after the check cycle, 0 = idle
+  reg  [CNTW-1:0]   cnt_q;                  // cycle after the check cycle, 0 = idle
+  reg  [2:0]        ph_q;                   // lane phase: cycle 1..DP of the current pass
+  reg  [PSW-1:0]    ps_q;                   // the current pass, 0..R-1
   reg  [1:0]        lvl_q;
   reg               now_q;
   reg  [CW-1:0]     this_ld_q;              // T, leader of the local group
   reg  [SW-1:0]     tot_q;                  // total_load
-  reg  [N*17-1:0]   ldr_q;                  // lane dividers: partial remainders
-  reg  [N*40-1:0]   ldx_q;                  // ... dividend bits to bring down / quotient
+  reg  [NL*17-1:0]  ldr_q;                  // lane dividers: partial remainders
+  reg  [NL*40-1:0]  ldx_q;                  // ... dividend bits to bring down / quotient
+  reg  [AW-1:0]     thq_q;                  // this_load, from the pass that divides T
   reg  [N*DVW-1:0]  pf_q;                   // pw fold
   reg  [DVW-1:0]    adr_q;                  // avg divider
   reg  [39:0]       adx_q;
   reg  [AW-1:0]     avg_q;
-  reg  [N-1:0]      gf_v;                   // group-max fold: valid, quotient, lane
-  reg  [N*AW-1:0]   gf_q;
-  reg  [N*CW-1:0]   gf_i;
+  reg  [NL-1:0]     gf_v;                   // group-max fold: valid, quotient, leader;
+  reg  [NL*AW-1:0]  gf_q;                   // during the passes each lane's running max
+  reg  [NL*CW-1:0]  gf_i;
   reg  [N-1:0]      cf_v;                   // busiest-CPU fold: member, load, CPU
   reg  [N*LOAD_W-1:0] cf_l;
   reg  [N*CW-1:0]   cf_i;
@@ -271,7 +302,10 @@ module hws_balance #(
   reg  [2:0]        verd_q;                 // the verdict, from the edge ending CP+2
   reg  [N-1:0]      lv_q;                   // lanes that lead a group of the domain
 
-  wire run = (cnt_q != 6'd0);
+  wire run = (cnt_q != {CNTW{1'b0}});
+  // The last cycle of a pass (lane divisions complete at its edge), and of the last pass
+  wire pass_end = run && (cnt_q <= C_DIV_END) && (ph_q == DP[2:0]);
+  wire last_end = run && (cnt_q == C_DIV_END);
   wire [N*17-1:0] pwl;                      // the powers of level lvl_q, lane g at [g*17]
 
   // ---------------------------------------------------------------------------------------
@@ -365,18 +399,22 @@ module hws_balance #(
     end
   endfunction
 
-  // At go: every lane's divider, {remainders, dividend bits} (the layout of {ldr_q, ldx_q}):
-  // the dividend is the sum of
-  // group g (lane g) times 1024; the local group T sums target loads, the others source
-  // loads, the idle types loads now.
-  function automatic [N*57-1:0] lanes_fn(input [CW-1:0] t, input [1:0] l, input now_only);
+  // At go (pass p = 0) and at the end of pass p - 1: every lane's divider, {remainders,
+  // dividend bits} (the layout of {ldr_q, ldx_q}): lane j divides group g = jR + p (none
+  // when g >= NR_CPUS: dividend 0); the dividend is the sum of group g times 1024; the local
+  // group T sums target loads, the others source loads, the idle types loads now.
+  function automatic [NL*57-1:0] lanes_fn(input [CW-1:0] t, input [1:0] l, input now_only,
+                                           input [PSW-1:0] p);
     reg [SW-1:0]     s;
+    reg [N*SW-1:0]   sg;                    // the sum of every group g at [g*SW +: SW]
+    reg [SW-1:0]     sl;
     reg [47:0]       dn;
     reg [LOAD_W-1:0] n, h;
     reg [1:0]        kd;                    // 0 now, 1 source, 2 target
-    integer          g;
+    integer          g, j, r;
     begin
-      lanes_fn = {N*57{1'b0}};
+      lanes_fn = {NL*57{1'b0}};
+      sg = {N*SW{1'b0}};
       for (g = 0; g < N; g = g + 1) begin
         kd = now_only ? 2'd0 : (g[CW-1:0] == t) ? 2'd2 : 2'd1;
         n  = load_i[g*LOAD_W +: LOAD_W];
@@ -391,10 +429,17 @@ module hws_balance #(
           default: s = (kd == 2'd0) ? s3n[g*SW +: SW] : (kd == 2'd1) ? s3s[g*SW +: SW]
                                                                      : s3t[g*SW +: SW];
         endcase
+        sg[g*SW +: SW] = s;
+      end
+      for (j = 0; j < NL; j = j + 1) begin
+        sl = {SW{1'b0}};
+        for (r = 0; r < R; r = r + 1)
+          if ((j * R + r < N) && (p == r[PSW-1:0]))
+            sl = sg[((j * R + r < N) ? j * R + r : 0) * SW +: SW];
         dn = 48'd0;
-        dn[SW+9:0] = {s, 10'd0};
-        lanes_fn[N*40 + g*17 +: 17] = {9'd0, dn[47:40]};
-        lanes_fn[g*40 +: 40]        = dn[39:0];
+        dn[SW+9:0] = {sl, 10'd0};
+        lanes_fn[NL*40 + j*17 +: 17] = {9'd0, dn[47:40]};
+        lanes_fn[j*40 +: 40]         = dn[39:0];
       end
     end
   endfunction
@@ -488,28 +533,60 @@ module hws_balance #(
   // divider steps, tree levels.
   assign pwl = lvl_pw_fn(lvl_q);
 
-  reg  [N*17-1:0]     ldr_nx;
-  reg  [N*40-1:0]     ldx_nx;
+  reg  [NL*17-1:0]    ldr_nx;
+  reg  [NL*40-1:0]    ldx_nx;
   reg  [N*DVW-1:0]    pf_nx;
   reg  [DVW-1:0]      adr_nx;
   reg  [39:0]         adx_nx;
-  reg  [N-1:0]        gf_v_nx, cf_v_nx;
-  reg  [N*AW-1:0]     gf_q_nx;
-  reg  [N*CW-1:0]     gf_i_nx, cf_i_nx;
+  reg  [NL-1:0]       gf_v_nx;
+  reg  [N-1:0]        cf_v_nx;
+  reg  [NL*AW-1:0]    gf_q_nx;
+  reg  [NL*CW-1:0]    gf_i_nx;
+  reg  [N*CW-1:0]     cf_i_nx;
+  reg  [AW-1:0]       thq_nx;
   reg  [N*LOAD_W-1:0] cf_l_nx;
   reg  [16:0]         sdr1_nx, sdr2_nx;
   reg  [39:0]         sdx1_nx, sdx2_nx;
-  // The dividers, one hws_div8 each: the lanes (cnt 1..5) from their registers, avg
-  // (cnt LG+1..LG+5) from {total_load, 10'b0} / total_pwr, tmp1 = 2^20 / pb and tmp2 =
-  // n2 / pt (cnt CP+1..CP+2, 16 quotient bits, from bits 20..16 of the dividend, which
-  // are below 256 <= the divisor).
-  wire [N*17-1:0]     ldr_st;
-  wire [N*40-1:0]     ldx_st;
+  // Each lane's group in the current pass (g = jR + ps_q): its power (the lane's divisor;
+  // 1024 when g >= NR_CPUS, a lane with no group this pass), whether it exists (lge), leads a group of
+  // the domain (lgl) and a group other than the local one (lgv), and g itself (lgi).
+  reg  [NL*17-1:0]    ldd;
+  reg  [NL-1:0]       lge, lgl, lgv;
+  reg  [NL*CW-1:0]    lgi;
+  integer             lj, lr, lg_;
+  always @* begin
+    ldd = {NL{HWS_DEF_POWER[16:0]}};
+    lge = {NL{1'b0}};
+    lgl = {NL{1'b0}};
+    lgv = {NL{1'b0}};
+    lgi = {NL*CW{1'b0}};
+    lg_ = 0;
+    if (run) begin
+      for (lj = 0; lj < NL; lj = lj + 1) begin
+        for (lr = 0; lr < R; lr = lr + 1) begin
+          lg_ = (lj * R + lr < N) ? lj * R + lr : 0;
+          if ((lj * R + lr < N) && (ps_q == lr[PSW-1:0])) begin
+            ldd[lj*17 +: 17] = pwl[lg_*17 +: 17];
+            lge[lj]          = 1'b1;
+            lgl[lj]          = lv_q[lg_];
+            lgv[lj]          = lv_q[lg_] && (lg_[CW-1:0] != this_ld_q);
+            lgi[lj*CW +: CW] = lg_[CW-1:0];
+          end
+        end
+      end
+    end
+  end
+  // The dividers, one hws_div8 each: the lanes (cnt 1..DP*R, DP cycles per pass) from
+  // their registers, avg (cnt LG+1..LG+5) from {total_load, 10'b0} / total_pwr, tmp1 =
+  // 2^20 / pb and tmp2 = n2 / pt (cnt CP+1..CP+2, 16 quotient bits, from bits 20..16 of the
+  // dividend, which are below 256 <= the divisor).
+  wire [NL*17-1:0]    ldr_st;
+  wire [NL*40-1:0]    ldx_st;
   genvar              gv;
   generate
-    for (gv = 0; gv < N; gv = gv + 1) begin : g_lane_div
+    for (gv = 0; gv < NL; gv = gv + 1) begin : g_lane_div
       hws_div8 #(.DW(17)) u_div (
-        .r_i(ldr_q[gv*17 +: 17]), .x_i(ldx_q[gv*40 +: 40]), .d_i(pwl[gv*17 +: 17]),
+        .r_i(ldr_q[gv*17 +: 17]), .x_i(ldx_q[gv*40 +: 40]), .d_i(ldd[gv*17 +: 17]),
         .r_o(ldr_st[gv*17 +: 17]), .x_o(ldx_st[gv*40 +: 40]));
     end
   endgenerate
@@ -520,7 +597,7 @@ module hws_balance #(
   hws_div8 #(.DW(DVW)) u_avg_div (
     .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[47:40]} : adr_q), .x_i(a_first ? a_dn[39:0] : adx_q),
     .d_i(pf_q[0 +: DVW]), .r_o(adr_st), .x_o(adx_st));
-  wire                s_first = (cnt_q == C_PICK + 6'd1);
+  wire                s_first = (cnt_q == C_PICK + C_ONE);
   wire [16:0]         sdr1_st, sdr2_st;
   wire [39:0]         sdx1_st, sdx2_st;
   hws_div8 #(.DW(17)) u_tmp1_div (
@@ -538,16 +615,17 @@ module hws_balance #(
   reg                 tk;
   integer             g;
   always @* begin
-    ldr_nx = {N*17{1'b0}};  ldx_nx = {N*40{1'b0}};  pf_nx = {N*DVW{1'b0}};
+    ldr_nx = {NL*17{1'b0}};  ldx_nx = {NL*40{1'b0}};  pf_nx = {N*DVW{1'b0}};
     adr_nx = {DVW{1'b0}};   adx_nx = 40'd0;
-    gf_v_nx = {N{1'b0}};    gf_q_nx = {N*AW{1'b0}};  gf_i_nx = {N*CW{1'b0}};
+    gf_v_nx = {NL{1'b0}};   gf_q_nx = {NL*AW{1'b0}};  gf_i_nx = {NL*CW{1'b0}};
+    thq_nx = thq_q;
     cf_v_nx = {N{1'b0}};    cf_l_nx = {N*LOAD_W{1'b0}};  cf_i_nx = {N*CW{1'b0}};
     sdr1_nx = 17'd0;  sdr2_nx = 17'd0;  sdx1_nx = 40'd0;  sdx2_nx = 40'd0;
     pf_in = {2*N*DVW{1'b0}};
     f_v = {2*N{1'b0}};  f_q = {2*N*AW{1'b0}};  f_i = {2*N*CW{1'b0}};  f_l = {2*N*LOAD_W{1'b0}};
     tk = 1'b0;
     if (run) begin
-      // lane dividers (cnt 1..5): eight restoring steps each (hws_div8)
+      // lane dividers (cnt 1..DP*R): eight restoring steps each (hws_div8)
       if (cnt_q <= C_DIV_END) begin
         ldr_nx = ldr_st;
         ldx_nx = ldx_st;
@@ -558,18 +636,32 @@ module hws_balance #(
         pf_nx[g*DVW +: DVW] = pf_in[2*g*DVW +: DVW] + pf_in[(2*g+1)*DVW +: DVW];
       adr_nx = adr_st;
       adx_nx = adx_st;
-      // group-max fold: leaves at cnt 5 (from the quotients of its edge), then one level
-      // per cycle. An entry takes its left child when that is valid and not below the right.
-      if (cnt_q == C_DIV_END) begin
-        for (g = 0; g < N; g = g + 1) begin
-          gf_q_nx[g*AW +: AW] = ldx_nx[g*40 +: AW];
-          gf_v_nx[g] = lv_q[g] && (g[CW-1:0] != this_ld_q) &&
-                       (ldx_nx[g*40 +: AW] != {AW{1'b0}});
+      // group-max fold: at the end of every pass each lane keeps the greatest quotient of
+      // its groups so far (a later group, a higher leader, only when strictly greater: the
+      // first pass sets it), a valid one leading a non-local group with a quotient > 0;
+      // after the last pass, one level per cycle over the lanes. An entry takes its left
+      // child when that is valid and not below the right (lane j's groups all lead lane
+      // j+1's, so ties go to the lowest leader, as the C's strict '>' in leader order).
+      if (pass_end) begin
+        for (g = 0; g < NL; g = g + 1) begin
+          tk = lgv[g] && (ldx_nx[g*40 +: AW] != {AW{1'b0}});
+          if ((ps_q == {PSW{1'b0}}) ||
+              (tk && (!gf_v[g] || (ldx_nx[g*40 +: AW] > gf_q[g*AW +: AW])))) begin
+            gf_q_nx[g*AW +: AW] = ldx_nx[g*40 +: AW];
+            gf_v_nx[g]          = tk;
+            gf_i_nx[g*CW +: CW] = lgi[g*CW +: CW];
+          end else begin
+            gf_q_nx[g*AW +: AW] = gf_q[g*AW +: AW];
+            gf_v_nx[g]          = gf_v[g];
+            gf_i_nx[g*CW +: CW] = gf_i[g*CW +: CW];
+          end
+          // this_load: the quotient of the local group T, in the pass that divides it
+          if (lge[g] && (lgi[g*CW +: CW] == this_ld_q)) thq_nx = ldx_nx[g*40 +: AW];
         end
-        gf_i_nx = LANE_IDX;
+        tk = 1'b0;
       end else begin
-        f_v[N-1:0] = gf_v;  f_q[N*AW-1:0] = gf_q;  f_i[N*CW-1:0] = gf_i;
-        for (g = 0; g < N; g = g + 1) begin
+        f_v[NL-1:0] = gf_v;  f_q[NL*AW-1:0] = gf_q;  f_i[NL*CW-1:0] = gf_i;
+        for (g = 0; g < NL; g = g + 1) begin
           tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*AW +: AW] >= f_q[(2*g+1)*AW +: AW]));
           gf_v_nx[g]          = tk ? f_v[2*g] : f_v[2*g+1];
           gf_q_nx[g*AW +: AW] = tk ? f_q[2*g*AW +: AW] : f_q[(2*g+1)*AW +: AW];
@@ -598,16 +690,27 @@ module hws_balance #(
   // Sequencing and registers
   always @(posedge clk_i) begin
     if (srst_i || go_i || run)
-      cnt_q <= (srst_i || (cnt_q == C_FIN)) ? 6'd0 : go_i ? 6'd1 : cnt_q + 6'd1;
+      cnt_q <= (srst_i || (cnt_q == C_FIN)) ? {CNTW{1'b0}} : go_i ? C_ONE : cnt_q + C_ONE;
+  end
+  always @(posedge clk_i) begin
+    if (go_i || pass_end) begin
+      ph_q <= 3'd1;
+      ps_q <= go_i ? {PSW{1'b0}} : ps_q + {{(PSW-1){1'b0}}, 1'b1};
+    end else if (run && (cnt_q <= C_DIV_END)) begin
+      ph_q <= ph_q + 3'd1;
+    end
   end
 
   // The pick cycle's values: max_load and the busiest leader from the group fold, this_load
-  // from lane T, their powers, and their products (64 bits wide; every product fits, 8.3).
+  // from T's pass, their powers, and their products (64 bits wide; every product fits, 8.3).
   function automatic [63:0] x64(input [AW-1:0] v);
     x64 = {{(64-AW){1'b0}}, v};
   endfunction
   function automatic [63:0] p64(input [16:0] v);
     p64 = {47'd0, v};
+  endfunction
+  function automatic [63:0] c64(input [AW-1:0] v);   // min(v, 8191)
+    c64 = {51'd0, (v > L8191) ? 13'h1fff : v[12:0]};
   endfunction
   reg [AW-1:0] pk_max, pk_this, pk_dmx, pk_dth;
   reg [CW-1:0] pk_b;
@@ -624,12 +727,14 @@ module hws_balance #(
       for (px = 0; px < N; px = px + 1) begin
         if (pk_b == px[CW-1:0])      pk_pb   = pwl[px*17 +: 17];
         if (this_ld_q == px[CW-1:0]) pk_pt   = pwl[px*17 +: 17];
-        if (this_ld_q == px[CW-1:0]) pk_this = ldx_q[px*40 +: AW];
       end
+      pk_this = thq_q;
       pk_dmx  = pk_max - avg_q;
       pk_dth  = avg_q - pk_this;
-      pk_pm   = p64(pk_pb) * x64((pk_max > L8191) ? L8191 : pk_max);
-      pk_ptp  = p64(pk_pt) * x64((pk_this > L8191) ? L8191 : pk_this);
+      // min(v, 8191) as 13 bits: the same value, but a 17 x 13 multiplier instead of
+      // 17 x AW (synthesis cannot see that the clamp zeroes the high bits)
+      pk_pm   = p64(pk_pb) * c64(pk_max);
+      pk_ptp  = p64(pk_pt) * c64(pk_this);
       pk_p5   = x64((pk_dmx < pk_dth) ? pk_dmx : pk_dth) * p64((pk_pb < pk_pt) ? pk_pb : pk_pt);
       pk_pp   = {56'd0, pct_q[lvl_q*8 +: 8]} * x64(pk_this);
       pk_m100 = 64'd100 * x64(pk_max);
@@ -643,6 +748,14 @@ module hws_balance #(
     if (go_i) go_st = start_fn(cpu_i[CW-1:0], level_i);
   end
 
+  // The lanes' dividends: at go those of pass 0, at the end of a pass but the last those of
+  // the next (R = 1: at go only). One lanes_fn, its arguments chosen first.
+  wire           mid_end = (R > 1) && pass_end && !last_end;
+  wire [CW-1:0]  ld_t    = go_i ? go_st[CW+N-1:N] : this_ld_q;
+  wire [1:0]     ld_l    = go_i ? level_i : lvl_q;
+  wire           ld_now  = go_i ? now_only_i : now_q;
+  wire [PSW-1:0] ld_p    = ((R > 1) && !go_i) ? ps_q + {{(PSW-1){1'b0}}, 1'b1} : {PSW{1'b0}};
+
   always @(posedge clk_i) begin
     if (go_i) begin
       lvl_q <= level_i;
@@ -653,14 +766,15 @@ module hws_balance #(
     if (go_i || (run && (cnt_q <= C_PW_END)))
       pf_q  <= go_i ? pwl_fn(level_i, go_st[N-1:0]) : pf_nx;
     if (go_i || (run && (cnt_q <= C_DIV_END)))
-      {ldr_q, ldx_q} <= go_i ? lanes_fn(go_st[CW+N-1:N], level_i, now_only_i)
-                             : {ldr_nx, ldx_nx};
+      {ldr_q, ldx_q} <= (go_i || mid_end) ? lanes_fn(ld_t, ld_l, ld_now, ld_p)
+                                          : {ldr_nx, ldx_nx};
+    if (pass_end) thq_q <= thq_nx;
     if (run && (cnt_q >= C_AVG0) && (cnt_q <= C_AVG_END)) begin
       adr_q <= adr_nx;
       adx_q <= adx_nx;
     end
     if (run && (cnt_q == C_AVG_END)) avg_q <= adx_nx[AW-1:0];
-    if (run && (cnt_q >= C_DIV_END) && (cnt_q <= C_GF_END)) begin
+    if (pass_end || (run && (cnt_q > C_DIV_END) && (cnt_q <= C_GF_END))) begin
       gf_v <= gf_v_nx;
       gf_q <= gf_q_nx;
       gf_i <= gf_i_nx;
@@ -684,7 +798,7 @@ module hws_balance #(
                                         : {cf_v_nx, cf_l_nx};
       cf_i         <= (cnt_q == C_PICK) ? LANE_IDX : cf_i_nx;
     end
-    if (run && (cnt_q == C_PICK + 6'd1)) begin
+    if (run && (cnt_q == C_PICK + C_ONE)) begin
       sdr1_q <= sdr1_nx;
       sdx1_q <= sdx1_nx;
       sdr2_q <= sdr2_nx;
@@ -776,11 +890,11 @@ module hws_balance #(
         $fatal(1, "hws_balance: machine sums");
       end
     end
-    if (!srst_i && run && (cnt_q == C_DIV_END)) begin
-      for (cx = 0; cx < N; cx = cx + 1) begin
-        if (lv_q[cx] && (ldx_nx[cx*40 + AW +: 40 - AW] != {(40-AW){1'b0}})) begin
-          $display("hws_balance: ASSERTION FAILED at %0t: lane %0d quotient wider than %0d bits",
-                   $time, cx, AW);
+    if (!srst_i && pass_end) begin
+      for (cx = 0; cx < NL; cx = cx + 1) begin
+        if (lgl[cx] && (ldx_nx[cx*40 + AW +: 40 - AW] != {(40-AW){1'b0}})) begin
+          $display("hws_balance: ASSERTION FAILED at %0t: lane %0d (group %0d) quotient wider than %0d bits",
+                   $time, cx, lgi[cx*CW +: CW], AW);
           $fatal(1, "hws_balance: quotient overflow");
         end
       end

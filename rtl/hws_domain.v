@@ -30,8 +30,9 @@
 module hws_domain #(
   parameter integer NR_CPUS = 8,   // CPUs, 1..64
   parameter integer LOAD_W  = 26,  // width of a per-CPU load, 18..30
-  parameter integer LCU_BALANCE = 1  // 0: no hws_balance (the engine refuses BALANCE), so no
+  parameter integer LCU_BALANCE = 1, // 0: no hws_balance (the engine refuses BALANCE), so no
                                      // block sums, powers or imbalance_pct are kept
+  parameter integer BAL_LANES = 0    // hws_balance's lanes, 1..NR_CPUS (0: NR_CPUS)
 ) (
   input  wire                       clk_i,
   input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c,
@@ -461,7 +462,7 @@ module hws_domain #(
   wire [31:0] bal_res;
   generate
     if (LCU_BALANCE != 0) begin : g_bal
-      hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W)) u_bal (
+      hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W), .BAL_LANES(BAL_LANES)) u_bal (
         .clk_i(clk_i), .srst_i(srst_i),
         .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),
         .pct_i(set_data_i[7:0]),

@@ -3,8 +3,9 @@
 // Owns the port's bus handshakes (hws_axil_slave), its command FIFO (posted CMD writes and
 // window reads' commands, each tagged), its result FIFO, its POP/PEEKW window state
 // (pop_issued, pop_ready, the window's word), its count of queued result-pushing commands
-// and its STATUS.ERR bit; decodes the port's writes (CMD, CTRL) and reads (the whole
-// register map: the shared registers come in as inputs). hws_top's arbiter pops the head
+// and its STATUS.ERR bit; decodes the port's writes (CMD, CTRL; the interrupt's registers
+// are decoded by hws_irq: wr_irq_hit_i) and reads (the whole register map: the shared
+// registers come in as inputs). hws_top's arbiter pops the head
 // (start_i) when eligible_o says the pop rule lets it; the engine's result word comes back
 // to the port that issued the command (res_push_i into the result FIFO, win_push_i into
 // the window's word).
@@ -20,6 +21,8 @@ module hws_port_fe #(
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
   parameter integer ERR_COUNTERS = 1,
+  parameter integer BAL_LANES = 0,    // BALANCE's lanes (0: NR_CPUS), read in FEATURES
+  parameter integer IRQ = 1,            // FEATURES.IRQ only: hws_top builds hws_irq or not
   parameter integer PIPE      = 0     // FEATURES.PIPE (docs/accelerator.md 4.1.1)
 ) (
   input  wire        clk_i,
@@ -71,7 +74,14 @@ module hws_port_fe #(
   input  wire [31:0] err_seq_i,
   input  wire [31:0] err_total_i,
   input  wire [11*32-1:0] err_cnt_i,  // ERR_CNT1..11 (HWS_ERR_CODES - 1 of them, checked below)
-  input  wire [127:0] bal_regs_i
+  input  wire [127:0] bal_regs_i,
+  input  wire [127:0] irq_regs_i,      // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0} (hws_irq)
+  // this port's write to hws_irq (docs/accelerator.md 4.6): taken at this edge with
+  // WSTRB = 0xF, its address and data; hws_irq says whether the address is one of its
+  output wire        wr_irq_o,
+  output wire [9:0]  wr_irq_addr_o,
+  output wire [31:0] wr_irq_data_o,
+  input  wire        wr_irq_hit_i
 );
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
@@ -88,8 +98,11 @@ module hws_port_fe #(
   localparam [31:0] NR_CPUS32   = NR_CPUS;
   localparam [31:0] NR_TASKS32  = NR_TASKS;
   localparam [31:0] NR_GROUPS32 = NR_GROUPS;
+  localparam [31:0] BLN32       = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;
   localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
                                   ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) |
+                                  ((LCU_BALANCE != 0) ? (BLN32 << HWS_FEATURES_BAL_LANES_LSB) : 32'd0) |
+                                  ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0) |
                                   ((PIPE != 0) ? (32'd1 << HWS_FEATURES_PIPE_LSB) : 32'd0);
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
@@ -139,7 +152,10 @@ module hws_port_fe #(
   // Write decode
   wire wr_is_ctrl = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CTRL);
   wire wr_is_cmd  = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CMD);
-  assign wr_ok    = (wr_is_ctrl || wr_is_cmd) && (wr_strb == 4'hF);
+  assign wr_ok    = (wr_is_ctrl || wr_is_cmd || wr_irq_hit_i) && (wr_strb == 4'hF);
+  assign wr_irq_o      = wr_take && (wr_strb == 4'hF);
+  assign wr_irq_addr_o = wr_addr;
+  assign wr_irq_data_o = wr_data;
   wire wr_addr_err = wr_take && !wr_ok;
   wire wr_cmd     = wr_take && wr_ok && wr_is_cmd;
   wire wr_ctrl    = wr_take && wr_ok && wr_is_ctrl;
@@ -212,7 +228,7 @@ module hws_port_fe #(
       rd_word = pop_refuse ? POP_REFUSED :
                 pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
     else if (!rd_lo)
-      rd_valid_r = 1'b0;                    // misaligned in a window, or 0x300..0x3FF
+      rd_valid_r = 1'b0;                    // misaligned in a window, or CURR (write-only)
     else case (rd_addr[7:0])
       HWS_REG_ID:        rd_word = HWS_ID_VALUE;
       HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
@@ -244,6 +260,10 @@ module hws_port_fe #(
       HWS_REG_BAL_MAX:   rd_word = bal_regs_i[1*32 +: 32];
       HWS_REG_BAL_AVG:   rd_word = bal_regs_i[2*32 +: 32];
       HWS_REG_BAL_IMB:   rd_word = bal_regs_i[3*32 +: 32];
+      HWS_REG_IRQ_PEND0: rd_word = irq_regs_i[0*32 +: 32];
+      HWS_REG_IRQ_PEND1: rd_word = irq_regs_i[1*32 +: 32];
+      HWS_REG_IRQ_EN0:   rd_word = irq_regs_i[2*32 +: 32];
+      HWS_REG_IRQ_EN1:   rd_word = irq_regs_i[3*32 +: 32];
       default:           rd_valid_r = 1'b0;   // unmapped, misaligned, or write-only
     endcase
   end

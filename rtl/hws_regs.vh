@@ -16,14 +16,17 @@ localparam [31:0] HWS_DEF_PCT = 32'd125; // reset value of every level's imbalan
 localparam [31:0] HWS_DEF_POWER = 32'd1024; // reset value of every group power (one CPU)
 localparam [31:0] HWS_MIN_POWER = 32'd256; // smallest group power DOM_SET accepts
 localparam [31:0] HWS_MIN_PCT = 32'd100; // smallest imbalance_pct DOM_SET accepts
-localparam [31:0] HWS_BAL_LAT_BASE = 32'd8; // BALANCE latency: BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG, ceil(log2 NR_CPUS)), whatever the groups
-localparam [31:0] HWS_BAL_LAT_LEVEL = 32'd2; // BALANCE latency per level of its two comparator trees (groups, then CPUs)
-localparam [31:0] HWS_BAL_LAT_MIN_LG = 32'd2; // BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs)
+localparam [31:0] HWS_BAL_LAT_BASE = 32'd8; // BALANCE latency: BASE + PASS x (ceil(N / L) - 1) + LEVEL x (max(MIN_LG, lg L) + max(MIN_LG, lg N)), N = NR_CPUS, L = BAL_LANES, lg = ceil(log2), whatever the groups
+localparam [31:0] HWS_BAL_LAT_PASS = 32'd5; // BALANCE latency per extra pass of its lanes: one 40-bit lane division, 8 quotient bits per cycle (parameter BAL_LANES below NR_CPUS)
+localparam [31:0] HWS_BAL_LAT_LEVEL = 32'd1; // BALANCE latency per level of each of its two comparator trees (groups over the lanes, then CPUs)
+localparam [31:0] HWS_BAL_LAT_MIN_LG = 32'd2; // BALANCE: each of its trees takes at least this many cycles (so 12 cycles up to 4 CPUs with a lane per CPU)
 localparam [31:0] HWS_SWAP_FLAG = 32'd536870912; // bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays)
-localparam [31:0] HWS_ADDR_W = 32'd10; // bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF unmapped; higher bits are ignored
+localparam [31:0] HWS_ADDR_W = 32'd10; // bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF the CURR window; higher bits are ignored
 localparam [31:0] HWS_POP_BASE = 32'd256; // byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4)
 localparam [31:0] HWS_POP_WORDS = 32'd64; // words of the POP window and of the PEEK window, one per possible CPU; c >= NR_CPUS answers the CPU error
 localparam [31:0] HWS_PEEK_BASE = 32'd512; // byte address of PEEKW[0]: a read of PEEK_BASE + 4c is PEEK(c) in one bus read (docs/accelerator.md 4.4)
+localparam [31:0] HWS_CURR_BASE = 32'd768; // byte address of CURR[0]: a write of CURR_BASE + 4c sets the priority CPU c runs at (docs/accelerator.md 4.6); c >= NR_CPUS and reads: ADDR
+localparam [31:0] HWS_CURR_IDLE = 32'd255; // CURR[c] of an idle CPU, and its reset value: any task linked into its active array preempts (every CURR value 140..255 acts so)
 localparam [7:0] HWS_REG_ID = 8'h00; // RO identification word, always ID_VALUE
 localparam [7:0] HWS_REG_NR_CPUS = 8'h04; // RO parameter NR_CPUS (1..64)
 localparam [7:0] HWS_REG_NR_TASKS = 8'h08; // RO parameter NR_TASKS (1..4096)
@@ -56,6 +59,10 @@ localparam [7:0] HWS_REG_BAL_MAX = 8'h74; // RO BALANCE: max_load (the busiest g
 localparam [7:0] HWS_REG_BAL_AVG = 8'h78; // RO BALANCE: avg_load of the domain (0 when the verdict came before it)
 localparam [7:0] HWS_REG_BAL_IMB = 8'h7c; // RO BALANCE: imbalance, the weighted load to move (1024 for MOVE_ONE, 0 when balanced)
 localparam [7:0] HWS_REG_FEATURES = 8'h84; // RO optional units this instance was built with
+localparam [7:0] HWS_REG_IRQ_PEND0 = 8'h88; // RW preemption interrupt pending, bit n = CPU n (0..31); a write clears the bits written 1 (W1C); bits >= NR_CPUS read 0 (docs/accelerator.md 4.6)
+localparam [7:0] HWS_REG_IRQ_PEND1 = 8'h8c; // RW the same for CPUs 32..63 (bit n = CPU 32 + n)
+localparam [7:0] HWS_REG_IRQ_EN0 = 8'h90; // RW interrupt enable, bit n = CPU n (0..31): irq_o = OR of IRQ_PEND & IRQ_EN; reset 0; bits >= NR_CPUS are not stored (read 0)
+localparam [7:0] HWS_REG_IRQ_EN1 = 8'h94; // RW the same for CPUs 32..63
 localparam integer HWS_DEPTHS_CMD_DEPTH_LSB = 0; // depth of the command FIFO (parameter CMD_DEPTH, 2..32)
 localparam integer HWS_DEPTHS_CMD_DEPTH_W = 6;
 localparam integer HWS_DEPTHS_RES_DEPTH_LSB = 8; // depth of the result FIFO (parameter RES_DEPTH, 2..32)
@@ -64,8 +71,12 @@ localparam integer HWS_FEATURES_BALANCE_LSB = 0; // 1: the BALANCE query (QUERY 
 localparam integer HWS_FEATURES_BALANCE_W = 1;
 localparam integer HWS_FEATURES_ERR_COUNTERS_LSB = 1; // 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built)
 localparam integer HWS_FEATURES_ERR_COUNTERS_W = 1;
+localparam integer HWS_FEATURES_IRQ_LSB = 2; // 1: the preemption interrupt is built (parameter IRQ, docs/accelerator.md 4.6); 0: IRQ_PEND0/1 and IRQ_EN0/1 read 0, their writes and CURR[c] writes are answered OKAY and change nothing, irq_o and irq_cpu_o are 0
+localparam integer HWS_FEATURES_IRQ_W = 1;
 localparam integer HWS_FEATURES_PIPE_LSB = 3; // 1: overlapped issue (parameter PIPE, docs/accelerator.md 4.1.1): two commands may be in flight; 0: one command at a time (4.1)
 localparam integer HWS_FEATURES_PIPE_W = 1;
+localparam integer HWS_FEATURES_BAL_LANES_LSB = 8; // BALANCE's lanes (parameter BAL_LANES, 1..NR_CPUS; NR_CPUS unless set), which fix its latency (BAL_LAT_BASE); 0 when BALANCE is not built
+localparam integer HWS_FEATURES_BAL_LANES_W = 7;
 localparam integer HWS_CTRL_SOFT_RESET_LSB = 0; // 1: return every queue, FIFO, counter and error register to its reset value
 localparam integer HWS_CTRL_SOFT_RESET_W = 1;
 localparam integer HWS_CTRL_ERR_CLEAR_LSB = 1; // 1: clear ERR_LAST, ERR_CMD, ERR_SEQ, ERR_TOTAL, ERR_CNTn and STATUS.ERR
@@ -106,6 +117,8 @@ localparam integer HWS_RES_TASK_LSB = 16; // PICK_NEXT/PEEK: the task
 localparam integer HWS_RES_TASK_W = 12;
 localparam integer HWS_RES_PRIO_LSB = 8; // PICK_NEXT/PEEK: its priority
 localparam integer HWS_RES_PRIO_W = 8;
+localparam integer HWS_CURR_PRIO_LSB = 0; // a CURR[c] write: the priority of the task CPU c runs (bits 31:8 ignored); CURR_IDLE: none
+localparam integer HWS_CURR_PRIO_W = 8;
 localparam integer HWS_POP_ERRP_LSB = 28; // POP[c] and PEEKW[c] reads: STATUS.ERR as it was before the read's latching edge (errors of earlier commands, posted ones included); the read clears STATUS.ERR as a STATUS read does
 localparam integer HWS_POP_ERRP_W = 1;
 localparam integer HWS_QRES_CPU_LSB = 0; // QUERY: the CPU found
@@ -176,7 +189,7 @@ localparam [3:0] HWS_OP_SET_IDLE = 4'd13; // SET_IDLE(cpu, idle in ARRAY): mark 
 localparam integer HWS_LAT_SET_IDLE = 1;
 localparam [3:0] HWS_OP_DOM_SET = 4'd14; // DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10]
 localparam integer HWS_LAT_DOM_SET = 1;
-localparam [3:0] HWS_OP_QUERY = 4'd15; // QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE
+localparam [3:0] HWS_OP_QUERY = 4'd15; // QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS)) with a lane per CPU, BAL_LAT_BASE in general), 3 reserved: OPCODE
 localparam integer HWS_LAT_QUERY = 3;
 localparam [7:0] HWS_ERR_OK = 8'd0; // no error
 localparam [7:0] HWS_ERR_OPCODE = 8'd1; // unknown opcode

@@ -63,8 +63,9 @@
 //                 winner and IDLE_CORE's candidate sets from it, load[], idle[] and
 //                 lead[1][], latched            3: the answer from them; result
 //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
-//                 step 2 until hws_balance's final cycle (8 + 2 max(2, ceil(log2
-//                 NR_CPUS)) cycles in all, whatever the number of groups)
+//                 step 2 until hws_balance's final cycle (BAL_LAT_* of the register
+//                 map: 8 + 2 max(2, ceil(log2 NR_CPUS)) cycles with a lane per CPU,
+//                 more with fewer BAL_LANES; never a function of the groups)
 `default_nettype none
 `include "hws_eng_ctl.vh"
 
@@ -73,6 +74,7 @@ module hws_rq_engine #(
   parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
   parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
   parameter integer LCU_BALANCE = 1,  // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
+  parameter integer BAL_LANES = 0,    // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS)
   parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1; not
                                       // built yet: hws_top refuses it)
 `ifdef FORMAL
@@ -97,7 +99,9 @@ module hws_rq_engine #(
   output wire        err_o,       // ... and failed with err_code_o
   output wire [7:0]  err_code_o,
   output wire [31:0] cmd_o,       // the executing command word (for ERR_CMD)
-  output wire [127:0] bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  output wire [127:0] bal_regs_o, // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  output wire [15:0] lnk_o        // the coming edge links a task: {1, the list's logical
+                                  // array is active, cpu, prio} (hws_irq), else 0
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -281,7 +285,8 @@ module hws_rq_engine #(
   wire [2:0]  dset_k   = pfield[2:0];
   wire [16:0] dset_val = {pfield[7:3], tfield};
   wire [31:0] qry_word;
-  hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW), .LCU_BALANCE(LCU_BALANCE)) u_dom (
+  hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW), .LCU_BALANCE(LCU_BALANCE),
+               .BAL_LANES(BAL_LANES)) u_dom (
     .clk_i(clk_i), .srst_i(srst_i),
     .set_i(ok1 && ctl[`HWS_C_DSET]), .set_k_i(dset_k), .set_cpu_i(cfield),
     .set_data_i(dset_val),
@@ -314,6 +319,15 @@ module hws_rq_engine #(
   assign err_o      = failed;
   assign err_code_o = ecode;
   assign cmd_o      = cmd_q;
+  // The link of ENQUEUE, REQUEUE, SET_PRIO and MIGRATE (their last step) into the focus
+  // list; its logical array is active when its physical one is swap[cpu] (docs/accelerator.md
+  // 4.6). A failed command never links (its checks fail in step 1, before any link step).
+  reg  [5:0]  lnk_cpu6;
+  always @* begin
+    lnk_cpu6 = 6'd0;
+    lnk_cpu6[CW-1:0] = f_cpu;
+  end
+  assign lnk_o = link ? {1'b1, f_phys == swap_all[f_cpu], lnk_cpu6, f_prio} : 16'd0;
 
   // Bits that some configurations do not need.
   wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr};

@@ -35,6 +35,11 @@ module hws_top #(
   parameter integer ERR_COUNTERS = 1, // 1: build the per-code counters ERR_CNT1..11; 0: leave
                                       // them out (they read 0; ERR_TOTAL still counts)
   parameter integer NR_PORTS  = 1,    // AXI4-Lite slave ports, each with its own FIFOs: 1..4
+  parameter integer BAL_LANES = 0,    // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS, one per CPU):
+                                      // fewer lanes, less area, a longer BALANCE (section 8.2)
+  parameter integer IRQ       = 1,    // 1: build the preemption interrupt (hws_irq, section
+                                      // 4.6); 0: leave it out (IRQ_PEND/IRQ_EN read 0, their
+                                      // and CURR's writes are OKAY and ignored, irq pins 0)
   parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1); only
                                       // 0 is built so far: 1 is refused at elaboration
 ) (
@@ -61,7 +66,11 @@ module hws_top #(
   output wire [NR_PORTS-1:0]    s_axi_rvalid_o,
   input  wire [NR_PORTS-1:0]    s_axi_rready_i,
   output wire [NR_PORTS*32-1:0] s_axi_rdata_o,
-  output wire [NR_PORTS*2-1:0]  s_axi_rresp_o
+  output wire [NR_PORTS*2-1:0]  s_axi_rresp_o,
+  // the preemption interrupt (docs/accelerator.md 4.6, hws_irq): |(IRQ_PEND & IRQ_EN), and
+  // the same per CPU
+  output wire               irq_o,
+  output wire [NR_CPUS-1:0] irq_cpu_o
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
@@ -74,9 +83,9 @@ module hws_top #(
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
         NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
         ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-        PIPE != 0) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, PIPE);
+        BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE != 0) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
     end
   endgenerate
 `endif
@@ -87,12 +96,13 @@ module hws_top #(
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
               NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
               ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-              PIPE != 0)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, PIPE);
+              BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE != 0)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0; 1, overlapped issue, is not built yet)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
 `endif
 
   localparam integer NCNT = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
+  localparam integer BLN  = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;   // BALANCE's lanes
   localparam integer PW   = (NR_PORTS > 1) ? $clog2(NR_PORTS) : 1;   // port index width
   localparam integer NW   = $clog2(2 * NR_PORTS + 2);  // width of an edge's error count
   localparam integer LW   = NW;                        // ERR_TOTAL's low bits, carry select
@@ -108,6 +118,8 @@ module hws_top #(
   wire [31:0] eng_res, eng_cmd;
   wire [7:0]  eng_code;
   wire [127:0] bal_regs;   // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  wire [127:0] irq_regs;   // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
+  wire [15:0]  eng_lnk;    // the engine's link at the coming edge (hws_irq)
 
   reg          run_tag_q;         // the executing command is a window read's
   reg          run_res_q;         // the executing command will push a result word
@@ -122,6 +134,9 @@ module hws_top #(
   wire [NR_PORTS-1:0]    p_e_wr, p_e_rd;
   wire [NR_PORTS*8-1:0]  p_e_wr_code, p_e_rd_code;
   wire [NR_PORTS*32-1:0] p_e_wr_word, p_e_rd_word;
+  wire [NR_PORTS-1:0]    p_wr_irq, p_wr_irq_hit;   // the ports' writes to hws_irq
+  wire [NR_PORTS*10-1:0] p_wr_irq_addr;
+  wire [NR_PORTS*32-1:0] p_wr_irq_data;
 
   wire soft_reset = |p_soft_reset;
   wire err_clear  = |p_err_clear;
@@ -137,7 +152,7 @@ module hws_top #(
       wire [PW-1:0] me = gp[PW-1:0];
       hws_port_fe #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
                     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-                    .ERR_COUNTERS(ERR_COUNTERS), .PIPE(PIPE)) u_fe (
+                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN), .IRQ(IRQ), .PIPE(PIPE)) u_fe (
         .clk_i(clk_i), .rst_ni(rst_ni), .srst_i(srst),
         .s_axi_awvalid_i(s_axi_awvalid_i[gp]), .s_axi_awready_o(s_axi_awready_o[gp]),
         .s_axi_awaddr_i(s_axi_awaddr_i[gp*10 +: 10]),
@@ -161,7 +176,9 @@ module hws_top #(
         .e_rd_word_o(p_e_rd_word[gp*32 +: 32]),
         .cmd_done_i(cmd_done_q), .cycles_i(cycles_q), .err_last_i(err_last_q),
         .err_cmd_i(err_cmd_q), .err_seq_i(err_seq_q), .err_total_i(err_total_q),
-        .err_cnt_i(err_cnt), .bal_regs_i(bal_regs)
+        .err_cnt_i(err_cnt), .bal_regs_i(bal_regs), .irq_regs_i(irq_regs),
+        .wr_irq_o(p_wr_irq[gp]), .wr_irq_addr_o(p_wr_irq_addr[gp*10 +: 10]),
+        .wr_irq_data_o(p_wr_irq_data[gp*32 +: 32]), .wr_irq_hit_i(p_wr_irq_hit[gp])
       );
     end
   endgenerate
@@ -178,11 +195,46 @@ module hws_top #(
   wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .LCU_BALANCE(LCU_BALANCE), .PIPE(PIPE)) u_engine (
+                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN), .PIPE(PIPE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
     .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
-    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs)
+    .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs),
+    .lnk_o(eng_lnk)
   );
+
+  // The preemption interrupt (docs/accelerator.md 4.6): links and PICK_NEXTs at their
+  // completion edge, CURR/IRQ writes of every port at their taking edge (several ports at
+  // one edge: W1C masks OR-ed, CURR[c] and IRQ_ENn from the highest-numbered port).
+  // IRQ = 0: hws_irq is not built. The ports decode the same addresses as with it (IRQ_PEND0/1,
+  // IRQ_EN0/1, CURR[c] for c < NR_CPUS: writes OKAY, so no error register tells the builds
+  // apart), the registers read 0, the writes change nothing and the pins are 0.
+  generate
+    if (IRQ != 0) begin : g_irq
+      wire eng_pick = eng_done && !eng_err && (eng_cmd[31:28] == HWS_OP_PICK_NEXT[3:0]);
+      hws_irq #(.NR_CPUS(NR_CPUS), .NR_PORTS(NR_PORTS)) u_irq (
+        .clk_i(clk_i), .srst_i(srst), .wr_i(p_wr_irq), .wr_addr_i(p_wr_irq_addr),
+        .wr_data_i(p_wr_irq_data), .wr_hit_o(p_wr_irq_hit), .lnk_i(eng_lnk), .pick_i(eng_pick),
+        .pick_cpu_i(eng_cmd[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]),
+        .pick_prio_i(eng_res[HWS_RES_NONE_LSB] ? HWS_CURR_IDLE[7:0] :
+                     eng_res[HWS_RES_PRIO_LSB +: HWS_RES_PRIO_W]),
+        .regs_o(irq_regs), .irq_o(irq_o), .irq_cpu_o(irq_cpu_o)
+      );
+    end else begin : g_no_irq
+      localparam [31:0] NCPU32 = NR_CPUS;
+      for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_hit
+        wire [9:0] a = p_wr_irq_addr[gp*10 +: 10];
+        assign p_wr_irq_hit[gp] =
+            ((a[9:8] == 2'd0) && (a[7:0] == HWS_REG_IRQ_PEND0 || a[7:0] == HWS_REG_IRQ_PEND1 ||
+                                  a[7:0] == HWS_REG_IRQ_EN0 || a[7:0] == HWS_REG_IRQ_EN1)) ||
+            ((a[9:8] == HWS_CURR_BASE[9:8]) && (a[1:0] == 2'b00) &&
+             ({1'b0, a[7:2]} < NCPU32[6:0]));
+      end
+      assign irq_regs  = 128'd0;
+      assign irq_o     = 1'b0;
+      assign irq_cpu_o = {NR_CPUS{1'b0}};
+      wire unused_irq = &{1'b0, p_wr_irq, p_wr_irq_data, eng_lnk};
+    end
+  endgenerate
 
   always @(posedge clk_i) begin
     if (srst) begin

@@ -14,6 +14,8 @@ module board_top #(
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
   parameter integer ERR_COUNTERS = 1,
+  parameter integer BAL_LANES = 0,
+  parameter integer IRQ       = 1,    // 0: without the preemption interrupt (hws_top)
   parameter integer PIPE      = 0,    // hws_top's (docs/accelerator.md 4.1.1)
   parameter integer CLK_HZ    = 12000000,
   parameter integer BAUD      = 115200
@@ -128,6 +130,8 @@ module board_top #(
 
   wire       awready, wready, bvalid, arready, rvalid;
   wire [1:0] bresp, rresp;
+  wire       irq;
+  wire [NR_CPUS-1:0] irq_cpu;
   wire [31:0] rdata;
 
   assign tx_load = (st_q == S_REPLY) && !tx_busy_q;   // tx_busy_q is set the next cycle
@@ -206,7 +210,7 @@ module board_top #(
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-    .ERR_COUNTERS(ERR_COUNTERS), .PIPE(PIPE)
+    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BAL_LANES), .IRQ(IRQ), .PIPE(PIPE)
   ) u_top (
     .clk_i(CLK), .rst_ni(rst_nq),
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i({2'b0, addr_q}),
@@ -217,8 +221,11 @@ module board_top #(
     .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i({2'b0, addr_q}),
     .s_axi_arprot_i(3'd0),
     .s_axi_rvalid_o(rvalid), .s_axi_rready_i(st_q == S_BUS && !wr_q), .s_axi_rdata_o(rdata),
-    .s_axi_rresp_o(rresp)
+    .s_axi_rresp_o(rresp), .irq_o(irq), .irq_cpu_o(irq_cpu)
   );
+  // The preemption interrupt has no pin on this board (its registers are still readable
+  // through the serial line's 8-bit addresses; the CURR window is not).
+  wire unused_irq = &{1'b0, irq, irq_cpu};
 
   assign LEDR_N = !err_q;
   assign LEDG_N = !rst_nq;

@@ -56,11 +56,12 @@ jget() {
 	}' "$1"
 }
 # The optional units a row was built without, as a label (" no BALANCE, no ERR_CNTn"), or
-# nothing for the full engine. Older JSONs have no err_counters field: built with them.
+# nothing for the full engine. Older JSONs have no err_counters or irq field: built with them.
 opts_label() {
 	local l=""
 	[ "$(jget "$1" lcu_balance)" = 0 ] && l=" no BALANCE"
 	[ "$(jget "$1" err_counters)" = 0 ] && l="${l:+$l,} no ERR_CNTn"
+	[ "$(jget "$1" irq)" = 0 ] && l="${l:+$l,} no IRQ"
 	printf '%s' "$l"
 }
 fmax_cell() { # FILE DEVICE

@@ -16,6 +16,8 @@ module hws_synth_top #(
   parameter integer NR_GROUPS = 16,
   parameter integer LCU_BALANCE = 1,
   parameter integer ERR_COUNTERS = 1,
+  parameter integer BAL_LANES = 0,
+  parameter integer IRQ       = 1,    // 0: without the preemption interrupt (hws_top)
   parameter integer PIPE      = 0     // hws_top's (docs/accelerator.md 4.1.1)
 ) (
   input  wire        clk_i,
@@ -38,7 +40,8 @@ module hws_synth_top #(
   output reg         s_axi_rvalid_o,
   input  wire        s_axi_rready_i,
   output reg  [31:0] s_axi_rdata_o,
-  output reg  [1:0]  s_axi_rresp_o
+  output reg  [1:0]  s_axi_rresp_o,
+  output reg         irq_o              // hws_top's preemption interrupt
 );
   // Input stage
   reg        rst_nq;
@@ -67,11 +70,13 @@ module hws_synth_top #(
   wire        awready, wready, bvalid, arready, rvalid;
   wire [1:0]  bresp, rresp;
   wire [31:0] rdata;
+  wire        irq;
+  wire [NR_CPUS-1:0] irq_cpu;   // (the per-CPU lines: not brought out)
 
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-    .ERR_COUNTERS(ERR_COUNTERS), .PIPE(PIPE)
+    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BAL_LANES), .IRQ(IRQ), .PIPE(PIPE)
   ) u_top (
     .clk_i(clk_i), .rst_ni(rst_nq),
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i(awaddr_q),
@@ -82,8 +87,9 @@ module hws_synth_top #(
     .s_axi_arvalid_i(arvalid_q), .s_axi_arready_o(arready), .s_axi_araddr_i(araddr_q),
     .s_axi_arprot_i(arprot_q),
     .s_axi_rvalid_o(rvalid), .s_axi_rready_i(rready_q), .s_axi_rdata_o(rdata),
-    .s_axi_rresp_o(rresp)
+    .s_axi_rresp_o(rresp), .irq_o(irq), .irq_cpu_o(irq_cpu)
   );
+  wire unused_irq = &{1'b0, irq_cpu};
 
   // Output stage
   always @(posedge clk_i) begin
@@ -95,6 +101,7 @@ module hws_synth_top #(
     s_axi_rvalid_o  <= rvalid;
     s_axi_rdata_o   <= rdata;
     s_axi_rresp_o   <= rresp;
+    irq_o           <= irq;
   end
 endmodule
 

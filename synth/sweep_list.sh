@@ -11,7 +11,8 @@ synth/synth_one.sh (which accepts such a line as its only argument). Defaults:
   OUTDIR    build/synth
   CONFIGS   every CPUSxTASKS of {2,4,8,16,64} x {64,256,1024,4096}; CPUSxTASKSnb is the
             engine without its BALANCE unit (LCU_BALANCE=0), ..ne without the per-code
-            error counters (ERR_COUNTERS=0), ..nbne without both (the HX8K build);
+            error counters (ERR_COUNTERS=0), ..ni without the interrupt (IRQ=0), combined
+            in that order: ..nbneni without all three (the HX8K build);
             never in the default sweep
   FAMILIES  ice40 ecp5 xilinx gowin
 Skipped (not printed): NR_CPUS = 64 on ice40 and gowin. Today's engine already needs about
@@ -37,8 +38,8 @@ for f in $FAMILIES; do
 	case "$f" in ice40|ecp5|xilinx|gowin) ;; *) echo "sweep_list.sh: unknown family '$f'" >&2; exit 2;; esac
 	for cfg in $CONFIGS; do
 		c=${cfg%x*} t=${cfg#*x}
-		tn=${t%ne}; tn=${tn%nb}
-		case "$c$tn" in ''|*[!0-9]*) echo "sweep_list.sh: bad configuration '$cfg' (want CPUSxTASKS, e.g. 8x256, with an optional suffix nb, ne or nbne)" >&2; exit 2;; esac
+		tn=${t%ni}; tn=${tn%ne}; tn=${tn%nb}
+		case "$c$tn" in ''|*[!0-9]*) echo "sweep_list.sh: bad configuration '$cfg' (want CPUSxTASKS, e.g. 8x256, with optional suffixes nb, ne, ni in that order, e.g. 8x256nbneni)" >&2; exit 2;; esac
 		if [ $explicit = 0 ] && [ "$c" -gt 16 ] && { [ "$f" = ice40 ] || [ "$f" = gowin ]; }; then
 			continue
 		fi

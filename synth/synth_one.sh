@@ -5,8 +5,8 @@ set -eu
 
 usage() {
 	cat <<'EOF'
-usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS[nb][ne] OUTDIR
-       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS[nb][ne] OUTDIR"   (one line of sweep_list.sh)
+usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>] OUTDIR
+       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>] OUTDIR"   (one line of sweep_list.sh)
 
 Synthesises synth/hws_synth_top.v (hws_top with every input and output registered) with
 Yosys for FAMILY = ice40 | ecp5 | xilinx | gowin and writes OUTDIR/<family>_<C>x<T>.json:
@@ -18,8 +18,13 @@ Fmax, the critical path and the icetime cross-check. Logs and netlists go to
 OUTDIR/<family>_<C>x<T>/. NR_TASKS with the suffix nb (e.g. 256nb), or LCU_BALANCE=0,
 builds the engine without its BALANCE unit (hws_top parameter LCU_BALANCE=0, the build for
 FPGAs too small for it); the suffix ne, or ERR_COUNTERS=0, leaves out the per-code error
-counters ERR_CNT1..11 (parameter ERR_COUNTERS=0). Both together are nbne, the build that
-fits an HX8K at 8x256; the files are then <family>_<C>x<T>nb, ..ne or ..nbne. Exits 0 whenever the JSON
+counters ERR_CNT1..11 (parameter ERR_COUNTERS=0); the suffix ni, or IRQ=0, leaves out the
+preemption interrupt (parameter IRQ=0). Suffixes combine in the order nb, ne, ni: nbneni,
+all three, is the reference HX8K build at 8x256; the files are then
+<family>_<C>x<T>nb, ..ne, ..ni, ..nbne, ..nbneni and so on. The suffix bl<lanes> (last),
+or BAL_LANES=<lanes>, builds BALANCE with that many lanes (hws_top parameter BAL_LANES,
+1..NR_CPUS; docs/accelerator.md 8.2), files <family>_<C>x<T>bl<lanes> (none when the lanes
+are NR_CPUS, the default). Exits 0 whenever the JSON
 was written (even for "failed" or "too big"), 2 on bad usage. Runs from any directory;
 paths are relative to the repository.
 
@@ -27,6 +32,8 @@ Environment (optional):
   NR_GROUPS CMD_DEPTH RES_DEPTH   other hws_top parameters (default 16 16 16)
   LCU_BALANCE      1 (default) or 0: as the nb suffix
   ERR_COUNTERS     1 (default) or 0: as the ne suffix
+  BAL_LANES        1..NR_CPUS, or 0 (default: NR_CPUS): as the bl<lanes> suffix
+  IRQ              1 (default) or 0: as the ni suffix
   SYNTH_TIMEOUT    seconds for Yosys (default 10800)
   PNR_TIMEOUT      seconds for each nextpnr run (default 3600)
   LTP_TIMEOUT      seconds for the LUT-level pass (default 1800)
@@ -62,12 +69,24 @@ BAL=${LCU_BALANCE:-1}
 case "$BAL" in 0|1) ;; *) die_usage "LCU_BALANCE '$BAL' is not 0 or 1";; esac
 ECNT=${ERR_COUNTERS:-1}
 case "$ECNT" in 0|1) ;; *) die_usage "ERR_COUNTERS '$ECNT' is not 0 or 1";; esac
+LANES=${BAL_LANES:-0}
+case "$TASKS" in *bl*) LANES=${TASKS##*bl}; TASKS=${TASKS%bl*};; esac
+case "$LANES" in ''|*[!0-9]*) die_usage "BAL_LANES '$LANES' is not a number";; esac
+LANES=$((10#$LANES))
+[ "$LANES" -le "$CPUS" ] || die_usage "BAL_LANES $LANES is not 1..NR_CPUS ($CPUS)"
+[ "$LANES" = "$CPUS" ] && LANES=0
+IRQP=${IRQ:-1}
+case "$IRQP" in 0|1) ;; *) die_usage "IRQ '$IRQP' is not 0 or 1";; esac
+case "$TASKS" in *ni) TASKS=${TASKS%ni}; IRQP=0;; esac
 case "$TASKS" in *ne) TASKS=${TASKS%ne}; ECNT=0;; esac
 case "$TASKS" in *nb) TASKS=${TASKS%nb}; BAL=0;; esac
-case "$TASKS" in ''|*[!0-9]*) die_usage "NR_TASKS '$TASKS' is not a number (suffixes nb, ne, nbne are allowed)";; esac
+case "$TASKS" in ''|*[!0-9]*) die_usage "NR_TASKS '$TASKS' is not a number (suffixes nb, ne, ni, bl<lanes> in that order are allowed, e.g. 256nbneni)";; esac
+[ "$LANES" = 0 ] || [ "$BAL" = 1 ] || die_usage "bl$LANES (BAL_LANES) needs BALANCE: drop nb or bl"
 SFX=""
 [ "$BAL" = 0 ] && SFX=nb
 [ "$ECNT" = 0 ] && SFX=${SFX}ne
+[ "$IRQP" = 0 ] && SFX=${SFX}ni
+[ "$LANES" = 0 ] || SFX=${SFX}bl$LANES
 
 GROUPS_=${NR_GROUPS:-16}
 CMDD=${CMD_DEPTH:-16}
@@ -113,7 +132,7 @@ jnum() { if [ -n "$1" ]; then printf '%s' "$1"; else printf 'null'; fi; }
 
 # ---- per family: synthesis command, cell classes, reference device -----------------------
 TOP=hws_synth_top
-PARAMS="-chparam NR_CPUS $CPUS -chparam NR_TASKS $TASKS -chparam NR_GROUPS $GROUPS_ -chparam CMD_DEPTH $CMDD -chparam RES_DEPTH $RESD -chparam LCU_BALANCE $BAL -chparam ERR_COUNTERS $ECNT"
+PARAMS="-chparam NR_CPUS $CPUS -chparam NR_TASKS $TASKS -chparam NR_GROUPS $GROUPS_ -chparam CMD_DEPTH $CMDD -chparam RES_DEPTH $RESD -chparam LCU_BALANCE $BAL -chparam ERR_COUNTERS $ECNT -chparam BAL_LANES $LANES -chparam IRQ $IRQP"
 case "$FAMILY" in
 ice40)
 	SYNTH="synth_ice40 -top $TOP $YOSYS_EXTRA; write_json $WORK/netlist.json"
@@ -409,7 +428,7 @@ RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknow
 {
 	printf '{\n'
 	printf '  "family": "%s", "nr_cpus": %s, "nr_tasks": %s,\n' "$FAMILY" "$CPUS" "$TASKS"
-	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT"
+	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s, "bal_lanes": %s, "irq": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT" "$([ "$LANES" = 0 ] && echo "$CPUS" || echo "$LANES")" "$IRQP"
 	printf '  "status": %s, "reason": %s,\n' "$(jstr "$STATUS")" "$(jstr "$REASON")"
 	printf '  "luts": %s, "lut_sizes": %s, "ffs": %s, "brams": %s, "carries": %s,\n' \
 		"$(jnum "$LUTS")" "$LUT_SIZES" "$(jnum "$FFS")" "$(jnum "$BRAMS")" "$(jnum "$CARRIES")"

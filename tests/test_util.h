@@ -23,11 +23,12 @@ namespace hwstest {
 // costs about NR_CPUS * 280 + NR_TASKS steps: every cycle is fine for directed tests of
 // the default engine, long random runs use a sparser cadence.
 // @b: a backend name ("model", "rtl", "lockstep"); with @tp, the caller's transport (the
-// VP's tests), only a name.
+// VP's tests), only a name. @bal_lanes: hws_config.bal_lanes (0: a lane per CPU).
 inline hws_dev *open_dev(const char *b, unsigned cpus = 8, unsigned tasks = 256,
 			 unsigned depth = 16, unsigned deep_check = 1,
 			 const hws_transport *tp = nullptr, bool no_balance = false,
-			 bool no_err_counters = false)
+			 bool no_err_counters = false, bool no_irq = false,
+			 unsigned bal_lanes = 0)
 {
 	hws_config c;
 	hws_dev *d = nullptr;
@@ -43,6 +44,8 @@ inline hws_dev *open_dev(const char *b, unsigned cpus = 8, unsigned tasks = 256,
 	c.transport = tp;
 	c.no_balance = no_balance;
 	c.no_err_counters = no_err_counters;
+	c.no_irq = no_irq;
+	c.bal_lanes = bal_lanes;
 	int ret = hws_open(&d, &c, msg, sizeof(msg));
 	EXPECT_EQ(ret, 0) << msg;
 	return ret ? nullptr : d;

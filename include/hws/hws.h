@@ -42,6 +42,8 @@ struct hws_config {
 	unsigned no_balance;	/* 1: the engine is built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* 1: ... without the per-code error counters ERR_CNTn
 				 * (ERR_COUNTERS = 0; they read 0) */
+	unsigned no_irq;	/* 1: ... without the preemption interrupt (IRQ = 0; the
+				 * hws_irq_* functions and hws_set_curr() refuse) */
 	const char *wave;	/* backends that simulate RTL: FST file to write, or NULL */
 	unsigned deep_check;	/* ... the RTL walks its lists every N idle cycles (0: off) */
 	const struct hws_transport *transport;	/* the caller's bus ("tlm"), or NULL */
@@ -52,6 +54,8 @@ struct hws_config {
 	unsigned nr_ports;	/* the engine's AXI4-Lite ports, NR_PORTS 1..4 (0 means 1;
 				 * docs/accelerator.md 4.5). The functions below use port 0;
 				 * hws_pins() drives every port */
+	unsigned bal_lanes;	/* BALANCE's lanes, BAL_LANES 1..nr_cpus (0 means nr_cpus; the
+				 * latency of BALANCE depends on it, docs/accelerator.md 8.2) */
 	unsigned pipe;		/* PIPE: 1 = overlapped issue (docs/accelerator.md 4.1.1);
 				 * the model backend only: rtl and lockstep refuse it */
 };
@@ -244,6 +248,29 @@ unsigned hws_post_credits(const struct hws_dev *d);
  * many failed and naming the last one's command word and code.
  */
 int hws_post_errors(struct hws_dev *d, struct hws_post_err *e);
+
+/* ---- The preemption interrupt (docs/accelerator.md 4.6) ---- */
+
+/**
+ * hws_set_curr - write CURR[@cpu]: the priority of the task @cpu runs, HWS_CURR_IDLE for
+ * none. A link of a task with a lower priority number into @cpu's active array then sets
+ * its IRQ_PEND bit. Every PICK_NEXT (hws_pop(), hws_pick_next()) sets CURR itself, so
+ * this is needed only when the running task's priority changes or the CPU idles without
+ * a pick. The write takes effect at its own edge, commands still queued included.
+ * Return: 0; -ERANGE for @cpu >= NR_CPUS or @prio > 255; -ENOTSUP where the bus does
+ * not reach the CURR window (hws_windows() 0: a serial line's 8-bit addresses).
+ * Every function of this section returns -EOPNOTSUPP, sending nothing, on an engine built
+ * without the interrupt (IRQ=0, FEATURES.IRQ = 0: hws_config.no_irq).
+ */
+int hws_set_curr(struct hws_dev *d, unsigned cpu, unsigned prio);
+/* hws_irq_pending - read IRQ_PEND (IRQ_PEND1 only when NR_CPUS > 32): bit c = CPU c. */
+int hws_irq_pending(struct hws_dev *d, uint64_t *pending);
+/* hws_irq_ack - clear the pending bits set in @mask (write-1-to-clear): IRQ_PEND0 is
+ * written when bits 31..0 has any, IRQ_PEND1 when bits 63..32 has and NR_CPUS > 32. */
+int hws_irq_ack(struct hws_dev *d, uint64_t mask);
+/* hws_irq_enable - write IRQ_EN: irq_o = OR of IRQ_PEND & IRQ_EN (IRQ_EN1 only when
+ * NR_CPUS > 32). */
+int hws_irq_enable(struct hws_dev *d, uint64_t mask);
 
 /* ---- Synchronous commands (docs/accelerator.md section 3) ---- */
 

@@ -18,14 +18,17 @@
 #define HWS_DEF_POWER 1024u /* reset value of every group power (one CPU) */
 #define HWS_MIN_POWER 256u /* smallest group power DOM_SET accepts */
 #define HWS_MIN_PCT 100u /* smallest imbalance_pct DOM_SET accepts */
-#define HWS_BAL_LAT_BASE 8u /* BALANCE latency: BAL_LAT_BASE + BAL_LAT_LEVEL x max(BAL_LAT_MIN_LG, ceil(log2 NR_CPUS)), whatever the groups */
-#define HWS_BAL_LAT_LEVEL 2u /* BALANCE latency per level of its two comparator trees (groups, then CPUs) */
-#define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: its trees take at least this many cycles (so 12 cycles up to 4 CPUs) */
+#define HWS_BAL_LAT_BASE 8u /* BALANCE latency: BASE + PASS x (ceil(N / L) - 1) + LEVEL x (max(MIN_LG, lg L) + max(MIN_LG, lg N)), N = NR_CPUS, L = BAL_LANES, lg = ceil(log2), whatever the groups */
+#define HWS_BAL_LAT_PASS 5u /* BALANCE latency per extra pass of its lanes: one 40-bit lane division, 8 quotient bits per cycle (parameter BAL_LANES below NR_CPUS) */
+#define HWS_BAL_LAT_LEVEL 1u /* BALANCE latency per level of each of its two comparator trees (groups over the lanes, then CPUs) */
+#define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: each of its trees takes at least this many cycles (so 12 cycles up to 4 CPUs with a lane per CPU) */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
-#define HWS_ADDR_W 10u /* bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF unmapped; higher bits are ignored */
+#define HWS_ADDR_W 10u /* bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF the CURR window; higher bits are ignored */
 #define HWS_POP_BASE 256u /* byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4) */
 #define HWS_POP_WORDS 64u /* words of the POP window and of the PEEK window, one per possible CPU; c >= NR_CPUS answers the CPU error */
 #define HWS_PEEK_BASE 512u /* byte address of PEEKW[0]: a read of PEEK_BASE + 4c is PEEK(c) in one bus read (docs/accelerator.md 4.4) */
+#define HWS_CURR_BASE 768u /* byte address of CURR[0]: a write of CURR_BASE + 4c sets the priority CPU c runs at (docs/accelerator.md 4.6); c >= NR_CPUS and reads: ADDR */
+#define HWS_CURR_IDLE 255u /* CURR[c] of an idle CPU, and its reset value: any task linked into its active array preempts (every CURR value 140..255 acts so) */
 #define HWS_REG_ID 0x00u /* RO identification word, always ID_VALUE */
 #define HWS_REG_NR_CPUS 0x04u /* RO parameter NR_CPUS (1..64) */
 #define HWS_REG_NR_TASKS 0x08u /* RO parameter NR_TASKS (1..4096) */
@@ -58,6 +61,10 @@
 #define HWS_REG_BAL_AVG 0x78u /* RO BALANCE: avg_load of the domain (0 when the verdict came before it) */
 #define HWS_REG_BAL_IMB 0x7cu /* RO BALANCE: imbalance, the weighted load to move (1024 for MOVE_ONE, 0 when balanced) */
 #define HWS_REG_FEATURES 0x84u /* RO optional units this instance was built with */
+#define HWS_REG_IRQ_PEND0 0x88u /* RW preemption interrupt pending, bit n = CPU n (0..31); a write clears the bits written 1 (W1C); bits >= NR_CPUS read 0 (docs/accelerator.md 4.6) */
+#define HWS_REG_IRQ_PEND1 0x8cu /* RW the same for CPUs 32..63 (bit n = CPU 32 + n) */
+#define HWS_REG_IRQ_EN0 0x90u /* RW interrupt enable, bit n = CPU n (0..31): irq_o = OR of IRQ_PEND & IRQ_EN; reset 0; bits >= NR_CPUS are not stored (read 0) */
+#define HWS_REG_IRQ_EN1 0x94u /* RW the same for CPUs 32..63 */
 #define HWS_DEPTHS_CMD_DEPTH_LSB 0 /* depth of the command FIFO (parameter CMD_DEPTH, 2..32) */
 #define HWS_DEPTHS_CMD_DEPTH_W 6
 #define HWS_DEPTHS_CMD_DEPTH_MASK 0x0000003fu
@@ -70,9 +77,15 @@
 #define HWS_FEATURES_ERR_COUNTERS_LSB 1 /* 1: the per-code counters ERR_CNT1..ERR_CNT11 are built (parameter ERR_COUNTERS); 0: they read 0 (ERR_TOTAL and the other error registers are always built) */
 #define HWS_FEATURES_ERR_COUNTERS_W 1
 #define HWS_FEATURES_ERR_COUNTERS_MASK 0x00000002u
+#define HWS_FEATURES_IRQ_LSB 2 /* 1: the preemption interrupt is built (parameter IRQ, docs/accelerator.md 4.6); 0: IRQ_PEND0/1 and IRQ_EN0/1 read 0, their writes and CURR[c] writes are answered OKAY and change nothing, irq_o and irq_cpu_o are 0 */
+#define HWS_FEATURES_IRQ_W 1
+#define HWS_FEATURES_IRQ_MASK 0x00000004u
 #define HWS_FEATURES_PIPE_LSB 3 /* 1: overlapped issue (parameter PIPE, docs/accelerator.md 4.1.1): two commands may be in flight; 0: one command at a time (4.1) */
 #define HWS_FEATURES_PIPE_W 1
 #define HWS_FEATURES_PIPE_MASK 0x00000008u
+#define HWS_FEATURES_BAL_LANES_LSB 8 /* BALANCE's lanes (parameter BAL_LANES, 1..NR_CPUS; NR_CPUS unless set), which fix its latency (BAL_LAT_BASE); 0 when BALANCE is not built */
+#define HWS_FEATURES_BAL_LANES_W 7
+#define HWS_FEATURES_BAL_LANES_MASK 0x00007f00u
 #define HWS_CTRL_SOFT_RESET_LSB 0 /* 1: return every queue, FIFO, counter and error register to its reset value */
 #define HWS_CTRL_SOFT_RESET_W 1
 #define HWS_CTRL_SOFT_RESET_MASK 0x00000001u
@@ -133,6 +146,9 @@
 #define HWS_RES_PRIO_LSB 8 /* PICK_NEXT/PEEK: its priority */
 #define HWS_RES_PRIO_W 8
 #define HWS_RES_PRIO_MASK 0x0000ff00u
+#define HWS_CURR_PRIO_LSB 0 /* a CURR[c] write: the priority of the task CPU c runs (bits 31:8 ignored); CURR_IDLE: none */
+#define HWS_CURR_PRIO_W 8
+#define HWS_CURR_PRIO_MASK 0x000000ffu
 #define HWS_POP_ERRP_LSB 28 /* POP[c] and PEEKW[c] reads: STATUS.ERR as it was before the read's latching edge (errors of earlier commands, posted ones included); the read clears STATUS.ERR as a STATUS read does */
 #define HWS_POP_ERRP_W 1
 #define HWS_POP_ERRP_MASK 0x10000000u
@@ -238,7 +254,7 @@
 #define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10] */
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
-#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS))), 3 reserved: OPCODE */
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS)) with a lane per CPU, BAL_LAT_BASE in general), 3 reserved: OPCODE */
 #define HWS_LAT_QUERY 3
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */
@@ -383,6 +399,10 @@
 	X(BAL_AVG, 0x78u, RO) \
 	X(BAL_IMB, 0x7cu, RO) \
 	X(FEATURES, 0x84u, RO) \
+	X(IRQ_PEND0, 0x88u, RW) \
+	X(IRQ_PEND1, 0x8cu, RW) \
+	X(IRQ_EN0, 0x90u, RW) \
+	X(IRQ_EN1, 0x94u, RW) \
 	/* end */
 
 #endif /* HWS_REGS_H */

@@ -132,6 +132,7 @@ struct sched_engine {
 	const char *wave;	/* the engine's FST waveform (backends that simulate RTL), or NULL */
 	int no_balance;		/* built without BALANCE (LCU_BALANCE=0): balance in software */
 	int no_err_counters;	/* built without the per-code error counters (ERR_COUNTERS=0) */
+	int no_irq;		/* built without the preemption interrupt (IRQ=0) */
 	/* 1: every command waits for its completion read (CMD + SYNC/RESULT: the bus protocol
 	 * before issue 22); 0 (default): mutating commands are posted and picks are one read
 	 * of the POP/PEEKW windows (docs/firmware.md, "Bus protocol") */

@@ -60,6 +60,12 @@ struct hws_params {
 	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
 				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
 	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
+	unsigned bal_lanes;	/* 0..nr_cpus: BALANCE's lanes (BAL_LANES); 0 means nr_cpus, one
+				 * per CPU. Fewer lanes: less area, a longer BALANCE
+				 * (hws_bal_latency(), docs/accelerator.md 8.2); FEATURES.BAL_LANES */
+	unsigned no_irq;	/* 0, 1: 1 = built without the preemption interrupt (IRQ = 0):
+				 * IRQ_PEND/IRQ_EN read 0, their and CURR's writes are ignored,
+				 * FEATURES.IRQ reads 0 (docs/accelerator.md 4.6) */
 	unsigned pipe;		/* 0, 1: PIPE, overlapped issue (docs/accelerator.md 4.1.1); the
 				 * model only: the rtl and lockstep backends refuse 1 */
 };

@@ -12,11 +12,12 @@
  * and loads it; hwsched is never relinked for a shape.
  *
  * The key, canonical (one key per shape):
- *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][p<ports>][pi]
+ *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi]
  * r<res_depth> only when the result FIFO's depth differs from the command FIFO's; nb: built
  * without the BALANCE query (LCU_BALANCE = 0); ne: without the per-code error counters
- * (ERR_COUNTERS = 0); p<ports> only when NR_PORTS > 1; pi: with overlapped issue (PIPE = 1,
- * docs/accelerator.md 4.1.1). The default shape is 8x256x16g16.
+ * (ERR_COUNTERS = 0); ni: without the preemption interrupt (IRQ = 0); bl<lanes> only when
+ * BAL_LANES is below NR_CPUS (never with nb); p<ports> only when NR_PORTS > 1; pi: with
+ * overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1). The default shape is 8x256x16g16.
  */
 #ifndef HWS_SHAPE_H
 #define HWS_SHAPE_H
@@ -31,7 +32,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a shared object of another version is rebuilt. */
-#define HWS_SHAPE_ABI 4
+#define HWS_SHAPE_ABI 6
 /* The one symbol a shape's shared object exports. */
 #define HWS_SHAPE_ENTRY "hws_shape_v1"
 /* The file of a shape in its cache folder: without and with FST waveform support. */
@@ -46,6 +47,8 @@ struct hws_shape_ops {
 	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
 	unsigned no_balance, no_err_counters;
 	unsigned nr_ports;
+	unsigned bal_lanes;	/* BAL_LANES as built (1..nr_cpus; never 0) */
+	unsigned no_irq;	/* built without the preemption interrupt (IRQ = 0) */
 	unsigned pipe;		/* PIPE */
 	unsigned trace;		/* built with --trace-fst (a waveform can be written) */
 	const char *built_with;	/* the Verilator version and flags, for messages */
@@ -61,15 +64,17 @@ struct hws_shape_ops {
 	void (*idle)(void *inst, unsigned edges);
 	/* One edge with every port's pins (nr_ports entries each; hws_vsim_pins()). */
 	void (*pins)(void *inst, const struct hws_axil_in *in, struct hws_axil_out *out);
+	/* irq_cpu_o now (bit c = CPU c); *@any receives irq_o (hws_vsim_irq()). */
+	uint64_t (*irq)(void *inst, unsigned *any);
 };
 
 typedef const struct hws_shape_ops *(*hws_shape_entry_fn)(void);
 
 /**
  * hws_shape_key - the canonical key of a shape
- * @o: the parameters (nr_cpus .. no_err_counters, nr_ports, pipe; the options are ignored)
+ * @o: the parameters (nr_cpus .. pipe; the options are ignored)
  * @key: receives the key, e.g. "8x256x16g16", "2x64x16g16nbne", "2x16x4r8g16", "8x256x16g16p4",
- *       "8x256x16g16p2pi"
+ *	 "4x256x16g16bl1", "8x256x16g16nbneni", "8x256x16g16p2pi"
  * @len: size of @key (HWS_SHAPE_KEY_MAX is enough)
  */
 #define HWS_SHAPE_KEY_MAX 48

@@ -3,8 +3,8 @@
 //
 // Compiled with -DHWS_VHDR="Vhws.h" (the Verilated class Vhws of this shape),
 // -DHWS_V_CPUS/-DHWS_V_TASKS/-DHWS_V_CMD_DEPTH/-DHWS_V_RES_DEPTH/-DHWS_V_GROUPS,
-// -DHWS_V_NO_BALANCE/-DHWS_V_NO_ERR_COUNTERS, -DHWS_V_PORTS, -DHWS_V_PIPE,
-// -DHWS_V_BUILT_WITH="..." and VM_TRACE 0 or 1,
+// -DHWS_V_NO_BALANCE/-DHWS_V_NO_ERR_COUNTERS/-DHWS_V_NO_IRQ, -DHWS_V_PORTS, -DHWS_V_BAL_LANES
+// (1..cpus), -DHWS_V_PIPE, -DHWS_V_BUILT_WITH="..." and VM_TRACE 0 or 1,
 // and -fvisibility=hidden: the one symbol exported is hws_shape_v1().
 #include "hws_vsim_impl.h"
 
@@ -58,11 +58,17 @@ void pins(void *inst, const hws_axil_in *in, hws_axil_out *out)
 	static_cast<Impl *>(inst)->pins(in, out);
 }
 
+uint64_t irq(void *inst, unsigned *any)
+{
+	return static_cast<Impl *>(inst)->irq(any);
+}
+
 const hws_shape_ops ops = {
 	HWS_SHAPE_ABI, sizeof(hws_shape_ops),
 	HWS_V_CPUS, HWS_V_TASKS, HWS_V_CMD_DEPTH, HWS_V_RES_DEPTH, HWS_V_GROUPS,
-	HWS_V_NO_BALANCE, HWS_V_NO_ERR_COUNTERS, HWS_V_PORTS, HWS_V_PIPE, VM_TRACE, HWS_V_BUILT_WITH,
-	create, destroy, reset, write, read, idle, pins,
+	HWS_V_NO_BALANCE, HWS_V_NO_ERR_COUNTERS, HWS_V_PORTS, HWS_V_BAL_LANES, HWS_V_NO_IRQ,
+	HWS_V_PIPE, VM_TRACE, HWS_V_BUILT_WITH,
+	create, destroy, reset, write, read, idle, pins, irq,
 };
 
 } // namespace

@@ -50,15 +50,17 @@ void hws_shape_set_build(int build)
 
 void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len)
 {
-	char res[16] = "", ports[16] = "";
+	char res[16] = "", ports[16] = "", lanes[16] = "";
 
 	if (o->res_depth != o->cmd_depth)
 		snprintf(res, sizeof(res), "r%u", o->res_depth);
 	if (o->nr_ports > 1)
 		snprintf(ports, sizeof(ports), "p%u", o->nr_ports);
-	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
-		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "", ports,
-		 o->pipe ? "pi" : "");
+	if (o->bal_lanes && o->bal_lanes != o->nr_cpus)
+		snprintf(lanes, sizeof(lanes), "bl%u", o->bal_lanes);
+	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
+		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "",
+		 o->no_irq ? "ni" : "", lanes, ports, o->pipe ? "pi" : "");
 }
 
 /* The repository: $HWS_ROOT, or the first folder upwards from the executable that holds
@@ -274,8 +276,9 @@ static int same_shape(const struct hws_shape_ops *s, const struct hws_vsim_opts 
 	return s->nr_cpus == o->nr_cpus && s->nr_tasks == o->nr_tasks &&
 	       s->cmd_depth == o->cmd_depth && s->res_depth == o->res_depth &&
 	       s->nr_groups == o->nr_groups && s->no_balance == o->no_balance &&
-	       s->no_err_counters == o->no_err_counters &&
+	       s->no_err_counters == o->no_err_counters && s->no_irq == o->no_irq &&
 	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) && s->pipe == o->pipe &&
+	       s->bal_lanes == (o->bal_lanes ? o->bal_lanes : o->nr_cpus) &&
 	       s->trace == (o->wave != NULL);
 }
 
@@ -300,10 +303,11 @@ static const struct hws_shape_ops *load(const char *so, const char *key,
 		return NULL;
 	}
 	if (!same_shape(s, o)) {
-		snprintf(msg, len, "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s p%u%s, not this shape",
+		snprintf(msg, len,
+			 "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s%s p%u bl%u%s, not this shape",
 			 key, so, s->nr_cpus, s->nr_tasks, s->cmd_depth, s->res_depth,
 			 s->nr_groups, s->no_balance ? " nb" : "", s->no_err_counters ? " ne" : "",
-			 s->nr_ports, s->pipe ? " pi" : "");
+			 s->no_irq ? " ni" : "", s->nr_ports, s->bal_lanes, s->pipe ? " pi" : "");
 		dlclose(h);
 		return NULL;
 	}
@@ -315,7 +319,7 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 {
 	struct hws_params p = { o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth,
 				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports,
-				o->pipe };
+				o->bal_lanes, o->no_irq, o->pipe };
 	char key[HWS_SHAPE_KEY_MAX], why[384], dir[PATH_LEN], so[PATH_LEN + 64];
 	char cmd[2 * PATH_LEN];
 	const char *cache, *root = repo_root();
@@ -508,4 +512,14 @@ unsigned hws_vsim_nr_ports(const struct hws_vsim *s)
 void hws_vsim_pins(struct hws_vsim *s, const struct hws_axil_in *in, struct hws_axil_out *out)
 {
 	s->ops->pins(s->inst, in, out);
+}
+
+uint64_t hws_vsim_irq(struct hws_vsim *s, unsigned *any)
+{
+	unsigned a = 0;
+	const uint64_t lines = s->ops->irq(s->inst, &a);
+
+	if (any)
+		*any = a;
+	return lines;
 }

@@ -35,6 +35,8 @@ struct hws_vsim_opts {
 	unsigned no_balance;	/* the variant built without BALANCE (LCU_BALANCE = 0) */
 	unsigned no_err_counters; /* ... without the per-code error counters (ERR_COUNTERS = 0) */
 	unsigned nr_ports;	/* NR_PORTS, 1..4 (0 means 1) */
+	unsigned bal_lanes;	/* BAL_LANES, 1..nr_cpus (0 means nr_cpus) */
+	unsigned no_irq;	/* ... without the preemption interrupt (IRQ = 0) */
 	unsigned pipe;		/* PIPE, 0 or 1 (overlapped issue, docs/accelerator.md 4.1.1;
 				 * hws_top refuses 1 until rtl/ builds it) */
 };
@@ -86,6 +88,10 @@ unsigned hws_vsim_nr_ports(const struct hws_vsim *s);
  * not mix the two while a transaction is open.
  */
 void hws_vsim_pins(struct hws_vsim *s, const struct hws_axil_in *in, struct hws_axil_out *out);
+
+/* hws_vsim_irq - the interrupt pins now: irq_cpu_o (bit c = CPU c; 0 in a shape built
+ * without the interrupt, IRQ = 0); @any, when not NULL, receives irq_o. */
+uint64_t hws_vsim_irq(struct hws_vsim *s, unsigned *any);
 
 /* The shapes that can be simulated and where they are built, for help texts. */
 const char *hws_vsim_shapes(void);

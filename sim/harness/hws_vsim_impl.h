@@ -70,6 +70,7 @@ public:
 			      uint32_t *resp) = 0;
 	virtual void idle(unsigned edges) = 0;
 	virtual void pins(const hws_axil_in *in, hws_axil_out *out) = 0;
+	virtual uint64_t irq(unsigned *any) = 0;
 };
 
 template <class T> class VsimImpl final : public Vsim {
@@ -147,6 +148,13 @@ public:
 	{
 		while (edges--)
 			tick();
+	}
+
+	// The interrupt pins now: irq_cpu_o (bit c = CPU c), irq_o into *@any.
+	uint64_t irq(unsigned *any) override
+	{
+		*any = top_->irq_o;
+		return static_cast<uint64_t>(top_->irq_cpu_o);
 	}
 
 	// One edge with every port's inputs set as @in says, then every port's outputs.

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hws_params.h"
+
 #define NPRIO HWS_NR_PRIO
 
 enum phase { FILL, DRAIN };
@@ -473,7 +475,51 @@ static int run_window(struct gen *g, const struct gcmd *c)
 	if (c->expect && !(w & HWS_POP_ERRP_MASK))
 		return fail(g, 0, "window read of %s: 0x%08x, an error without POP_ERRP",
 			    hws_cmd_format(c->word, buf, sizeof(buf)), w);
-	return check_result(g, c, w & ~HWS_POP_ERRP_MASK);
+	ret = check_result(g, c, w & ~HWS_POP_ERRP_MASK);
+	/* Now and then the interrupt's pending word: a PICK_NEXT that did not fail cleared
+	 * its CPU's bit at its completion, and nothing has run since (section 4.6). */
+	if (!ret && rnd(g, 4) == 0) {
+		uint32_t pw;
+
+		g->r->irq_actions++;
+		ret = read_reg(g, cpu < 32 ? HWS_REG_IRQ_PEND0 : HWS_REG_IRQ_PEND1, &pw);
+		if (!ret && c->op == HWS_OP_PICK_NEXT && !c->expect && (pw >> (cpu % 32) & 1))
+			return fail(g, 0, "IRQ_PEND bit of cpu %u set right after POP[%u]", cpu, cpu);
+	}
+	return ret;
+}
+
+/*
+ * The preemption interrupt (docs/accelerator.md 4.6), where the bus reaches the CURR
+ * window: a CURR[c] write (a priority, idle, or any 8 bits with junk above), an IRQ_EN or
+ * IRQ_PEND (W1C) write, or a read of one of the four registers. Lockstep compares them;
+ * the unit tests (tests/driver/irq_test.cc) predict them. An engine built without the
+ * interrupt (no_irq) answers the same OKAY and reads 0, checked here.
+ */
+static int run_irq(struct gen *g)
+{
+	static const uint32_t regs[] = { HWS_REG_IRQ_PEND0, HWS_REG_IRQ_PEND1, HWS_REG_IRQ_EN0,
+					 HWS_REG_IRQ_EN1 };
+	unsigned cpu = rnd(g, g->c->nr_cpus), k = rnd(g, 8);
+	uint32_t v, w = (uint32_t)rnd64(g);
+	int ret;
+
+	g->r->irq_actions++;
+	if (k < 3) {
+		v = k == 0 ? HWS_CURR_IDLE : k == 1 ? rand_prio(g) : w;
+		ret = hws_reg_write(g->d, HWS_CURR_BASE + 4 * cpu, v);
+		return ret ? fail(g, ret, "CURR[%u] write", cpu) : 0;
+	}
+	if (k < 5) {
+		ret = hws_reg_write(g->d, regs[rnd(g, 4)], w);
+		return ret ? fail(g, ret, "IRQ register write") : 0;
+	}
+	k = rnd(g, 4);
+	ret = read_reg(g, regs[k], &v);
+	if (!ret && g->c->no_irq && v)	/* not built: must read 0 (IRQ=0) */
+		return fail(g, 0, "%s reads 0x%08x on an engine built without the interrupt",
+			    hws_reg_name(regs[k]), v);
+	return ret;
 }
 
 /*
@@ -683,12 +729,15 @@ static int run_bus(struct gen *g)
 					     0x3fc };
 	static const uint32_t bad_write[] = { HWS_REG_ID, HWS_REG_STATUS, HWS_REG_RESULT,
 					      HWS_REG_NR_GROUPS, HWS_REG_FEATURES, 0x70, 0xf0,
-					      0x1a, HWS_POP_BASE, HWS_PEEK_BASE + 4 * 5, 0x318 };
+					      0x1a, HWS_POP_BASE, HWS_PEEK_BASE + 4 * 5,
+					      HWS_CURR_BASE + 4 * 6 + 2 };
 	const unsigned nbr = sizeof(bad_read) / sizeof(bad_read[0]) - (g->win ? 0 : 4);
 	const unsigned nbw = sizeof(bad_write) / sizeof(bad_write[0]) - (g->win ? 0 : 3);
 	uint32_t v;
 	int ret;
 
+	if (g->win && rnd(g, 2))
+		return run_irq(g);
 	switch (rnd(g, 8)) {
 	case 0:
 	case 1:
@@ -756,6 +805,8 @@ static int run_bus(struct gen *g)
 static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 {
 	const struct hws_config *c = g->c;
+	struct hws_params p;
+	hws_params_of_config(&p, c);
 	const struct {
 		uint32_t off, val;
 	} want[] = {
@@ -766,9 +817,7 @@ static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 		{ HWS_REG_DEPTHS, c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 				  c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB },
 		{ HWS_REG_NR_GROUPS, c->nr_groups },
-		{ HWS_REG_FEATURES, (c->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
-				    (c->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
-				    (c->pipe ? HWS_FEATURES_PIPE_MASK : 0) },
+		{ HWS_REG_FEATURES, hws_params_features(&p) },
 		{ HWS_REG_CMD_DONE, 0 }, { HWS_REG_ERR_LAST, 0 }, { HWS_REG_ERR_CMD, 0 },
 		{ HWS_REG_ERR_SEQ, 0 }, { HWS_REG_ERR_TOTAL, 0 },
 		{ HWS_REG_ERR_CNT1, 0 }, { HWS_REG_ERR_CNT2, 0 }, { HWS_REG_ERR_CNT3, 0 },
@@ -795,6 +844,15 @@ static int check_reset_state(struct gen *g, uint64_t edges_at_reset)
 		if (v != want[i].val)
 			return fail(g, 0, "after a reset %s reads 0x%08x, its reset value is 0x%08x",
 				    hws_reg_name(want[i].off), v, want[i].val);
+	}
+	/* The interrupt's registers (section 4.6), where the bus reaches CURR too. */
+	for (i = 0; g->win && i < 4; i++) {
+		ret = read_reg(g, HWS_REG_IRQ_PEND0 + 4 * i, &v);
+		if (ret)
+			return ret;
+		if (v)
+			return fail(g, 0, "after a reset %s reads 0x%08x, its reset value is 0",
+				    hws_reg_name(HWS_REG_IRQ_PEND0 + 4 * i), v);
 	}
 	/* CYCLES counts from the reset: no more edges than have passed since. */
 	ret = read_reg(g, HWS_REG_CYCLES, &v);

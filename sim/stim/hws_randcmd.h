@@ -39,6 +39,7 @@ struct hws_randcmd_report {
 	uint64_t bus_errors_made;	/* deliberate bad accesses */
 	uint64_t windows;		/* PICK_NEXT/PEEK sent as a POP/PEEKW window read */
 	uint64_t windows_refused;	/* ... refused: they could only have waited forever */
+	uint64_t irq_actions;		/* CURR/IRQ_EN/IRQ_PEND writes and reads (section 4.6) */
 	uint32_t max_occupancy;		/* most tasks queued at once */
 	uint32_t fills, drains;		/* times the table became full / empty */
 	uint64_t bal_verdicts[8];	/* successful BALANCE answers, by verdict 1..7 */

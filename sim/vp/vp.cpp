@@ -206,11 +206,23 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 		pl->cpus.emplace_back(new Cpu(("cpu" + std::to_string(i)).c_str(), i));
 		pl->cpus.back()->socket.bind(pl->ic->in);
 	}
-	static const struct hws_transport_ops ops = { tp_read, tp_write, tp_idle, nullptr,
-						      nullptr, nullptr, nullptr, nullptr, nullptr };
+	// The optional operations stay NULL (value-initialised, so a member added to the
+	// struct later is NULL here too).
+	static const struct hws_transport_ops ops = [] {
+		struct hws_transport_ops o{};
+		o.read = tp_read;
+		o.write = tp_write;
+		o.idle = tp_idle;
+		return o;
+	}();
 	// settle_edges 0: the platform clocks the engine; addr_w: its bus reaches the POP/PEEK
 	// windows (vp_target.h decodes 1 << ADDR_W bytes)
-	pl->transport = { &ops, pl.get(), "tlm", 0, HWS_ADDR_W };
+	pl->transport = hws_transport{};
+	pl->transport.ops = &ops;
+	pl->transport.ctx = pl.get();
+	pl->transport.name = "tlm";
+	pl->transport.settle_edges = 0;
+	pl->transport.addr_w = HWS_ADDR_W;
 	return pl;
 }
 

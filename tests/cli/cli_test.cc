@@ -59,12 +59,14 @@ TEST(Cli, TheBuildWithoutBalanceRunsFromTheCommandLine)
 // the run on its C model (only the backend's name differs).
 TEST(Cli, TheHx8kBuildRunsFromTheCommandLine)
 {
-	CliRun l = hwsched("lockstep --no-balance --no-err-counters --seed 5 --commands 20000");
+	// the reference HX8K build: no BALANCE, no per-code counters, no interrupt (nbneni)
+	CliRun l = hwsched("lockstep --no-balance --no-err-counters --no-irq --seed 5 "
+			   "--commands 20000");
 	EXPECT_EQ(l.status, 0) << l.out;
 	EXPECT_EQ(last_line(l.out), "lockstep: 20000 commands, 0 mismatches") << l.out;
 	EXPECT_NE(l.out.find("errors by code: not counted"), std::string::npos) << l.out;
 	const std::string run = "run --duration 50ms --topology pkg=2,core=4 --seed 3 "
-				"--no-hw-balance --no-err-counters --backend ";
+				"--no-hw-balance --no-err-counters --no-irq --backend ";
 	CliRun r = hwsched(run + "rtl");
 	CliRun m = hwsched(run + "model");
 	ASSERT_EQ(r.status, 0) << r.out;

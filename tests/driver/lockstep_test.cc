@@ -22,6 +22,7 @@ struct Shape {
 	uint64_t commands;
 	bool no_balance = false;	// the variant built without BALANCE (xnb)
 	bool no_err_counters = false;	// ... and without the per-code error counters (xnbne)
+	bool no_irq = false;		// ... and without the interrupt (xnbneni, the HX8K build)
 };
 
 void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
@@ -29,7 +30,7 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
 	hws_dev *d = hwstest::open_dev("lockstep", s.cpus, s.tasks, s.depth, deep,
-				       nullptr, s.no_balance, s.no_err_counters);
+				       nullptr, s.no_balance, s.no_err_counters, s.no_irq);
 	ASSERT_NE(d, nullptr);
 	hws_randcmd_opts o{};
 	o.seed = seed;
@@ -41,10 +42,13 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 			  << " tasks): " << r.msg << "\nreplay: build/hwsched lockstep --seed " << seed
 			  << " --commands " << s.commands << " --cpus " << s.cpus << " --tasks "
 			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "")
-			  << (s.no_err_counters ? " --no-err-counters" : "");
+			  << (s.no_err_counters ? " --no-err-counters" : "")
+			  << (s.no_irq ? " --no-irq" : "");
 	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
 	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
+	if (s.no_irq)	// the interrupt's accesses ran, and read 0 (hws_randcmd checks)
+		EXPECT_GT(r.irq_actions, 1000u) << "seed " << seed;
 	// The long run must reach every rule of find_busiest_group, not just the common ones.
 	for (unsigned v = 1; every_verdict && v <= 7; v++)
 		EXPECT_GT(r.bal_verdicts[v], 0u) << "BALANCE never answered verdict " << v
@@ -73,13 +77,15 @@ INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 					   Shape{ 8, 16, 16, 60000 }, Shape{ 64, 256, 16, 100000 },
 					   Shape{ 64, 4096, 16, 120000 },
 					   Shape{ 8, 256, 16, 300000, true },
-					   Shape{ 8, 256, 16, 200000, true, true }),
+					   Shape{ 8, 256, 16, 200000, true, true },
+					   Shape{ 8, 256, 16, 200000, true, true, true }),
 			 [](const ::testing::TestParamInfo<Shape> &i) {
 				 return "c" + std::to_string(i.param.cpus) + "_t" +
 					std::to_string(i.param.tasks) + "_d" +
 					std::to_string(i.param.depth) +
 					(i.param.no_balance ? "_nb" : "") +
-					(i.param.no_err_counters ? "ne" : "");
+					(i.param.no_err_counters ? "ne" : "") +
+					(i.param.no_irq ? "ni" : "");
 			 });
 
 // A disagreement is caught at the first read that shows it, and the message names the
@@ -139,8 +145,16 @@ struct FreeModel {
 	{
 		hws_model_idle(static_cast<FreeModel *>(c)->m, e);
 	}
-	static constexpr hws_transport_ops ops = { rd, wr, idle, nullptr, nullptr, nullptr,
-						   nullptr, nullptr };
+	// The optional operations stay NULL (value-initialised).
+	static hws_transport_ops make_ops()
+	{
+		hws_transport_ops o{};
+		o.read = rd;
+		o.write = wr;
+		o.idle = idle;
+		return o;
+	}
+	const hws_transport_ops ops = make_ops();
 
 	FreeModel(unsigned cpus, unsigned tasks, unsigned settle, unsigned extra)
 		: run(settle + extra)
@@ -150,7 +164,11 @@ struct FreeModel {
 		p.nr_cpus = cpus;
 		p.nr_tasks = tasks;
 		EXPECT_EQ(hws_model_create(&m, &p), 0);
-		tp = { &ops, this, "board", settle };
+		tp = hws_transport{};
+		tp.ops = &ops;
+		tp.ctx = this;
+		tp.name = "board";
+		tp.settle_edges = settle;
 	}
 	~FreeModel() { hws_model_destroy(m); }
 };

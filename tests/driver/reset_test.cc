@@ -29,7 +29,10 @@ std::vector<RegWant> reset_values(unsigned cpus, unsigned tasks)
 	return {
 		{ HWS_REG_STATUS, 0 }, { HWS_REG_ID, HWS_ID_VALUE }, { HWS_REG_NR_CPUS, cpus },
 		{ HWS_REG_NR_TASKS, tasks }, { HWS_REG_DEPTHS, 16u | 16u << 8 },
-		{ HWS_REG_NR_GROUPS, 16 }, { HWS_REG_FEATURES, 3 }, { HWS_REG_CMD_DONE, 0 },
+		{ HWS_REG_NR_GROUPS, 16 },
+		{ HWS_REG_FEATURES, HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK |
+					    HWS_FEATURES_IRQ_MASK | cpus << HWS_FEATURES_BAL_LANES_LSB },
+		{ HWS_REG_CMD_DONE, 0 },
 		{ HWS_REG_ERR_LAST, 0 }, { HWS_REG_ERR_CMD, 0 }, { HWS_REG_ERR_SEQ, 0 },
 		{ HWS_REG_ERR_TOTAL, 0 }, { HWS_REG_ERR_CNT1, 0 }, { HWS_REG_ERR_CNT2, 0 },
 		{ HWS_REG_ERR_CNT3, 0 }, { HWS_REG_ERR_CNT4, 0 }, { HWS_REG_ERR_CNT5, 0 },

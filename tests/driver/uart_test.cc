@@ -401,8 +401,10 @@ FakeBoard::Answer engine_like(const hws_params &p, unsigned garble_after = ~0u)
 			break;
 		case HWS_REG_NR_GROUPS: v = p.nr_groups; break;
 		case HWS_REG_FEATURES:
-			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK) |
-			    (p.no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK);
+			v = (p.no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
+				(p.bal_lanes ? p.bal_lanes : p.nr_cpus) << HWS_FEATURES_BAL_LANES_LSB) |
+			    (p.no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
+			    (p.no_irq ? 0 : HWS_FEATURES_IRQ_MASK);
 			break;
 		}
 		return std::string(1, resp) + FakeBoard::le(v);
@@ -422,10 +424,11 @@ hws_config board_config(const hws_params &p, const char *backend)
 	c.nr_groups = p.nr_groups;
 	c.no_balance = p.no_balance;
 	c.no_err_counters = p.no_err_counters;
+	c.no_irq = p.no_irq;
 	return c;
 }
 
-const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1 };
+const hws_params kBoard = { 2, 64, 16, 16, 16, 1, 1, 1, 0 };
 
 // Linking this unit is what makes "uart" exist; the driver opens it by name with its
 // argument, and the line's figures count every frame, the open's own too.
@@ -500,6 +503,29 @@ TEST(UartBackend, AnotherShapeIsRefusedNamingTheBoards)
 	// The line was released: it opens again.
 	hws_config ok = board_config(kBoard, name.c_str());
 	ASSERT_EQ(hws_open(&d, &ok, msg, sizeof(msg)), 0) << msg;
+	hws_close(d);
+}
+
+// A board built without the interrupt (FEATURES.IRQ = 0) is not the one asked for with it,
+// and the other way round; asked for as it is, it opens and the interrupt calls refuse.
+TEST(UartBackend, TheInterruptMustMatchTheBoards)
+{
+	Pty p;
+	hws_params board = kBoard;
+	board.no_irq = 1;
+	FakeBoard b(p, engine_like(board));
+	std::string name = "uart:" + p.name + ",timeout=2000";
+	hws_config c = board_config(kBoard, name.c_str());	// with the interrupt
+	hws_dev *d = nullptr;
+	char msg[512] = "";
+	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
+	EXPECT_NE(std::string(msg).find("no per-code error counters, no interrupt; asked for"),
+		  std::string::npos) << msg;
+	EXPECT_EQ(d, nullptr);
+	hws_config ok = board_config(board, name.c_str());
+	ASSERT_EQ(hws_open(&d, &ok, msg, sizeof(msg)), 0) << msg;
+	uint64_t pend = 0;
+	EXPECT_EQ(hws_irq_pending(d, &pend), -EOPNOTSUPP);
 	hws_close(d);
 }
 

@@ -176,8 +176,9 @@ TEST_P(Window, AReadThatWouldWaitForeverIsRefused)
 
 // Bad input: a CPU the engine does not have answers the CPU error (the word is
 // ERR_FLAG | POP_ERRP | CPU, ERR_CMD the PICK_NEXT/PEEK word, in 1 cycle) and changes
-// nothing; a misaligned window address, a write to a window and the unmapped 0x300 range
-// are SLVERR (ADDR, ERR_CMD the address).
+// nothing; a misaligned window address, a write to a window, a read of the CURR window
+// (0x300..0x3ff, write-only) and a write of CURR[c] for a CPU the engine does not have are
+// SLVERR (ADDR, ERR_CMD the address).
 TEST_P(Window, BadInputGivesTheDefinedErrors)
 {
 	ASSERT_EQ(hws_enqueue(d, 3, 7, 120, 0, 0), 0);
@@ -208,7 +209,7 @@ TEST_P(Window, BadInputGivesTheDefinedErrors)
 		EXPECT_EQ(reg(d, HWS_REG_ERR_LAST), (uint32_t)HWS_ERR_ADDR);
 		EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), off);
 	}
-	for (uint32_t off : { HWS_POP_BASE, HWS_PEEK_BASE + 4u * 7u, 0x318u }) {
+	for (uint32_t off : { HWS_POP_BASE, HWS_PEEK_BASE + 4u * 7u, HWS_CURR_BASE + 4u * 8u }) {
 		EXPECT_EQ(hws_reg_write(d, off, 0), -EFAULT) << std::hex << off;
 		EXPECT_EQ(reg(d, HWS_REG_ERR_CMD), off);
 	}

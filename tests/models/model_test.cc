@@ -19,7 +19,7 @@ using ModelPtr = std::unique_ptr<hws_model, ModelDeleter>;
 
 ModelPtr make_model(unsigned cpus = 8, unsigned tasks = 256, unsigned depth = 16)
 {
-	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0, 1 };
+	hws_params p = { cpus, tasks, depth, depth, 16, 0, 0, 1, 0 };
 	hws_model *m = nullptr;
 	EXPECT_EQ(hws_model_create(&m, &p), 0);
 	return ModelPtr(m);
@@ -46,12 +46,13 @@ unsigned wr(hws_model *m, uint32_t off, uint32_t v)
 TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 {
 	const hws_params bad[] = {
-		{ 0, 256, 16, 16, 16, 0, 0, 1 }, { 65, 256, 16, 16, 16, 0, 0, 1 },
-		{ 8, 0, 16, 16, 16, 0, 0, 1 }, { 8, 4097, 16, 16, 16, 0, 0, 1 },
-		{ 8, 256, 1, 16, 16, 0, 0, 1 }, { 8, 256, 16, 33, 16, 0, 0, 1 },
-		{ 8, 256, 16, 16, 0, 0, 0, 1 }, { 8, 256, 16, 16, 65, 0, 0, 1 },
-		{ 8, 256, 16, 16, 16, 2, 0, 1 }, { 8, 256, 16, 16, 16, 0, 2, 1 },
-		{ 8, 256, 16, 16, 16, 0, 0, 5 },
+		{ 0, 256, 16, 16, 16, 0, 0, 1, 0 }, { 65, 256, 16, 16, 16, 0, 0, 1, 0 },
+		{ 8, 0, 16, 16, 16, 0, 0, 1, 0 }, { 8, 4097, 16, 16, 16, 0, 0, 1, 0 },
+		{ 8, 256, 1, 16, 16, 0, 0, 1, 0 }, { 8, 256, 16, 33, 16, 0, 0, 1, 0 },
+		{ 8, 256, 16, 16, 0, 0, 0, 1, 0 }, { 8, 256, 16, 16, 65, 0, 0, 1, 0 },
+		{ 8, 256, 16, 16, 16, 2, 0, 1, 0 }, { 8, 256, 16, 16, 16, 0, 2, 1, 0 },
+		{ 8, 256, 16, 16, 16, 0, 0, 5, 0 }, { 8, 256, 16, 16, 16, 0, 0, 1, 9 },
+		{ 8, 256, 16, 16, 16, 1, 0, 1, 2 }, { 8, 256, 16, 16, 16, 0, 0, 1, 0, 2 },
 	};
 	for (const hws_params &p : bad) {
 		char msg[200] = "";
@@ -61,8 +62,35 @@ TEST(ModelParams, IllegalValuesAreRefusedWithAReason)
 		EXPECT_EQ(hws_model_create(&m, &p), -EINVAL);
 		EXPECT_EQ(m, nullptr);
 	}
-	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1, 4 };
+	hws_params ok = { 64, 4096, 32, 2, 64, 1, 1, 4, 0, 1 };
 	EXPECT_EQ(hws_params_check(&ok, nullptr, 0), 0);
+}
+
+// IRQ=0 (hws_params.no_irq): the interrupt's writes are answered OKAY and kept nowhere,
+// its registers and lines stay 0, FEATURES.IRQ is 0; the same accesses on the build with
+// it (the control) set CPU 3's bit and raise its line.
+TEST(ModelParams, WithoutTheInterruptItsRegistersAndLinesStayZero)
+{
+	for (unsigned no_irq = 0; no_irq < 2; no_irq++) {
+		SCOPED_TRACE(no_irq ? "no_irq" : "built");
+		hws_params p = { 8, 256, 16, 16, 16, 0, 0, 1, 0, no_irq };
+		hws_model *raw = nullptr;
+		ASSERT_EQ(hws_model_create(&raw, &p), 0);
+		ModelPtr m(raw);
+		EXPECT_EQ((rd(m.get(), HWS_REG_FEATURES) & HWS_FEATURES_IRQ_MASK) != 0, !no_irq);
+		wr(m.get(), HWS_REG_IRQ_EN0, 0xffffffffu);
+		wr(m.get(), HWS_CURR_BASE + 4 * 3, 120);
+		wr(m.get(), HWS_REG_CMD, hws_cmd(HWS_OP_ENQUEUE, 1, 100, 3, 0, 0));
+		hws_model_idle(m.get(), 8);
+		const uint64_t want = no_irq ? 0 : uint64_t{ 1 } << 3;
+		EXPECT_EQ(hws_model_irq_lines(m.get()), want);
+		EXPECT_EQ(rd(m.get(), HWS_REG_IRQ_PEND0), (uint32_t)want);
+		EXPECT_EQ(rd(m.get(), HWS_REG_IRQ_EN0), no_irq ? 0u : 0xffu);
+		wr(m.get(), HWS_REG_IRQ_PEND0, 0xffffffffu);	// W1C: OKAY in both
+		EXPECT_EQ(rd(m.get(), HWS_REG_IRQ_PEND0), 0u);
+		EXPECT_EQ(rd(m.get(), HWS_REG_ERR_TOTAL), 0u);
+		EXPECT_EQ(rd(m.get(), HWS_REG_CMD_DONE), 1u);
+	}
 }
 
 TEST(ModelParams, DriverRefusesBadParametersBeforeBuildingAnything)

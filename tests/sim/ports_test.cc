@@ -1,10 +1,11 @@
 // ports_test.cc - NR_PORTS AXI4-Lite ports (docs/accelerator.md 4.5): the C model and the
 // Verilated RTL driven through their pins, every port with its own random traffic (posted
 // CMD writes of every opcode, RESULT/STATUS/SYNC/window/register reads, bad accesses,
-// ERR_CLEAR, soft resets) and its own random channel order and back-pressure, every output
+// ERR_CLEAR, soft resets, the interrupt's CURR/IRQ_PEND/IRQ_EN writes and reads) and its own random channel order and back-pressure, every output
 // of every port compared at every edge; and directed checks of the port semantics:
 // results go to the port that sent the command, a port's reads wait only for its own
-// commands, the arbiter is round-robin.
+// commands, the arbiter is round-robin, the interrupt's registers written by several ports
+// at one edge follow 4.6's rule.
 //
 // Seeds: HWS_SEED overrides each test's default; a failure prints the seed.
 #include <gtest/gtest.h>
@@ -40,7 +41,13 @@ struct Rng {
 	unsigned below(unsigned n) { return (unsigned)(next() >> 33) % n; }
 };
 
-// The model and the RTL of one shape with @ports ports, stepped together through the pins.
+// The optional units a shape leaves out (its key's nb, ne, ni).
+struct Without {
+	bool balance = false, err_counters = false, irq = false;
+};
+
+// The model and the RTL of one shape with @ports ports, stepped together through the pins;
+// the interrupt pins (irq_cpu_o, irq_o) compared with the model's lines at every edge too.
 struct PortPair {
 	hws_vsim *s = nullptr;
 	hws_model *m = nullptr;
@@ -48,9 +55,11 @@ struct PortPair {
 	hws_params p{};
 	std::vector<hws_axil_out> out_m, out_r;
 	uint64_t edges = 0;
+	uint64_t irq_edges = 0;	// edges after which some interrupt line was high
 	std::string fail;	// the first mismatch
 
-	PortPair(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports) : np(ports)
+	PortPair(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports, Without w = {})
+		: np(ports)
 	{
 		hws_vsim_opts o{};
 		char msg[256];
@@ -61,6 +70,9 @@ struct PortPair {
 		o.res_depth = p.res_depth = depth;
 		o.nr_groups = p.nr_groups = HWS_DEF_GROUPS;
 		o.nr_ports = p.nr_ports = ports;
+		o.no_balance = p.no_balance = w.balance;
+		o.no_err_counters = p.no_err_counters = w.err_counters;
+		o.no_irq = p.no_irq = w.irq;
 		EXPECT_EQ(hws_vsim_create(&s, &o, msg, sizeof(msg)), 0) << msg;
 		EXPECT_EQ(hws_model_create(&m, &p), 0);
 		out_m.resize(ports);
@@ -103,6 +115,18 @@ struct PortPair {
 				return false;
 			}
 		}
+		unsigned any = 2;
+		const uint64_t lm = hws_model_irq_lines(m), lr = hws_vsim_irq(s, &any);
+		if (lm != lr || any != (lr != 0)) {
+			char buf[160];
+
+			snprintf(buf, sizeof(buf), "edge %llu: irq lines model 0x%llx, rtl 0x%llx "
+				 "(irq_o %u)", (unsigned long long)edges, (unsigned long long)lm,
+				 (unsigned long long)lr, any);
+			fail = buf;
+			return false;
+		}
+		irq_edges += lr != 0;
 		return true;
 	}
 };
@@ -136,8 +160,22 @@ void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_ma
 		hws_pm_read(pm, &t, HWS_POP_BASE + 4 * r.below(p.nr_cpus + 1));
 	} else if (k < 870) {
 		hws_pm_read(pm, &t, HWS_PEEK_BASE + 4 * r.below(p.nr_cpus + 1));
-	} else if (k < 960) {	// a register: every offset of the map, mapped or not
-		hws_pm_read(pm, &t, 4 * r.below(0x90 / 4));
+	} else if (k < 930) {	// a register: every offset of the map, mapped or not
+		hws_pm_read(pm, &t, 4 * r.below(0x98 / 4 + 2));
+	} else if (k < 960) {	// the interrupt's registers (4.6): shared by every port
+		const unsigned what = r.below(4);
+		const uint32_t hi = r.below(4) ? 0 : 4;	// IRQ_PEND1/IRQ_EN1 now and then
+
+		if (what == 0)	// CURR[c], c up to NR_CPUS (an ADDR error)
+			hws_pm_write(pm, &t, HWS_CURR_BASE + 4 * r.below(p.nr_cpus + 1),
+				     r.below(4) ? 100 + r.below(40) : (uint32_t)r.next(), 0xf);
+		else if (what == 1)	// W1C: one CPU's bit, or anything
+			hws_pm_write(pm, &t, HWS_REG_IRQ_PEND0 + hi,
+				     r.below(2) ? 1u << r.below(p.nr_cpus) : (uint32_t)r.next(), 0xf);
+		else if (what == 2)
+			hws_pm_write(pm, &t, HWS_REG_IRQ_EN0 + hi, (uint32_t)r.next(), 0xf);
+		else
+			hws_pm_read(pm, &t, HWS_REG_IRQ_PEND0 + 4 * r.below(4));
 	} else if (k < 980) {	// anything: misaligned, unmapped, wrong direction, bad strobes
 		if (r.below(2))
 			hws_pm_read(pm, &t, r.below(1u << HWS_ADDR_W));
@@ -153,16 +191,20 @@ void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_ma
 
 // Random traffic on every port for @edges edges; every output compared at every edge.
 // What the ports saw, summed: window reads answered with a task, refused (4.4), RESULT
-// words that were a command's (not an UNDERFLOW), SLVERR responses.
+// words that were a command's (not an UNDERFLOW), SLVERR responses, IRQ_PEND0 reads that
+// were not 0.
+// were not 0 (any of the four interrupt registers, for irq_regs), edges after which an
+// interrupt pin was high.
 struct Seen {
-	uint64_t picked = 0, refused = 0, results = 0, slverr = 0;
+	uint64_t picked = 0, refused = 0, results = 0, slverr = 0, irq_pend = 0;
+	uint64_t irq_regs = 0, irq_edges = 0, irq_writes = 0;
 };
 
 Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports,
-		     uint64_t seed, uint64_t edges)
+		     uint64_t seed, uint64_t edges, Without w = {})
 {
 	Seen seen;
-	PortPair pp(cpus, tasks, depth, ports);
+	PortPair pp(cpus, tasks, depth, ports, w);
 	std::vector<hws_port_master> pm(ports);
 	std::vector<Rng> rng;
 	std::vector<hws_bus_gen> gen(ports);
@@ -195,12 +237,18 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 				continue;
 			done[i]++;
 			seen.slverr += q.resp == 2;
+			seen.irq_writes += q.write && q.resp == 0 &&
+					   ((q.addr >= HWS_REG_IRQ_PEND0 && q.addr <= HWS_REG_IRQ_EN1) ||
+					    q.addr >= HWS_CURR_BASE);
 			if (q.write || q.resp)
 				continue;
+			seen.irq_regs += q.addr >= HWS_REG_IRQ_PEND0 && q.addr <= HWS_REG_IRQ_EN1 &&
+					 q.rdata != 0;
 			if (q.addr >= HWS_POP_BASE && q.addr < HWS_PEEK_BASE)
 				seen.picked += (q.rdata & HWS_ERR_FLAG) == 0 &&
 					       (q.rdata & HWS_RES_NONE_MASK) == 0;
 			seen.refused += q.rdata == (HWS_ERR_FLAG | HWS_POP_ERRP_MASK | HWS_ERR_OVERFLOW);
+			seen.irq_pend += q.addr == HWS_REG_IRQ_PEND0 && q.rdata != 0;
 			seen.results += q.addr == HWS_REG_RESULT &&
 					q.rdata != (HWS_ERR_FLAG | HWS_ERR_UNDERFLOW);
 		}
@@ -211,7 +259,45 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 	}
 	for (unsigned i = 0; i < ports; i++)	// every port made progress
 		EXPECT_GT(done[i], edges / 40) << "port " << i << " (seed " << seed << ")";
+	seen.irq_edges = pp.irq_edges;
 	return seen;
+}
+
+// The reference HX8K build, 8x256 without BALANCE, the per-code counters and the interrupt
+// (IRQ=0, shape 8x256x16g16nbneni): the same traffic, the interrupt's writes among it, in
+// lockstep at every edge; the interrupt's writes are answered OKAY, its registers read 0
+// and its pins stay low. The same seed on the default shape (IRQ=1) shows the traffic
+// does raise them there.
+TEST(Ports, LockstepRandomTrafficWithoutTheInterrupt)
+{
+	const uint64_t seed = hwstest::seed_from_env(24);
+	Without hx8k;
+	hx8k.balance = hx8k.err_counters = hx8k.irq = true;
+	Seen s = lockstep_random(8, 256, 16, 1, seed, 300000, hx8k);
+
+	EXPECT_GT(s.picked, 1000u) << "seed " << seed;
+	EXPECT_GT(s.results, 5000u) << "seed " << seed;
+	EXPECT_GT(s.irq_writes, 1000u) << "seed " << seed;
+	EXPECT_EQ(s.irq_regs, 0u) << "seed " << seed;
+	EXPECT_EQ(s.irq_edges, 0u) << "seed " << seed;
+
+	Seen c = lockstep_random(8, 256, 16, 1, seed, 300000);
+	EXPECT_GT(c.irq_regs, 100u) << "seed " << seed;
+	EXPECT_GT(c.irq_edges, 1000u) << "seed " << seed;
+}
+
+// ... and the multi-port decode of the build without it (IRQ=0, NR_PORTS=2).
+TEST(Ports, LockstepRandomTrafficTwoPortsWithoutTheInterrupt)
+{
+	const uint64_t seed = hwstest::seed_from_env(25);
+	Without ni;
+	ni.irq = true;
+	Seen s = lockstep_random(2, 16, 4, 2, seed, 300000, ni);
+
+	EXPECT_GT(s.picked, 300u) << "seed " << seed;
+	EXPECT_GT(s.irq_writes, 1000u) << "seed " << seed;
+	EXPECT_EQ(s.irq_regs, 0u) << "seed " << seed;
+	EXPECT_EQ(s.irq_edges, 0u) << "seed " << seed;
 }
 
 TEST(Ports, LockstepRandomTrafficTwoPortsSmallShape)
@@ -219,6 +305,7 @@ TEST(Ports, LockstepRandomTrafficTwoPortsSmallShape)
 	Seen s = lockstep_random(2, 16, 4, 2, hwstest::seed_from_env(21), 1000000);
 
 	EXPECT_GT(s.picked, 1000u);
+	EXPECT_GT(s.irq_pend, 100u);	// IRQ_PEND read non-zero: links did set it
 	EXPECT_GT(s.refused, 10u);
 	EXPECT_GT(s.results, 10000u);
 	EXPECT_GT(s.slverr, 1000u);
@@ -229,6 +316,7 @@ TEST(Ports, LockstepRandomTrafficFourPortsSmallShape)
 	Seen s = lockstep_random(2, 16, 4, 4, hwstest::seed_from_env(22), 1000000);
 
 	EXPECT_GT(s.picked, 1000u);
+	EXPECT_GT(s.irq_pend, 100u);	// IRQ_PEND read non-zero: links did set it
 	EXPECT_GT(s.refused, 10u);
 	EXPECT_GT(s.results, 10000u);
 }
@@ -238,6 +326,7 @@ TEST(Ports, LockstepRandomTrafficFourPortsDefaultShape)
 	Seen s = lockstep_random(8, 256, 16, 4, hwstest::seed_from_env(23), 400000);
 
 	EXPECT_GT(s.picked, 1000u);
+	EXPECT_GT(s.irq_pend, 100u);	// IRQ_PEND read non-zero: links did set it
 	EXPECT_GT(s.results, 10000u);
 }
 
@@ -403,6 +492,76 @@ TEST(Ports, ArbiterTakesThePortsInTurn)
 		EXPECT_GT(hi, 0u) << "round " << round;
 		EXPECT_LE(hi - lo, 1u) << "round " << round;
 	}
+}
+
+// The interrupt's shared registers (docs/accelerator.md 4.6) written by several ports at
+// the same edge: IRQ_EN0 and CURR[c] keep the highest-numbered port's word, the IRQ_PEND
+// W1C masks are OR-ed; reads of them from any port. Model and RTL in lockstep, and the
+// values against the rule.
+TEST(Ports, IrqRegistersWrittenByEveryPortAtOneEdge)
+{
+	PortPair pp(2, 16, 4, 4);
+	std::vector<Txn> tx;
+
+	ASSERT_TRUE(pp.ok());
+	for (unsigned i = 0; i < 4; i++)	// IRQ_EN0: 1, 2, 3 from ports 0..2, then 2 from port 3
+		tx.push_back({ i, true, HWS_REG_IRQ_EN0, i == 3 ? 2u : i + 1 });
+	run_together(pp, tx);
+	for (unsigned i = 1; i < 4; i++)	// taken at the same edge
+		EXPECT_EQ(tx[i].edges, tx[0].edges);
+	tx.clear();
+	for (unsigned i = 0; i < 4; i++)
+		tx.push_back({ i, false, HWS_REG_IRQ_EN0, 0 });
+	run_together(pp, tx);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(tx[i].rdata, 2u) << "port " << i;
+
+	// CURR[0] written by every port at one edge; then a task of priority 110 linked into
+	// CPU 0's active array sets IRQ_PEND[0] only if the CURR kept is above 110. Ports
+	// 0..3 write 150, 150, 150, 100 (port 3's 100 kept: no interrupt), then 100, 100, 100,
+	// 150 (port 3's 150 kept: interrupt).
+	for (unsigned round = 0; round < 2; round++) {
+		const uint32_t last = round ? 150 : 100, others = round ? 100 : 150;
+
+		tx.clear();
+		for (unsigned i = 0; i < 4; i++)
+			tx.push_back({ i, true, HWS_CURR_BASE, i == 3 ? last : others });
+		run_together(pp, tx);
+		for (unsigned i = 1; i < 4; i++)
+			EXPECT_EQ(tx[i].edges, tx[0].edges);
+		tx.clear();
+		tx.push_back({ 1, true, HWS_REG_CMD, cmd(HWS_OP_ENQUEUE, 5 + round, 110, 0) });
+		tx.push_back({ 1, false, HWS_REG_SYNC, 0 });
+		tx.push_back({ 2, false, HWS_REG_IRQ_PEND0, 0 });
+		run_together(pp, tx);
+		tx.clear();
+		tx.push_back({ 2, false, HWS_REG_IRQ_PEND0, 0 });
+		run_together(pp, tx);
+		EXPECT_EQ(tx[0].resp, 0u);
+		EXPECT_EQ(tx[0].rdata & 1u, round ? 1u : 0u) << "round " << round;
+	}
+
+	// Both CPUs pending (CURR[1] is idle: any link preempts), then ports 0 and 2 clear one
+	// bit each at the same edge: both cleared.
+	tx.clear();
+	tx.push_back({ 0, true, HWS_REG_CMD, cmd(HWS_OP_ENQUEUE, 9, 120, 1) });
+	tx.push_back({ 0, false, HWS_REG_SYNC, 0 });
+	run_together(pp, tx);
+	tx.clear();
+	tx.push_back({ 3, false, HWS_REG_IRQ_PEND0, 0 });
+	run_together(pp, tx);
+	EXPECT_EQ(tx[0].rdata, 3u);
+	tx.clear();
+	tx.push_back({ 0, true, HWS_REG_IRQ_PEND0, 1 });
+	tx.push_back({ 2, true, HWS_REG_IRQ_PEND0, 2 });
+	run_together(pp, tx);
+	EXPECT_EQ(tx[0].edges, tx[1].edges);
+	tx.clear();
+	for (unsigned i = 0; i < 4; i++)
+		tx.push_back({ i, false, HWS_REG_IRQ_PEND0, 0 });
+	run_together(pp, tx);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(tx[i].rdata, 0u) << "port " << i;
 }
 
 } // namespace

@@ -96,13 +96,33 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 2, 64, 16, 16, 16, nullptr, 0, 1, 1, 4 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "2x64x16g16nbnep4");
+	// BALANCE lanes: a suffix only below NR_CPUS (0 and NR_CPUS are the same shape).
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 8 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16");
+	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 1, 2, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "4x256x16g16nebl1p2");
+	// Without the interrupt: ni after nb and ne, before the lanes and the ports.
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 1, 1, 1, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16nbneni");
+	o = { 2, 16, 4, 4, 16, nullptr, 0, 0, 0, 2, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x16x4g16nip2");
+	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 2, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "4x256x16g16nibl2");
 	// PIPE = 1 (overlapped issue): pi, last
-	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 1 };
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 0, 0, 1 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "8x256x16g16pi");
-	o = { 2, 64, 4, 8, 16, nullptr, 0, 1, 1, 2, 1 };
+	o = { 2, 64, 4, 8, 16, nullptr, 0, 1, 1, 2, 0, 1, 1 };
 	hws_shape_key(&o, key, sizeof(key));
-	EXPECT_STREQ(key, "2x64x4r8g16nbnep2pi");
+	EXPECT_STREQ(key, "2x64x4r8g16nbnenip2pi");
+	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 2, 2, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "4x256x16g16bl2p2pi");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -123,7 +143,9 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ { 8, 256, 16, 16, 65, nullptr, 0, 0, 0 }, "NR_GROUPS must be 1..64" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 2, 0 }, "no_balance must be 0 or 1" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 5 }, "NR_PORTS must be 1..4" },
-		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 2 }, "PIPE must be 0 or 1" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 9 }, "BAL_LANES must be 1..NR_CPUS" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 1, 0, 1, 2 }, "BAL_LANES must be 0 without BALANCE" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 0, 0, 2 }, "PIPE must be 0 or 1" },
 	};
 	for (const Bad &b : bad) {
 		hws_vsim *s = nullptr;
@@ -149,8 +171,17 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16g16p5", "NR_PORTS must be 1..4 (got 5)" },
 		{ "8x256x16g16p1", "not canonical: use 8x256x16g16" },
 		{ "8x256x16g16p4ne", "is not a shape key" },
+		{ "8x256x16g16bl9", "BAL_LANES must be 1..8 (got 9)" },
+		{ "8x256x16g16bl0", "BAL_LANES must be 1..8 (got 0)" },
+		{ "8x256x16g16bl8", "not canonical: use 8x256x16g16" },
+		{ "8x256x16g16nbbl2", "bl<lanes> (BAL_LANES) needs BALANCE" },
+		{ "8x256x16g16p2bl2", "is not a shape key" },
+		{ "8x256x16g16ninb", "is not a shape key" },
+		{ "8x256x16g16p2ni", "is not a shape key" },
+		{ "8x256x16g16bl2ni", "is not a shape key" },
 		{ "8x256x16g16p1pi", "not canonical: use 8x256x16g16pi" },
 		{ "8x256x16g16pip2", "is not a shape key" },
+		{ "8x256x16g16pini", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);

@@ -48,14 +48,15 @@ step() { # NAME COMMAND...: run, log to logs/NAME.txt, stop on failure
 
 # 1. The C layers' own tests (lib, models, driver over the model, firmware).
 step core_tests "$cov/bin/hws_core_tests"
-# 2. The engine's directed tests on every backend, the POP/PEEKW windows and posted writes
-#    on every backend, the NR_PORTS ports (their shapes are not measured: the C is), the
-#    lockstep tests and the AXI channel orders, on the measured shape. Left out: the tests that open other shapes only (the
-#    lockstep sweep, the channel orders at 2x16x4, BALANCE's latency over 1..64 CPUs and
-#    its quotients at 64x4096; the nb/ne variants): not measured, and each shape would
-#    have to be built first.
+# 2. The engine's directed tests, the POP/PEEKW windows and posted writes, and the
+#    preemption interrupt, each on every backend; the NR_PORTS ports (their shapes are not
+#    measured: the C is), the lockstep tests and the AXI channel orders, on the measured
+#    shape. Left out: the tests that open other shapes only (the lockstep sweep, the
+#    channel orders at 2x16x4, BALANCE's latency over 1..64 CPUs and its quotients at
+#    64x4096; the nb/ne variants): not measured, and each shape would have to be built
+#    first.
 step engine_tests "$cov/bin/hws_engine_tests" \
-	--gtest_filter='Backends/Engine.*:Backends/Window.*:Ports.*:Lockstep.*:TransportLockstep.*:AxiOrder.*:-*LockstepSweep*:AxiOrder.LockstepWithRandomChannelOrdersAndBackPressure:*BalanceLatencyIsLogarithmicInTheCpus*:*BalanceQuotientsAreExactAtTheWidthLimits*'
+	--gtest_filter='Backends/Engine.*:Backends/Window.*:Backends/Irq.*:Ports.*:Lockstep.*:TransportLockstep.*:AxiOrder.*:-*LockstepSweep*:AxiOrder.LockstepWithRandomChannelOrdersAndBackPressure:*BalanceLatencyIsLogarithmicInTheCpus*:*BalanceQuotientsAreExactAtTheWidthLimits*'
 # 3. Random command streams in lockstep (every opcode and error, predicted outcomes), at
 #    the measured shape (the AXI channel orders are AxiOrder.*'s).
 step lockstep_a "$cov/bin/hwsched" lockstep --seed "$seed" --commands "$commands"

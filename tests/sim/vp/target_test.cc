@@ -377,9 +377,14 @@ TEST(VpTarget, SameAnswersAndEdgesAsTheModel)
 		hws_params_default(&mp);
 		ASSERT_EQ(hws_model_create(&m, &mp), 0);
 		Compare c{ &pl->transport, m, 0, {} };
-		const hws_transport_ops ops = { cmp_read, cmp_write, cmp_idle, nullptr,
-						nullptr, nullptr, nullptr };
-		const hws_transport tp = { &ops, &c, "tlm" };
+		hws_transport_ops ops{};	// the optional operations NULL
+		ops.read = cmp_read;
+		ops.write = cmp_write;
+		ops.idle = cmp_idle;
+		hws_transport tp{};
+		tp.ops = &ops;
+		tp.ctx = &c;
+		tp.name = "tlm";
 		std::unique_ptr<hws_dev, Closer> d(open_tlm(&tp));
 		ASSERT_TRUE(d);
 		// Both start from a soft reset (the platform's engine has a history).
