@@ -391,6 +391,14 @@ int hws_bus_report(const struct hws_dev *d, char *buf, size_t len)
 	return d->tp.ops->report(d->tp.ctx, buf, len);
 }
 
+int hws_overlaps(const struct hws_dev *d, uint64_t *n)
+{
+	*n = 0;
+	if (!d->tp.ops->overlaps)
+		return -ENOTSUP;
+	return d->tp.ops->overlaps(d->tp.ctx, n);
+}
+
 const struct hws_config *hws_config_of(const struct hws_dev *d)
 {
 	return &d->cfg;

@@ -622,11 +622,6 @@ static int uart_open(const struct hws_backend_args *a, struct hws_transport *out
 	struct hws_uart *u;
 	int ret;
 
-	if (a->params.pipe) {
-		set_msg(msg, len, "PIPE=1 (overlapped issue) is not built in the RTL, so no board "
-			"has it (docs/accelerator.md 4.1.1)");
-		return -ENOTSUP;
-	}
 	if (a->wave) {
 		set_msg(msg, len, "the uart backend writes no waveform: the board's signals are "
 			"not seen from the host");

@@ -111,6 +111,8 @@ struct hws_model {
 	 * run[0] is ever used; with PIPE = 1 (section 4.1.1) run[1] holds a newcomer popped
 	 * beside run[0]'s last step. */
 	struct run run[2];
+	uint64_t overlaps;	/* PIPE = 1: pops beside an older command since the create (a
+				 * figure for tests, not engine state: no reset clears it) */
 	unsigned rr;		/* the arbiter's first port to look at (section 4.5) */
 
 	/* The preemption interrupt (section 4.6): CURR[c], IRQ_PEND, IRQ_EN (bit c = CPU c). */
@@ -1248,8 +1250,10 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		fifo_push(&m->port[ran.port].resf, res);
 	}
 	/* PIPE = 1: the chosen head beside the older command (section 4.1.1). */
-	if (chosen && !pop && m->p.pipe)
+	if (chosen && !pop && m->p.pipe) {
 		pop = overlap_ok(m, done, win, resf_n[win]);
+		m->overlaps += (uint64_t)pop;
+	}
 	if (pop) {
 		struct port *pt = &m->port[win];
 
@@ -1505,6 +1509,11 @@ void hws_model_pins(struct hws_model *m, const struct hws_axil_in *in, struct hw
 		}
 		pins_out(pt, &out[i]);
 	}
+}
+
+uint64_t hws_model_overlaps(const struct hws_model *m)
+{
+	return m->overlaps;
 }
 
 unsigned hws_model_inflight(const struct hws_model *m, struct hws_model_run out[2])

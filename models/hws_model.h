@@ -147,6 +147,15 @@ struct hws_model_run {
 unsigned hws_model_inflight(const struct hws_model *m, struct hws_model_run out[2]);
 
 /**
+ * hws_model_overlaps - the commands popped beside an older one (PIPE = 1, the pop rule's
+ * (a)-(e), docs/accelerator.md 4.1.1) since hws_model_create(); no reset clears it
+ * @m: the model
+ *
+ * For tests that must show their stimulus overlaps. Return: the count (0 with PIPE = 0).
+ */
+uint64_t hws_model_overlaps(const struct hws_model *m);
+
+/**
  * hws_model_check - check the invariants of docs/accelerator.md section 6
  * @m: the model
  * @msg: receives the first violation found

@@ -63,6 +63,12 @@ static int model_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_o
 	return 0;
 }
 
+static int model_overlaps(void *ctx, uint64_t *n)
+{
+	*n = hws_model_overlaps(ctx);
+	return 0;
+}
+
 static const struct hws_transport_ops model_ops = {
 	.read = model_read,
 	.write = model_write,
@@ -72,6 +78,7 @@ static const struct hws_transport_ops model_ops = {
 	.inject_fault = model_inject_fault,
 	.reset = model_reset,
 	.pins = model_pins,
+	.overlaps = model_overlaps,
 };
 
 /* The model starts in its reset state, as the RTL comes out of its harness's reset. */

@@ -109,6 +109,10 @@ struct hws_transport_ops {
 	 * the transport failed (errmsg() says why: a lockstep pair whose outputs differ). The
 	 * transactions above drive port 0; do not mix the two while a transaction is open. */
 	int (*pins)(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out);
+	/* Optional: the commands popped beside an older one since the open (PIPE = 1,
+	 * docs/accelerator.md 4.1.1), as the transport's model counts them: 0, or -ENOTSUP
+	 * when it has no model. */
+	int (*overlaps)(void *ctx, uint64_t *n);
 };
 
 /* The edges a transport's reset() holds rst_ni low: the harness's (hws_vsim_reset()). */

@@ -108,11 +108,6 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 	struct rtl_tp *r;
 	int ret;
 
-	if (p->pipe) {
-		snprintf(msg, len, "PIPE=1 (overlapped issue, docs/accelerator.md 4.1.1) is not "
-			 "built in the RTL; only the model backend has it");
-		return -ENOTSUP;
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(msg, len, "out of memory");

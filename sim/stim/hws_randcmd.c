@@ -1064,6 +1064,7 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 out:
 	hws_get_bus_stats(d, &st);
 	r->edges = st.edges;
+	r->has_overlaps = hws_overlaps(d, &r->overlaps) == 0;
 	free(g.queued);
 	return ret;
 }
