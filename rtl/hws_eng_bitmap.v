@@ -275,7 +275,7 @@ module hws_eng_bitmap #(
   wire [NK-1:0]   o_sm      = fo_phys_i ? o_sm_c[NK +: NK] : o_sm_c[0 +: NK];
   wire            o_sm_k    = ((o_sm & o_prio_hi[NK-1:0]) != {NK{1'b0}});
   wire [AIW+3:0]  o_bma     = {o_arr, fo_prio_i[7:4]};
-  wire            o_unused  = &{1'b0, o_prio_hi[15:NK]};
+  wire            o_unused  = &{1'b0, o_prio_hi[15:NK], o_bma};
   always @(posedge clk_i) begin
     if (!srst_i) begin
       if (upd && (bm_addr_q != o_bma[BMAW-1:0])) begin

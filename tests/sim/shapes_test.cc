@@ -196,18 +196,31 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 	EXPECT_NE(r.out.find("--cpus '65': expected a whole number in 1..64"), std::string::npos) << r.out;
 }
 
-// PIPE = 1 (the key's pi) is parsed and passed to hws_top, which refuses it by name until
-// the RTL has overlapped issue (docs/accelerator.md 4.1.1): no shape is made.
-TEST(Shapes, PipeIsRefusedByTheRtlUntilItIsBuilt)
+// PIPE = 1 (the key's pi) is parsed and passed to hws_top, which builds overlapped issue
+// (docs/accelerator.md 4.1.1): the shape is made, and the rtl side of a lockstep run opens
+// it - the driver's identity check compares FEATURES, PIPE bit included (FEATURES.PIPE
+// = 1), with the configuration - and agrees with the model on every edge.
+TEST(Shapes, PipeShapeBuildsAndIdentifiesAsPipe)
 {
 	const std::string cache = fresh_cache("pipe");
 	CliRun r = shell("make -s -C " + repo_root() + " shape SHAPES_DIR=" + cache +
 			 " SHAPE=1x16x16g16pi");
-	EXPECT_NE(r.status, 0) << r.out;
-	EXPECT_NE(r.out.find("PIPE=1 (0; 1, overlapped issue, is not built yet)"),
-		  std::string::npos) << r.out;
+	EXPECT_EQ(r.status, 0) << r.out;
+	bool made = false;
 	for (const std::string &e : entries(cache))
-		EXPECT_EQ(e.rfind(".", 0), 0u) << "a shape folder for a refused key: " << e;
+		made |= e == "1x16x16g16pi";
+	EXPECT_TRUE(made) << "no shape folder 1x16x16g16pi in " << cache;
+
+	r = shell(with_cache(cache, "lockstep --cpus 1 --tasks 16 --pipe --seed 5 "
+				    "--commands 3000 --no-build"));
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("PIPE=1"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("lockstep: 3000 commands, 0 mismatches"), std::string::npos) << r.out;
+	// The build without it is another shape: not in this cache, so refused (--no-build).
+	r = shell(with_cache(cache, "lockstep --cpus 1 --tasks 16 --seed 5 --commands 10 "
+				    "--no-build"));
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_NE(r.out.find("engine shape 1x16x16g16 is not built"), std::string::npos) << r.out;
 }
 
 // Building off: a shape not in the cache is refused, with the command that builds it; a
