@@ -38,7 +38,7 @@ struct hws_vsim_opts {
 	unsigned bal_lanes;	/* BAL_LANES, 1..nr_cpus (0 means nr_cpus) */
 	unsigned no_irq;	/* ... without the preemption interrupt (IRQ = 0) */
 	unsigned pipe;		/* PIPE, 0 or 1 (overlapped issue, docs/accelerator.md 4.1.1;
-				 * hws_top refuses 1 until rtl/ builds it) */
+				 * the shape key's pi) */
 };
 
 /**
