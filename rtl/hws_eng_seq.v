@@ -606,17 +606,19 @@ module hws_eng_seq #(
 `ifdef FORMAL
   // ---------------------------------------------------------------------------------------
   // Formal properties (formal/proofs.list, docs/formal.md). The environment: reset at the
-  // start, and a pop only when the caller may (!busy_o || done_o, hws_top's pop rule).
+  // start, and a pop only when the caller may (hws_top's pop rule: free_o, condition 2 of
+  // 4.1; with PIPE = 1 also ovl_ok_o, the rule's (a)-(d), hws_top adding (e)). f_cnt and
+  // the latency properties follow the youngest command (done_y: with PIPE = 0 done).
 `define HWS_F_RESET srst_i
 `include "hws_formal_env.vh"
-  always @(*) if (start_i) assume (!busy_q || done);
+  always @(*) if (start_i) assume (free_o || ovl_ok_o);
 
   // f_cnt: the step a command is in, counted from its pop (0 idle).
   reg [3:0] f_cnt = 4'd0;
   always @(posedge clk_i) begin
     if (srst_i)                  f_cnt <= 4'd0;
     else if (start_i)            f_cnt <= 4'd1;
-    else if (done)               f_cnt <= 4'd0;
+    else if (done_y)             f_cnt <= 4'd0;
     else if (busy_q && f_cnt != 4'hf) f_cnt <= f_cnt + 4'd1;
   end
   wire [2:0] f_lat = lat_fn(cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]);
@@ -646,9 +648,9 @@ module hws_eng_seq #(
       assert (f_cnt == {1'b0, step_q} || (f_bal && step_q == 3'd2 && f_cnt >= 4'd2));
       if (busy_q && !f_bal) assert (step_q <= f_lat);
       if (busy_q && f_bal)  assert (step_q <= 3'd2);
-      if (done && !failed && !f_bal) assert (f_cnt == {1'b0, f_lat});
+      if (done_y && !failed && !f_bal) assert (f_cnt == {1'b0, f_lat});
       if (failed) assert (f_cnt == 4'd1);
-      if (busy_q && !f_bal && f_cnt == {1'b0, f_lat}) assert (done);
+      if (busy_q && !f_bal && f_cnt == {1'b0, f_lat}) assert (done_y);
       // A command that fails a check changes nothing but the error registers: in its
       // step 1 no field that writes state is set, and ok1 (the 1-cycle writes) is 0.
       if (failed) assert (!ok1_o && !ctl_q[`HWS_S_LINK] && !ctl_q[`HWS_S_UNL_T] &&
@@ -656,6 +658,52 @@ module hws_eng_seq #(
                           !ctl_q[`HWS_S_SETW] && !ctl_q[`HWS_S_GOLD] && !ctl_q[`HWS_S_GNEW]);
     end
   end
+
+  // Overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1): at most two commands in flight,
+  // they complete one per edge and in pop order, and two are in flight only as the rule
+  // says - the older (the retiring view) in its last step with its own last-step word, of
+  // the class, on another CPU than the youngest, which is in step 1 and passed its checks.
+  // Pops are numbered (f_pops); f_yid and f_oid are the youngest's and the older's
+  // numbers, f_dones the number of the next command to complete.
+  generate
+    if (PIPE != 0) begin : g_f_pipe
+      reg [3:0] f_pops = 4'd0, f_dones = 4'd0, f_yid = 4'd0, f_oid = 4'd0;
+      always @(posedge clk_i) begin
+        if (srst_i) begin
+          f_pops  <= 4'd0;
+          f_dones <= 4'd0;
+        end else begin
+          if (start_i) begin
+            f_pops <= f_pops + 4'd1;
+            f_yid  <= f_pops;
+            if (!free_o) f_oid <= f_yid;
+          end
+          if (done) f_dones <= f_dones + 4'd1;
+        end
+      end
+      wire [3:0] f_n = f_pops - f_dones;   // commands in flight
+      // The environment's queued[t]: hws_eng_lists registers it at the pop (qt_q) from the
+      // value q_head_i gave the pop rule, and holds it for the command.
+      reg f_qh = 1'b0;
+      always @(posedge clk_i) if (start_i) f_qh <= q_head_i;
+      always @(*) if (f_past_valid && busy_q) assume (q_t_i == f_qh);
+      always @(*) begin
+        if (f_past_valid && !srst_i) begin
+          assert (f_n == {3'd0, busy_q} + {3'd0, two_o});
+          assert (f_n <= 4'd2);
+          if (busy_q)          assert (f_yid == f_pops - 4'd1);
+          if (busy_q && !two_o) assert (f_dones == f_yid);
+          if (two_o) begin
+            assert (f_oid == f_pops - 4'd2 && f_dones == f_oid);
+            assert (busy_q && step_q == 3'd1 && !failed && !done_y && done);
+            assert (ctl_o == ctrl_fn(cmd_o, lat_fn(cmd_o[HWS_CMD_OP_LSB +: HWS_CMD_OP_W])));
+            assert (ctl_o[`HWS_S_FIN] && cls_fn(cmd_o) && cls_fn(cmd_q));
+            assert (cmd_o[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W] != cmd_q[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]);
+          end
+        end
+      end
+    end
+  endgenerate
 `endif
 endmodule
 
