@@ -219,7 +219,10 @@ lint-verilator: $(RTL_SRCS) $(RTL_INC)
 		  "-GIRQ=0 -GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
 		  "-GNR_PORTS=2" "-GNR_PORTS=3 -GNR_CPUS=2 -GNR_TASKS=16" "-GNR_PORTS=4" \
 		  "-GBAL_LANES=1" "-GBAL_LANES=3" "-GNR_CPUS=64 -GNR_TASKS=4096 -GBAL_LANES=1" \
-		  "-GNR_CPUS=4 -GBAL_LANES=2"; do \
+		  "-GNR_CPUS=4 -GBAL_LANES=2" "-GPIPE=1" "-GPIPE=1 -GNR_PORTS=4" \
+		  "-GPIPE=1 -GNR_CPUS=1 -GNR_TASKS=16 -GNR_GROUPS=1" \
+		  "-GPIPE=1 -GNR_CPUS=64 -GNR_TASKS=4096 -GNR_GROUPS=64" \
+		  "-GPIPE=1 -GLCU_BALANCE=0 -GERR_COUNTERS=0 -GIRQ=0"; do \
 		verilator --lint-only -Wall -Irtl --top-module hws_top $$g $(RTL_SRCS) \
 			|| { echo "lint-verilator: failed with '$$g'" >&2; exit 1; }; \
 	done; echo "lint-verilator: clean"
@@ -242,6 +245,8 @@ lint-iverilog: $(RTL_SRCS) $(RTL_INC)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.BAL_LANES=3 -o $(BUILD)/iverilog/hws_top_bl3.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.LCU_BALANCE=0 -P hws_top.ERR_COUNTERS=0 -P hws_top.IRQ=0 -o $(BUILD)/iverilog/hws_top_nbneni.vvp $(RTL_SRCS)
 	iverilog -g2012 -Irtl -s hws_top -P hws_top.IRQ=0 -P hws_top.NR_PORTS=4 -o $(BUILD)/iverilog/hws_top_nip4.vvp $(RTL_SRCS)
+	iverilog -g2012 -Irtl -s hws_top -P hws_top.PIPE=1 -o $(BUILD)/iverilog/hws_top_pi.vvp $(RTL_SRCS)
+	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_top -P hws_top.PIPE=1 -P hws_top.NR_PORTS=2 -o $(BUILD)/iverilog/hws_top_p2pi_syn.vvp $(RTL_SRCS)
 	iverilog -g2012 -DSYNTHESIS -Irtl -s hws_synth_top -s board_top -o $(BUILD)/iverilog/synth_tops.vvp $(RTL_SRCS) $(SYNTH_TOPS)
 	@echo "lint-iverilog: compiles"
 
@@ -254,6 +259,7 @@ lint-yosys: $(RTL_SRCS) $(RTL_INC)
 	yosys -q -l $(BUILD)/yosys/read_nbneni.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); chparam -set LCU_BALANCE 0 -set ERR_COUNTERS 0 -set IRQ 0 hws_synth_top; hierarchy -check -top hws_synth_top'
 	yosys -q -l $(BUILD)/yosys/read_p4.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set NR_PORTS 4 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_bl1.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set BAL_LANES 1 hws_top; hierarchy -check -top hws_top'
+	yosys -q -l $(BUILD)/yosys/read_pi.log -p 'read_verilog -sv -Irtl $(RTL_SRCS); chparam -set PIPE 1 -set NR_PORTS 2 hws_top; hierarchy -check -top hws_top'
 	yosys -q -l $(BUILD)/yosys/read_synth.log -p 'read_verilog -sv -Irtl $(RTL_SRCS) $(SYNTH_TOPS); hierarchy -check -top board_top'
 	@echo "lint-yosys: reads"
 
@@ -355,13 +361,16 @@ layers:
 # first use, one at a time; make builds them with the rest), and the default shape with
 # waveform support (the --wave tests); the 2- and 4-port shapes of tests/sim/ports_test.cc
 # (make bench builds 8x256x16g16p2 on use); the BALANCE-lane shapes of
-# tests/driver/bal_lanes_test.cc (bl<N>). tests/sim/shapes_test.cc builds one more
+# tests/driver/bal_lanes_test.cc (bl<N>); the overlapped-issue shapes (pi) of the lockstep
+# sweep and the ports tests. tests/sim/shapes_test.cc builds one more
 # (3x100x16g16, in a cache of its own), on demand.
 TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 \
 	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne nbneni) \
 	$(addprefix 2x16x4g$(RTL_GROUPS),p2 p4 nip2) 8x256x16g$(RTL_GROUPS)p4 \
 	$(addprefix 8x16x16g$(RTL_GROUPS),bl1 bl2 bl3) $(addprefix 4x16x16g$(RTL_GROUPS),bl1 bl2) \
-	4x16x16g$(RTL_GROUPS)
+	4x16x16g$(RTL_GROUPS) $(addprefix 2x16x4g$(RTL_GROUPS),pi p2pi) \
+	$(addprefix 8x256x16g$(RTL_GROUPS),pi p4pi) 4x64x8g$(RTL_GROUPS)p2pi \
+	$(addprefix 4x16x4g$(RTL_GROUPS),pi p2pi)
 TEST_SHAPE_SOS := $(foreach k,$(TEST_SHAPES),$(call shape_so,$(k))) $(call shape_so,$(DEFAULT_SHAPE),1)
 .PHONY: test-shapes
 test-shapes: $(TEST_SHAPE_SOS)

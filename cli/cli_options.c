@@ -249,6 +249,19 @@ static int set_no_err_counters(struct cli_args *a, const char *opt, const char *
 	return 0;
 }
 
+static int set_pipe(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->cfg.pipe = 1;
+	return 0;
+}
+
+static int set_engine_ports(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, HWS_MAX_NR_PORTS, &a->cfg.nr_ports);
+}
+
 static int set_no_irq(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -531,6 +544,12 @@ static const struct cli_opt {
 	{ "no-irq", NULL, L, set_no_irq,
 	  "the engine built without the preemption interrupt (IRQ=0:\nIRQ_PEND/IRQ_EN read 0, "
 	  "checked; e.g. the shape 8x256x16g16nbneni)" },
+	{ "pipe", NULL, L, set_pipe,
+	  "the engine built with overlapped issue (PIPE=1, docs/accelerator.md\n4.1.1; on rtl "
+	  "and lockstep the shape's suffix pi)" },
+	{ "ports", "N", L, set_engine_ports,
+	  "the engine's AXI4-Lite ports, 1..4 (NR_PORTS; default 1; the\nstream drives port 0, "
+	  "the others stay idle; shape suffix p<N>)" },
 	{ "quiet", NULL, L, set_quiet, "print the last line only" },
 	{ "workload", "W", R | V, set_workload,
 	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "

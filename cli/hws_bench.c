@@ -330,10 +330,46 @@ struct sport {
 	struct hws_port_master pm;
 	int8_t cpu_of[256];
 	unsigned i, k, posted, final_sync, finished;
+	int enq_only;		/* the independent stream (sport_next_enq()) */
 	uint64_t x;
 	int pending_pop;	/* the transaction in flight is a POP read */
 	int pending_sync;
 };
+
+/*
+ * The independent stream (issue 22 item 1, docs/accelerator.md 4.1.1): port p posts
+ * ENQUEUE of its tasks p, p + np, p + 2 np, ... once each, on its CPUs in turn (c with
+ * c % np == p), a SYNC when its FIFO credits run out and at the end. Every ENQUEUE names
+ * another task, and two in a row, from one port or from two, another CPU: each may pop
+ * beside the one before it with PIPE = 1. @n commands per port (n * np <= NR_TASKS).
+ */
+static int sport_next_enq(struct sport *s, unsigned p, unsigned np, unsigned n)
+{
+	static const struct hws_bus_timing ref = { 0, 0, 0, 0 };
+	const unsigned ncpu = 8 / np;
+
+	s->pending_pop = s->pending_sync = 0;
+	if (s->i < n) {
+		if (s->posted >= 16) {
+			hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
+			s->pending_sync = 1;
+			return 1;
+		}
+		hws_pm_write(&s->pm, &ref, HWS_REG_CMD,
+			     hws_cmd(HWS_OP_ENQUEUE, p + np * s->i, 120, p + np * (s->i % ncpu), 0, 0),
+			     0xf);
+		s->i++;
+		s->posted++;
+		return 1;
+	}
+	if (!s->final_sync) {
+		s->final_sync = 1;
+		hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
+		s->pending_sync = 1;
+		return 1;
+	}
+	return 0;
+}
 
 /* The next transaction of port @p (of @np), or 0 when its stream is done. */
 static int sport_next(struct sport *s, unsigned p, unsigned np, unsigned n)
@@ -341,6 +377,8 @@ static int sport_next(struct sport *s, unsigned p, unsigned np, unsigned n)
 	static const struct hws_bus_timing ref = { 0, 0, 0, 0 };
 	const unsigned ncpu = 8 / np;
 
+	if (s->enq_only)
+		return sport_next_enq(s, p, np, n);
 	s->pending_pop = s->pending_sync = 0;
 	while (s->i < n) {
 		unsigned i = s->i, kind = i % 8, cpu = p + np * ((unsigned)(s->x >> 33) % ncpu), t;
@@ -424,8 +462,11 @@ static int sport_done(struct sport *s, unsigned np)
 	return 0;
 }
 
-/* Commands per cycle with @np ports, @n commands per port; -1 on a failure. */
-static double sustained_ports(unsigned np, unsigned n)
+/* Commands per cycle with @np ports, @n commands per port, on backend @be with PIPE
+ * @pipe and @tasks tasks, the mixed stream or (@enq_only) the independent one; -1 on a
+ * failure. */
+static double sustained_run(unsigned np, unsigned n, const char *be, unsigned pipe,
+			    unsigned tasks, int enq_only)
 {
 	struct hws_config c;
 	struct hws_dev *d = NULL;
@@ -442,8 +483,10 @@ static double sustained_ports(unsigned np, unsigned n)
 	double rate = -1;
 
 	hws_config_default(&c);
-	c.backend = "lockstep";
+	c.backend = be;
 	c.nr_ports = np;
+	c.pipe = pipe;
+	c.nr_tasks = tasks;
 	if (hws_open(&d, &c, msg, sizeof(msg))) {
 		fprintf(stderr, "hws_bench: ports %u: %s\n", np, msg);
 		return -1;
@@ -463,6 +506,7 @@ static double sustained_ports(unsigned np, unsigned n)
 	for (p = 0; p < np; p++) {
 		memset(&sp[p], 0, sizeof(sp[p]));
 		memset(sp[p].cpu_of, -1, sizeof(sp[p].cpu_of));
+		sp[p].enq_only = enq_only;
 		sp[p].x = 42 + p;
 		hws_pm_init(&sp[p].pm);
 		if (!sport_next(&sp[p], p, np, n)) {
@@ -505,12 +549,18 @@ static double sustained_ports(unsigned np, unsigned n)
 		}
 	}
 	rate = (double)(val[1] - done0) / (double)(val[0] - cyc0);
-	printf("  %u port%s: %u commands in %u cycles (%" PRIu64 " edges in lockstep, every "
-	       "output compared)\n", np, np > 1 ? "s" : "", (unsigned)(val[1] - done0),
-	       (unsigned)(val[0] - cyc0), edges);
+	printf("  %u port%s: %u commands in %u cycles (%" PRIu64 " edges on %s%s)\n", np,
+	       np > 1 ? "s" : "", (unsigned)(val[1] - done0), (unsigned)(val[0] - cyc0), edges,
+	       be, strcmp(be, "lockstep") ? "" : ", every output compared");
 out:
 	hws_close(d);
 	return rate;
+}
+
+/* The mixed stream in lockstep (model and RTL), the figure of issue 22 item 2. */
+static double sustained_ports(unsigned np, unsigned n)
+{
+	return sustained_run(np, n, "lockstep", 0, 256, 0);
 }
 
 /* Every figure of a run. */
@@ -523,6 +573,10 @@ struct figures {
 	struct rate lock, rtl, model;
 	double sustained;	/* commands per cycle, one port, through the driver (sustained_rate()) */
 	double ports[3];	/* commands per cycle on 1, 2, 4 ports (sustained_ports()) */
+	/* PIPE = 1 (docs/accelerator.md 4.1.1), run on the model (the RTL built with it agrees
+	 * in lockstep): the mixed stream, the independent one; the independent one with
+	 * PIPE = 0 */
+	double pipe_mixed[3], pipe_indep[3], indep0[3];
 };
 
 /* Latency and issue interval of each opcode at each occupancy, on the RTL (all tasks on
@@ -666,6 +720,23 @@ static int measure_sustained(struct figures *fg)
 	}
 	printf("  commands per cycle: 1 port %.3f, 2 ports %.3f, 4 ports %.3f\n", fg->ports[0],
 	       fg->ports[1], fg->ports[2]);
+	/* PIPE = 1 run on the model (docs/accelerator.md 4.1.1; the RTL built with it agrees in
+	 * lockstep, section 7). The mixed stream on 8x256; the independent one on 8 CPUs x 4096
+	 * tasks, so that it (every task enqueued once) is 4096 commands long. */
+	printf("PIPE=1 (overlapped issue), on the model (the RTL agrees in lockstep), mixed on "
+	       "8x256, independent on 8x4096:\n");
+	for (unsigned k = 0; k < 3; k++) {
+		fg->pipe_mixed[k] = sustained_run(np[k], 20000, "model", 1, 256, 0);
+		fg->pipe_indep[k] = sustained_run(np[k], 4096 / np[k], "model", 1, 4096, 1);
+		fg->indep0[k] = sustained_run(np[k], 4096 / np[k], "model", 0, 4096, 1);
+		if (fg->pipe_mixed[k] < 0 || fg->pipe_indep[k] < 0 || fg->indep0[k] < 0)
+			return 1;
+	}
+	printf("  commands per cycle, mixed stream: 1 port %.3f, 2 ports %.3f, 4 ports %.3f\n",
+	       fg->pipe_mixed[0], fg->pipe_mixed[1], fg->pipe_mixed[2]);
+	printf("  independent stream (ENQUEUEs, other CPU and task each): %.3f, %.3f, %.3f "
+	       "(PIPE=0: %.3f, %.3f, %.3f)\n", fg->pipe_indep[0], fg->pipe_indep[1],
+	       fg->pipe_indep[2], fg->indep0[0], fg->indep0[1], fg->indep0[2]);
 	return 0;
 }
 
@@ -757,8 +828,15 @@ static int write_json(const struct figures *fg, const char *json, const char *co
 		fg->bal_ivl[3]);
 	/* By port count: the stream on every port at once, through the pins (model = RTL). */
 	fprintf(f, "  \"sustained_commands_per_cycle_driver\": {\"1\": %.4f},\n", fg->sustained);
-	fprintf(f, "  \"sustained_commands_per_cycle\": {\"1\": %.4f, \"2\": %.4f, \"4\": %.4f}\n}\n",
+	fprintf(f, "  \"sustained_commands_per_cycle\": {\"1\": %.4f, \"2\": %.4f, \"4\": %.4f},\n",
 		fg->ports[0], fg->ports[1], fg->ports[2]);
+	/* PIPE = 1, run on the model, 8x4096; the independent stream also with PIPE = 0. */
+	fprintf(f, "  \"pipe1_model_sustained_commands_per_cycle\": {\"mixed\": {\"1\": %.4f, "
+		   "\"2\": %.4f, \"4\": %.4f}, \"independent\": {\"1\": %.4f, \"2\": %.4f, "
+		   "\"4\": %.4f}},\n", fg->pipe_mixed[0], fg->pipe_mixed[1], fg->pipe_mixed[2],
+		fg->pipe_indep[0], fg->pipe_indep[1], fg->pipe_indep[2]);
+	fprintf(f, "  \"pipe0_independent_sustained_commands_per_cycle\": {\"1\": %.4f, "
+		   "\"2\": %.4f, \"4\": %.4f}\n}\n", fg->indep0[0], fg->indep0[1], fg->indep0[2]);
 	if (hws_out_commit(&out, err, sizeof(err))) {
 		fprintf(stderr, "hws_bench: %s\n", err);
 		return 1;

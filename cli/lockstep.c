@@ -67,9 +67,10 @@ static void print_summary(const struct cli_args *a, const struct hws_randcmd_rep
 {
 	const struct hws_config *cfg = &a->cfg;
 
-	printf("engine: %u CPUs, %u tasks, FIFOs %u/%u, backend %s, seed %" PRIu64 "\n",
-	       cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth, cfg->backend,
-	       a->ro.seed);
+	printf("engine: %u CPUs, %u tasks, FIFOs %u/%u, %u port%s%s, backend %s, seed %" PRIu64
+	       "\n", cfg->nr_cpus, cfg->nr_tasks, cfg->cmd_depth, cfg->res_depth,
+	       cfg->nr_ports ? cfg->nr_ports : 1, cfg->nr_ports > 1 ? "s" : "",
+	       cfg->pipe ? ", PIPE=1" : "", cfg->backend, a->ro.seed);
 	printf("occupancy: max %u of %u tasks queued; table filled %u times, drained %u "
 	       "times\n", r->max_occupancy, cfg->nr_tasks, r->fills, r->drains);
 	print_counts(cfg, r);
@@ -80,6 +81,9 @@ static void print_summary(const struct cli_args *a, const struct hws_randcmd_rep
 		       "flight by a STATUS read just before), %" PRIu64 " commands of them cut; "
 		       "every register at its reset value after each\n", r->resets,
 		       r->resets_seen_busy, r->resets_cut);
+	if (cfg->pipe && r->has_overlaps)
+		printf("overlapped issue: %" PRIu64 " commands popped beside an older one "
+		       "(docs/accelerator.md 4.1.1)\n", r->overlaps);
 	if (r->engine_done)
 		printf("engine: %" PRIu64 " commands executed in %" PRIu64 " cycles: %.2f "
 		       "cycles per command (bus included)\n", r->engine_done,

@@ -271,6 +271,10 @@ static int check_id(struct hws_dev *d)
 {
 	const struct hws_config *c = &d->cfg;
 	const unsigned lanes = c->bal_lanes ? c->bal_lanes : c->nr_cpus;
+	/* FEATURES.PIPE changes timing, not what a command does (docs/accelerator.md 4.1.1):
+	 * asked for, it must be there; not asked for, either (the backend may choose it, as
+	 * model:pipe does). */
+	const uint32_t feat_mask = c->pipe ? ~0u : ~HWS_FEATURES_PIPE_MASK;
 	struct hws_params p;
 	uint32_t want_feat;
 	uint32_t id, cpus, tasks, depths, groups, feat;
@@ -292,15 +296,16 @@ static int check_id(struct hws_dev *d)
 	if (ret)
 		return ret;
 	if (id != HWS_ID_VALUE || cpus != c->nr_cpus || tasks != c->nr_tasks ||
-	    groups != c->nr_groups || feat != want_feat ||
+	    groups != c->nr_groups || (feat & feat_mask) != want_feat ||
 	    depths != (c->cmd_depth << HWS_DEPTHS_CMD_DEPTH_LSB |
 		       c->res_depth << HWS_DEPTHS_RES_DEPTH_LSB)) {
 		set_msg(d, "engine identifies as id 0x%08x, %u CPUs, %u tasks, depths 0x%x, %u "
 			   "groups, features 0x%x; expected %u CPUs, %u tasks, %u groups, features "
-			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s, interrupt %s)",
+			   "0x%x (BALANCE %s with %u lanes, per-code error counters %s, interrupt %s%s)",
 			id, cpus, tasks, depths, groups, feat, c->nr_cpus, c->nr_tasks, c->nr_groups,
 			want_feat, c->no_balance ? "absent" : "built", c->no_balance ? 0 : lanes,
-			c->no_err_counters ? "absent" : "built", c->no_irq ? "absent" : "built");
+			c->no_err_counters ? "absent" : "built", c->no_irq ? "absent" : "built",
+			c->pipe ? ", PIPE=1" : "");
 		return -EIO;
 	}
 	return 0;
@@ -384,6 +389,14 @@ int hws_bus_report(const struct hws_dev *d, char *buf, size_t len)
 	if (!d->tp.ops->report)
 		return -ENOTSUP;
 	return d->tp.ops->report(d->tp.ctx, buf, len);
+}
+
+int hws_overlaps(const struct hws_dev *d, uint64_t *n)
+{
+	*n = 0;
+	if (!d->tp.ops->overlaps)
+		return -ENOTSUP;
+	return d->tp.ops->overlaps(d->tp.ctx, n);
 }
 
 const struct hws_config *hws_config_of(const struct hws_dev *d)

@@ -243,6 +243,18 @@ static int ls_inject_fault(void *ctx, unsigned cpu)
 	return t ? t->ops->inject_fault(t->ctx, cpu) : -ENOTSUP;
 }
 
+/* The overlapped pops the first side with a model counted (the sides agree pin for pin). */
+static int ls_overlaps(void *ctx, uint64_t *n)
+{
+	const struct lockstep *l = ctx;
+
+	if (l->ref.ops->overlaps)
+		return l->ref.ops->overlaps(l->ref.ctx, n);
+	if (l->dut.ops->overlaps)
+		return l->dut.ops->overlaps(l->dut.ctx, n);
+	return -ENOTSUP;
+}
+
 /* The figures of whichever sides have some, "; " between them. */
 static int ls_report(void *ctx, char *buf, size_t len)
 {
@@ -314,6 +326,7 @@ static const struct hws_transport_ops lockstep_ops = {
 	.inject_fault = ls_inject_fault,
 	.report = ls_report,
 	.pins = ls_pins,
+	.overlaps = ls_overlaps,
 };
 
 /* A pair whose sides can both be reset: the same, with reset(). */
@@ -328,6 +341,7 @@ static const struct hws_transport_ops lockstep_reset_ops = {
 	.report = ls_report,
 	.reset = ls_reset,
 	.pins = ls_pins,
+	.overlaps = ls_overlaps,
 };
 
 int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,

@@ -498,6 +498,7 @@ int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p)
 	p->nr_groups = v[3];
 	p->no_balance = !(v[4] & HWS_FEATURES_BALANCE_MASK);
 	p->no_err_counters = !(v[4] & HWS_FEATURES_ERR_COUNTERS_MASK);
+	p->pipe = !!(v[4] & HWS_FEATURES_PIPE_MASK);
 	p->bal_lanes = (v[4] & HWS_FEATURES_BAL_LANES_MASK) >> HWS_FEATURES_BAL_LANES_LSB;
 	if (p->bal_lanes == p->nr_cpus)
 		p->bal_lanes = 0;	/* one per CPU: the default's canonical 0 */

@@ -16,6 +16,7 @@ void hws_params_default(struct hws_params *p)
 	p->no_balance = 0;
 	p->no_err_counters = 0;
 	p->nr_ports = 1;
+	p->pipe = 0;
 	p->bal_lanes = 0;
 	p->no_irq = 0;
 }
@@ -30,7 +31,8 @@ uint32_t hws_params_features(const struct hws_params *p)
 	return (p->no_balance ? 0 : HWS_FEATURES_BALANCE_MASK |
 				    hws_params_bal_lanes(p) << HWS_FEATURES_BAL_LANES_LSB) |
 	       (p->no_err_counters ? 0 : HWS_FEATURES_ERR_COUNTERS_MASK) |
-	       (p->no_irq ? 0 : HWS_FEATURES_IRQ_MASK);
+	       (p->no_irq ? 0 : HWS_FEATURES_IRQ_MASK) |
+	       (p->pipe ? HWS_FEATURES_PIPE_MASK : 0);
 }
 
 void hws_params_of_config(struct hws_params *p, const struct hws_config *c)
@@ -46,6 +48,7 @@ void hws_params_of_config(struct hws_params *p, const struct hws_config *c)
 		.nr_ports = c->nr_ports,
 		.bal_lanes = c->bal_lanes,
 		.no_irq = c->no_irq,
+		.pipe = c->pipe,
 	};
 }
 
@@ -87,6 +90,8 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		bad = "no_err_counters must be 0 or 1";
 	else if (p->nr_ports > HWS_MAX_NR_PORTS)
 		bad = "NR_PORTS must be 1..4";
+	else if (p->pipe > 1)
+		bad = "PIPE must be 0 or 1";
 	else if (p->bal_lanes > p->nr_cpus)
 		bad = "BAL_LANES must be 1..NR_CPUS (0: NR_CPUS)";
 	else if (p->bal_lanes && p->no_balance)
@@ -98,9 +103,10 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 	if (msg && len)
 		snprintf(msg, len,
 			 "%s (got cpus=%u tasks=%u cmd_depth=%u res_depth=%u groups=%u no_balance=%u "
-			 "no_err_counters=%u ports=%u bal_lanes=%u no_irq=%u)",
+			 "no_err_counters=%u ports=%u bal_lanes=%u no_irq=%u pipe=%u)",
 			 bad, p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-			 p->no_balance, p->no_err_counters, p->nr_ports, p->bal_lanes, p->no_irq);
+			 p->no_balance, p->no_err_counters, p->nr_ports, p->bal_lanes, p->no_irq,
+			 p->pipe);
 	return -EINVAL;
 }
 

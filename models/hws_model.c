@@ -64,6 +64,17 @@ struct port {
 	uint32_t awaddr, wdata, wstrb, bresp, rdata, rresp;
 };
 
+/* A command in flight (section 4.1). */
+struct run {
+	int busy;
+	unsigned step;		/* 1..lat while busy */
+	unsigned lat;		/* its latency */
+	uint32_t cmd;
+	int tag;		/* a POP read's command */
+	int res;		/* it will push a word into its port's result FIFO */
+	unsigned port;		/* the port it came from */
+};
+
 struct hws_model {
 	struct hws_params p;
 
@@ -96,14 +107,12 @@ struct hws_model {
 	unsigned nports;
 	struct port port[HWS_MAX_NR_PORTS];
 
-	/* Engine (section 4.1). */
-	int busy;
-	unsigned step;		/* 1..lat while busy */
-	unsigned lat;		/* latency of the executing command */
-	uint32_t cmd;
-	int run_tag;		/* the executing command is a POP read's */
-	int run_res;		/* the executing command will push one */
-	unsigned run_port;	/* the port it came from */
+	/* Engine (section 4.1): the commands in flight, oldest first. With PIPE = 0 only
+	 * run[0] is ever used; with PIPE = 1 (section 4.1.1) run[1] holds a newcomer popped
+	 * beside run[0]'s last step. */
+	struct run run[2];
+	uint64_t overlaps;	/* PIPE = 1: pops beside an older command since the create (a
+				 * figure for tests, not engine state: no reset clears it) */
 	unsigned rr;		/* the arbiter's first port to look at (section 4.5) */
 
 	/* The preemption interrupt (section 4.6): CURR[c], IRQ_PEND, IRQ_EN (bit c = CPU c). */
@@ -228,13 +237,7 @@ static void reset_core(struct hws_model *m)
 		pt->pop_ready = 0;
 		pt->pop_word = 0;
 	}
-	m->busy = 0;
-	m->step = 0;
-	m->lat = 0;
-	m->cmd = 0;
-	m->run_tag = 0;
-	m->run_res = 0;
-	m->run_port = 0;
+	memset(m->run, 0, sizeof(m->run));
 	m->rr = 0;
 	memset(m->curr, HWS_CURR_IDLE, sizeof(m->curr));
 	m->irq_pend = 0;
@@ -896,7 +899,7 @@ static enum reg_access reg_access(const struct hws_model *m, uint32_t addr)
 static uint32_t status_word(const struct hws_model *m, const struct port *pt)
 {
 	return pt->cmdf.n << HWS_STATUS_CMD_LEVEL_LSB | pt->resf.n << HWS_STATUS_RES_LEVEL_LSB |
-	       (uint32_t)m->busy << HWS_STATUS_BUSY_LSB |
+	       (uint32_t)m->run[0].busy << HWS_STATUS_BUSY_LSB |
 	       (uint32_t)pt->err_sticky << HWS_STATUS_ERR_LSB |
 	       (uint32_t)(pt->cmdf.n == m->p.cmd_depth) << HWS_STATUS_CMD_FULL_LSB |
 	       (uint32_t)(pt->resf.n == m->p.res_depth) << HWS_STATUS_RES_FULL_LSB;
@@ -907,7 +910,8 @@ static uint32_t status_word(const struct hws_model *m, const struct port *pt)
 static int read_waits(const struct hws_model *m, unsigned i, uint32_t addr)
 {
 	const struct port *pt = &m->port[i];
-	const int busy_mine = m->busy && m->run_port == i;
+	const int busy_mine = (m->run[0].busy && m->run[0].port == i) ||
+			      (m->run[1].busy && m->run[1].port == i);
 
 	if (addr == HWS_REG_RESULT)
 		return pt->resf.n == 0 && (busy_mine || pt->cmdf.n != 0);
@@ -999,13 +1003,67 @@ static void record_err(struct hws_model *m, unsigned code, uint32_t info, uint32
 		m->port[i].err_sticky = 1;
 }
 
+/* Commands in flight from port @i that will push a word into its result FIFO. */
+static unsigned inflight_res(const struct hws_model *m, unsigned i)
+{
+	unsigned r = 0;
+
+	for (unsigned k = 0; k < 2; k++)
+		r += m->run[k].busy && m->run[k].res && m->run[k].port == i;
+	return r;
+}
+
+/* The overlap class of section 4.1.1: ENQUEUE, PICK_NEXT, PEEK, CPU_STAT. */
+static int overlap_class(uint32_t c)
+{
+	const unsigned op = f_op(c);
+
+	return op == HWS_OP_ENQUEUE || op == HWS_OP_PICK_NEXT || op == HWS_OP_PEEK ||
+	       op == HWS_OP_CPU_STAT;
+}
+
+/*
+ * PIPE = 1 (section 4.1.1): may the head of port @win be popped at this edge beside the
+ * older command? Called after the completion at this edge was applied (m's queue state is
+ * the state just after the edge, which check (d) reads); m->run[] and @resf_n (the port's
+ * result FIFO level) are still as they were just before the edge; @done: run[0] completes
+ * at this edge.
+ */
+static int overlap_ok(const struct hws_model *m, int done, unsigned win, unsigned resf_n)
+{
+	const struct port *pt = &m->port[win];
+	const uint32_t n = pt->cmdf.w[pt->cmdf.head];
+	const struct run *o;
+
+	/* (a) exactly one older command stays in flight, and completes at the next edge */
+	if (done != m->run[1].busy)
+		return 0;	/* none (then condition 2 holds), or two */
+	o = done ? &m->run[1] : &m->run[0];
+	if (o->lat - o->step != 1)
+		return 0;
+	/* (b) both in the class; (c) no shared CPU, no shared task (two ENQUEUEs) */
+	if (!overlap_class(o->cmd) || !overlap_class(n) || f_cpu(o->cmd) == f_cpu(n))
+		return 0;
+	if (f_op(o->cmd) == HWS_OP_ENQUEUE && f_op(n) == HWS_OP_ENQUEUE &&
+	    f_task(o->cmd) == f_task(n))
+		return 0;
+	/* (d) the newcomer passes its checks on the state just after the edge */
+	if (check_cmd(m, n))
+		return 0;
+	/* (e) room for the results (a window read's command pushes none) */
+	if (!pt->cmdf.tag[pt->cmdf.head] && resf_n + inflight_res(m, win) + 2 > m->p.res_depth)
+		return 0;
+	return 1;
+}
+
 /* One edge, every port's bus at once (@in and @out: m->nports each). */
 static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *out)
 {
 	/* The state just before the edge, which every decision uses (section 4.3). */
 	const unsigned np = m->nports;
 	const uint32_t done_before = m->cmd_done;
-	const int done = m->busy && m->step == m->lat;
+	const int done = m->run[0].busy && m->run[0].step == m->run[0].lat;
+	const struct run ran = m->run[0];	/* the command completing, when done */
 	unsigned cmdf_n[HWS_MAX_NR_PORTS], resf_n[HWS_MAX_NR_PORTS];
 	int pop_refuse[HWS_MAX_NR_PORTS], pop_push[HWS_MAX_NR_PORTS];
 	int latch[HWS_MAX_NR_PORTS], wr_cmd[HWS_MAX_NR_PORTS];
@@ -1014,9 +1072,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	uint32_t act_addr[HWS_MAX_NR_PORTS];
 	unsigned eng_err = 0, win = m->rr;
 	uint32_t res = 0, popped = 0;
-	int has_res = 0, err_clear = 0, soft = 0, popped_tag = 0, pop = 0;
-	const int run_tag = m->run_tag;
-	const unsigned run_port = m->run_port;
+	int has_res = 0, err_clear = 0, soft = 0, popped_tag = 0, pop = 0, chosen = 0;
 	/* Section 4.6: this edge's W1C mask (every port's OR-ed), IRQ_ENn written (the last
 	 * port's word), CURR writes (per port, applied in port order). */
 	uint64_t w1c = 0;
@@ -1026,14 +1082,17 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	int irq_set = 0;
 
 	/* The arbiter (section 4.5): the first eligible port from rr on, when the engine is
-	 * idle or completes now. A window read's command needs no room in the result FIFO. */
+	 * idle or completes now (condition 2; with PIPE = 1 the chosen port's head may instead
+	 * be popped beside the older command, decided after the completion below). A window
+	 * read's command needs no room in the result FIFO. */
 	for (unsigned k = 0; k < np; k++) {
 		const unsigned i = (m->rr + k) % np;
 		const struct port *pt = &m->port[i];
 
 		if (pt->cmdf.n > 0 && (pt->resf.n + 2 <= m->p.res_depth || pt->cmdf.tag[pt->cmdf.head])) {
 			win = i;
-			pop = !m->busy || done;
+			chosen = 1;
+			pop = !m->run[0].busy || (done && !m->run[1].busy);
 			break;
 		}
 	}
@@ -1052,8 +1111,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 				  !pt->pop_issued && !pt->pop_ready;
 		/* ... unless a command queued could stall on a full result FIFO: refused. */
 		const int stall = pt->cmdf.n &&
-				  pt->resf.n + pt->qcnt + (unsigned)(m->run_res && run_port == i) + 1 >=
-					  m->p.res_depth;
+				  pt->resf.n + pt->qcnt + inflight_res(m, i) + 1 >= m->p.res_depth;
 
 		cmdf_n[i] = pt->cmdf.n;
 		resf_n[i] = pt->resf.n;
@@ -1150,14 +1208,14 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 	 * goes to the port that issued it. */
 	if (done) {
 		m->lnk_valid = 0;
-		eng_err = execute(m, m->cmd, &res, &has_res);
+		eng_err = execute(m, ran.cmd, &res, &has_res);
 		m->cmd_done++;
 		/* Section 4.6: a link into an active array below CURR (before this edge) sets
 		 * IRQ_PEND; a PICK_NEXT that did not fail sets CURR and clears IRQ_PEND. */
 		irq_set = m->lnk_valid && m->lnk_parr == m->swap[m->lnk_cpu] &&
 			  m->lnk_prio < m->curr[m->lnk_cpu];
-		if (!eng_err && f_op(m->cmd) == HWS_OP_PICK_NEXT) {
-			pick_cpu = (int)f_cpu(m->cmd);
+		if (!eng_err && f_op(ran.cmd) == HWS_OP_PICK_NEXT) {
+			pick_cpu = (int)f_cpu(ran.cmd);
 			pick_prio = res & HWS_NONE_FLAG ? HWS_CURR_IDLE :
 				    (res & HWS_RES_PRIO_MASK) >> HWS_RES_PRIO_LSB;
 		}
@@ -1185,11 +1243,16 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 			m->irq_pend |= (uint64_t)1 << m->lnk_cpu;
 	}
 
-	if (has_res && run_tag) {
-		m->port[run_port].pop_word = res;
-		m->port[run_port].pop_ready = 1;
+	if (has_res && ran.tag) {
+		m->port[ran.port].pop_word = res;
+		m->port[ran.port].pop_ready = 1;
 	} else if (has_res) {
-		fifo_push(&m->port[run_port].resf, res);
+		fifo_push(&m->port[ran.port].resf, res);
+	}
+	/* PIPE = 1: the chosen head beside the older command (section 4.1.1). */
+	if (chosen && !pop && m->p.pipe) {
+		pop = overlap_ok(m, done, win, resf_n[win]);
+		m->overlaps += (uint64_t)pop;
 	}
 	if (pop) {
 		struct port *pt = &m->port[win];
@@ -1222,7 +1285,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 				 m->port[i].raddr == HWS_REG_SYNC || is_pop(m->port[i].raddr)))
 			m->port[i].err_sticky = 0;
 	if (eng_err)
-		record_err(m, eng_err, m->cmd, done_before);
+		record_err(m, eng_err, ran.cmd, done_before);
 	for (unsigned i = 0; i < np; i++) {
 		if (wr_err[i])
 			record_err(m, wr_err[i], wr_info[i], done_before);
@@ -1232,23 +1295,26 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 
 	m->cycles++;
 
-	/* Sequencing: the next command starts, its latency judged on the new state. */
-	if (done || !m->busy) {
-		if (pop) {
-			m->cmd = popped;
-			m->run_tag = popped_tag;
-			m->run_res = !popped_tag && op_has_result[f_op(popped)];
-			m->run_port = win;
-			m->rr = (win + 1) % np;
-			m->busy = 1;
-			m->step = 1;
-			m->lat = cmd_latency(m, popped);
-		} else {
-			m->busy = 0;
-			m->run_res = 0;
-		}
-	} else {
-		m->step++;
+	/* Sequencing: the completed command leaves, the others go on a step, and the command
+	 * popped starts, its latency judged on the new state. */
+	if (done) {
+		m->run[0] = m->run[1];
+		memset(&m->run[1], 0, sizeof(m->run[1]));
+	}
+	for (unsigned k = 0; k < 2; k++)
+		if (m->run[k].busy)
+			m->run[k].step++;
+	if (pop) {
+		struct run *r = &m->run[m->run[0].busy];
+
+		r->cmd = popped;
+		r->tag = popped_tag;
+		r->res = !popped_tag && op_has_result[f_op(popped)];
+		r->port = win;
+		r->busy = 1;
+		r->step = 1;
+		r->lat = cmd_latency(m, popped);
+		m->rr = (win + 1) % np;
 	}
 }
 
@@ -1443,6 +1509,30 @@ void hws_model_pins(struct hws_model *m, const struct hws_axil_in *in, struct hw
 		}
 		pins_out(pt, &out[i]);
 	}
+}
+
+uint64_t hws_model_overlaps(const struct hws_model *m)
+{
+	return m->overlaps;
+}
+
+unsigned hws_model_inflight(const struct hws_model *m, struct hws_model_run out[2])
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < 2; k++) {
+		const struct run *r = &m->run[k];
+
+		if (!r->busy)
+			continue;
+		out[n].cmd = r->cmd;
+		out[n].step = r->step;
+		out[n].lat = r->lat;
+		out[n].port = r->port;
+		out[n].tag = r->tag;
+		n++;
+	}
+	return n;
 }
 
 int hws_model_inject_fault(struct hws_model *m, unsigned cpu)

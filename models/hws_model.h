@@ -125,6 +125,36 @@ void hws_model_pins(struct hws_model *m, const struct hws_axil_in *in, struct hw
 /* hws_model_pins_now - every port's outputs as the last edge left them. */
 void hws_model_pins_now(const struct hws_model *m, struct hws_axil_out *out);
 
+/* A command in flight, as hws_model_inflight() reports it. */
+struct hws_model_run {
+	uint32_t cmd;		/* the command word */
+	unsigned step;		/* 1..lat: the step it is in during the coming cycle */
+	unsigned lat;		/* its latency (1 when it fails a check) */
+	unsigned port;		/* the port it came from */
+	int tag;		/* a POP/PEEKW window read's command */
+};
+
+/**
+ * hws_model_inflight - the commands in flight after the last edge, oldest first
+ * @m: the model
+ * @out: receives them (two at most: PIPE = 1, docs/accelerator.md 4.1.1; else one)
+ *
+ * For tests of the issue rules: a command with step 1 was popped at the last edge, and
+ * it completes at the edge after the coming lat - step.
+ *
+ * Return: how many (0..2).
+ */
+unsigned hws_model_inflight(const struct hws_model *m, struct hws_model_run out[2]);
+
+/**
+ * hws_model_overlaps - the commands popped beside an older one (PIPE = 1, the pop rule's
+ * (a)-(e), docs/accelerator.md 4.1.1) since hws_model_create(); no reset clears it
+ * @m: the model
+ *
+ * For tests that must show their stimulus overlaps. Return: the count (0 with PIPE = 0).
+ */
+uint64_t hws_model_overlaps(const struct hws_model *m);
+
 /**
  * hws_model_check - check the invariants of docs/accelerator.md section 6
  * @m: the model

@@ -2,6 +2,7 @@
  * hws_model_transport.c - the C model behind the driver's transport interface
  * (include/hws/transport.h): backend "model", registered when this unit is linked.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,12 @@ static int model_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_o
 	return 0;
 }
 
+static int model_overlaps(void *ctx, uint64_t *n)
+{
+	*n = hws_model_overlaps(ctx);
+	return 0;
+}
+
 static const struct hws_transport_ops model_ops = {
 	.read = model_read,
 	.write = model_write,
@@ -71,6 +78,7 @@ static const struct hws_transport_ops model_ops = {
 	.inject_fault = model_inject_fault,
 	.reset = model_reset,
 	.pins = model_pins,
+	.overlaps = model_overlaps,
 };
 
 /* The model starts in its reset state, as the RTL comes out of its harness's reset. */
@@ -78,8 +86,18 @@ static int model_open(const struct hws_backend_args *a, struct hws_transport *ou
 		      size_t len)
 {
 	struct hws_model *m;
-	int ret = hws_model_create(&m, &a->params);
+	struct hws_params p = a->params;
+	int ret;
 
+	/* "model:pipe": PIPE = 1 (docs/accelerator.md 4.1.1) whatever hws_config.pipe says */
+	if (a->arg && !strcmp(a->arg, "pipe")) {
+		p.pipe = 1;
+	} else if (a->arg && *a->arg) {
+		snprintf(msg, len, "the model backend takes no argument but \"pipe\" (got \"%s\")",
+			 a->arg);
+		return -EINVAL;
+	}
+	ret = hws_model_create(&m, &p);
 	if (ret) {
 		snprintf(msg, len, "cannot create the model: %s", strerror(-ret));
 		return ret;

@@ -39,9 +39,12 @@ module hws_eng_bitmap #(
   input  wire                   swap_c_i,   // swap[c] of the command's CPU
   input  wire [NR_CPUS-1:0]     swap_i,     // every CPU's swap flag
   input  wire [2*NR_CPUS-1:0]   ne_i,       // array a is non-empty (hws_eng_loads)
-  input  wire [CW-1:0]          f_cpu_i,    // the focus list
+  input  wire [CW-1:0]          f_cpu_i,    // the focus list (the youngest command's)
   input  wire                   f_phys_i,
   input  wire [7:0]             f_prio_i,
+  input  wire [CW-1:0]          fo_cpu_i,   // the list a link or unlink writes (the retiring
+  input  wire                   fo_phys_i,  // command's focus; PIPE = 0: f_*), for the
+  input  wire [7:0]             fo_prio_i,  // simulation checks
   input  wire [CW-1:0]          tt_cpu_i,   // the task's list (its entry in tt)
   input  wire                   tt_phys_i,
   input  wire [7:0]             tt_prio_i,
@@ -253,7 +256,8 @@ module hws_eng_bitmap #(
 
   // Bits that some configurations do not need, and the fields this module does not read.
   wire unused_bits = &{1'b0, sel_act[7:4], sel_exp[7:4], prio_hi[15:NK], chunk_oh[15:NK],
-                       f_bma, cst_bma, pk_bma, tt_bma, bnew_i, enq_bma, tt_prio_i, ctl_i};
+                       f_bma, cst_bma, pk_bma, tt_bma, bnew_i, enq_bma, tt_prio_i, ctl_i,
+                       fo_cpu_i, fo_phys_i, fo_prio_i};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks: the word a link or unlink rewrites is the focus list's, read
@@ -262,26 +266,36 @@ module hws_eng_bitmap #(
   // the written word's summary bit.
 `ifndef SYNTHESIS
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
+  // (the focus list of the write: the retiring command's)
+  wire [15:0]     o_prio_hi = 16'd1 << fo_prio_i[7:4];
+  wire [15:0]     o_prio_lo = 16'd1 << fo_prio_i[3:0];
+  wire [AIW-1:0]  o_arr     = {fo_cpu_i, fo_phys_i};
+  wire [NARR-1:0] o_arr_oh  = {{(NARR-1){1'b0}}, 1'b1} << o_arr;
+  wire [2*NK-1:0] o_sm_c    = sm_cpu[fo_cpu_i];
+  wire [NK-1:0]   o_sm      = fo_phys_i ? o_sm_c[NK +: NK] : o_sm_c[0 +: NK];
+  wire            o_sm_k    = ((o_sm & o_prio_hi[NK-1:0]) != {NK{1'b0}});
+  wire [AIW+3:0]  o_bma     = {o_arr, fo_prio_i[7:4]};
+  wire            o_unused  = &{1'b0, o_prio_hi[15:NK], o_bma};
   always @(posedge clk_i) begin
     if (!srst_i) begin
-      if (upd && (bm_addr_q != f_bma[BMAW-1:0])) begin
+      if (upd && (bm_addr_q != o_bma[BMAW-1:0])) begin
         $display("hws_eng_bitmap: INVARIANT FAILED at %0t: bitmap word %0d written, focus list cpu %0d phys %0d prio %0d",
-                 $time, bm_addr_q, f_cpu_i, f_phys_i, f_prio_i);
+                 $time, bm_addr_q, fo_cpu_i, fo_phys_i, fo_prio_i);
         $fatal(1, "hws_eng_bitmap: bitmap write address");
       end
       if (unlink_i && !f_ne) begin
         $display("hws_eng_bitmap: INVARIANT FAILED at %0t: unlink from cpu %0d phys %0d prio %0d, its bitmap bit is clear",
-                 $time, f_cpu_i, f_phys_i, f_prio_i);
+                 $time, fo_cpu_i, fo_phys_i, fo_prio_i);
         $fatal(1, "hws_eng_bitmap: bitmap bit of a non-empty list");
       end
-      if (upd && ((plo_q != prio_lo) || (phi_q != prio_hi[NK-1:0]) || (foh_q != f_arr_oh))) begin
+      if (upd && ((plo_q != o_prio_lo) || (phi_q != o_prio_hi[NK-1:0]) || (foh_q != o_arr_oh))) begin
         $display("hws_eng_bitmap: INVARIANT FAILED at %0t: one-hots of the step before %h %h %h, now %h %h %h",
-                 $time, plo_q, phi_q, foh_q, prio_lo, prio_hi[NK-1:0], f_arr_oh);
+                 $time, plo_q, phi_q, foh_q, o_prio_lo, o_prio_hi[NK-1:0], o_arr_oh);
         $fatal(1, "hws_eng_bitmap: plo_q/phi_q/foh_q differ from the focus list's one-hots");
       end
-      if (upd && (smk_q != f_sm_k)) begin
+      if (upd && (smk_q != o_sm_k)) begin
         $display("hws_eng_bitmap: INVARIANT FAILED at %0t: summary bit %0d, a step earlier %0d",
-                 $time, f_sm_k, smk_q);
+                 $time, o_sm_k, smk_q);
         $fatal(1, "hws_eng_bitmap: smk_q differs from the focus list's summary bit");
       end
       if (s2 && ctl_i[`HWS_C_PK] && (pk_tw_q == pk_none_q)) begin

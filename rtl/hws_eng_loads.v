@@ -43,24 +43,33 @@ module hws_eng_loads #(
   parameter integer GW   = (NR_GROUPS > 1) ? $clog2(NR_GROUPS) : 1, // group index width
   parameter integer NRW  = $clog2(NR_TASKS + 1),                    // task count width
   parameter integer WGTW = 18,                                      // HWS_WEIGHT_W
+  parameter integer PIPE = 0,                                       // 1: overlapped issue
+                                                                    // (retiring copies of swc_q,
+                                                                    // tv_q; group forwarding)
   parameter integer LDW  = 26                                       // load width:
                                                    // $clog2(NR_TASKS * HWS_RT_WEIGHT + 1)
 ) (
   input  wire                    clk_i,
   input  wire                    srst_i,      // synchronous reset: counts, loads, flags 0
-  input  wire [`HWS_CTL_W-1:0]   ctl_i,       // the control word (hws_eng_seq)
+  input  wire [`HWS_CTL_W-1:0]   ctl_i,       // the control word (hws_eng_seq's retiring view)
+  input  wire [`HWS_CTL_W-1:0]   ctl_n_i,     // the youngest command's (wl_q's latch)
+  input  wire                    two_i,       // PIPE = 1: two commands in flight (hws_eng_seq)
+  input  wire                    opop_i,      // PIPE = 1: an overlapping pop at this edge
   input  wire                    start_i,     // pop edge: swc_q and tv_q sample cmd_i's
   input  wire [31:0]             cmd_i,       // the command FIFO's head
   input  wire                    ok1_i,       // step 1 of a command that passed its checks
   input  wire [CW-1:0]           c_i,         // the command's CPU
+  input  wire [CW-1:0]           c_n_i,       // the youngest command's CPU (the per-CPU words
+                                              // hws_eng_result registers in step 1)
   input  wire [11:0]             task_i,      // the command's TASK field (LCU_STAT: group)
-  input  wire [7:0]              prio_i,      // the command's PRIO field
+  input  wire [7:0]              prio_i,      // the youngest command's PRIO field
   input  wire                    array_i,     // the command's ARRAY field (SET_IDLE: idle)
   input  wire [CW-1:0]           f_cpu_i,     // the focus list
   input  wire                    f_phys_i,
   input  wire                    link_i,      // this edge links into the focus list
   input  wire                    unlink_i,    // ... unlinks u_task_i from it
-  input  wire [TW-1:0]           u_task_i,    // the task linked (t) or unlinked
+  input  wire [TW-1:0]           u_task_i,    // the task u of the youngest command (t, or
+                                              // PICK_NEXT's head): grp's read address
   input  wire [TW-1:0]           nx_raddr_i,  // next's read address (wt is read there)
   input  wire                    q_t_i,       // queued[t] of the command's task
   input  wire [WGTW-1:0]         tt_wgt_i,    // weight of the task's list priority (tt)
@@ -72,7 +81,8 @@ module hws_eng_loads #(
   output wire [NR_CPUS*LDW-1:0]  hist_o,      // hist of CPU c
   output wire [NR_CPUS-1:0]      idle_o,
   output wire [NR_CPUS-1:0]      swap_o,
-  output wire                    swap_c_o,    // swap[c] of the command's CPU (swc_q)
+  output wire                    swap_c_o,    // swap[c] of the command's CPU (retiring view)
+  output wire                    swap_c_n_o,  // ... of the youngest command's CPU (swc_q)
   output wire [WGTW-1:0]         wl_o,        // weight(PRIO), or of PICK_NEXT's prio (wl_q)
   output wire [WGTW-1:0]         f_weight_o,  // the weight in force of the task u
   output wire [GW-1:0]           grp_u_o,     // the group of the task u
@@ -124,6 +134,7 @@ module hws_eng_loads #(
 `endif
 
   wire s1   = ctl_i[`HWS_S_1];
+  wire s1_n = ctl_n_i[`HWS_S_1];
   wire [TW-1:0] t_i = task_i[TW-1:0];   // the command's task
   wire link = link_i;
   wire upd  = link_i || unlink_i;
@@ -140,8 +151,9 @@ module hws_eng_loads #(
   wire [WGTW-1:0] wt_wgt;
   reg  [WGTW-1:0] wl_q;      // weight(PRIO) from step 2 on; PICK_NEXT: weight(its prio) in step 4
   reg             tv_q;      // grp_vld[t] of the command's task
-  wire            uv     = ctl_i[`HWS_C_PK] || tv_q;
-  wire [WGTW-1:0] wl_rom = hws_weight_fn(s1 ? prio_i : pk_prio_i);
+  wire            tv_o;      // ... of the retiring command's (tv_q, or its copy)
+  wire            uv     = ctl_i[`HWS_C_PK] || tv_o;
+  wire [WGTW-1:0] wl_rom = hws_weight_fn(s1_n ? prio_i : pk_prio_i);
   // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
   // else the task's own list (tt_wgt)
   wire            wl_use = ctl_i[`HWS_C_WLC] || ctl_i[`HWS_S_WLS];
@@ -248,7 +260,7 @@ module hws_eng_loads #(
   // The command's CPU's load and counts, for the commands that name a CPU and report or
   // decay them (CPU_STAT, LCU_STAT, LOAD_TICK): not through the focus multiplexer, which
   // also takes a task's CPU from tt, a path from a RAM output no result needs.
-  wire [LDW-1:0] load_c   = load_cpu[c_i];
+  wire [LDW-1:0] load_c   = load_cpu[c_n_i];
 
   // swap[c] of the command's CPU, registered at the pop from the FIFO head (swc_q): a swap
   // flips only at PICK_NEXT's last edge, which is forwarded, so swc_q holds for the whole
@@ -317,10 +329,12 @@ module hws_eng_loads #(
   wire [LDW-1:0]  gl_rd, gt_rd;
   // (an invalid word reads 0: the sum is the delta alone; the valid bit picks between the
   // two after the adder instead of feeding it)
-  wire [LDW-1:0]  gl_add = gl_rd + gu_dlt_q;
-  wire [LDW-1:0]  gt_add = gt_rd + gu_dlt_q;
-  wire [LDW-1:0]  gl_wd  = gl_vld_q[gu_la_q] ? gl_add : gu_dlt_q;
-  wire [LDW-1:0]  gt_wd  = gt_vld_q[gu_ga_q] ? gt_add : gu_dlt_q;
+  wire [LDW-1:0]  gl_base, gt_base;   // the words read (PIPE = 1: or the one pending)
+  wire            gl_fwv, gt_fwv;     // ... forwarded (then valid)
+  wire [LDW-1:0]  gl_add = gl_base + gu_dlt_q;
+  wire [LDW-1:0]  gt_add = gt_base + gu_dlt_q;
+  wire [LDW-1:0]  gl_wd  = (gl_fwv || gl_vld_q[gu_la_q]) ? gl_add : gu_dlt_q;
+  wire [LDW-1:0]  gt_wd  = (gt_fwv || gt_vld_q[gu_ga_q]) ? gt_add : gu_dlt_q;
   hws_ram #(.DEPTH((GLD > 1) ? GLD : 2), .WIDTH(LDW), .AW(GLAW)) u_gl (
     .clk_i(clk_i), .we_i(gu_pend_q), .waddr_i(gu_la_q), .wdata_i(gl_wd),
     .raddr_i(gl_a), .rdata_o(gl_rd)
@@ -341,6 +355,42 @@ module hws_eng_loads #(
 `endif
   // LCU_STAT: forwarding of the word written at the edge that ends its step 1 (the valid
   // bits of the words read in step 1 are registered with them: lcu_vl_q, lcu_vt_q)
+  // PIPE = 1 (docs/accelerator.md 7): the last steps of two overlapped commands fall on
+  // consecutive cycles, so two group updates of one word can follow each other: the read
+  // of the second misses the first's write (at the same edge), and the pending sum is
+  // forwarded to it instead. The retiring command's swc_q and tv_q are copied at an
+  // overlapping pop (opop_i), the newcomer's replace them.
+  generate
+    if (PIPE != 0) begin : g_pipe
+      reg           gl_fw_q, gt_fw_q, swc_r, tv_r;
+      reg [LDW-1:0] gl_fd_q, gt_fd_q;
+      always @(posedge clk_i) begin
+        gl_fw_q <= gu_pend_q && gu_req && (gu_la_q == gl_a);
+        gt_fw_q <= gu_pend_q && gu_req && (gu_ga_q == gu_g);
+        gl_fd_q <= gl_wd;
+        gt_fd_q <= gt_wd;
+        if (opop_i) begin
+          swc_r <= swc_q;
+          tv_r  <= tv_q;
+        end
+      end
+      assign gl_fwv   = gl_fw_q;
+      assign gt_fwv   = gt_fw_q;
+      assign gl_base  = gl_fw_q ? gl_fd_q : gl_rd;
+      assign gt_base  = gt_fw_q ? gt_fd_q : gt_rd;
+      assign swap_c_o = two_i ? swc_r : swc_q;
+      assign tv_o     = two_i ? tv_r : tv_q;
+    end else begin : g_serial
+      assign gl_fwv   = 1'b0;
+      assign gt_fwv   = 1'b0;
+      assign gl_base  = gl_rd;
+      assign gt_base  = gt_rd;
+      assign swap_c_o = swc_q;
+      assign tv_o     = tv_q;
+      wire unused_pipe = &{1'b0, two_i, opop_i};
+    end
+  endgenerate
+
   reg            lcu_fl_q, lcu_ft_q, lcu_vl_q, lcu_vt_q;
   reg [LDW-1:0]  lcu_gl_q, lcu_gt_q;
   always @(posedge clk_i) begin
@@ -361,7 +411,7 @@ module hws_eng_loads #(
   // LDW bits hold it; the sum takes one more bit, so the halving is exact. One flat
   // register, hist of CPU x at [x*LDW +: LDW] (a flat vector costs Verilator nothing to
   // pass; read for one CPU through the array view hist_cpu).
-  wire [LDW-1:0] hist_c   = hist_cpu[c_i];
+  wire [LDW-1:0] hist_c   = hist_cpu[c_n_i];
   wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_c};
   wire           tick_we  = ok1_i && ctl_i[`HWS_C_TICK];
   integer hx;
@@ -396,7 +446,7 @@ module hws_eng_loads #(
       swc_q <= swap_all[c_in] ^ (swap_flip && (c_i == c_in));
       tv_q  <= !t_in_bad && ((grp_we && (t_i == t_in[TW-1:0])) || grp_vld_q[t_in[TW-1:0]]);
     end
-    if (ctl_i[`HWS_S_WL_LD]) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
+    if (ctl_n_i[`HWS_S_WL_LD]) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
     gu_la_q  <= gl_a;
     gu_ga_q  <= gu_g;
     gu_dlt_q <= gu_dlt;
@@ -414,7 +464,7 @@ module hws_eng_loads #(
   assign hist_o      = hist_all;
   assign idle_o      = idle_q;
   assign swap_o      = swap_all;
-  assign swap_c_o    = swc_q;
+  assign swap_c_n_o  = swc_q;
   assign wl_o        = wl_q;
   assign f_weight_o  = f_weight;
   assign grp_u_o     = grp_u;
@@ -422,8 +472,8 @@ module hws_eng_loads #(
   assign gt_lcu_o    = lcu_ft_q ? lcu_gt_q : lcu_vt_q ? gt_rd : {LDW{1'b0}};
   assign load_c_o    = load_c;
   assign hist_c_o    = hist_c;
-  assign nr_c0_o     = nr_cpu[c_i][0 +: NRW];
-  assign nr_c1_o     = nr_cpu[c_i][NRW +: NRW];
+  assign nr_c0_o     = nr_cpu[c_n_i][0 +: NRW];
+  assign nr_c1_o     = nr_cpu[c_n_i][NRW +: NRW];
   assign upd_o       = load_we || tick_we;
   assign upd_cpu_o   = gs_cpu6;
   assign upd_n_old_o = load_f;
@@ -462,7 +512,7 @@ module hws_eng_loads #(
 `endif
 
   // Bits that some configurations do not need, and the fields this module does not read.
-  wire unused_bits = &{1'b0, w32, wn32, gl_a_full, lcu_la_full, cf_in, hist_sum[0], task_i,
+  wire unused_bits = &{1'b0, ctl_n_i, w32, wn32, gl_a_full, lcu_la_full, cf_in, hist_sum[0], task_i,
                        prio_i, cmd_i, ctl_i};
 
   // ---------------------------------------------------------------------------------------
@@ -473,17 +523,17 @@ module hws_eng_loads #(
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
   wire        running = (ctl_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}});
   always @(posedge clk_i) begin
-    if (!srst_i && running && (swc_q != swap_all[c_i])) begin
+    if (!srst_i && running && (swap_c_o != swap_all[c_i])) begin
       $display("hws_eng_loads: INVARIANT FAILED at %0t: swc_q %0d, swap[%0d] %0d",
-               $time, swc_q, c_i, swap_all[c_i]);
+               $time, swap_c_o, c_i, swap_all[c_i]);
       $fatal(1, "hws_eng_loads: swc_q differs from the command CPU's swap");
     end
-    if (!srst_i && running && (tv_q != (({1'b0, task_i} >= NR_TASKS32[12:0]) ? 1'b0 : grp_vld_q[t_i]))) begin
+    if (!srst_i && running && (tv_o != (({1'b0, task_i} >= NR_TASKS32[12:0]) ? 1'b0 : grp_vld_q[t_i]))) begin
       $display("hws_eng_loads: INVARIANT FAILED at %0t: tv_q %0d, grp_vld[%0d] %0d",
-               $time, tv_q, t_i, grp_vld_q[t_i]);
+               $time, tv_o, t_i, grp_vld_q[t_i]);
       $fatal(1, "hws_eng_loads: tv_q differs from grp_vld[t]");
     end
-    if (!srst_i && gu_req && gu_pend_q && ((gu_la_q == gl_a) || (gu_ga_q == gu_g))) begin
+    if (PIPE == 0 && !srst_i && gu_req && gu_pend_q && ((gu_la_q == gl_a) || (gu_ga_q == gu_g))) begin
       $display("hws_eng_loads: INVARIANT FAILED at %0t: group update of word %0d / group %0d while the same word is pending",
                $time, gl_a, gu_g);
       $fatal(1, "hws_eng_loads: group update hazard");

@@ -22,21 +22,37 @@ module hws_eng_seq #(
   parameter integer NR_CPUS     = 8,    // CPUs, 1..64 (hws_rq_engine checks the ranges)
   parameter integer NR_TASKS    = 256,  // task table entries, 1..4096
   parameter integer NR_GROUPS   = 16,   // task groups, 1..64
-  parameter integer LCU_BALANCE = 1     // 0: QUERY kind 2 fails with OPCODE
+  parameter integer LCU_BALANCE = 1,    // 0: QUERY kind 2 fails with OPCODE
+  // 1: overlapped issue (docs/accelerator.md 4.1.1): the pop rule's (a)-(d) (ovl_ok_o)
+  // and the retiring copy of the older command (cmd_r, ctl_r)
+  parameter integer PIPE        = 0
 ) (
   input  wire                   clk_i,
   input  wire                   srst_i,     // synchronous reset: idle, the command abandoned
   input  wire                   start_i,    // pop: latch cmd_i, start it at this edge
   input  wire [31:0]            cmd_i,      // the command FIFO's head
   input  wire                   q_t_i,      // queued[t] of cmd_q's task (hws_eng_lists)
+  input  wire                   q_head_i,   // queued[t] of cmd_i's task just after this
+                                            // edge (hws_eng_lists; PIPE = 1, check (d))
   input  wire [4:0]             dom_ok_i,   // hws_domain's consistency flags
   input  wire                   dom_bad_i,  // hws_domain's own DOMAIN verdict (asserted equal)
   input  wire                   bal_done_i, // BALANCE: hws_balance's final cycle
-  output wire                   busy_o,     // a command is executing
-  output wire [2:0]             step_o,     // its step, 1..5 (0 idle)
-  output wire [31:0]            cmd_o,      // cmd_q
-  output wire [`HWS_CTL_W-1:0]  ctl_o,      // ctl_q
-  output wire                   done_o,     // the command completes at the coming edge
+  output wire                   busy_o,     // a command is executing (any in flight)
+  output wire [2:0]             step_o,     // the youngest's step, 1..5 (0 idle)
+  // The retiring view: the command in its last step when two are in flight (cmd_r,
+  // ctl_r), else the one executing (cmd_q, ctl_q); its last-step actions read these.
+  output wire [31:0]            cmd_o,
+  output wire [`HWS_CTL_W-1:0]  ctl_o,
+  // The youngest command (cmd_q, ctl_q): step 1 of a newcomer beside the older's last
+  // step reads these (with PIPE = 0 they are cmd_o, ctl_o).
+  output wire [31:0]            cmd_n_o,
+  output wire [`HWS_CTL_W-1:0]  ctl_n_o,
+  output wire                   two_o,      // two commands in flight (PIPE = 1; else 0)
+  output wire                   free_o,     // condition 2 of 4.1: every command in flight
+                                            // completes at the coming edge (or none)
+  output wire                   ovl_ok_o,   // PIPE = 1: cmd_i may pop beside the older
+                                            // command, 4.1.1 (a)-(d) (hws_top adds (e))
+  output wire                   done_o,     // a command completes at the coming edge
   output wire                   failed_o,   // ... because it failed a check (in step 1)
   output wire                   ok1_o,      // step 1 of a command that passed its checks
   output wire [7:0]             ecode_o     // the error code (OK unless it fails)
@@ -406,6 +422,18 @@ module hws_eng_seq #(
     ctrl_fn = cmd_fn(c) | step_fn(c, st);
   endfunction
 
+  // The overlap class of 4.1.1 (PIPE = 1): ENQUEUE, PICK_NEXT, PEEK, CPU_STAT.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic cls_fn(input [31:0] c);   // (reads the OP field)
+  /* verilator lint_on UNUSEDSIGNAL */
+    reg [3:0] o;
+    begin
+      o = c[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
+      cls_fn = (o == HWS_OP_ENQUEUE) || (o == HWS_OP_PICK_NEXT) || (o == HWS_OP_PEEK) ||
+               (o == HWS_OP_CPU_STAT);
+    end
+  endfunction
+
   // ---------------------------------------------------------------------------------------
   // Sequencer registers
   reg        busy_q;
@@ -428,7 +456,9 @@ module hws_eng_seq #(
                      dom_fail            ? HWS_ERR_DOMAIN : HWS_ERR_OK;
   wire       ck_fail = ck_bad || (ck_q && q_t_i) || (ck_nq && !q_t_i) || dom_fail;
   wire       failed  = s1 && ck_fail;
-  wire       done    = failed || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
+  // done_y: the youngest command (cmd_q) completes at the coming edge
+  wire       done_y  = failed || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
+  wire       done;   // a command completes: the older when two are in flight, else done_y
 
   // The word of the coming step: the command's first at the pop, the next step's while the
   // command runs on (BALANCE's step 2 holds), none when it completes.
@@ -443,7 +473,7 @@ module hws_eng_seq #(
     end else if (start_i) begin
       busy_q <= 1'b1;
       step_q <= 3'd1;
-    end else if (done) begin
+    end else if (done_y) begin
       busy_q <= 1'b0;
       step_q <= 3'd0;
     end else if (busy_q) begin
@@ -462,16 +492,86 @@ module hws_eng_seq #(
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= {(`HWS_CTL_W - `HWS_C_W){1'b0}};
     else if (start_i)
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= ctl_pop[`HWS_CTL_W-1:`HWS_C_W];
-    else if (busy_q && !done)
+    else if (busy_q && !done_y)
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= ctl_next[`HWS_CTL_W-1:`HWS_C_W];
     else
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= {(`HWS_CTL_W - `HWS_C_W){1'b0}};
   end
 
+  // ---------------------------------------------------------------------------------------
+  // Overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1). The youngest command is cmd_q;
+  // a newcomer popped while it stays in flight (an overlapping pop, opop) moves it into the
+  // retiring copy cmd_r / ctl_r with the word of its last step, and two_q says two are in
+  // flight for the one cycle that follows: the older completes at the edge ending it.
+  generate
+    if (PIPE != 0) begin : g_pipe
+      reg                   two_q;
+      reg [31:0]            cmd_r;
+      reg [`HWS_CTL_W-1:0]  ctl_r;
+      wire [3:0] op_q = cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
+      wire [3:0] op_i = cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
+      wire free = !busy_q || (done_y && !two_q);
+      wire opop = start_i && !free;
+      // (a) the youngest stays in flight and enters its last step; (b) both in the class;
+      // (c) the raw CPU fields differ, and the TASK fields of two ENQUEUEs; (d) the
+      // newcomer passes its word checks and, ENQUEUE, QUEUED on the state after this edge.
+      wire ok_a = busy_q && !done_y && ctl_next[`HWS_S_FIN];
+      wire ok_b = cls_fn(cmd_q) && cls_fn(cmd_i);
+      wire ok_c = (cmd_q[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W] != cmd_i[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]) &&
+                  !((op_q == HWS_OP_ENQUEUE) && (op_i == HWS_OP_ENQUEUE) &&
+                    (cmd_q[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W] == cmd_i[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W]));
+      wire ok_d = !ctl_pop[`HWS_C_CK_BAD] && !(ctl_pop[`HWS_C_CK_Q] && q_head_i);
+      always @(posedge clk_i) begin
+        if (srst_i) two_q <= 1'b0;
+        else        two_q <= opop;     // the older completes at the edge after it
+      end
+      always @(posedge clk_i) begin
+        if (opop) begin
+          cmd_r <= cmd_q;
+          ctl_r <= {ctl_next[`HWS_CTL_W-1:`HWS_C_W], ctl_q[`HWS_C_W-1:0]};
+        end
+      end
+      assign done     = two_q || done_y;
+      assign two_o    = two_q;
+      assign free_o   = free;
+      assign ovl_ok_o = ok_a && ok_b && ok_c && ok_d;
+      assign cmd_o    = two_q ? cmd_r : cmd_q;
+      assign ctl_o    = two_q ? ctl_r : ctl_q;
+`ifndef SYNTHESIS
+`ifndef FORMAL
+      // The retiring copy is its command's last step; the youngest beside it is in step 1
+      // and passed its checks; a pop is condition 2's or the overlap rule's.
+      always @(posedge clk_i) begin
+        if (!srst_i && two_q &&
+            ((ctl_r != ctrl_fn(cmd_r, lat_fn(cmd_r[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]))) ||
+             !ctl_r[`HWS_S_FIN] || step_q != 3'd1 || failed || done_y)) begin
+          $display("hws_eng_seq: INVARIANT FAILED at %0t: retiring %h word %h, youngest %h step %0d failed %0d",
+                   $time, cmd_r, ctl_r, cmd_q, step_q, failed);
+          $fatal(1, "hws_eng_seq: two in flight");
+        end
+        if (!srst_i && start_i && !free && !ovl_ok_o) begin
+          $display("hws_eng_seq: INVARIANT FAILED at %0t: pop of %h beside %h outside the rule",
+                   $time, cmd_i, cmd_q);
+          $fatal(1, "hws_eng_seq: overlapping pop");
+        end
+      end
+`endif
+`endif
+    end else begin : g_serial
+      assign done     = done_y;
+      assign two_o    = 1'b0;
+      assign free_o   = !busy_q || done_y;
+      assign ovl_ok_o = 1'b0;
+      assign cmd_o    = cmd_q;
+      assign ctl_o    = ctl_q;
+      wire unused_pipe = &{1'b0, q_head_i};
+    end
+  endgenerate
+
   assign busy_o   = busy_q;
   assign step_o   = step_q;
-  assign cmd_o    = cmd_q;
-  assign ctl_o    = ctl_q;
+  assign cmd_n_o  = cmd_q;
+  assign ctl_n_o  = ctl_q;
   assign done_o   = done;
   assign failed_o = failed;
   assign ok1_o    = s1 && !ck_fail;
@@ -506,17 +606,19 @@ module hws_eng_seq #(
 `ifdef FORMAL
   // ---------------------------------------------------------------------------------------
   // Formal properties (formal/proofs.list, docs/formal.md). The environment: reset at the
-  // start, and a pop only when the caller may (!busy_o || done_o, hws_top's pop rule).
+  // start, and a pop only when the caller may (hws_top's pop rule: free_o, condition 2 of
+  // 4.1; with PIPE = 1 also ovl_ok_o, the rule's (a)-(d), hws_top adding (e)). f_cnt and
+  // the latency properties follow the youngest command (done_y: with PIPE = 0 done).
 `define HWS_F_RESET srst_i
 `include "hws_formal_env.vh"
-  always @(*) if (start_i) assume (!busy_q || done);
+  always @(*) if (start_i) assume (free_o || ovl_ok_o);
 
   // f_cnt: the step a command is in, counted from its pop (0 idle).
   reg [3:0] f_cnt = 4'd0;
   always @(posedge clk_i) begin
     if (srst_i)                  f_cnt <= 4'd0;
     else if (start_i)            f_cnt <= 4'd1;
-    else if (done)               f_cnt <= 4'd0;
+    else if (done_y)             f_cnt <= 4'd0;
     else if (busy_q && f_cnt != 4'hf) f_cnt <= f_cnt + 4'd1;
   end
   wire [2:0] f_lat = lat_fn(cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]);
@@ -546,9 +648,9 @@ module hws_eng_seq #(
       assert (f_cnt == {1'b0, step_q} || (f_bal && step_q == 3'd2 && f_cnt >= 4'd2));
       if (busy_q && !f_bal) assert (step_q <= f_lat);
       if (busy_q && f_bal)  assert (step_q <= 3'd2);
-      if (done && !failed && !f_bal) assert (f_cnt == {1'b0, f_lat});
+      if (done_y && !failed && !f_bal) assert (f_cnt == {1'b0, f_lat});
       if (failed) assert (f_cnt == 4'd1);
-      if (busy_q && !f_bal && f_cnt == {1'b0, f_lat}) assert (done);
+      if (busy_q && !f_bal && f_cnt == {1'b0, f_lat}) assert (done_y);
       // A command that fails a check changes nothing but the error registers: in its
       // step 1 no field that writes state is set, and ok1 (the 1-cycle writes) is 0.
       if (failed) assert (!ok1_o && !ctl_q[`HWS_S_LINK] && !ctl_q[`HWS_S_UNL_T] &&
@@ -556,6 +658,52 @@ module hws_eng_seq #(
                           !ctl_q[`HWS_S_SETW] && !ctl_q[`HWS_S_GOLD] && !ctl_q[`HWS_S_GNEW]);
     end
   end
+
+  // Overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1): at most two commands in flight,
+  // they complete one per edge and in pop order, and two are in flight only as the rule
+  // says - the older (the retiring view) in its last step with its own last-step word, of
+  // the class, on another CPU than the youngest, which is in step 1 and passed its checks.
+  // Pops are numbered (f_pops); f_yid and f_oid are the youngest's and the older's
+  // numbers, f_dones the number of the next command to complete.
+  generate
+    if (PIPE != 0) begin : g_f_pipe
+      reg [3:0] f_pops = 4'd0, f_dones = 4'd0, f_yid = 4'd0, f_oid = 4'd0;
+      always @(posedge clk_i) begin
+        if (srst_i) begin
+          f_pops  <= 4'd0;
+          f_dones <= 4'd0;
+        end else begin
+          if (start_i) begin
+            f_pops <= f_pops + 4'd1;
+            f_yid  <= f_pops;
+            if (!free_o) f_oid <= f_yid;
+          end
+          if (done) f_dones <= f_dones + 4'd1;
+        end
+      end
+      wire [3:0] f_n = f_pops - f_dones;   // commands in flight
+      // The environment's queued[t]: hws_eng_lists registers it at the pop (qt_q) from the
+      // value q_head_i gave the pop rule, and holds it for the command.
+      reg f_qh = 1'b0;
+      always @(posedge clk_i) if (start_i) f_qh <= q_head_i;
+      always @(*) if (f_past_valid && busy_q) assume (q_t_i == f_qh);
+      always @(*) begin
+        if (f_past_valid && !srst_i) begin
+          assert (f_n == {3'd0, busy_q} + {3'd0, two_o});
+          assert (f_n <= 4'd2);
+          if (busy_q)          assert (f_yid == f_pops - 4'd1);
+          if (busy_q && !two_o) assert (f_dones == f_yid);
+          if (two_o) begin
+            assert (f_oid == f_pops - 4'd2 && f_dones == f_oid);
+            assert (busy_q && step_q == 3'd1 && !failed && !done_y && done);
+            assert (ctl_o == ctrl_fn(cmd_o, lat_fn(cmd_o[HWS_CMD_OP_LSB +: HWS_CMD_OP_W])));
+            assert (ctl_o[`HWS_S_FIN] && cls_fn(cmd_o) && cls_fn(cmd_q));
+            assert (cmd_o[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W] != cmd_q[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]);
+          end
+        end
+      end
+    end
+  endgenerate
 `endif
 endmodule
 

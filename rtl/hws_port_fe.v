@@ -22,7 +22,8 @@ module hws_port_fe #(
   parameter integer LCU_BALANCE = 1,
   parameter integer ERR_COUNTERS = 1,
   parameter integer BAL_LANES = 0,    // BALANCE's lanes (0: NR_CPUS), read in FEATURES
-  parameter integer IRQ = 1             // FEATURES.IRQ only: hws_top builds hws_irq or not
+  parameter integer IRQ = 1,            // FEATURES.IRQ only: hws_top builds hws_irq or not
+  parameter integer PIPE      = 0     // FEATURES.PIPE (docs/accelerator.md 4.1.1)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -50,8 +51,12 @@ module hws_port_fe #(
   output wire [32:0] head_o,          // the head command, bit 32: a window read's
   input  wire        start_i,         // the head starts at this edge
   input  wire        eng_busy_i,
-  input  wire        run_mine_i,      // the executing command (if any) is this port's
-  input  wire        run_res_i,       // the executing command will push a result word
+  input  wire        run_mine_i,      // a command in flight (if any) is this port's
+  input  wire [1:0]  run_nres_i,      // commands in flight from this port that will push a
+                                      // result word (0..2; 2 only with PIPE = 1)
+  output wire        room2_o,         // PIPE = 1, 4.1.1 (e): the head may pop beside an older
+                                      // command (RES_LEVEL + run_nres <= RES_DEPTH - 2, or a
+                                      // window read's)
   input  wire        res_push_i,      // this port's command pushes its result word now
   input  wire        win_push_i,      // this port's window command completes now
   input  wire [31:0] eng_res_i,
@@ -101,7 +106,8 @@ module hws_port_fe #(
   localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
                                   ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) |
                                   ((LCU_BALANCE != 0) ? (BLN32 << HWS_FEATURES_BAL_LANES_LSB) : 32'd0) |
-                                  ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0);
+                                  ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0) |
+                                  ((PIPE != 0) ? (32'd1 << HWS_FEATURES_PIPE_LSB) : 32'd0);
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this
@@ -168,6 +174,7 @@ module hws_port_fe #(
   // (a window read's command pushes no result word into the result FIFO: it needs no room)
   assign eligible_o = !cmd_empty && (res_room || cmd_head[32]);
   assign head_o     = cmd_head;
+  assign room2_o    = cmd_head[32] || (({26'd0, res_level} + {30'd0, run_nres_i}) <= RES_ROOM32);
   wire busy_mine = eng_busy_i && run_mine_i;
 
   // ---------------------------------------------------------------------------------------
@@ -329,9 +336,9 @@ module hws_port_fe #(
       $fatal(1, "hws_port_fe: result FIFO overflow");
     end
     if (rst_ni && !srst_i &&
-        res_future_q != {1'b0, res_level} + {1'b0, qcnt_q} + {6'd0, run_res_i && run_mine_i}) begin
+        res_future_q != {1'b0, res_level} + {1'b0, qcnt_q} + {5'd0, run_nres_i}) begin
       $display("hws_port_fe: ASSERTION FAILED at %0t: res_future_q %0d, RES_LEVEL %0d + queued %0d + executing %0d",
-               $time, res_future_q, res_level, qcnt_q, run_res_i && run_mine_i);
+               $time, res_future_q, res_level, qcnt_q, run_nres_i);
       $fatal(1, "hws_port_fe: res_future_q");
     end
     if (rst_ni && start_i && cmd_empty) begin

@@ -74,7 +74,9 @@ module hws_rq_engine #(
   parameter integer NR_TASKS  = 256,  // entries of the task table, 1..4096
   parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
   parameter integer LCU_BALANCE = 1,  // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
-  parameter integer BAL_LANES = 0     // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS)
+  parameter integer BAL_LANES = 0,    // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS)
+  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1): a
+                                      // newcomer's step 1 beside the older's last step
 `ifdef FORMAL
   ,
   // formal only (docs/formal.md): the list priorities the proof's commands use, the lowest
@@ -88,10 +90,13 @@ module hws_rq_engine #(
   input  wire        srst_i,      // synchronous reset (rst_ni or CTRL.SOFT_RESET): empties
                                   // every queue and abandons the executing command
   input  wire        start_i,     // pop: latch cmd_i and start it at this edge (the caller
-                                  // guarantees !busy_o || done_o)
+                                  // guarantees free_o, or ovl_ok_o and the result room)
   input  wire [31:0] cmd_i,       // command word at the head of the command FIFO
-  output wire        busy_o,      // a command is executing
-  output wire        done_o,      // the executing command completes at the coming edge
+  output wire        busy_o,      // a command is executing (one or two in flight)
+  output wire        free_o,      // every command in flight completes at the coming edge
+  output wire        ovl_ok_o,    // PIPE = 1: cmd_i may pop beside the older (4.1.1 (a)-(d))
+  output wire        two_o,       // PIPE = 1: two commands in flight
+  output wire        done_o,      // a command completes at the coming edge (the older)
   output wire        res_push_o,  // ... and pushes res_data_o into the result FIFO
   output wire [31:0] res_data_o,
   output wire        err_o,       // ... and failed with err_code_o
@@ -168,8 +173,11 @@ module hws_rq_engine #(
   // Sequencer
   wire                  busy;
   wire [2:0]            step;
-  wire [31:0]           cmd_q;
+  wire [31:0]           cmd_q;      // the retiring view (last-step actions, the result)
   wire [`HWS_CTL_W-1:0] ctl;
+  wire [31:0]           cmd_n;      // the youngest command (step-1 reads; PIPE = 0: cmd_q)
+  wire [`HWS_CTL_W-1:0] ctl_n;
+  wire                  two, free, ovl_ok, q_head;
   wire                  done, failed, ok1;
   wire [7:0]            ecode;
   wire                  q_t;        // queued[t] of the command's task
@@ -177,10 +185,11 @@ module hws_rq_engine #(
   wire                  dom_bad;    // hws_domain's DOMAIN verdict
   wire                  bal_done;   // BALANCE: hws_balance's final cycle
   hws_eng_seq #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                .LCU_BALANCE(LCU_BALANCE)) u_seq (
+                .LCU_BALANCE(LCU_BALANCE), .PIPE(PIPE)) u_seq (
     .clk_i(clk_i), .srst_i(srst_i), .start_i(start_i), .cmd_i(cmd_i), .q_t_i(q_t),
-    .dom_ok_i(dom_ok), .dom_bad_i(dom_bad), .bal_done_i(bal_done),
-    .busy_o(busy), .step_o(step), .cmd_o(cmd_q), .ctl_o(ctl), .done_o(done),
+    .q_head_i(q_head), .dom_ok_i(dom_ok), .dom_bad_i(dom_bad), .bal_done_i(bal_done),
+    .busy_o(busy), .step_o(step), .cmd_o(cmd_q), .ctl_o(ctl), .cmd_n_o(cmd_n),
+    .ctl_n_o(ctl_n), .two_o(two), .free_o(free), .ovl_ok_o(ovl_ok), .done_o(done),
     .failed_o(failed), .ok1_o(ok1), .ecode_o(ecode)
   );
 
@@ -190,6 +199,14 @@ module hws_rq_engine #(
   wire          afield = cmd_q[HWS_CMD_ARRAY_LSB];
   wire          hfield = cmd_q[HWS_CMD_HEAD_LSB];
   wire [CW-1:0] c_w    = cfield[CW-1:0];
+  // The youngest command's fields: what a step 1 beside the older's last step reads (the
+  // read addresses, the latches of step 1). With PIPE = 0 they are the fields above.
+  wire [11:0]   tfield_n = cmd_n[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
+  wire [7:0]    pfield_n = cmd_n[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+  wire [5:0]    cfield_n = cmd_n[HWS_CMD_CPU_LSB  +: HWS_CMD_CPU_W];
+  wire          afield_n = cmd_n[HWS_CMD_ARRAY_LSB];
+  wire [CW-1:0] c_n      = cfield_n[CW-1:0];
+  wire          opop     = start_i && !free;   // an overlapping pop (PIPE = 1)
 
   // ---------------------------------------------------------------------------------------
   // Focus list
@@ -200,11 +217,29 @@ module hws_rq_engine #(
   wire            pk_phys;           // PICK_NEXT/PEEK's latched search (hws_eng_bitmap)
   wire [7:0]      pk_prio;
   wire            swap_c;            // swap[c] of the command's CPU
+  wire            swap_c_n;          // ... of the youngest command's CPU
   wire [CW-1:0]   f_cpu  = ctl[`HWS_S_FN] ? bnew[AIW+3:5] : ctl[`HWS_S_FT] ? tt_cpu : c_w;
   wire            f_phys = ctl[`HWS_S_FN] ? bnew[4] : ctl[`HWS_S_FPK] ? pk_phys :
                            ctl[`HWS_S_FCP] ? (afield ^ swap_c) : tt_phys;
   wire [7:0]      f_prio = ctl[`HWS_S_FPK] ? pk_prio : ctl[`HWS_S_FCPR] ? pfield : tt_prio;
   wire [AIW-1:0]  f_arr  = {f_cpu, f_phys};
+  // The youngest command's focus list (PIPE = 1): the bitmap unit registers the list of the
+  // coming step from it; the links and unlinks of the last step use f above.
+  wire [CW-1:0]   fn_cpu;
+  wire            fn_phys;
+  wire [7:0]      fn_prio;
+  generate
+    if (PIPE != 0) begin : g_fn
+      assign fn_cpu  = ctl_n[`HWS_S_FN] ? bnew[AIW+3:5] : ctl_n[`HWS_S_FT] ? tt_cpu : c_n;
+      assign fn_phys = ctl_n[`HWS_S_FN] ? bnew[4] : ctl_n[`HWS_S_FPK] ? pk_phys :
+                       ctl_n[`HWS_S_FCP] ? (afield_n ^ swap_c_n) : tt_phys;
+      assign fn_prio = ctl_n[`HWS_S_FPK] ? pk_prio : ctl_n[`HWS_S_FCPR] ? pfield_n : tt_prio;
+    end else begin : g_f
+      assign fn_cpu  = f_cpu;
+      assign fn_phys = f_phys;
+      assign fn_prio = f_prio;
+    end
+  endgenerate
 
   // ---------------------------------------------------------------------------------------
   // Lists
@@ -213,18 +248,19 @@ module hws_rq_engine #(
   wire                pk_none, pk_swap, f_ne;
   wire [WGTW-1:0]     wl, tt_wgt;
   wire                swap_o;        // swap of the task's CPU
-  wire [TW-1:0]       ht_h, u_task, nx_raddr;
+  wire [TW-1:0]       ht_h, u_task_n, nx_raddr;
   wire                link, unlink, u_empty;
   wire [NR_TASKS-1:0] queued_q;
   hws_eng_lists #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .WGTW(WGTW)) u_lists (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .start_i(start_i), .cmd_i(cmd_i),
-    .task_i(tfield), .c_i(c_w), .prio_i(pfield), .array_i(afield), .swap_c_i(swap_c),
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_n_i(ctl_n), .start_i(start_i),
+    .cmd_i(cmd_i), .task_i(tfield), .task_n_i(tfield_n), .c_i(c_n), .prio_i(pfield_n),
+    .array_i(afield_n), .swap_c_i(swap_c_n),
     .swap_i(swap_all), .pk_ht_i(pk_ht), .pk_none_i(pk_none), .f_ne_i(f_ne),
     .f_cpu_i(f_cpu), .f_phys_i(f_phys), .f_prio_i(f_prio), .wl_i(wl),
     .tt_cpu_o(tt_cpu), .tt_prio_o(tt_prio), .tt_phys_o(tt_phys), .tt_wgt_o(tt_wgt),
-    .swap_o_o(swap_o), .ht_h_o(ht_h), .link_o(link), .unlink_o(unlink), .u_task_o(u_task),
-    .u_empty_o(u_empty), .nx_raddr_o(nx_raddr), .bnew_o(bnew), .queued_o(queued_q),
-    .q_t_o(q_t)
+    .swap_o_o(swap_o), .ht_h_o(ht_h), .link_o(link), .unlink_o(unlink),
+    .u_task_o(u_task_n), .u_empty_o(u_empty), .nx_raddr_o(nx_raddr), .bnew_o(bnew),
+    .queued_o(queued_q), .q_t_o(q_t), .q_head_o(q_head)
 `ifdef FORMAL
     , .f_tt_o(f_tt), .f_nx_o(f_nx), .f_pv_o(f_pv), .f_ht_o(f_ht), .f_hth_o(f_hth)
 `endif
@@ -235,9 +271,10 @@ module hws_rq_engine #(
   wire [NARR-1:0] ne_all;
   wire [15:0]     chunk;
   hws_eng_bitmap #(.NR_CPUS(NR_CPUS)) u_bitmap (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .c_i(c_w), .prio_i(pfield),
-    .array_i(afield), .swap_c_i(swap_c), .swap_i(swap_all), .ne_i(ne_all),
-    .f_cpu_i(f_cpu), .f_phys_i(f_phys), .f_prio_i(f_prio), .tt_cpu_i(tt_cpu),
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl_n), .c_i(c_n), .prio_i(pfield_n),
+    .array_i(afield_n), .swap_c_i(swap_c_n), .swap_i(swap_all), .ne_i(ne_all),
+    .f_cpu_i(fn_cpu), .f_phys_i(fn_phys), .f_prio_i(fn_prio), .fo_cpu_i(f_cpu),
+    .fo_phys_i(f_phys), .fo_prio_i(f_prio), .tt_cpu_i(tt_cpu),
     .tt_phys_i(tt_phys), .tt_prio_i(tt_prio), .bnew_i(bnew), .link_i(link),
     .unlink_i(unlink), .u_empty_i(u_empty), .pk_ht_o(pk_ht), .pk_phys_o(pk_phys),
     .pk_prio_o(pk_prio), .pk_none_o(pk_none), .pk_swap_o(pk_swap), .f_ne_o(f_ne),
@@ -260,14 +297,17 @@ module hws_rq_engine #(
   wire [5:0]             gs_cpu6;
   wire [LDW-1:0]         gs_n_old, gs_n_new, gs_h_old, gs_h_new;
   hws_eng_loads #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .WGTW(WGTW), .LDW(LDW)) u_loads (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .start_i(start_i), .cmd_i(cmd_i),
-    .ok1_i(ok1), .c_i(c_w), .task_i(tfield), .prio_i(pfield), .array_i(afield),
+                  .WGTW(WGTW), .LDW(LDW), .PIPE(PIPE)) u_loads (
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_n_i(ctl_n), .two_i(two),
+    .opop_i(opop), .start_i(start_i), .cmd_i(cmd_i),
+    .ok1_i(ok1), .c_i(c_w), .c_n_i(c_n), .task_i(tfield), .prio_i(pfield_n), .array_i(afield),
     .f_cpu_i(f_cpu), .f_phys_i(f_phys), .link_i(link), .unlink_i(unlink),
-    .u_task_i(u_task), .nx_raddr_i(nx_raddr), .q_t_i(q_t), .tt_wgt_i(tt_wgt),
+    .u_task_i(u_task_n), .nx_raddr_i(nx_raddr), .q_t_i(q_t),
+    .tt_wgt_i(tt_wgt),
     .pk_prio_i(pk_prio), .pk_swap_i(pk_swap),
     .ne_o(ne_all), .nr_o(nr_all), .load_o(load_all), .hist_o(hist_all), .idle_o(idle_q),
-    .swap_o(swap_all), .swap_c_o(swap_c), .wl_o(wl), .f_weight_o(f_weight),
+    .swap_o(swap_all), .swap_c_o(swap_c), .swap_c_n_o(swap_c_n), .wl_o(wl),
+    .f_weight_o(f_weight),
     .grp_u_o(grp_u), .gl_lcu_o(gl_lcu), .gt_lcu_o(gt_lcu), .load_c_o(load_c),
     .hist_c_o(hist_c), .nr_c0_o(nr_c0), .nr_c1_o(nr_c1),
     .upd_o(gs_upd), .upd_cpu_o(gs_cpu6), .upd_n_old_o(gs_n_old), .upd_n_new_o(gs_n_new),
@@ -301,9 +341,9 @@ module hws_rq_engine #(
   wire [31:0] res_word;
   hws_eng_result #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
                    .WGTW(WGTW), .LDW(LDW)) u_result (
-    .clk_i(clk_i), .ctl_i(ctl), .prio_i(pfield), .failed_i(failed), .ecode_i(ecode),
+    .clk_i(clk_i), .ctl_i(ctl), .prio_i(pfield_n), .failed_i(failed), .ecode_i(ecode),
     .nr_c0_i(nr_c0), .nr_c1_i(nr_c1), .load_c_i(load_c), .hist_c_i(hist_c),
-    .swap_c_i(swap_c), .chunk_i(chunk), .idle_i(idle_q), .gl_lcu_i(gl_lcu),
+    .swap_c_i(swap_c_n), .chunk_i(chunk), .idle_i(idle_q), .gl_lcu_i(gl_lcu),
     .gt_lcu_i(gt_lcu), .qry_i(qry_word), .pk_none_i(pk_none), .pk_swap_i(pk_swap),
     .pk_prio_i(pk_prio), .ht_h_i(ht_h), .tt_cpu_i(tt_cpu), .tt_phys_i(tt_phys),
     .tt_prio_i(tt_prio), .swap_o_i(swap_o), .grp_u_i(grp_u), .q_t_i(q_t),
@@ -311,6 +351,9 @@ module hws_rq_engine #(
   );
 
   assign busy_o     = busy;
+  assign free_o     = free;
+  assign ovl_ok_o   = ovl_ok;
+  assign two_o      = two;
   assign done_o     = done;
   assign res_push_o = done && ctl[`HWS_C_RES];
   assign res_data_o = res_word;
@@ -328,7 +371,8 @@ module hws_rq_engine #(
   assign lnk_o = link ? {1'b1, f_phys == swap_all[f_cpu], lnk_cpu6, f_prio} : 16'd0;
 
   // Bits that some configurations do not need.
-  wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr};
+  wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr, tfield_n,
+                        cfield_n};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.

@@ -37,9 +37,12 @@ module hws_top #(
   parameter integer NR_PORTS  = 1,    // AXI4-Lite slave ports, each with its own FIFOs: 1..4
   parameter integer BAL_LANES = 0,    // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS, one per CPU):
                                       // fewer lanes, less area, a longer BALANCE (section 8.2)
-  parameter integer IRQ       = 1     // 1: build the preemption interrupt (hws_irq, section
+  parameter integer IRQ       = 1,    // 1: build the preemption interrupt (hws_irq, section
                                       // 4.6); 0: leave it out (IRQ_PEND/IRQ_EN read 0, their
                                       // and CURR's writes are OKAY and ignored, irq pins 0)
+  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1): a
+                                      // command of the overlap class may pop beside the
+                                      // older one's last step (0, 1)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -81,9 +84,9 @@ module hws_top #(
         CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
         NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
         ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-        BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ);
+        BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE < 0 || PIPE > 1) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
     end
   endgenerate
 `endif
@@ -94,9 +97,9 @@ module hws_top #(
               CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
               NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
               ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-              BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ);
+              BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE < 0 || PIPE > 1)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
+           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
 `endif
 
   localparam integer NCNT = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
@@ -119,9 +122,15 @@ module hws_top #(
   wire [127:0] irq_regs;   // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
   wire [15:0]  eng_lnk;    // the engine's link at the coming edge (hws_irq)
 
-  reg          run_tag_q;         // the executing command is a window read's
-  reg          run_res_q;         // the executing command will push a result word
-  reg [PW-1:0] run_port_q;        // the port the executing command came from
+  // The commands in flight (docs/accelerator.md 4.1.1): per port, whether one is its own
+  // (run_mine) and how many will push a result word into its FIFO (run_nres); the one
+  // completing at the coming edge is a window read's (c_tag) from port c_port.
+  wire [NR_PORTS-1:0]   run_mine;
+  wire [NR_PORTS*2-1:0] run_nres;
+  wire                  c_tag;
+  wire [PW-1:0]         c_port;
+  wire [NR_PORTS-1:0]   p_room2;    // each port's (e) of 4.1.1
+  wire                  eng_free, eng_ovl_ok, eng_two;
 
   // ---------------------------------------------------------------------------------------
   // The ports' front ends
@@ -150,7 +159,7 @@ module hws_top #(
       wire [PW-1:0] me = gp[PW-1:0];
       hws_port_fe #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
                     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN), .IRQ(IRQ)) u_fe (
+                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN), .IRQ(IRQ), .PIPE(PIPE)) u_fe (
         .clk_i(clk_i), .rst_ni(rst_ni), .srst_i(srst),
         .s_axi_awvalid_i(s_axi_awvalid_i[gp]), .s_axi_awready_o(s_axi_awready_o[gp]),
         .s_axi_awaddr_i(s_axi_awaddr_i[gp*10 +: 10]),
@@ -163,9 +172,10 @@ module hws_top #(
         .s_axi_rvalid_o(s_axi_rvalid_o[gp]), .s_axi_rready_i(s_axi_rready_i[gp]),
         .s_axi_rdata_o(s_axi_rdata_o[gp*32 +: 32]), .s_axi_rresp_o(s_axi_rresp_o[gp*2 +: 2]),
         .eligible_o(p_eligible[gp]), .head_o(p_head[gp*33 +: 33]), .start_i(p_start[gp]),
-        .eng_busy_i(eng_busy), .run_mine_i(run_port_q == me), .run_res_i(run_res_q),
-        .res_push_i(eng_res_push && !run_tag_q && run_port_q == me),
-        .win_push_i(eng_res_push && run_tag_q && run_port_q == me), .eng_res_i(eng_res),
+        .eng_busy_i(eng_busy), .run_mine_i(run_mine[gp]), .run_nres_i(run_nres[gp*2 +: 2]),
+        .room2_o(p_room2[gp]),
+        .res_push_i(eng_res_push && !c_tag && c_port == me),
+        .win_push_i(eng_res_push && c_tag && c_port == me), .eng_res_i(eng_res),
         .any_err_i(any_err), .err_clear_i(err_clear),
         .soft_reset_o(p_soft_reset[gp]), .err_clear_o(p_err_clear[gp]),
         .e_wr_o(p_e_wr[gp]), .e_wr_code_o(p_e_wr_code[gp*8 +: 8]),
@@ -183,19 +193,23 @@ module hws_top #(
 
   // ---------------------------------------------------------------------------------------
   // The arbiter (docs/accelerator.md 4.5, rtl/hws_arbiter.v): when the engine can take a
-  // command, the first eligible port from its round-robin pointer on starts.
+  // command, the first eligible port from its round-robin pointer on starts. With PIPE = 1
+  // it can also when the chosen port's head may pop beside the older command (4.1.1: the
+  // engine's (a)-(d), the port's result room (e)); no other port is tried.
   wire          eng_start;
   wire [PW-1:0] win;
+  wire          arb_ready;
   hws_arbiter #(.NR_PORTS(NR_PORTS), .PW(PW)) u_arb (
-    .clk_i(clk_i), .srst_i(srst), .ready_i(!eng_busy || eng_done), .eligible_i(p_eligible),
+    .clk_i(clk_i), .srst_i(srst), .ready_i(arb_ready), .eligible_i(p_eligible),
     .start_o(eng_start), .win_o(win), .start_vec_o(p_start)
   );
   wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN)) u_engine (
+                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN), .PIPE(PIPE)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
-    .busy_o(eng_busy), .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
+    .busy_o(eng_busy), .free_o(eng_free), .ovl_ok_o(eng_ovl_ok), .two_o(eng_two),
+    .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),
     .err_o(eng_err), .err_code_o(eng_code), .cmd_o(eng_cmd), .bal_regs_o(bal_regs),
     .lnk_o(eng_lnk)
   );
@@ -234,6 +248,12 @@ module hws_top #(
     end
   endgenerate
 
+  // The commands in flight: the youngest (run_*_q, loaded at its pop) and, with PIPE = 1,
+  // the older one beside it (old_*_q, the youngest's copied at an overlapping pop; it
+  // completes at the edge after that pop, so it is valid while the engine's two_o).
+  reg          run_tag_q;         // the youngest command is a window read's
+  reg          run_res_q;         // ... will push a result word (0 once it completed)
+  reg [PW-1:0] run_port_q;        // ... came from this port
   always @(posedge clk_i) begin
     if (srst) begin
       run_tag_q  <= 1'b0;
@@ -244,11 +264,44 @@ module hws_top #(
         run_tag_q  <= head[32];
         run_res_q  <= !head[32] && HWS_RES_OPS[head[31:28]];
         run_port_q <= win;
-      end else if (eng_done) begin
+      end else if (eng_done && !eng_two) begin
         run_res_q <= 1'b0;
       end
     end
   end
+  generate
+    if (PIPE != 0) begin : g_pipe
+      reg          old_tag_q, old_res_q;
+      reg [PW-1:0] old_port_q;
+      always @(posedge clk_i) begin
+        if (eng_start && !eng_free) begin
+          old_tag_q  <= run_tag_q;
+          old_res_q  <= run_res_q;
+          old_port_q <= run_port_q;
+        end
+      end
+      assign arb_ready = eng_free || (eng_ovl_ok && p_room2[win]);
+      assign c_tag     = eng_two ? old_tag_q : run_tag_q;
+      assign c_port    = eng_two ? old_port_q : run_port_q;
+      for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_run
+        wire [PW-1:0] me   = gp[PW-1:0];
+        wire          y_my = (run_port_q == me);
+        wire          o_my = eng_two && (old_port_q == me);
+        assign run_mine[gp] = y_my || o_my;
+        assign run_nres[gp*2 +: 2] = {1'b0, run_res_q && y_my} + {1'b0, old_res_q && o_my};
+      end
+    end else begin : g_serial
+      assign arb_ready = !eng_busy || eng_done;
+      assign c_tag     = run_tag_q;
+      assign c_port    = run_port_q;
+      for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_run
+        wire [PW-1:0] me = gp[PW-1:0];
+        assign run_mine[gp] = (run_port_q == me);
+        assign run_nres[gp*2 +: 2] = {1'b0, run_res_q && (run_port_q == me)};
+      end
+      wire unused_pipe = &{1'b0, eng_free, eng_ovl_ok, eng_two, p_room2};
+    end
+  endgenerate
 
   // ---------------------------------------------------------------------------------------
   // Error registers: up to 1 + 2 * NR_PORTS errors per edge (command, each port's write

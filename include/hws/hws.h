@@ -56,6 +56,9 @@ struct hws_config {
 				 * hws_pins() drives every port */
 	unsigned bal_lanes;	/* BALANCE's lanes, BAL_LANES 1..nr_cpus (0 means nr_cpus; the
 				 * latency of BALANCE depends on it, docs/accelerator.md 8.2) */
+	unsigned pipe;		/* PIPE: 1 = overlapped issue (docs/accelerator.md 4.1.1;
+				 * every backend: the rtl and lockstep ones use a shape
+				 * built with it, suffix pi) */
 };
 
 struct hws_dev;
@@ -349,6 +352,15 @@ void hws_get_bus_stats(const struct hws_dev *d, struct hws_bus_stats *s);
  * Return: 0, or -ENOTSUP when the transport has nothing to add to hws_get_bus_stats().
  */
 int hws_bus_report(const struct hws_dev *d, char *buf, size_t len);
+/**
+ * hws_overlaps - the commands popped beside an older one since the open (PIPE = 1,
+ * docs/accelerator.md 4.1.1), as the backend's model counts them (model, lockstep)
+ * @d: the device
+ * @n: receives the count (0 when there is none to give)
+ *
+ * Return: 0, or -ENOTSUP when the backend has no model.
+ */
+int hws_overlaps(const struct hws_dev *d, uint64_t *n);
 const struct hws_config *hws_config_of(const struct hws_dev *d);
 /**
  * hws_check - check the model's invariants (backends with a model: model, lockstep)

@@ -80,6 +80,9 @@
 #define HWS_FEATURES_IRQ_LSB 2 /* 1: the preemption interrupt is built (parameter IRQ, docs/accelerator.md 4.6); 0: IRQ_PEND0/1 and IRQ_EN0/1 read 0, their writes and CURR[c] writes are answered OKAY and change nothing, irq_o and irq_cpu_o are 0 */
 #define HWS_FEATURES_IRQ_W 1
 #define HWS_FEATURES_IRQ_MASK 0x00000004u
+#define HWS_FEATURES_PIPE_LSB 3 /* 1: overlapped issue (parameter PIPE, docs/accelerator.md 4.1.1): two commands may be in flight; 0: one command at a time (4.1) */
+#define HWS_FEATURES_PIPE_W 1
+#define HWS_FEATURES_PIPE_MASK 0x00000008u
 #define HWS_FEATURES_BAL_LANES_LSB 8 /* BALANCE's lanes (parameter BAL_LANES, 1..NR_CPUS; NR_CPUS unless set), which fix its latency (BAL_LAT_BASE); 0 when BALANCE is not built */
 #define HWS_FEATURES_BAL_LANES_W 7
 #define HWS_FEATURES_BAL_LANES_MASK 0x00007f00u

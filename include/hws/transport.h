@@ -66,6 +66,8 @@ struct hws_params {
 	unsigned no_irq;	/* 0, 1: 1 = built without the preemption interrupt (IRQ = 0):
 				 * IRQ_PEND/IRQ_EN read 0, their and CURR's writes are ignored,
 				 * FEATURES.IRQ reads 0 (docs/accelerator.md 4.6) */
+	unsigned pipe;		/* 0, 1: PIPE, overlapped issue (docs/accelerator.md 4.1.1); the
+				 * model only: the rtl and lockstep backends refuse 1 */
 };
 
 /*
@@ -107,6 +109,10 @@ struct hws_transport_ops {
 	 * the transport failed (errmsg() says why: a lockstep pair whose outputs differ). The
 	 * transactions above drive port 0; do not mix the two while a transaction is open. */
 	int (*pins)(void *ctx, const struct hws_axil_in *in, struct hws_axil_out *out);
+	/* Optional: the commands popped beside an older one since the open (PIPE = 1,
+	 * docs/accelerator.md 4.1.1), as the transport's model counts them: 0, or -ENOTSUP
+	 * when it has no model. */
+	int (*overlaps)(void *ctx, uint64_t *n);
 };
 
 /* The edges a transport's reset() holds rst_ni low: the harness's (hws_vsim_reset()). */

@@ -12,12 +12,12 @@
  * and loads it; hwsched is never relinked for a shape.
  *
  * The key, canonical (one key per shape):
- *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>]
+ *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi]
  * r<res_depth> only when the result FIFO's depth differs from the command FIFO's; nb: built
  * without the BALANCE query (LCU_BALANCE = 0); ne: without the per-code error counters
  * (ERR_COUNTERS = 0); ni: without the preemption interrupt (IRQ = 0); bl<lanes> only when
- * BAL_LANES is below NR_CPUS (never with nb); p<ports> only when NR_PORTS > 1. The default
- * shape is 8x256x16g16.
+ * BAL_LANES is below NR_CPUS (never with nb); p<ports> only when NR_PORTS > 1; pi: with
+ * overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1). The default shape is 8x256x16g16.
  */
 #ifndef HWS_SHAPE_H
 #define HWS_SHAPE_H
@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a shared object of another version is rebuilt. */
-#define HWS_SHAPE_ABI 5
+#define HWS_SHAPE_ABI 6
 /* The one symbol a shape's shared object exports. */
 #define HWS_SHAPE_ENTRY "hws_shape_v1"
 /* The file of a shape in its cache folder: without and with FST waveform support. */
@@ -49,6 +49,7 @@ struct hws_shape_ops {
 	unsigned nr_ports;
 	unsigned bal_lanes;	/* BAL_LANES as built (1..nr_cpus; never 0) */
 	unsigned no_irq;	/* built without the preemption interrupt (IRQ = 0) */
+	unsigned pipe;		/* PIPE */
 	unsigned trace;		/* built with --trace-fst (a waveform can be written) */
 	const char *built_with;	/* the Verilator version and flags, for messages */
 	/* An instance, reset; NULL with @msg set on failure (a waveform it cannot open). */
@@ -71,9 +72,9 @@ typedef const struct hws_shape_ops *(*hws_shape_entry_fn)(void);
 
 /**
  * hws_shape_key - the canonical key of a shape
- * @o: the parameters (nr_cpus .. no_irq; the options are ignored)
+ * @o: the parameters (nr_cpus .. pipe; the options are ignored)
  * @key: receives the key, e.g. "8x256x16g16", "2x64x16g16nbne", "2x16x4r8g16", "8x256x16g16p4",
- *	 "4x256x16g16bl1", "8x256x16g16nbneni"
+ *	 "4x256x16g16bl1", "8x256x16g16nbneni", "8x256x16g16p2pi"
  * @len: size of @key (HWS_SHAPE_KEY_MAX is enough)
  */
 #define HWS_SHAPE_KEY_MAX 48

@@ -58,9 +58,9 @@ void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len)
 		snprintf(ports, sizeof(ports), "p%u", o->nr_ports);
 	if (o->bal_lanes && o->bal_lanes != o->nr_cpus)
 		snprintf(lanes, sizeof(lanes), "bl%u", o->bal_lanes);
-	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
+	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
 		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "",
-		 o->no_irq ? "ni" : "", lanes, ports);
+		 o->no_irq ? "ni" : "", lanes, ports, o->pipe ? "pi" : "");
 }
 
 /* The repository: $HWS_ROOT, or the first folder upwards from the executable that holds
@@ -277,7 +277,7 @@ static int same_shape(const struct hws_shape_ops *s, const struct hws_vsim_opts 
 	       s->cmd_depth == o->cmd_depth && s->res_depth == o->res_depth &&
 	       s->nr_groups == o->nr_groups && s->no_balance == o->no_balance &&
 	       s->no_err_counters == o->no_err_counters && s->no_irq == o->no_irq &&
-	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) &&
+	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) && s->pipe == o->pipe &&
 	       s->bal_lanes == (o->bal_lanes ? o->bal_lanes : o->nr_cpus) &&
 	       s->trace == (o->wave != NULL);
 }
@@ -304,10 +304,10 @@ static const struct hws_shape_ops *load(const char *so, const char *key,
 	}
 	if (!same_shape(s, o)) {
 		snprintf(msg, len,
-			 "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s%s p%u bl%u, not this shape",
+			 "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s%s p%u bl%u%s, not this shape",
 			 key, so, s->nr_cpus, s->nr_tasks, s->cmd_depth, s->res_depth,
 			 s->nr_groups, s->no_balance ? " nb" : "", s->no_err_counters ? " ne" : "",
-			 s->no_irq ? " ni" : "", s->nr_ports, s->bal_lanes);
+			 s->no_irq ? " ni" : "", s->nr_ports, s->bal_lanes, s->pipe ? " pi" : "");
 		dlclose(h);
 		return NULL;
 	}
@@ -319,7 +319,7 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 {
 	struct hws_params p = { o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth,
 				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports,
-				o->bal_lanes, o->no_irq };
+				o->bal_lanes, o->no_irq, o->pipe };
 	char key[HWS_SHAPE_KEY_MAX], why[384], dir[PATH_LEN], so[PATH_LEN + 64];
 	char cmd[2 * PATH_LEN];
 	const char *cache, *root = repo_root();

@@ -37,6 +37,8 @@ struct hws_vsim_opts {
 	unsigned nr_ports;	/* NR_PORTS, 1..4 (0 means 1) */
 	unsigned bal_lanes;	/* BAL_LANES, 1..nr_cpus (0 means nr_cpus) */
 	unsigned no_irq;	/* ... without the preemption interrupt (IRQ = 0) */
+	unsigned pipe;		/* PIPE, 0 or 1 (overlapped issue, docs/accelerator.md 4.1.1;
+				 * the shape key's pi) */
 };
 
 /**

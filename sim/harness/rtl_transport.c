@@ -103,11 +103,12 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 	struct hws_vsim_opts o = {
 		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
 		a->wave, a->deep_check, p->no_balance, p->no_err_counters, p->nr_ports,
-		p->bal_lanes, p->no_irq,
+		p->bal_lanes, p->no_irq, p->pipe,
 	};
-	struct rtl_tp *r = calloc(1, sizeof(*r));
+	struct rtl_tp *r;
 	int ret;
 
+	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(msg, len, "out of memory");
 		return -ENOMEM;

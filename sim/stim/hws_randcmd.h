@@ -50,6 +50,9 @@ struct hws_randcmd_report {
 	uint64_t resets_seen_busy;	/* ... of which a STATUS read just before the reset
 					 * showed commands waiting or executing */
 	uint64_t resets_cut;		/* commands of those bursts written, never completed */
+	uint64_t overlaps;		/* PIPE = 1: commands popped beside an older one, as the
+					 * backend's model counts them (hws_overlaps()) */
+	int has_overlaps;		/* ... the backend has a model that counts them */
 	int failed;			/* a call failed unexpectedly (mismatch, timeout) */
 	char msg[600];			/* why */
 };

@@ -1303,9 +1303,12 @@ TEST_P(EngineNoBalance, BalanceIsRefusedWithOpcodeAndTheRestWorks)
 
 TEST_P(Engine, TheDefaultBuildReportsItsOptionalUnits)
 {
+	// FEATURES.PIPE: 1 on model:pipe (PIPE = 1, docs/accelerator.md 4.1.1) alone
+	const bool pipe = std::string(GetParam()) == "model:pipe";
 	EXPECT_EQ(reg(d, HWS_REG_FEATURES),
 		  HWS_FEATURES_BALANCE_MASK | HWS_FEATURES_ERR_COUNTERS_MASK | HWS_FEATURES_IRQ_MASK |
-			  8u << HWS_FEATURES_BAL_LANES_LSB) << "a BALANCE lane per CPU";
+			  8u << HWS_FEATURES_BAL_LANES_LSB | (pipe ? HWS_FEATURES_PIPE_MASK : 0u))
+		<< "a BALANCE lane per CPU";
 }
 
 // One error of each code a test can make without timing (OVERFLOW needs a full FIFO):
@@ -1395,9 +1398,10 @@ INSTANTIATE_TEST_SUITE_P(Backends, EngineNoBalance,
 
 INSTANTIATE_TEST_SUITE_P(Backends, Engine,
 			 ::testing::Values("model", "rtl",
-					   "lockstep"),
+					   "lockstep", "model:pipe"),
 			 [](const ::testing::TestParamInfo<const char *> &i) {
-				 return std::string(i.param);
+				 std::string n(i.param);
+				 return n == "model:pipe" ? std::string("model_pipe") : n;
 			 });
 
 } // namespace

@@ -23,15 +23,30 @@ struct Shape {
 	bool no_balance = false;	// the variant built without BALANCE (xnb)
 	bool no_err_counters = false;	// ... and without the per-code error counters (xnbne)
 	bool no_irq = false;		// ... and without the interrupt (xnbneni, the HX8K build)
+	bool pipe = false;		// the build with overlapped issue (xpi, PIPE=1)
+	unsigned ports = 1;		// NR_PORTS (the stream drives port 0)
 };
 
 void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 {
 	// A deep RTL walk every W/4 cycles, W = its cost in steps: about 4 steps a cycle.
 	unsigned deep = (s.cpus * 280 + s.tasks) / 4;
-	hws_dev *d = hwstest::open_dev("lockstep", s.cpus, s.tasks, s.depth, deep,
-				       nullptr, s.no_balance, s.no_err_counters, s.no_irq);
-	ASSERT_NE(d, nullptr);
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512];
+
+	hws_config_default(&c);
+	c.backend = "lockstep";
+	c.nr_cpus = s.cpus;
+	c.nr_tasks = s.tasks;
+	c.cmd_depth = c.res_depth = s.depth;
+	c.deep_check = deep;
+	c.no_balance = s.no_balance;
+	c.no_err_counters = s.no_err_counters;
+	c.no_irq = s.no_irq;
+	c.pipe = s.pipe;
+	c.nr_ports = s.ports;
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
 	hws_randcmd_opts o{};
 	o.seed = seed;
 	o.commands = s.commands;
@@ -43,10 +58,18 @@ void run_lockstep(const Shape &s, uint64_t seed, bool every_verdict = false)
 			  << " --commands " << s.commands << " --cpus " << s.cpus << " --tasks "
 			  << s.tasks << " --depth " << s.depth << (s.no_balance ? " --no-balance" : "")
 			  << (s.no_err_counters ? " --no-err-counters" : "")
-			  << (s.no_irq ? " --no-irq" : "");
+			  << (s.no_irq ? " --no-irq" : "") << (s.pipe ? " --pipe" : "")
+			  << (s.ports > 1 ? " --ports " + std::to_string(s.ports) : "");
 	EXPECT_EQ(r.commands, s.commands) << "seed " << seed;
 	EXPECT_GE(r.max_occupancy, s.tasks) << "never filled the table, seed " << seed;
 	EXPECT_GT(r.drains, 0u) << "never drained, seed " << seed;
+	// PIPE = 1: the stream did overlap commands (the model's count; both sides agreed on
+	// every edge of them), and with PIPE = 0 it never does.
+	EXPECT_TRUE(r.has_overlaps) << "seed " << seed;
+	if (s.pipe)
+		EXPECT_GT(r.overlaps, s.commands / 1000) << "seed " << seed;
+	else
+		EXPECT_EQ(r.overlaps, 0u) << "seed " << seed;
 	if (s.no_irq)	// the interrupt's accesses ran, and read 0 (hws_randcmd checks)
 		EXPECT_GT(r.irq_actions, 1000u) << "seed " << seed;
 	// The long run must reach every rule of find_busiest_group, not just the common ones.
@@ -69,6 +92,7 @@ class LockstepSweep : public ::testing::TestWithParam<Shape> {};
 TEST_P(LockstepSweep, RandomCommandsAgree)
 {
 	const uint64_t seed = hwstest::seed_from_env(1000 + GetParam().cpus * 7 + GetParam().tasks);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
 	run_lockstep(GetParam(), seed);
 }
 
@@ -78,14 +102,19 @@ INSTANTIATE_TEST_SUITE_P(Shapes, LockstepSweep,
 					   Shape{ 64, 4096, 16, 120000 },
 					   Shape{ 8, 256, 16, 300000, true },
 					   Shape{ 8, 256, 16, 200000, true, true },
-					   Shape{ 8, 256, 16, 200000, true, true, true }),
+					   Shape{ 8, 256, 16, 200000, true, true, true },
+					   Shape{ 2, 16, 4, 200000, false, false, false, true },
+					   Shape{ 8, 256, 16, 300000, false, false, false, true },
+					   Shape{ 4, 64, 8, 200000, false, false, false, true, 2 }),
 			 [](const ::testing::TestParamInfo<Shape> &i) {
 				 return "c" + std::to_string(i.param.cpus) + "_t" +
 					std::to_string(i.param.tasks) + "_d" +
 					std::to_string(i.param.depth) +
 					(i.param.no_balance ? "_nb" : "") +
 					(i.param.no_err_counters ? "ne" : "") +
-					(i.param.no_irq ? "ni" : "");
+					(i.param.no_irq ? "ni" : "") +
+					(i.param.ports > 1 ? "_p" + std::to_string(i.param.ports) : "") +
+					(i.param.pipe ? "_pi" : "");
 			 });
 
 // A disagreement is caught at the first read that shows it, and the message names the

@@ -343,9 +343,11 @@ TEST_P(Window, RandomPostedStreamsMatchAShadow)
 	}
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Window, ::testing::Values("model", "rtl", "lockstep"),
+INSTANTIATE_TEST_SUITE_P(Backends, Window,
+			 ::testing::Values("model", "rtl", "lockstep", "model:pipe"),
 			 [](const ::testing::TestParamInfo<const char *> &i) {
-				 return std::string(i.param);
+				 std::string n(i.param);
+				 return n == "model:pipe" ? std::string("model_pipe") : n;
 			 });
 
 } // namespace

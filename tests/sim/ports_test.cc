@@ -41,9 +41,12 @@ struct Rng {
 	unsigned below(unsigned n) { return (unsigned)(next() >> 33) % n; }
 };
 
-// The optional units a shape leaves out (its key's nb, ne, ni).
+// The optional units a shape leaves out (its key's nb, ne, ni), and whether it is the build
+// with overlapped issue (its key's pi, PIPE=1).
 struct Without {
 	bool balance = false, err_counters = false, irq = false;
+	bool pipe = false;
+	bool class_mix = false;	// the traffic: mostly posted commands of the overlap class
 };
 
 // The model and the RTL of one shape with @ports ports, stepped together through the pins;
@@ -73,6 +76,7 @@ struct PortPair {
 		o.no_balance = p.no_balance = w.balance;
 		o.no_err_counters = p.no_err_counters = w.err_counters;
 		o.no_irq = p.no_irq = w.irq;
+		o.pipe = p.pipe = w.pipe;
 		EXPECT_EQ(hws_vsim_create(&s, &o, msg, sizeof(msg)), 0) << msg;
 		EXPECT_EQ(hws_model_create(&m, &p), 0);
 		out_m.resize(ports);
@@ -131,15 +135,42 @@ struct PortPair {
 	}
 };
 
-// One port's random traffic: the next transaction to start.
-void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_master *pm)
+// One port's random traffic: the next transaction to start. @class_mix: six in ten are
+// posted commands of the overlap class (docs/accelerator.md 4.1.1: ENQUEUE, PICK_NEXT,
+// PEEK, CPU_STAT) with fields mostly in range, so the command FIFOs stay full and heads
+// meet an older command in its last step, three in ten RESULT reads that make room for
+// their words; the rest is the usual mix.
+void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_master *pm,
+			bool class_mix = false)
 {
 	static const hws_bus_timing ref = { 0, 0, 0, 0 };
+	static const uint32_t cls[4] = { HWS_OP_ENQUEUE, HWS_OP_PICK_NEXT, HWS_OP_PEEK,
+					 HWS_OP_CPU_STAT };
 	hws_bus_timing t = ref;
 	unsigned k = r.below(1000);
 
 	if (r.below(2))
 		hws_bus_timing_next(&g, &t);
+	const unsigned mix = class_mix ? r.below(10) : 9;
+
+	if (mix >= 6 && mix < 9) {
+		hws_pm_read(pm, &t, HWS_REG_RESULT);
+		return;
+	}
+	if (mix < 6) {
+		const unsigned o = r.below(20);
+		const uint32_t op = cls[o < 9 ? 0 : o < 16 ? 1 : o < 18 ? 2 : 3];
+		const uint32_t prio = op == HWS_OP_CPU_STAT ? r.below(16) :
+				      r.below(16) ? 100 + r.below(40) : r.below(256);
+		const uint32_t w = op << HWS_CMD_OP_LSB |
+				   (uint32_t)r.below(p.nr_tasks + (r.below(16) ? 0 : 1)) << HWS_CMD_TASK_LSB |
+				   prio << HWS_CMD_PRIO_LSB |
+				   (uint32_t)r.below(p.nr_cpus + (r.below(16) ? 0 : 1)) << HWS_CMD_CPU_LSB |
+				   r.below(4);
+
+		hws_pm_write(pm, &t, HWS_REG_CMD, w, 0xf);
+		return;
+	}
 	if (k < 420) {	// a posted command: every opcode, fields in and out of range
 		uint32_t op = r.below(4) ? 1 + r.below(9) : r.below(16);
 		uint32_t w = op << HWS_CMD_OP_LSB |
@@ -198,6 +229,7 @@ void random_transaction(Rng &r, hws_bus_gen &g, const hws_params &p, hws_port_ma
 struct Seen {
 	uint64_t picked = 0, refused = 0, results = 0, slverr = 0, irq_pend = 0;
 	uint64_t irq_regs = 0, irq_edges = 0, irq_writes = 0;
+	uint64_t overlaps = 0;	// PIPE=1: commands popped beside an older one (the model's)
 };
 
 Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned ports,
@@ -223,7 +255,7 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 	for (uint64_t e = 0; e < edges; e++) {
 		for (unsigned i = 0; i < ports; i++) {
 			if (!hws_pm_busy(&pm[i]) && rng[i].below(4))	// idle gaps between
-				random_transaction(rng[i], gen[i], pp.p, &pm[i]);
+				random_transaction(rng[i], gen[i], pp.p, &pm[i], w.class_mix);
 			hws_pm_drive(&pm[i], &pp.out_m[i], &in[i]);
 		}
 		if (!pp.edge(in)) {
@@ -260,6 +292,7 @@ Seen lockstep_random(unsigned cpus, unsigned tasks, unsigned depth, unsigned por
 	for (unsigned i = 0; i < ports; i++)	// every port made progress
 		EXPECT_GT(done[i], edges / 40) << "port " << i << " (seed " << seed << ")";
 	seen.irq_edges = pp.irq_edges;
+	seen.overlaps = hws_model_overlaps(pp.m);
 	return seen;
 }
 
@@ -319,6 +352,72 @@ TEST(Ports, LockstepRandomTrafficFourPortsSmallShape)
 	EXPECT_GT(s.irq_pend, 100u);	// IRQ_PEND read non-zero: links did set it
 	EXPECT_GT(s.refused, 10u);
 	EXPECT_GT(s.results, 10000u);
+}
+
+// Overlapped issue (PIPE=1, docs/accelerator.md 4.1.1): the same traffic on the pi builds,
+// every port posting commands, so heads of the overlap class meet an older command in its
+// last step; the model counts the overlapped pops, and the RTL agrees at every edge.
+TEST(Ports, LockstepRandomTrafficPipeOnePortSmallShape)
+{
+	const uint64_t seed = hwstest::seed_from_env(26);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
+	Without pi;
+	pi.pipe = true;
+	Seen s = lockstep_random(2, 16, 4, 1, seed, 1000000, pi);
+
+	EXPECT_GT(s.overlaps, 100u) << "seed " << seed;
+	EXPECT_GT(s.picked, 1000u) << "seed " << seed;
+	EXPECT_GT(s.results, 10000u) << "seed " << seed;
+}
+
+TEST(Ports, LockstepRandomTrafficPipeTwoPortsSmallShape)
+{
+	const uint64_t seed = hwstest::seed_from_env(27);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
+	Without pi;
+	pi.pipe = true;
+	Seen s = lockstep_random(2, 16, 4, 2, seed, 1000000, pi);
+
+	EXPECT_GT(s.overlaps, 1000u) << "seed " << seed;
+	EXPECT_GT(s.picked, 1000u) << "seed " << seed;
+	EXPECT_GT(s.refused, 10u) << "seed " << seed;
+	EXPECT_GT(s.results, 10000u) << "seed " << seed;
+}
+
+TEST(Ports, LockstepRandomTrafficPipeFourPortsDefaultShape)
+{
+	const uint64_t seed = hwstest::seed_from_env(28);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
+	Without pi;
+	pi.pipe = true;
+	Seen s = lockstep_random(8, 256, 16, 4, seed, 400000, pi);
+
+	EXPECT_GT(s.overlaps, 1000u) << "seed " << seed;
+	EXPECT_GT(s.picked, 1000u) << "seed " << seed;
+	EXPECT_GT(s.results, 10000u) << "seed " << seed;
+}
+
+// ... and traffic made of the overlap class, so that most pops overlap: chains of ENQUEUEs
+// (each beside the one before), PICK_NEXTs beside ENQUEUEs, the QUEUED check of (d), full
+// result FIFOs ((e)), window reads among them.
+TEST(Ports, LockstepOverlapClassTrafficPipe)
+{
+	const uint64_t seed = hwstest::seed_from_env(29);
+	printf("[ seed     ] %llu\n", (unsigned long long)seed);
+	Without pi;
+	pi.pipe = pi.class_mix = true;
+	for (unsigned ports = 1; ports <= 2; ports++) {
+		Seen s = lockstep_random(4, 16, 4, ports, seed + ports, 500000, pi);
+
+		printf("[ ports %u  ] %llu overlapped pops, %llu results, %llu picked\n", ports,
+		       (unsigned long long)s.overlaps, (unsigned long long)s.results,
+		       (unsigned long long)s.picked);
+		// (one port posts a command every few edges at most; two keep the FIFOs full)
+		EXPECT_GT(s.overlaps, ports == 1 ? 2000u : 20000u)
+			<< "seed " << seed + ports << ", " << ports << " ports";
+		EXPECT_GT(s.picked, 200u) << "seed " << seed + ports;
+		EXPECT_GT(s.results, 10000u) << "seed " << seed + ports;
+	}
 }
 
 TEST(Ports, LockstepRandomTrafficFourPortsDefaultShape)

@@ -113,6 +113,16 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 2, 1 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "4x256x16g16nibl2");
+	// PIPE = 1 (overlapped issue): pi, last
+	o = { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 0, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "8x256x16g16pi");
+	o = { 2, 64, 4, 8, 16, nullptr, 0, 1, 1, 2, 0, 1, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "2x64x4r8g16nbnenip2pi");
+	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 2, 2, 0, 1 };
+	hws_shape_key(&o, key, sizeof(key));
+	EXPECT_STREQ(key, "4x256x16g16bl2p2pi");
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
@@ -135,6 +145,7 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 5 }, "NR_PORTS must be 1..4" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 9 }, "BAL_LANES must be 1..NR_CPUS" },
 		{ { 8, 256, 16, 16, 16, nullptr, 0, 1, 0, 1, 2 }, "BAL_LANES must be 0 without BALANCE" },
+		{ { 8, 256, 16, 16, 16, nullptr, 0, 0, 0, 1, 0, 0, 2 }, "PIPE must be 0 or 1" },
 	};
 	for (const Bad &b : bad) {
 		hws_vsim *s = nullptr;
@@ -168,6 +179,9 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 		{ "8x256x16g16ninb", "is not a shape key" },
 		{ "8x256x16g16p2ni", "is not a shape key" },
 		{ "8x256x16g16bl2ni", "is not a shape key" },
+		{ "8x256x16g16p1pi", "not canonical: use 8x256x16g16pi" },
+		{ "8x256x16g16pip2", "is not a shape key" },
+		{ "8x256x16g16pini", "is not a shape key" },
 	};
 	for (const auto &k : keys) {
 		CliRun r = shell(make + k.key);
@@ -180,6 +194,33 @@ TEST(Shapes, BadParametersAreRefusedBeforeBuilding)
 	CliRun r = hwstest::hwsched("lockstep --cpus 65 --commands 10");
 	EXPECT_EQ(r.status, 2) << r.out;
 	EXPECT_NE(r.out.find("--cpus '65': expected a whole number in 1..64"), std::string::npos) << r.out;
+}
+
+// PIPE = 1 (the key's pi) is parsed and passed to hws_top, which builds overlapped issue
+// (docs/accelerator.md 4.1.1): the shape is made, and the rtl side of a lockstep run opens
+// it - the driver's identity check compares FEATURES, PIPE bit included (FEATURES.PIPE
+// = 1), with the configuration - and agrees with the model on every edge.
+TEST(Shapes, PipeShapeBuildsAndIdentifiesAsPipe)
+{
+	const std::string cache = fresh_cache("pipe");
+	CliRun r = shell("make -s -C " + repo_root() + " shape SHAPES_DIR=" + cache +
+			 " SHAPE=1x16x16g16pi");
+	EXPECT_EQ(r.status, 0) << r.out;
+	bool made = false;
+	for (const std::string &e : entries(cache))
+		made |= e == "1x16x16g16pi";
+	EXPECT_TRUE(made) << "no shape folder 1x16x16g16pi in " << cache;
+
+	r = shell(with_cache(cache, "lockstep --cpus 1 --tasks 16 --pipe --seed 5 "
+				    "--commands 3000 --no-build"));
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("PIPE=1"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("lockstep: 3000 commands, 0 mismatches"), std::string::npos) << r.out;
+	// The build without it is another shape: not in this cache, so refused (--no-build).
+	r = shell(with_cache(cache, "lockstep --cpus 1 --tasks 16 --seed 5 --commands 10 "
+				    "--no-build"));
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_NE(r.out.find("engine shape 1x16x16g16 is not built"), std::string::npos) << r.out;
 }
 
 // Building off: a shape not in the cache is refused, with the command that builds it; a
