@@ -582,7 +582,10 @@ TEST(PipeIssue, Pipe1ChangesTimingNotOutcome)
 	EXPECT_GT(faster, 0u);
 }
 
-TEST(PipeIssue, BackendsWithoutTheRtlFeatureRefuseIt)
+// PIPE is 0 or 1; no backend refuses PIPE = 1 now that the RTL has it (the lockstep pair
+// opens its model and then its rtl side: in a program without the rtl backend it fails
+// for that, not for PIPE); "model:pipe" names PIPE = 1.
+TEST(PipeIssue, BackendsTakeIt)
 {
 	hws_params p;
 	char msg[300] = "";
@@ -595,8 +598,12 @@ TEST(PipeIssue, BackendsWithoutTheRtlFeatureRefuseIt)
 	hws_config_default(&c);
 	c.pipe = 1;
 	c.backend = "lockstep";
-	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -ENOTSUP);
-	EXPECT_NE(std::strstr(msg, "PIPE=1"), nullptr) << msg;
+	msg[0] = '\0';
+	const int ret = hws_open(&d, &c, msg, sizeof(msg));
+	if (ret == 0)
+		hws_close(d);
+	EXPECT_NE(ret, -ENOTSUP) << msg;
+	EXPECT_EQ(std::strstr(msg, "PIPE"), nullptr) << msg;
 	c.backend = "model";
 	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
 	hws_close(d);
