@@ -456,6 +456,9 @@ BALANCE_CALLS := 1000
 $(BALANCE_BENCH): $(BUILD)/obj/cli/hws_balance_bench.o $(BUILD)/obj/lib/hws_balance.o
 	$(CC) -o $@ $^
 
+# make test compiles the benches (they are not run), so a change that breaks them fails CI.
+test: $(BENCH_BIN) $(BALANCE_BENCH)
+
 bench-balance: $(BALANCE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	@echo "software BALANCE, instructions per call (callgrind):"
