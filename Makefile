@@ -444,7 +444,8 @@ $(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS)
 
 .PHONY: bench bench-balance
 bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)p2) \
-		$(call shape_so,$(DEFAULT_SHAPE)p4) bench-balance
+		$(call shape_so,$(DEFAULT_SHAPE)p4) $(foreach p,pi p2pi p4pi,$(call shape_so,8x4096x16g16$(p))) \
+		bench-balance
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/engine.json \
 		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
