@@ -33,7 +33,7 @@ MUTANTS=(
 	# (proof axil_slave_noaux: FORMAL_NO_AUX, bounded), so the trace shows the rule it breaks.
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire awready = !bvalid_q && !aw_held_q;@@wire awready = !bvalid_q;"
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire wready  = !bvalid_q && !w_held_q;@@wire wready  = !bvalid_q;"
-	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire wr_take = (aw_held_q || aw_hs) && (w_held_q || w_hs);@@wire wr_take = s_axi_awvalid_i && s_axi_wvalid_i && !bvalid_q;"
+	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire wr_take = !bvalid_q && (aw_held_q || s_axi_awvalid_i) && (w_held_q || s_axi_wvalid_i);@@wire wr_take = s_axi_awvalid_i && s_axi_wvalid_i && !bvalid_q;"
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@      if (aw_hs) aw_held_q <= 1'b1;@@"
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@      if (w_hs)  w_held_q  <= 1'b1;@@"
 	# A write response that drops before its BREADY.

@@ -75,7 +75,9 @@ module hws_axil_slave #(
   wire wready  = !bvalid_q && !w_held_q;
   wire aw_hs   = s_axi_awvalid_i && awready;
   wire w_hs    = s_axi_wvalid_i && wready;
-  wire wr_take = (aw_held_q || aw_hs) && (w_held_q || w_hs);
+  // (aw_held_q || aw_hs) && (w_held_q || w_hs), written from the invariants BVALID ->
+  // neither held, and never both held (asserted under FORMAL below): one level less.
+  wire wr_take = !bvalid_q && (aw_held_q || s_axi_awvalid_i) && (w_held_q || s_axi_wvalid_i);
 
   assign wr_take_o = wr_take;
   assign wr_addr_o = aw_held_q ? awaddr_q : s_axi_awaddr_i;

@@ -283,10 +283,18 @@ module hws_port_fe #(
   assign e_wr_o      = wr_addr_err || wr_ovf;
   assign e_wr_code_o = wr_addr_err ? HWS_ERR_ADDR : HWS_ERR_OVERFLOW;
   assign e_wr_word_o = wr_addr_err ? {22'd0, wr_addr} : wr_data;
-  assign e_rd_o      = rd_addr_err || rd_underflow || pop_refuse;
-  assign e_rd_code_o = rd_addr_err ? HWS_ERR_ADDR :
+  // The read channel's error, written without rd_wait (so without rd_latch): an unreadable
+  // address never waits, a RESULT read underflows only when it does not wait (nothing of
+  // this port's queued or executing), and pop_refuse does not involve the latch. The same
+  // value as rd_addr_err || rd_underflow || pop_refuse (checked below in simulation), with
+  // fewer logic levels before ERR_TOTAL.
+  wire e_rd_fast = rd_act && (!rd_valid ||
+                              (rd_is_result && res_empty && !busy_mine && cmd_empty) ||
+                              (rd_is_pop && !pop_issued_q && !pop_ready_q && pop_stall));
+  assign e_rd_o      = e_rd_fast;
+  assign e_rd_code_o = !rd_valid ? HWS_ERR_ADDR :     // (read only with e_rd_o)
                        pop_refuse ? HWS_ERR_OVERFLOW : HWS_ERR_UNDERFLOW;
-  assign e_rd_word_o = rd_addr_err ? {22'd0, rd_addr} : pop_refuse ? pop_cmd : 32'd0;
+  assign e_rd_word_o = !rd_valid ? {22'd0, rd_addr} : pop_refuse ? pop_cmd : 32'd0;
 
   // ---------------------------------------------------------------------------------------
   // FIFOs
@@ -340,6 +348,11 @@ module hws_port_fe #(
       $display("hws_port_fe: ASSERTION FAILED at %0t: res_future_q %0d, RES_LEVEL %0d + queued %0d + executing %0d",
                $time, res_future_q, res_level, qcnt_q, run_nres_i);
       $fatal(1, "hws_port_fe: res_future_q");
+    end
+    if (rst_ni && e_rd_fast != (rd_addr_err || rd_underflow || pop_refuse)) begin
+      $display("hws_port_fe: ASSERTION FAILED at %0t: e_rd_fast %0d, the latch's errors %0d",
+               $time, e_rd_fast, rd_addr_err || rd_underflow || pop_refuse);
+      $fatal(1, "hws_port_fe: e_rd_fast");
     end
     if (rst_ni && start_i && cmd_empty) begin
       $display("hws_port_fe: ASSERTION FAILED at %0t: pop of an empty command FIFO", $time);

@@ -232,14 +232,14 @@ module hws_top #(
         .regs_o(irq_regs), .irq_o(irq_o), .irq_cpu_o(irq_cpu_o)
       );
     end else begin : g_no_irq
-      localparam [31:0] NCPU32 = NR_CPUS;
+      // CPUs 0..NR_CPUS-1 as a mask: a lookup, not a comparator (a carry chain on iCE40)
+      localparam [63:0] CPU_MASK = (NR_CPUS >= 64) ? {64{1'b1}} : ((64'd1 << NR_CPUS) - 64'd1);
       for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_hit
         wire [9:0] a = p_wr_irq_addr[gp*10 +: 10];
         assign p_wr_irq_hit[gp] =
             ((a[9:8] == 2'd0) && (a[7:0] == HWS_REG_IRQ_PEND0 || a[7:0] == HWS_REG_IRQ_PEND1 ||
                                   a[7:0] == HWS_REG_IRQ_EN0 || a[7:0] == HWS_REG_IRQ_EN1)) ||
-            ((a[9:8] == HWS_CURR_BASE[9:8]) && (a[1:0] == 2'b00) &&
-             ({1'b0, a[7:2]} < NCPU32[6:0]));
+            ((a[9:8] == HWS_CURR_BASE[9:8]) && (a[1:0] == 2'b00) && CPU_MASK[a[7:2]]);
       end
       assign irq_regs  = 128'd0;
       assign irq_o     = 1'b0;
