@@ -336,6 +336,25 @@ struct sport {
 	int pending_sync;
 };
 
+/* A SYNC read on @s's port: the FIFO-credit wait, and once more at the end of its stream. */
+static int sport_sync(struct sport *s)
+{
+	static const struct hws_bus_timing ref = { 0, 0, 0, 0 };
+
+	hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
+	s->pending_sync = 1;
+	return 1;
+}
+
+/* The stream's last transaction, its final SYNC, or 0 once it was sent. */
+static int sport_finish(struct sport *s)
+{
+	if (s->final_sync)
+		return 0;
+	s->final_sync = 1;
+	return sport_sync(s);
+}
+
 /*
  * The independent stream (issue 22 item 1, docs/accelerator.md 4.1.1): port p posts
  * ENQUEUE of its tasks p, p + np, p + 2 np, ... once each, on its CPUs in turn (c with
@@ -351,9 +370,7 @@ static int sport_next_enq(struct sport *s, unsigned p, unsigned np, unsigned n)
 	s->pending_pop = s->pending_sync = 0;
 	if (s->i < n) {
 		if (s->posted >= 16) {
-			hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
-			s->pending_sync = 1;
-			return 1;
+			return sport_sync(s);
 		}
 		hws_pm_write(&s->pm, &ref, HWS_REG_CMD,
 			     hws_cmd(HWS_OP_ENQUEUE, p + np * s->i, 120, p + np * (s->i % ncpu), 0, 0),
@@ -362,13 +379,7 @@ static int sport_next_enq(struct sport *s, unsigned p, unsigned np, unsigned n)
 		s->posted++;
 		return 1;
 	}
-	if (!s->final_sync) {
-		s->final_sync = 1;
-		hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
-		s->pending_sync = 1;
-		return 1;
-	}
-	return 0;
+	return sport_finish(s);
 }
 
 /* The next transaction of port @p (of @np), or 0 when its stream is done. */
@@ -384,9 +395,7 @@ static int sport_next(struct sport *s, unsigned p, unsigned np, unsigned n)
 		unsigned i = s->i, kind = i % 8, cpu = p + np * ((unsigned)(s->x >> 33) % ncpu), t;
 
 		if (s->posted >= 16 && kind != 7) {	/* no credit left: wait for the FIFO */
-			hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
-			s->pending_sync = 1;
-			return 1;
+			return sport_sync(s);
 		}
 		s->i++;
 		s->x = s->x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -424,13 +433,7 @@ static int sport_next(struct sport *s, unsigned p, unsigned np, unsigned n)
 		s->posted++;
 		return 1;
 	}
-	if (!s->final_sync) {
-		s->final_sync = 1;
-		hws_pm_read(&s->pm, &ref, HWS_REG_SYNC);
-		s->pending_sync = 1;
-		return 1;
-	}
-	return 0;
+	return sport_finish(s);
 }
 
 /* The answer of port @s's transaction: a pick updates the shadow, a SYNC the credits;
