@@ -15,43 +15,24 @@
 #include <vector>
 
 #include "sim/machine/machine.h"
+#include "tests/sim/sim_run.h"
 #include "tests/test_util.h"
 
 namespace {
 
-struct IrqRun {
-	int ret;
-	machine_result r;
-	std::string err;
-	std::vector<machine_task_stat> tasks;
-};
+using IrqRun = SimRun;
 
 // One run of scheduler hw with the bus and the engine's clock free; @irq: the interrupt
 // mode, @skip: CURR writes it leaves out (the test hook).
 IrqRun run(const char *wl, const char *topo, uint64_t seed, uint64_t ms, const char *backend,
 	int irq, unsigned skip = 0)
 {
-	machine_opts o;
-	machine_default_opts(&o);
-	o.workload = wl;
-	o.topology = topo;
-	o.sched = "hw";
-	o.sched_opts.engine.backend = backend;
-	o.sched_opts.engine.irq = irq;
-	o.sched_opts.engine.irq_skip_curr = skip;
-	o.sched_opts.costs.bus_ns = 0;
-	o.sched_opts.costs.engine_clk_ns = 0;
-	o.seed = seed;
-	o.duration_ns = ms * 1000000ull;
-	o.check_every = 16;
-	IrqRun x{};
-	char err[400] = "";
-	x.ret = machine_run(&o, &x.r, nullptr, err, sizeof(err));
-	if (x.r.tasks)
-		x.tasks.assign(x.r.tasks, x.r.tasks + x.r.ntasks);
-	machine_result_free(&x.r);
-	x.err = err;
-	return x;
+	return sim_run(wl, topo, "hw", seed, ms, backend, [irq, skip](machine_opts *o) {
+		o->sched_opts.engine.irq = irq;
+		o->sched_opts.engine.irq_skip_curr = skip;
+		o->sched_opts.costs.bus_ns = 0;
+		o->sched_opts.costs.engine_clk_ns = 0;
+	});
 }
 
 // What differs between two runs' summaries and per-task lines ("" when nothing does).

@@ -9,40 +9,16 @@
 
 #include "firmware/fw_o1.h"
 #include "sim/machine/machine.h"
+#include "tests/sim/sim_run.h"
 #include "tests/test_util.h"
 
 namespace {
-
-struct SimRun {
-	int ret;
-	machine_result r;
-	std::string err;
-	std::vector<machine_task_stat> tasks;
-};
 
 SimRun run(const char *workload, const char *topo, const char *sched, uint64_t seed,
 	uint64_t duration_ms, const char *backend = "model",
 	void (*tweak)(machine_opts *) = nullptr)
 {
-	machine_opts o;
-	machine_default_opts(&o);
-	if (tweak)
-		tweak(&o);
-	o.workload = workload;
-	o.topology = topo;
-	o.sched = sched;
-	o.sched_opts.engine.backend = backend;
-	o.seed = seed;
-	o.duration_ns = duration_ms * 1000000ull;
-	o.check_every = 16;
-	SimRun x{};
-	char err[400] = "";
-	x.ret = machine_run(&o, &x.r, nullptr, err, sizeof(err));
-	if (x.r.tasks)
-		x.tasks.assign(x.r.tasks, x.r.tasks + x.r.ntasks);
-	machine_result_free(&x.r);
-	x.err = err;
-	return x;
+	return sim_run(workload, topo, sched, seed, duration_ms, backend, tweak);
 }
 
 TEST(Machine, TopologyRejectsImpossibleShapes)
