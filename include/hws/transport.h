@@ -67,7 +67,7 @@ struct hws_params {
 				 * IRQ_PEND/IRQ_EN read 0, their and CURR's writes are ignored,
 				 * FEATURES.IRQ reads 0 (docs/accelerator.md 4.6) */
 	unsigned pipe;		/* 0, 1: PIPE, overlapped issue (docs/accelerator.md 4.1.1); the
-				 * model only: the rtl and lockstep backends refuse 1 */
+				 * rtl and lockstep backends use a shape built with it (pi) */
 };
 
 /*
