@@ -73,6 +73,8 @@ struct run {
 	int tag;		/* a POP read's command */
 	int res;		/* it will push a word into its port's result FIFO */
 	unsigned port;		/* the port it came from */
+	int sfail;		/* it fails a check that reads state (QUEUED, NOTQUEUED,
+				 * DOMAIN): nothing pops at its completion edge (4.1) */
 };
 
 struct hws_model {
@@ -833,6 +835,13 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 }
 
 /* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
+/* A failure of a check that reads the queue state or the domain table (section 4.1,
+ * condition 2), as opposed to one of the command word alone. */
+static int state_check_failed(unsigned code)
+{
+	return code == HWS_ERR_QUEUED || code == HWS_ERR_NOTQUEUED || code == HWS_ERR_DOMAIN;
+}
+
 static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 {
 	if (check_cmd(m, c))
@@ -1092,7 +1101,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		if (pt->cmdf.n > 0 && (pt->resf.n + 2 <= m->p.res_depth || pt->cmdf.tag[pt->cmdf.head])) {
 			win = i;
 			chosen = 1;
-			pop = !m->run[0].busy || (done && !m->run[1].busy);
+			pop = !m->run[0].busy ||
+			      (done && !m->run[1].busy && !m->run[0].sfail);
 			break;
 		}
 	}
@@ -1314,6 +1324,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		r->busy = 1;
 		r->step = 1;
 		r->lat = cmd_latency(m, popped);
+		r->sfail = state_check_failed(check_cmd(m, popped));
 		m->rr = (win + 1) % np;
 	}
 }

@@ -459,6 +459,10 @@ module hws_eng_seq #(
   // done_y: the youngest command (cmd_q) completes at the coming edge
   wire       done_y  = failed || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
   wire       done;   // a command completes: the older when two are in flight, else done_y
+  // done_w: done_y but for a failed state check (QUEUED, NOTQUEUED, DOMAIN), which
+  // completes without letting the next command pop at its edge (4.1, condition 2): the
+  // pop rule reads only registers of this module
+  wire       done_w  = (s1 && ck_bad) || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
 
   // The word of the coming step: the command's first at the pop, the next step's while the
   // command runs on (BALANCE's step 2 holds), none when it completes.
@@ -510,7 +514,7 @@ module hws_eng_seq #(
       reg [`HWS_CTL_W-1:0]  ctl_r;
       wire [3:0] op_q = cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
       wire [3:0] op_i = cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
-      wire free = !busy_q || (done_y && !two_q);
+      wire free = !busy_q || (done_w && !two_q);
       wire opop = start_i && !free;
       // (a) the youngest stays in flight and enters its last step; (b) both in the class;
       // (c) the raw CPU fields differ, and the TASK fields of two ENQUEUEs; (d) the
@@ -560,7 +564,7 @@ module hws_eng_seq #(
     end else begin : g_serial
       assign done     = done_y;
       assign two_o    = 1'b0;
-      assign free_o   = !busy_q || done_y;
+      assign free_o   = !busy_q || done_w;
       assign ovl_ok_o = 1'b0;
       assign cmd_o    = cmd_q;
       assign ctl_o    = ctl_q;
@@ -612,6 +616,10 @@ module hws_eng_seq #(
 `define HWS_F_RESET srst_i
 `include "hws_formal_env.vh"
   always @(*) if (start_i) assume (free_o || ovl_ok_o);
+  // hws_balance's done comes at the earliest in the cycle after its go, the step-1 edge of
+  // a BALANCE that passed its checks: never in a step 1 (its counter is 0 from the last
+  // completion on, hws_balance cnt_q).
+  always @(*) if (s1) assume (!bal_done_i);
 
   // f_cnt: the step a command is in, counted from its pop (0 idle).
   reg [3:0] f_cnt = 4'd0;
@@ -656,6 +664,10 @@ module hws_eng_seq #(
       if (failed) assert (!ok1_o && !ctl_q[`HWS_S_LINK] && !ctl_q[`HWS_S_UNL_T] &&
                           !ctl_q[`HWS_S_UNL_H] && !ctl_q[`HWS_S_GRP_WE] &&
                           !ctl_q[`HWS_S_SETW] && !ctl_q[`HWS_S_GOLD] && !ctl_q[`HWS_S_GNEW]);
+      // Condition 2 of 4.1: the engine is free exactly when idle, or when its only command
+      // completes at the coming edge other than by failing a state check (QUEUED,
+      // NOTQUEUED, DOMAIN: nothing pops at that edge; a word-check failure, ck_bad, frees).
+      assert (free_o == (!busy_q || (done_y && !two_o && !(failed && !ck_bad))));
     end
   end
 

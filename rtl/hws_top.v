@@ -291,7 +291,7 @@ module hws_top #(
         assign run_nres[gp*2 +: 2] = {1'b0, run_res_q && y_my} + {1'b0, old_res_q && o_my};
       end
     end else begin : g_serial
-      assign arb_ready = !eng_busy || eng_done;
+      assign arb_ready = eng_free;
       assign c_tag     = run_tag_q;
       assign c_port    = run_port_q;
       for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_run
@@ -299,7 +299,7 @@ module hws_top #(
         assign run_mine[gp] = (run_port_q == me);
         assign run_nres[gp*2 +: 2] = {1'b0, run_res_q && (run_port_q == me)};
       end
-      wire unused_pipe = &{1'b0, eng_free, eng_ovl_ok, eng_two, p_room2};
+      wire unused_pipe = &{1'b0, eng_ovl_ok, eng_two, p_room2};
     end
   endgenerate
 

@@ -196,4 +196,45 @@ TEST(ModelTiming, SoftResetClearsCyclesAndQueues)
 	EXPECT_EQ(rd(m.get(), HWS_REG_RESULT), 0u);
 }
 
+TEST(ModelTiming, SoftResetTakesEffectAtTheEdgeOfTheWrite)
+{
+	// Section 4.3: a CTRL.SOFT_RESET write taken at edge w resets at w itself. A CYCLES
+	// read latched at w returns the count from before w (reads keep their words); the next
+	// read the channel takes, at w + 2, returns 1 (0 after the reset edge, then w + 1
+	// counted). One port, its write and read channels driven through its pins at once.
+	ModelPtr m = make_model();
+	hws_axil_out out = {};
+	hws_model_pins_now(m.get(), &out);
+	auto edge = [&](bool w, bool r) {
+		hws_axil_in in = {};
+		in.bready = in.rready = 1;
+		if (w) {
+			EXPECT_TRUE(out.awready && out.wready);
+			in.awvalid = in.wvalid = 1;
+			in.awaddr = HWS_REG_CTRL;
+			in.wdata = HWS_CTRL_SOFT_RESET_MASK;
+			in.wstrb = 0xf;
+		}
+		if (r) {
+			EXPECT_TRUE(out.arready);
+			in.arvalid = 1;
+			in.araddr = HWS_REG_CYCLES;
+		}
+		hws_model_pins(m.get(), &in, &out);
+	};
+	edge(false, false);
+	edge(false, true);		// edge 2: the count before it
+	ASSERT_TRUE(out.rvalid);
+	const uint32_t c2 = out.rdata;
+	edge(false, false);
+	edge(false, false);
+	edge(true, true);		// edge 5 = w, the reset edge, with a read
+	ASSERT_TRUE(out.rvalid);
+	EXPECT_EQ(out.rdata, c2 + 3) << "a read at the reset edge returns the count before it";
+	edge(false, false);		// w + 1: the R handshake
+	edge(false, true);		// w + 2
+	ASSERT_TRUE(out.rvalid);
+	EXPECT_EQ(out.rdata, 1u);
+}
+
 } // namespace

@@ -141,6 +141,7 @@ struct Flight {
 	uint32_t cmd;
 	unsigned port;
 	uint64_t done_at;	// completion edge
+	bool sfail;		// fails a check of the state (QUEUED, NOTQUEUED, DOMAIN)
 };
 
 struct Pop {
@@ -202,10 +203,11 @@ public:
 		}
 		bool pop = false;
 		if (win >= 0) {
-			// Condition 2: every command in flight at e completes at e.
+			// Condition 2: every command in flight at e completes at e, and none
+			// of them by failing a check of the state.
 			bool all_done = true;
 			for (const Flight &f : before)
-				all_done = all_done && f.done_at == e;
+				all_done = all_done && f.done_at == e && !f.sfail;
 			pop = all_done;
 			if (!pop && pipe_)
 				pop = overlap(e, before, (unsigned)win, res_before[(unsigned)win]);
@@ -216,7 +218,10 @@ public:
 			uint64_t at = e + q_.latency(c);
 			for (const Flight &f : fl_)
 				EXPECT_GT(at, f.done_at) << "completions out of order";
-			fl_.push_back({ c, (unsigned)win, at });
+			const unsigned code = q_.check(c);
+			fl_.push_back({ c, (unsigned)win, at,
+					code == HWS_ERR_QUEUED || code == HWS_ERR_NOTQUEUED ||
+						code == HWS_ERR_DOMAIN });
 			pops.push_back({ e, c, (unsigned)win, q_.latency(c) });
 			rr_ = ((unsigned)win + 1) % np_;
 		}
@@ -411,6 +416,33 @@ TEST(PipeIssue, SameTaskStallsAndThenFailsQueued)
 	std::vector<Pop> p = run(2, 16, 1, s);
 	ASSERT_EQ(p.size(), 2u);
 	EXPECT_EQ(p[1].edge, p[0].edge + HWS_LAT_ENQUEUE);
+}
+
+TEST(PipeIssue, AFailedStateCheckHoldsTheNextPopOneEdge)
+{
+	// Condition 2 of 4.1: a command failing NOTQUEUED or QUEUED (a check that reads the
+	// state) completes 1 edge after its pop, and nothing pops at that edge: the next
+	// command pops 2 edges after it. One failing a check of the word alone (TASK) lets
+	// the next pop at its completion edge, 1 edge after it. Both PIPE settings; the
+	// FIFO is fed ahead (two ports) so only the rule sets the spacing.
+	for (unsigned pipe = 0; pipe < 2; pipe++) {
+		SCOPED_TRACE(pipe ? "PIPE = 1" : "PIPE = 0");
+		std::vector<std::vector<uint32_t>> s = {
+			{ deq(7), enq(1, 0), enq(1, 1), deq(kTasks + 1), nop() },
+			{ nop(), nop(), nop(), nop(), nop() } };
+		std::vector<Pop> p = run(2, 16, pipe, s);
+		ASSERT_EQ(p.size(), 10u);
+		for (size_t i = 0; i + 1 < p.size(); i++) {
+			uint64_t gap = p[i + 1].edge - p[i].edge;
+			if (p[i].cmd == deq(7) || p[i].cmd == enq(1, 1)) {
+				EXPECT_EQ(p[i].lat, 1u) << i;
+				EXPECT_EQ(gap, 2u) << "after the state-check failure of pop " << i;
+			} else if (p[i].cmd == deq(kTasks + 1)) {
+				EXPECT_EQ(p[i].lat, 1u) << i;
+				EXPECT_EQ(gap, 1u) << "after the word-check failure of pop " << i;
+			}
+		}
+	}
 }
 
 TEST(PipeIssue, AnEnqueueOfTheTaskBeingPickedWaits)
