@@ -834,7 +834,6 @@ static unsigned execute(struct hws_model *m, uint32_t c, uint32_t *res, int *has
 	return 0;
 }
 
-/* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
 /* A failure of a check that reads the queue state or the domain table (section 4.1,
  * condition 2), as opposed to one of the command word alone. */
 static int state_check_failed(unsigned code)
@@ -842,6 +841,7 @@ static int state_check_failed(unsigned code)
 	return code == HWS_ERR_QUEUED || code == HWS_ERR_NOTQUEUED || code == HWS_ERR_DOMAIN;
 }
 
+/* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
 static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
 {
 	if (check_cmd(m, c))
