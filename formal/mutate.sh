@@ -78,8 +78,8 @@ MUTANTS=(
 	"irq_curr_first_port@@irq_n3_p2@@rtl/hws_irq.v@@          for (q = 0; q < NR_PORTS; q = q + 1)   // port order: the last one writing stays@@          for (q = NR_PORTS - 1; q >= 0; q = q - 1)   // port order: the last one writing stays"
 	# The sequencer free at the completion of a failed state check (QUEUED, NOTQUEUED,
 	# DOMAIN), so the next command would pop at that edge (accelerator.md 4.1, condition 2).
-	"seq_free_sfail@@eng_seq_2x4@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) ||@@  wire       done_w  = failed ||"
-	"seq_free_sfail_pi@@eng_seq_2x4_pi@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) ||@@  wire       done_w  = failed ||"
+	"seq_free_sfail@@eng_seq_2x4@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) || fin_y;@@  wire       done_w  = failed || fin_y;"
+	"seq_free_sfail_pi@@eng_seq_2x4_pi@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) || fin_y;@@  wire       done_w  = failed || fin_y;"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

@@ -841,10 +841,11 @@ static int state_check_failed(unsigned code)
 	return code == HWS_ERR_QUEUED || code == HWS_ERR_NOTQUEUED || code == HWS_ERR_DOMAIN;
 }
 
-/* A command's latency, judged on the state when it is popped (sections 7, 8.2). */
-static unsigned cmd_latency(const struct hws_model *m, uint32_t c)
+/* A command's latency, judged on the state when it is popped (sections 7, 8.2); @code is
+ * check_cmd()'s verdict on that state. */
+static unsigned cmd_latency(const struct hws_model *m, uint32_t c, unsigned code)
 {
-	if (check_cmd(m, c))
+	if (code)
 		return 1;
 	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
 		return hws_bal_latency(m->p.nr_cpus, hws_params_bal_lanes(&m->p));
@@ -1316,6 +1317,7 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 			m->run[k].step++;
 	if (pop) {
 		struct run *r = &m->run[m->run[0].busy];
+		const unsigned code = check_cmd(m, popped);	/* on the state at the pop */
 
 		r->cmd = popped;
 		r->tag = popped_tag;
@@ -1323,8 +1325,8 @@ static void edge(struct hws_model *m, const struct bus_in *in, struct bus_out *o
 		r->port = win;
 		r->busy = 1;
 		r->step = 1;
-		r->lat = cmd_latency(m, popped);
-		r->sfail = state_check_failed(check_cmd(m, popped));
+		r->lat = cmd_latency(m, popped, code);
+		r->sfail = state_check_failed(code);
 		m->rr = (win + 1) % np;
 	}
 }

@@ -457,12 +457,14 @@ module hws_eng_seq #(
   wire       ck_fail = ck_bad || (ck_q && q_t_i) || (ck_nq && !q_t_i) || dom_fail;
   wire       failed  = s1 && ck_fail;
   // done_y: the youngest command (cmd_q) completes at the coming edge
-  wire       done_y  = failed || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
+  // fin_y: the youngest command ends its last step (BALANCE: hws_balance's done)
+  wire       fin_y   = busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]);
+  wire       done_y  = failed || fin_y;
   wire       done;   // a command completes: the older when two are in flight, else done_y
   // done_w: done_y but for a failed state check (QUEUED, NOTQUEUED, DOMAIN), which
   // completes without letting the next command pop at its edge (4.1, condition 2): the
   // pop rule reads only registers of this module
-  wire       done_w  = (s1 && ck_bad) || (busy_q && (ctl_q[`HWS_C_BAL] ? bal_done_i : ctl_q[`HWS_S_FIN]));
+  wire       done_w  = (s1 && ck_bad) || fin_y;
 
   // The word of the coming step: the command's first at the pop, the next step's while the
   // command runs on (BALANCE's step 2 holds), none when it completes.
