@@ -916,11 +916,10 @@ int hws_dom_set_pct(struct hws_dev *d, unsigned level, unsigned pct)
 	return do_cmd(d, hws_cmd_dom_pct(0, level, pct));
 }
 
-int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
-		      struct hws_bal *out)
+int hws_balance_verdict(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
+			struct hws_bal *out)
 {
-	uint32_t w, v[4];
-	unsigned i;
+	uint32_t w;
 	int ret;
 
 	if (d->cfg.no_balance) {
@@ -929,9 +928,6 @@ int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned 
 		return -EOPNOTSUPP;
 	}
 	ret = do_query(d, hws_cmd(HWS_OP_QUERY, idle, level, cpu, 1, 0), &w);
-
-	for (i = 0; !ret && i < 4; i++)
-		ret = hws_reg_read(d, HWS_REG_BAL_THIS + 4 * i, &v[i]);
 	if (ret)
 		return ret;
 	out->verdict = (w & HWS_BRES_VERDICT_MASK) >> HWS_BRES_VERDICT_LSB;
@@ -941,11 +937,36 @@ int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned 
 				   (int)((w & HWS_BRES_BUSIEST_CPU_MASK) >> HWS_BRES_BUSIEST_CPU_LSB) :
 				   -1;
 	out->this_group = (w & HWS_BRES_THIS_MASK) >> HWS_BRES_THIS_LSB;
-	out->this_load = v[0];
-	out->max_load = v[1];
-	out->avg_load = v[2];
-	out->imbalance = v[3];
+	out->this_load = out->max_load = out->avg_load = out->imbalance = 0;
 	return 0;
+}
+
+int hws_balance_loads(struct hws_dev *d, unsigned which, struct hws_bal *out)
+{
+	static const uint32_t reg[4] = { HWS_REG_BAL_THIS, HWS_REG_BAL_MAX, HWS_REG_BAL_AVG,
+					 HWS_REG_BAL_IMB };
+	uint32_t *const dst[4] = { &out->this_load, &out->max_load, &out->avg_load,
+				   &out->imbalance };
+	unsigned i;
+	int ret = 0;
+
+	if (which & ~HWS_BAL_RD_ALL) {
+		set_msg(d, "BALANCE loads: register mask 0x%x has bits outside 0x%x", which,
+			HWS_BAL_RD_ALL);
+		return -EINVAL;
+	}
+	for (i = 0; !ret && i < 4; i++)
+		if (which & (1u << i))
+			ret = hws_reg_read(d, reg[i], dst[i]);
+	return ret;
+}
+
+int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
+		      struct hws_bal *out)
+{
+	int ret = hws_balance_verdict(d, cpu, level, idle, out);
+
+	return ret ? ret : hws_balance_loads(d, HWS_BAL_RD_ALL, out);
 }
 
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c)

@@ -69,6 +69,11 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+int fw_balance_needs_loads(enum hws_balance_verdict v)
+{
+	return v == HWS_BAL_NO_GAIN || v == HWS_BAL_MOVE || v == HWS_BAL_MOVE_ONE;
+}
+
 int fw_smpnice_imbalance(uint64_t max, uint64_t avg, uint64_t this_load, uint64_t bw, unsigned bnr,
 			 uint64_t tw, unsigned tnr, uint64_t pb, uint64_t pt, uint64_t *imb)
 {

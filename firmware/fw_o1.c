@@ -517,8 +517,7 @@ static int smpnice(struct sched *s, unsigned cpu, int level, enum hws_idle_type 
 	unsigned bnr, tnr, dom = hws_block(tp->lead, (unsigned)level + 1, cpu);
 	int best = -1;
 
-	if (b->verdict != HWS_BAL_MOVE && b->verdict != HWS_BAL_MOVE_ONE &&
-	    b->verdict != HWS_BAL_NO_GAIN)
+	if (!fw_balance_needs_loads(b->verdict))
 		return -1;
 	group_sums(s, cpu, level, (unsigned)b->busiest_group, &bw, &bnr);
 	group_sums(s, cpu, level, (unsigned)b->this_group, &tw, &tnr);

@@ -52,7 +52,12 @@ struct fw_rq_ops {
 		     uint32_t *src, uint32_t *tgt);
 	/* The summed weight of @group's queued tasks on every CPU. */
 	int (*group_total)(struct fw_rq *q, unsigned on_cpu, unsigned group, uint32_t *w);
-	/* find_busiest_group + find_busiest_queue at @level (engine levels 0..3). */
+	/* find_busiest_group + find_busiest_queue at @level (engine levels 0..3). The
+	 * verdict, the groups and the busiest CPU always; the loads this_load, max_load and
+	 * avg_load when fw_balance_needs_loads(verdict), and imbalance on the software
+	 * queues. The engine's queue in the posted protocol reads only what the policy uses
+	 * and leaves the rest 0 (the firmware redoes the imbalance, fw_smpnice_imbalance);
+	 * in the synchronous protocol it reads all four loads. */
 	int (*balance)(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_idle_type idle,
 		       struct hws_balance *out);
 	/* The least-loaded CPU of @cpu's domain at @level. */
@@ -117,6 +122,13 @@ extern const struct fw_sd_param fw_sd_params[4];
  */
 void fw_sd_after_balance(unsigned *failed, int64_t *interval, const struct fw_sd_param *sp,
 			 int moved, int found);
+
+/*
+ * fw_balance_needs_loads - whether the smpnice rule reads a BALANCE answer's loads
+ * (this_load, max_load, avg_load): for NO_GAIN, MOVE and MOVE_ONE. The other verdicts
+ * (NO_BUSIEST, THIS_IS_MAX, THIS_ABOVE_AVG, WITHIN_PCT) are balanced whatever the loads.
+ */
+int fw_balance_needs_loads(enum hws_balance_verdict v);
 
 /**
  * fw_smpnice_imbalance - the smpnice tail of find_busiest_group() (2.6.16-2.6.22)

@@ -11,7 +11,8 @@
  * for the old one (or the bus cannot reach the windows: hws_windows()), the commands whose answer the policy does not need (ENQUEUE, DEQUEUE,
  * REQUEUE, MIGRATE, SET_GROUP, SET_WEIGHT, SET_IDLE, LOAD_TICK) are posted (hws_post(): a
  * CMD write, no completion read; the driver keeps the FIFO's credits) and PICK_NEXT / PEEK
- * are one read of the POP / PEEKW window. A posted command's failure is collected by the
+ * are one read of the POP / PEEKW window; a BALANCE reads its result word and only the
+ * BAL_* loads the policy goes on to use (none for a balanced domain). A posted command's failure is collected by the
  * driver where it reads anyway (a window word's ERRP bit, a SYNC) and returned by the
  * next operation of this file, with hws_errmsg() naming the failed command word.
  */
@@ -333,7 +334,15 @@ static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 
 	if (q->e.no_balance)
 		return hw_balance_soft(q, cpu, level, idle, out);
-	ret = hws_balance_query(on(q, cpu), cpu, level, (unsigned)idle, &b);
+	/* Posted protocol: the result word, then only the loads the policy will read (fw_rq.h):
+	 * a balanced domain costs a CMD write and a RESULT read, the others three BAL_* reads
+	 * more. The synchronous protocol reads all four, as before issue 22. */
+	ret = hws_balance_verdict(on(q, cpu), cpu, level, (unsigned)idle, &b);
+	if (!ret && q->e.sync_cmds)
+		ret = hws_balance_loads(on(q, cpu), HWS_BAL_RD_ALL, &b);
+	else if (!ret && fw_balance_needs_loads((enum hws_balance_verdict)b.verdict))
+		ret = hws_balance_loads(on(q, cpu),
+					HWS_BAL_RD_THIS | HWS_BAL_RD_MAX | HWS_BAL_RD_AVG, &b);
 	charge(q, cpu);
 	if (ret)
 		return ret;

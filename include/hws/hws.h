@@ -328,12 +328,38 @@ struct hws_bal {
 
 /**
  * hws_balance_query - BALANCE(@cpu, @level, @idle): one QUERY and four register reads
+ * (hws_balance_verdict() then hws_balance_loads() of all four)
  * @idle: 0 not idle, 1 idle, 2 newly idle
  * Return: 0, or -EINVAL (DOMAIN), -ERANGE (cpu, level or idle type out of range),
  * -EOPNOTSUPP (the engine is built without BALANCE, hws_config.no_balance; nothing sent).
  */
 int hws_balance_query(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
 		      struct hws_bal *out);
+
+/**
+ * hws_balance_verdict - BALANCE(@cpu, @level, @idle) and its result word only: a CMD write
+ * and a RESULT read. Sets @out's verdict, busiest, busiest_cpu and this_group; its four
+ * loads are 0 until hws_balance_loads() reads them. Returns as hws_balance_query().
+ */
+int hws_balance_verdict(struct hws_dev *d, unsigned cpu, unsigned level, unsigned idle,
+			struct hws_bal *out);
+
+/* Which of the BAL_* registers hws_balance_loads() reads (one read each). */
+#define HWS_BAL_RD_THIS 1u	/* BAL_THIS -> this_load */
+#define HWS_BAL_RD_MAX	2u	/* BAL_MAX -> max_load */
+#define HWS_BAL_RD_AVG	4u	/* BAL_AVG -> avg_load */
+#define HWS_BAL_RD_IMB	8u	/* BAL_IMB -> imbalance */
+#define HWS_BAL_RD_ALL	15u
+
+/**
+ * hws_balance_loads - read the BAL_* registers named in @which (HWS_BAL_RD_*) into @out
+ * The registers hold the most recent successful BALANCE's loads (docs/accelerator.md
+ * 8.2), shared by every port: call it after hws_balance_verdict() and before anything
+ * else on the engine sends a BALANCE. Fields not named are left as they are.
+ * Return: 0, or -EINVAL (@which has a bit outside HWS_BAL_RD_ALL; nothing read), or a
+ * bus error.
+ */
+int hws_balance_loads(struct hws_dev *d, unsigned which, struct hws_bal *out);
 
 /* Several STAT commands: all counters of a CPU, all of a task's state. */
 int hws_read_cpu_counters(struct hws_dev *d, unsigned cpu, struct hws_cpu_counters *c);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 #include <memory>
 #include <set>
 #include <vector>
@@ -1039,6 +1041,51 @@ TEST_P(Engine, BalanceFindsTheOverloadedNodeAndTheDocumentedImbalance)
 	EXPECT_EQ(b.max_load, 1664u);
 	EXPECT_EQ(b.avg_load, 960u);
 	EXPECT_EQ(b.imbalance, 2816u);
+}
+
+TEST_P(Engine, BalanceVerdictAloneIsOneQueryAndTheLoadsAreReadOnDemand)
+{
+	two_nodes_of_four(d);
+	unsigned t = 0;
+	ASSERT_EQ(hws_enqueue(d, t++, 0, 120, 0, 0), 0);
+	for (unsigned cpu = 4; cpu < 8; cpu++)
+		for (unsigned k = 0; k < 3; k++)
+			ASSERT_EQ(hws_enqueue(d, t++, cpu, 120, 0, 0), 0);
+	hws_bal full, b;
+	ASSERT_EQ(hws_balance_query(d, 1, 3, 1, &full), 0) << hws_errmsg(d);
+	ASSERT_EQ(full.verdict, 6u) << "MOVE (the documented case above)";
+	hws_bus_stats s0, s1;
+	hws_get_bus_stats(d, &s0);
+	memset(&b, 0xa5, sizeof(b));
+	ASSERT_EQ(hws_balance_verdict(d, 1, 3, 1, &b), 0) << hws_errmsg(d);
+	hws_get_bus_stats(d, &s1);
+	EXPECT_EQ(s1.writes - s0.writes, 1u) << "the CMD write";
+	EXPECT_EQ(s1.reads - s0.reads, 1u) << "the RESULT read, no BAL_* register";
+	EXPECT_EQ(b.verdict, full.verdict);
+	EXPECT_EQ(b.busiest, full.busiest);
+	EXPECT_EQ(b.busiest_cpu, full.busiest_cpu);
+	EXPECT_EQ(b.this_group, full.this_group);
+	EXPECT_EQ(b.this_load + b.max_load + b.avg_load + b.imbalance, 0u) << "not read yet";
+	// Two of the four: one read each, the others left as they were.
+	b.avg_load = 77;
+	ASSERT_EQ(hws_balance_loads(d, HWS_BAL_RD_MAX | HWS_BAL_RD_IMB, &b), 0) << hws_errmsg(d);
+	hws_get_bus_stats(d, &s0);
+	EXPECT_EQ(s0.reads - s1.reads, 2u);
+	EXPECT_EQ(s0.writes, s1.writes);
+	EXPECT_EQ(b.max_load, full.max_load);
+	EXPECT_EQ(b.imbalance, full.imbalance);
+	EXPECT_EQ(b.this_load, 0u);
+	EXPECT_EQ(b.avg_load, 77u);
+	ASSERT_EQ(hws_balance_loads(d, HWS_BAL_RD_ALL, &b), 0);
+	EXPECT_EQ(b.this_load, full.this_load);
+	EXPECT_EQ(b.avg_load, full.avg_load);
+	// A mask with a bit outside the four: refused, nothing read, nothing changed.
+	hws_get_bus_stats(d, &s1);
+	EXPECT_EQ(hws_balance_loads(d, HWS_BAL_RD_ALL + 1, &b), -EINVAL);
+	EXPECT_NE(std::string(hws_errmsg(d)).find("mask"), std::string::npos) << hws_errmsg(d);
+	hws_get_bus_stats(d, &s0);
+	EXPECT_EQ(s0.reads, s1.reads);
+	EXPECT_EQ(b.max_load, full.max_load);
 }
 
 TEST_P(Engine, BalanceAnswersBalancedDomainsAndTheSmallImbalanceRules)

@@ -74,13 +74,17 @@ struct Queue {
 	Queue &operator=(const Queue &) = delete;
 };
 
+// What the balance op of fw_rq.h promises on both queues: the loads only for the verdicts
+// whose loads the policy reads (fw_balance_needs_loads), the imbalance on neither.
 std::string balance_str(const hws_balance &b)
 {
-	return "verdict " + std::to_string(b.verdict) + " busiest " +
-	       std::to_string(b.busiest_group) + "/" + std::to_string(b.busiest_cpu) + " this " +
-	       std::to_string(b.this_group) + " loads " + std::to_string(b.this_load) + "/" +
-	       std::to_string(b.max_load) + "/" + std::to_string(b.avg_load) + " imb " +
-	       std::to_string(b.imbalance);
+	std::string s = "verdict " + std::to_string(b.verdict) + " busiest " +
+			std::to_string(b.busiest_group) + "/" + std::to_string(b.busiest_cpu) +
+			" this " + std::to_string(b.this_group);
+	if (fw_balance_needs_loads(b.verdict))
+		s += " loads " + std::to_string(b.this_load) + "/" + std::to_string(b.max_load) +
+		     "/" + std::to_string(b.avg_load);
+	return s;
 }
 
 // @n random operations on both queues; the first difference fails the test.
@@ -104,7 +108,7 @@ void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigne
 		unsigned r = rnd(100);
 		return r < 70 ? common[r % 4] : r < 98 ? rnd(HWS_NR_PRIO) : HWS_NR_PRIO + rnd(50);
 	};
-	unsigned picked = 0, moved = 0, balanced = 0;
+	unsigned picked = 0, moved = 0, balanced = 0, needs_loads = 0;
 
 	for (unsigned i = 0; i < n && !::testing::Test::HasFailure(); i++) {
 		const unsigned op = rnd(16), on = rnd(cpus);
@@ -206,6 +210,21 @@ void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigne
 			b = hw.ops->balance(hw.q, on, l, idle, &bb);
 			if (!a && !b) {
 				EXPECT_EQ(balance_str(ba), balance_str(bb)) << what << ": level " << l;
+				// Posted, the engine's queue reads no BAL_* register it does not
+				// need; synchronous, all four (the answer is the software's whole).
+				if (!posted) {
+					EXPECT_EQ(ba.this_load, bb.this_load) << what;
+					EXPECT_EQ(ba.max_load, bb.max_load) << what;
+					EXPECT_EQ(ba.avg_load, bb.avg_load) << what;
+					EXPECT_EQ(ba.imbalance, bb.imbalance) << what;
+				} else if (!fw_balance_needs_loads(bb.verdict)) {
+					EXPECT_EQ(bb.this_load + bb.max_load + bb.avg_load, 0u)
+						<< what << ": level " << l;
+				}
+				if (posted) {
+					EXPECT_EQ(bb.imbalance, 0u) << what << ": level " << l;
+				}
+				needs_loads += fw_balance_needs_loads(bb.verdict);
 				balanced++;
 			}
 			break;
@@ -233,6 +252,7 @@ void compare(unsigned smt, unsigned cores, unsigned pkgs, uint64_t seed, unsigne
 	EXPECT_GT(picked, n / 40) << "seed " << seed;
 	EXPECT_GT(moved, n / 200) << "seed " << seed;
 	EXPECT_GT(balanced, n / 40) << "seed " << seed;
+	EXPECT_GT(needs_loads, 0u) << "seed " << seed << ": no answer whose loads were compared";
 }
 
 uint64_t seed_or(uint64_t def)
