@@ -262,23 +262,27 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 	}
 	if (!write)
 		reads++;
-	// A BALANCE query: the CMD write of QUERY kind 2 (ARRAY=1, HEAD=0) to its last read.
-	if (write && addr == HWS_REG_CMD &&
-	    (*data & HWS_CMD_OP_MASK) >> HWS_CMD_OP_LSB == HWS_OP_QUERY &&
-	    (*data & HWS_CMD_ARRAY_MASK) && !(*data & HWS_CMD_HEAD_MASK)) {
-		in_balance_ = true;
-		bal_start_ = count;
-		bal_start_.accesses--;
-		bal_start_.edges -= edges;
-		bal_start_.bus_ns -= to_ns(took);
-		bal_start_.wait_ns -= ic->last_posted ? 0 : to_ns(ic->last_wait);
-		bal_start_.behind_ns -= ic->last_posted ? 0 : to_ns(ic->last_behind);
-	} else if (in_balance_ && !write && addr == HWS_REG_BAL_IMB) {
-		in_balance_ = false;
-		balances.push_back({ count.accesses - bal_start_.accesses,
-				     count.edges - bal_start_.edges, count.bus_ns - bal_start_.bus_ns,
-				     count.wait_ns - bal_start_.wait_ns,
-				     count.behind_ns - bal_start_.behind_ns });
+	// A BALANCE query: the CMD write of QUERY kind 2 (ARRAY=1, HEAD=0) and the reads that
+	// follow it directly and belong to it: RESULT, STATUS (after a failure) and the BAL_*
+	// registers, as many as the firmware reads (docs/firmware.md, "Bus protocol"). Any
+	// other access ends it.
+	const bool bal_cmd = write && addr == HWS_REG_CMD &&
+			     (*data & HWS_CMD_OP_MASK) >> HWS_CMD_OP_LSB == HWS_OP_QUERY &&
+			     (*data & HWS_CMD_ARRAY_MASK) && !(*data & HWS_CMD_HEAD_MASK);
+	const bool bal_read = !write && (addr == HWS_REG_RESULT || addr == HWS_REG_STATUS ||
+					 addr == HWS_REG_BAL_THIS || addr == HWS_REG_BAL_MAX ||
+					 addr == HWS_REG_BAL_AVG || addr == HWS_REG_BAL_IMB);
+	if (bal_cmd)
+		balances.emplace_back();
+	in_balance_ = bal_cmd || (in_balance_ && bal_read);
+	if (in_balance_) {
+		Counters &b = balances.back();
+
+		b.accesses++;
+		b.edges += edges;
+		b.bus_ns += to_ns(took);
+		b.wait_ns += ic->last_posted ? 0 : to_ns(ic->last_wait);
+		b.behind_ns += ic->last_posted ? 0 : to_ns(ic->last_behind);
 	}
 	return edges;
 }

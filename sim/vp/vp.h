@@ -159,8 +159,9 @@ public:
 	Counters count;
 	uint64_t reads = 0, posted_edges = 0;	// reads; edges of posted writes
 
-	// BALANCE queries seen on the bus (CMD write of QUERY kind 2 through the read of
-	// BAL_IMB): per query, its accesses, bus time, engine cycles and waits.
+	// BALANCE queries seen on the bus (the CMD write of QUERY kind 2 and the RESULT,
+	// STATUS and BAL_* reads right after it): per query, its accesses, bus time, engine
+	// cycles and waits.
 	std::vector<Counters> balances;
 
 	// Forget the time of the accesses so far (engine programmed "before time 0").
@@ -168,8 +169,7 @@ public:
 
 private:
 	Platform() = default;
-	bool in_balance_ = false;
-	Counters bal_start_;
+	bool in_balance_ = false;	// the accesses now belong to balances.back()
 
 	static unsigned tp_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
 				uint32_t *resp, double *ns);

@@ -230,6 +230,44 @@ TEST(Vp, PostedWritesAndPortsChargeByTheRules)
 	EXPECT_LT(ov_on, ov_off) << "posting the writes did not lower the overhead";
 }
 
+// The per-decision report's balance row counts every BALANCE the firmware makes, with the
+// accesses each protocol spends on it (docs/firmware.md, "Bus protocol"): the synchronous
+// one the CMD write, RESULT and the four BAL_* registers, 6; the posted one the CMD write
+// and RESULT, then BAL_THIS, BAL_MAX and BAL_AVG only for the verdicts whose loads the
+// policy reads: 2 or 5, and 2 at least once here unless every answer needed its loads.
+TEST(Vp, TheBalanceRowCountsWhatEachProtocolReads)
+{
+	const std::string wl = "--workload mix:tasks=8,burst=200,sleep=100,msg=0.3 --topology "
+			       "pkg=2,core=4 --duration 25ms --bus-latency 100 --seed " +
+			       std::to_string(seed_of());
+	for (int sync = 0; sync < 2; sync++) {
+		const std::string jv = tmp("bal.vp.json");
+		CliRun r = hwsched("vp --sched hw " + wl + (sync ? " --sync-cmds" : "") +
+				   " --vp-json " + jv);
+		SCOPED_TRACE(sync ? "synchronous" : "posted");
+		ASSERT_EQ(r.status, 0) << r.out;
+		std::smatch m;
+		ASSERT_TRUE(std::regex_search(r.out, m, std::regex("firmware: ([0-9]+) balance queries")))
+			<< r.out;
+		const double queries = std::stod(m[1]);
+		ASSERT_GT(queries, 100) << r.out;
+		std::string v = slurp(jv);
+		size_t at = v.find("\"balance\"");
+		ASSERT_NE(at, std::string::npos) << v;
+		const std::string row = v.substr(at);
+		EXPECT_EQ(json_num(row, "count"), queries) << row;
+		const double mean = json_num(row, "mmio_mean"), p99 = json_num(row, "mmio_p99");
+		if (sync) {
+			EXPECT_EQ(mean, 6) << row;
+		} else {
+			EXPECT_GE(mean, 2) << row;
+			EXPECT_LE(p99, 5) << row;
+			EXPECT_LT(mean, 5) << row << ": no balanced domain read 2";
+		}
+		std::remove(jv.c_str());
+	}
+}
+
 // The software schedulers run on the platform too (no engine, no bus traffic), with the
 // same results as run.
 TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
