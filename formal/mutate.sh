@@ -12,6 +12,8 @@
 # replacement, separated by @@ (a literal, exact match; a mutant whose text is not found is an error, so a
 # change to the RTL cannot silently disarm it).
 set -u
+# --help: the comment block above is the usage.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/build/formal/mutants
 fast=0

@@ -18,6 +18,8 @@
 # counterexample, trace.vcd are under OUT/NAME/), 2 for bad usage.
 # Tools: yosys 0.23, yosys-smtbmc with z3 (docs/formal.md; no SymbiYosys on Debian 12).
 set -u
+# --help: the comment block above is the usage.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=$root
 out=$root/build/formal

@@ -44,6 +44,8 @@
 # OLD_TSV (new only: the table to set beside, docs/co_design[_NAME].tsv). The TSV and SVG
 # are written to a temporary file and renamed.
 set -euo pipefail
+# --help: the comment block above is the usage.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 HWSCHED=${HWSCHED:-build/hwsched}
 PROFILE=${PROFILE:-}

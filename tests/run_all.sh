@@ -7,6 +7,8 @@
 # usage: tests/run_all.sh OUTDIR BINARY...
 # Exit status: 0 iff every binary ran and every test passed.
 set -u
+# --help: the comment block above is the usage.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 outdir=$1
 shift
 mkdir -p "$outdir"

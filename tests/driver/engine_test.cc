@@ -998,15 +998,23 @@ static void two_nodes_of_four(hws_dev *d)
 	ASSERT_EQ(hws_dom_set_power(d, 3, 4, 4096), 0);
 }
 
-TEST_P(Engine, BalanceFindsTheOverloadedNodeAndTheDocumentedImbalance)
+// two_nodes_of_four, then node 0: one nice-0 task on CPU 0; node 1: three on each of
+// CPUs 4..7 (tasks 0..12). Returns the next free task.
+static unsigned overloaded_node1(hws_dev *d)
 {
-	two_nodes_of_four(d);
-	// Node 0: one nice-0 task on CPU 0. Node 1: three on each of CPUs 4..7.
 	unsigned t = 0;
-	ASSERT_EQ(hws_enqueue(d, t++, 0, 120, 0, 0), 0);
+	two_nodes_of_four(d);
+	EXPECT_EQ(hws_enqueue(d, t++, 0, 120, 0, 0), 0);
 	for (unsigned cpu = 4; cpu < 8; cpu++)
 		for (unsigned k = 0; k < 3; k++)
-			ASSERT_EQ(hws_enqueue(d, t++, cpu, 120, 0, 0), 0);
+			EXPECT_EQ(hws_enqueue(d, t++, cpu, 120, 0, 0), 0);
+	return t;
+}
+
+TEST_P(Engine, BalanceFindsTheOverloadedNodeAndTheDocumentedImbalance)
+{
+	unsigned t = overloaded_node1(d);
+	ASSERT_FALSE(HasFailure());
 	// CPU 1, idle, balances the top level (loads now).
 	//   node 0: 1024 * 1024 / 4096 = 256; node 1: 12288 * 1024 / 4096 = 3072;
 	//   avg = 13312 * 1024 / 8192 = 1664; 100 * 3072 > 125 * 256;
@@ -1045,12 +1053,8 @@ TEST_P(Engine, BalanceFindsTheOverloadedNodeAndTheDocumentedImbalance)
 
 TEST_P(Engine, BalanceVerdictAloneIsOneQueryAndTheLoadsAreReadOnDemand)
 {
-	two_nodes_of_four(d);
-	unsigned t = 0;
-	ASSERT_EQ(hws_enqueue(d, t++, 0, 120, 0, 0), 0);
-	for (unsigned cpu = 4; cpu < 8; cpu++)
-		for (unsigned k = 0; k < 3; k++)
-			ASSERT_EQ(hws_enqueue(d, t++, cpu, 120, 0, 0), 0);
+	overloaded_node1(d);
+	ASSERT_FALSE(HasFailure());
 	hws_bal full, b;
 	ASSERT_EQ(hws_balance_query(d, 1, 3, 1, &full), 0) << hws_errmsg(d);
 	ASSERT_EQ(full.verdict, 6u) << "MOVE (the documented case above)";

@@ -4,6 +4,8 @@
 # the seed. usage: tests/rtl/run.sh OUTDIR [SEED]   (SEED: default 1, or $HWS_SEED)
 # Exit status: 0 when every run printed PASS.
 set -u
+# --help: the comment block above is the usage.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build/rtl-tb}
 seed=${2:-${HWS_SEED:-1}}
