@@ -42,6 +42,9 @@ Environment (optional):
   PNR_FREQ         nextpnr --freq target in MHz (default 60)
   PNR_SEED         nextpnr --seed (default: none given, nextpnr's own; placement and so
                    Fmax vary with it by a MHz or two, recorded as "seed" in the JSON)
+  PNR_TIMING_WEIGHT  nextpnr --placer-heap-timingweight (default 20; nextpnr's own is 10):
+                   how strongly the placer weighs critical paths; 20 is the flow the HX8K
+                   table of docs/synthesis.md measures (recorded as "timing_weight")
   PNR              auto | yes | no: iCE40 place and route (auto: only NR_CPUS <= 16)
   UP5K_FORCE=1     run the UP5K P&R even when the engine alone already packs into more
                    logic cells than the UP5K has (normally skipped and recorded as such)
@@ -97,6 +100,8 @@ LTP_TIMEOUT=${LTP_TIMEOUT:-1800}
 PNR_FREQ=${PNR_FREQ:-60}
 PNR_SEED=${PNR_SEED:-}
 case "$PNR_SEED" in *[!0-9]*) die_usage "PNR_SEED '$PNR_SEED' is not a number";; esac
+PNR_TIMING_WEIGHT=${PNR_TIMING_WEIGHT:-20}
+case "$PNR_TIMING_WEIGHT" in ''|*[!0-9]*) die_usage "PNR_TIMING_WEIGHT '$PNR_TIMING_WEIGHT' is not a whole number";; esac
 SYNTH_MEM_MB=${SYNTH_MEM_MB:-$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo 2>/dev/null || echo 0)}
 case "$SYNTH_MEM_MB" in ''|*[!0-9]*) die_usage "SYNTH_MEM_MB '$SYNTH_MEM_MB' is not a number";; esac
 PNR=${PNR:-auto}
@@ -315,7 +320,8 @@ pnr_one() {
 	set +e
 	# shellcheck disable=SC2086
 	timeout "$PNR_TIMEOUT" nextpnr-ice40 --"$dev" --package "$pkg" --json "$net" $pcfopt \
-		--freq "$PNR_FREQ" --timing-allow-fail --asc "$dir/out.asc" -l "$dir/nextpnr.log" \
+		--freq "$PNR_FREQ" --placer-heap-timingweight "$PNR_TIMING_WEIGHT" \
+		--timing-allow-fail --asc "$dir/out.asc" -l "$dir/nextpnr.log" \
 		>"$dir/nextpnr.out" 2>&1
 	prc=$?
 	set -e
@@ -359,7 +365,7 @@ pnr_one() {
 		printf '"fmax_mhz": %s, "icetime_mhz": %s, "target_mhz": %s, "seconds": %s, "critical_path": %s' \
 			"$(jnum "$fmax")" "$(jnum "$icet")" "$PNR_FREQ" "$ps" "$(jstr "$cpath")"
 		printf ', "critical_path_src": %s, "critical_path_split": %s' "$(jstr "$csrc")" "$(jstr "$csplit")"
-		printf ', "seed": %s}\n' "$(jnum "$PNR_SEED")"
+		printf ', "seed": %s, "timing_weight": %s}\n' "$(jnum "$PNR_SEED")" "$PNR_TIMING_WEIGHT"
 	} >"$dir/pnr.json"
 }
 pnr_skip() { # DEVICE PACKAGE DIR REASON
@@ -367,7 +373,7 @@ pnr_skip() { # DEVICE PACKAGE DIR REASON
 	printf '{"device": "%s", "package": "%s", "status": "skipped", "reason": %s, ' "$1" "$2" "$(jstr "$4")" >"$3/pnr.json"
 	printf '"lc_used": null, "lc_avail": null, "io_used": null, "io_avail": null, "fmax_mhz": null, ' >>"$3/pnr.json"
 	printf '"icetime_mhz": null, "target_mhz": %s, "seconds": null, "critical_path": "", ' "$PNR_FREQ" >>"$3/pnr.json"
-	printf '"critical_path_src": "", "critical_path_split": "", "seed": null}\n' >>"$3/pnr.json"
+	printf '"critical_path_src": "", "critical_path_split": "", "seed": null, "timing_weight": null}\n' >>"$3/pnr.json"
 }
 
 PNR_JSON=""
