@@ -12,9 +12,10 @@
  * REQUEUE, MIGRATE, SET_GROUP, SET_WEIGHT, SET_IDLE, LOAD_TICK) are posted (hws_post(): a
  * CMD write, no completion read; the driver keeps the FIFO's credits) and PICK_NEXT / PEEK
  * are one read of the POP / PEEKW window; a BALANCE reads its result word and only the
- * BAL_* loads the policy goes on to use (none for a balanced domain). A posted command's failure is collected by the
- * driver where it reads anyway (a window word's ERRP bit, a SYNC) and returned by the
- * next operation of this file, with hws_errmsg() naming the failed command word.
+ * BAL_* loads the policy goes on to use (none for a balanced domain). A posted command's
+ * failure is collected by the driver where it reads anyway (a window word's ERRP bit, a
+ * SYNC) and returned by the next operation of this file, with hws_errmsg() naming the
+ * failed command word.
  */
 #include <errno.h>
 #include <stdio.h>
