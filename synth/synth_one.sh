@@ -42,7 +42,7 @@ Environment (optional):
   PNR_FREQ         nextpnr --freq target in MHz (default 60)
   PNR_SEED         nextpnr --seed (default: none given, nextpnr's own; placement and so
                    Fmax vary with it by a MHz or two, recorded as "seed" in the JSON)
-  PNR_TIMING_WEIGHT  nextpnr --placer-heap-timingweight (default 20; nextpnr's own is 10):
+  PNR_TIMING_WEIGHT  nextpnr --placer-heap-timingweight, 0..1000 (default 20; nextpnr's 10):
                    how strongly the placer weighs critical paths; 20 is the flow the HX8K
                    table of docs/synthesis.md measures (recorded as "timing_weight")
   PNR              auto | yes | no: iCE40 place and route (auto: only NR_CPUS <= 16)
@@ -101,7 +101,10 @@ PNR_FREQ=${PNR_FREQ:-60}
 PNR_SEED=${PNR_SEED:-}
 case "$PNR_SEED" in *[!0-9]*) die_usage "PNR_SEED '$PNR_SEED' is not a number";; esac
 PNR_TIMING_WEIGHT=${PNR_TIMING_WEIGHT:-20}
-case "$PNR_TIMING_WEIGHT" in ''|*[!0-9]*) die_usage "PNR_TIMING_WEIGHT '$PNR_TIMING_WEIGHT' is not a whole number";; esac
+case "$PNR_TIMING_WEIGHT" in ''|*[!0-9]*) die_usage "PNR_TIMING_WEIGHT '$PNR_TIMING_WEIGHT' is not a whole number 0..1000";; esac
+[ "${#PNR_TIMING_WEIGHT}" -le 9 ] && [ "$((10#$PNR_TIMING_WEIGHT))" -le 1000 ] ||
+	die_usage "PNR_TIMING_WEIGHT '$PNR_TIMING_WEIGHT' is out of range 0..1000"
+PNR_TIMING_WEIGHT=$((10#$PNR_TIMING_WEIGHT))
 SYNTH_MEM_MB=${SYNTH_MEM_MB:-$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo 2>/dev/null || echo 0)}
 case "$SYNTH_MEM_MB" in ''|*[!0-9]*) die_usage "SYNTH_MEM_MB '$SYNTH_MEM_MB' is not a number";; esac
 PNR=${PNR:-auto}

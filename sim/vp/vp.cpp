@@ -251,15 +251,18 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 		st == tlm::TLM_INCOMPLETE_RESPONSE ? HWS_RESP_NONE :
 						     HWS_RESP_SLVERR;
 	*ns += to_ns(took);
-	count.accesses++;
-	count.edges += edges;
-	count.bus_ns += to_ns(took);
+	// This access's counters: a posted write waits for nothing its CPU sees.
+	Counters one;
+	one.accesses = 1;
+	one.edges = edges;
+	one.bus_ns = to_ns(took);
 	if (ic->last_posted) {
 		posted_edges += edges;
 	} else {
-		count.wait_ns += to_ns(ic->last_wait);
-		count.behind_ns += to_ns(ic->last_behind);
+		one.wait_ns = to_ns(ic->last_wait);
+		one.behind_ns = to_ns(ic->last_behind);
 	}
+	count += one;
 	if (!write)
 		reads++;
 	// A BALANCE query: the CMD write of QUERY kind 2 (ARRAY=1, HEAD=0) and the reads that
@@ -275,15 +278,8 @@ unsigned Platform::access(unsigned master, bool write, uint32_t addr, uint32_t *
 	if (bal_cmd)
 		balances.emplace_back();
 	in_balance_ = bal_cmd || (in_balance_ && bal_read);
-	if (in_balance_) {
-		Counters &b = balances.back();
-
-		b.accesses++;
-		b.edges += edges;
-		b.bus_ns += to_ns(took);
-		b.wait_ns += ic->last_posted ? 0 : to_ns(ic->last_wait);
-		b.behind_ns += ic->last_posted ? 0 : to_ns(ic->last_behind);
-	}
+	if (in_balance_)
+		balances.back() += one;
 	return edges;
 }
 

@@ -142,6 +142,16 @@ struct Counters {
 	uint64_t accesses = 0, edges = 0;
 	double bus_ns = 0, wait_ns = 0;
 	double behind_ns = 0;	// reads waiting behind their initiator's posted writes
+
+	Counters &operator+=(const Counters &o)
+	{
+		accesses += o.accesses;
+		edges += o.edges;
+		bus_ns += o.bus_ns;
+		wait_ns += o.wait_ns;
+		behind_ns += o.behind_ns;
+		return *this;
+	}
 };
 
 class Platform {

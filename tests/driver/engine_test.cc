@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "tests/test_util.h"

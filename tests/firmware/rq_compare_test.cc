@@ -74,8 +74,9 @@ struct Queue {
 	Queue &operator=(const Queue &) = delete;
 };
 
-// What the balance op of fw_rq.h promises on both queues: the loads only for the verdicts
-// whose loads the policy reads (fw_balance_needs_loads), the imbalance on neither.
+// What the balance op of fw_rq.h promises on both queues in either protocol: the loads
+// only for the verdicts whose loads the policy reads (fw_balance_needs_loads), and no
+// imbalance (the caller compares the rest where the protocol promises it).
 std::string balance_str(const hws_balance &b)
 {
 	std::string s = "verdict " + std::to_string(b.verdict) + " busiest " +
