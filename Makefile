@@ -474,14 +474,47 @@ bench-balance: $(BALANCE_BENCH)
 		json="$$json$$sep\"$$n\": $$per"; sep=", "; \
 	done; echo "$$json}" > $(BUILD)/bench/balance_sw.json; echo "wrote $(BUILD)/bench/balance_sw.json"
 
-# ---- replay fidelity (issue 24) ---------------------------------------------------------
-# make replay-check [REPLAY_SCHED=eevdf] [STRICT=1]: every trace of ../shared/traces (or
-# $HWS_TRACE_DIR) replayed, each figure beside Linux's with pass/fail against the
-# tolerances (tools/replay_check.sh; docs/trace.md, "Replay fidelity").
+# ---- replay fidelity (issues 24, 36) ----------------------------------------------------
+# make replay-check [REPLAY_SCHED=eevdf] [STRICT=1] [UPDATE_DOC=1]: every trace of traces/
+# (or $HWS_TRACE_DIR) replayed, one table trace x figure (Linux, replay, error, verdict
+# against the fidelity goals), build/replay-check/summary.json and table.md; UPDATE_DOC=1
+# puts the table into docs/trace.md (tools/replay_check.sh; docs/trace.md, "Fidelity
+# goals").
 REPLAY_SCHED ?= eevdf
 .PHONY: replay-check
 replay-check: $(HWSCHED)
-	SCHED=$(REPLAY_SCHED) STRICT=$(STRICT) tools/replay_check.sh
+	SCHED=$(REPLAY_SCHED) STRICT=$(STRICT) tools/replay_check.sh$(if $(UPDATE_DOC), --update-doc)
+
+# ---- The traces (issue 36; traces/README.md) --------------------------------------------
+# traces/ holds the real traces the tests and make replay-check read, each with its sidecar
+# (tools/record_trace.sh). build/trace_load: the workloads of known shape that no standard
+# tool offers (tools/trace_load.c); make test builds it so that a change breaking it fails.
+# make traces-record [TRACES_OUT=DIR] [FORCE=1]   re-records the nine traces recorded with
+#   the recipe (perf as root; minutes on a quiet machine) into TRACES_OUT, by default
+#   build/traces-record/, never traces/ unless told: the committed ones were recorded on a
+#   quiet machine, and a busy one records the other work too. Each line is the command of
+#   that trace's sidecar; make_j6 builds into a fresh build/trace_make/.
+TRACE_LOAD := $(BUILD)/trace_load
+$(TRACE_LOAD): tools/trace_load.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -pthread -o $@ $<
+test: $(TRACE_LOAD)
+
+TRACES_OUT ?= $(BUILD)/traces-record
+REC = tools/record_trace.sh --dir $(TRACES_OUT)$(if $(FORCE), --force)
+.PHONY: traces-record
+traces-record: $(HWSCHED) $(TRACE_LOAD)
+	@mkdir -p $(TRACES_OUT)
+	$(REC) pipe_pingpong -- perf bench sched pipe -l 3000
+	$(REC) pipe_pairs -- sh -c 'perf bench sched pipe -l 1000 & perf bench sched pipe -l 1000 & perf bench sched pipe -l 1000 & wait'
+	$(REC) pipe_hogs -- sh -c '$(TRACE_LOAD) hogs 0.3 0,0 100000:10 & perf bench sched pipe -l 1500; wait'
+	$(REC) messaging_threads -- perf bench sched messaging -t -g 2 -l 40
+	rm -rf $(BUILD)/trace_make && mkdir -p $(BUILD)/trace_make
+	$(REC) make_j6 -- make -j6 -f tools/trace_make.mk SRC=. OUT=$(BUILD)/trace_make
+	$(REC) nice_hogs -- $(TRACE_LOAD) hogs 0.5 0,0,10,10 4000:300
+	$(REC) fork_exec -- sh -c 'for i in $$(seq 100); do /bin/echo $$i | /bin/cat >/dev/null; done'
+	$(REC) sleepy_threads -- $(TRACE_LOAD) threads 0.5 6 300 200
+	$(REC) pipeline_gzip -- sh -c 'head -c 6000000 /dev/urandom | gzip -1 | gunzip | sha256sum'
 
 # ---- results (issue 9): the five published results, reproduced -------------------------
 # make results [SEEDS=N] [LONG=1] [HOSTS=a,b] [JOBS=N]: runs results/exp1..5_*.sh (each a
