@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <map>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -141,29 +143,55 @@ inline std::string repo_root()
 	return p.empty() ? "/" : p;
 }
 
-// Where the real traces are: $HWS_TRACE_DIR, else shared/traces beside the repository
-// (../shared/traces from its root: the workplace's layout, and CI's fresh clone has a copy
-// of shared/ beside it). "" when neither holds them.
+// Where the real traces are: $HWS_TRACE_DIR when set, else the repository's traces/ (found
+// from this test binary, build/tests/NAME). "" when that directory lacks make_j4.txt.gz.
 inline std::string trace_dir()
 {
 	const char *env = getenv("HWS_TRACE_DIR");
-	std::string d = env && *env ? std::string(env) : repo_root() + "/../shared/traces";
+	std::string d = env && *env ? std::string(env) : repo_root() + "/traces";
 	return access((d + "/make_j4.txt.gz").c_str(), R_OK) ? std::string() : d;
 }
 
-// In make test the traces are always there: a test that needs them fails without them.
-// HWS_TRACES_OPTIONAL=1 (a checkout without shared/) turns that into a skip, reported
-// as a skip by tests/run_all.sh.
+// The traces are in the repository: a test that needs them fails without them.
+// HWS_TRACES_OPTIONAL=1 (a checkout without them, or an empty $HWS_TRACE_DIR) turns that
+// into a skip, reported as a skip by tests/run_all.sh. Every test that reads a real trace
+// starts with it.
 #define HWS_NEED_TRACES(dir)                                                               \
 	do {                                                                               \
 		if ((dir).empty()) {                                                       \
 			const char *o_ = getenv("HWS_TRACES_OPTIONAL");                   \
 			if (o_ && !strcmp(o_, "1"))                                        \
 				GTEST_SKIP() << "no traces (HWS_TRACES_OPTIONAL=1)";       \
-			FAIL() << "the traces are not in $HWS_TRACE_DIR nor in "           \
-			       << hwstest::repo_root() << "/../shared/traces";             \
+			const char *e_ = getenv("HWS_TRACE_DIR");                         \
+			FAIL() << "the traces are not in "                                 \
+			       << (e_ && *e_ ? std::string(e_) + " ($HWS_TRACE_DIR)"        \
+					     : hwstest::repo_root() + "/traces");           \
 		}                                                                          \
 	} while (0)
+
+// The "linux" member of a trace's sidecar (traces/README.md) as hwsched trace-info --json -
+// prints it: tools/record_trace.sh indents its lines after the first by two spaces, and
+// the sidecar closes after it. "" when the sidecar has none.
+inline std::string sidecar_linux(const std::string &sidecar)
+{
+	const std::string key = "\n  \"linux\": ";
+	size_t at = sidecar.find(key);
+	if (at == std::string::npos || sidecar.size() < at + key.size() + 2 ||
+	    sidecar.compare(sidecar.size() - 2, 2, "}\n"))
+		return std::string();
+	std::string body = sidecar.substr(at + key.size(), sidecar.size() - 2 - at - key.size());
+	std::string out;
+	size_t pos = 0;
+	for (bool first = true; pos < body.size(); first = false) {
+		size_t nl = body.find('\n', pos);
+		std::string line = body.substr(pos, nl == std::string::npos ? nl : nl + 1 - pos);
+		if (!first && line.compare(0, 2, "  ") == 0)
+			line = line.substr(2);
+		out += line;
+		pos = nl == std::string::npos ? body.size() : nl + 1;
+	}
+	return out;
+}
 
 // A seed from HWS_SEED in the environment, else @def.
 inline uint64_t seed_from_env(uint64_t def)
@@ -172,6 +200,103 @@ inline uint64_t seed_from_env(uint64_t def)
 
 	return s ? strtoull(s, nullptr, 0) : def;
 }
+
+// A small JSON reader: objects, numbers, null, true, false, strings (with JSON's escapes),
+// arrays; leaves flattened into "a.b" -> the text of the value ("null" for null). ok is
+// false on anything malformed. It keeps a reference: the text must outlive it.
+struct Json {
+	const std::string &s;
+	size_t i = 0;
+	bool ok = true;
+	std::map<std::string, std::string> leaves;
+	explicit Json(const std::string &text) : s(text)
+	{
+		value("");
+		ws();
+		if (i != s.size())
+			ok = false;
+	}
+	void ws() { while (i < s.size() && isspace((unsigned char)s[i])) i++; }
+	std::string str()
+	{
+		std::string r;
+		if (s[i] != '"') { ok = false; return r; }
+		for (i++; i < s.size() && s[i] != '"'; i++) {
+			if ((unsigned char)s[i] < 0x20) { ok = false; return r; }
+			if (s[i] != '\\') { r += s[i]; continue; }
+			if (++i >= s.size()) break;
+			const char *e = strchr("\"\\/bfnrtu", s[i]);
+			if (!e || !s[i]) { ok = false; return r; }	// not one of JSON's escapes
+			if (s[i] == 'u') {
+				if (i + 4 >= s.size() || !isxdigit((unsigned char)s[i + 1]) ||
+				    !isxdigit((unsigned char)s[i + 2]) ||
+				    !isxdigit((unsigned char)s[i + 3]) ||
+				    !isxdigit((unsigned char)s[i + 4])) { ok = false; return r; }
+				r += s.substr(i - 1, 6);	// kept as written
+				i += 4;
+				continue;
+			}
+			r += s[i] == 'n' ? '\n' : s[i] == 't' ? '\t' : s[i] == 'r' ? '\r' :
+			     s[i] == 'b' ? '\b' : s[i] == 'f' ? '\f' : s[i];
+		}
+		if (i >= s.size()) ok = false;
+		i++;
+		return r;
+	}
+	void value(const std::string &path)
+	{
+		ws();
+		if (i >= s.size()) { ok = false; return; }
+		if (s[i] == '{') {
+			i++; ws();
+			if (s[i] == '}') { i++; return; }
+			while (ok) {
+				ws();
+				std::string k = str();
+				ws();
+				if (s[i] != ':') { ok = false; return; }
+				i++;
+				value(path.empty() ? k : path + "." + k);
+				ws();
+				if (s[i] == ',') { i++; continue; }
+				if (s[i] == '}') { i++; return; }
+				ok = false;
+			}
+		} else if (s[i] == '[') {
+			i++; ws();
+			unsigned n = 0;
+			if (s[i] == ']') { i++; return; }
+			while (ok) {
+				value(path + "." + std::to_string(n++));
+				ws();
+				if (s[i] == ',') { i++; continue; }
+				if (s[i] == ']') { i++; return; }
+				ok = false;
+			}
+		} else if (s[i] == '"') {
+			leaves[path] = str();
+		} else if (s.compare(i, 4, "null") == 0) {
+			leaves[path] = "null";
+			i += 4;
+		} else if (s.compare(i, 4, "true") == 0) {
+			leaves[path] = "true";
+			i += 4;
+		} else if (s.compare(i, 5, "false") == 0) {
+			leaves[path] = "false";
+			i += 5;
+		} else {
+			size_t b = i;
+			while (i < s.size() && (isdigit((unsigned char)s[i]) || strchr("+-.eE", s[i])))
+				i++;
+			if (b == i) { ok = false; return; }
+			char *end = nullptr;
+			std::string num = s.substr(b, i - b);
+			strtod(num.c_str(), &end);
+			if (*end) ok = false;
+			leaves[path] = num;
+		}
+	}
+};
 
 } // namespace hwstest
 

@@ -20,6 +20,10 @@
 /* Events read ahead at most, to find a switch-in that was not recorded. */
 #define LOOKAHEAD_MAX	65536
 
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+#define TRACE_MAX_LINE_STR STR(TRACE_MAX_LINE)
+
 enum ev_type {
 	EV_SWITCH,
 	EV_WAKING,
@@ -39,12 +43,14 @@ struct tev {
 	uint64_t line;
 	int cpu;
 	int hpid;		/* the header's tid (-1: unknown) */
+	int hpgid;		/* the header's pid: the task's process (its tgid) */
 	int type;
 	int pid, pid2, prio, prio2;
 	char state;		/* prev_state: 'R' preempted, 'S' blocked, 'Z' exited */
 	char bstate;		/* prev_state's first letter */
 	int64_t runtime;
 	int orig_cpu, dest_cpu;
+	int wctx;		/* waking: enum trace_wake_ctx, from the call chain after it */
 	char hcomm[TRACE_COMM_LEN], comm[TRACE_COMM_LEN], comm2[TRACE_COMM_LEN];
 };
 
@@ -84,6 +90,8 @@ struct itask {
 	int pend_pre;		/* PEND_WAKE came from a waking before the switch-out */
 	int64_t pend_ts, pend_off;
 	int pend_waker;
+	int pend_ctx;		/* the pending waking's enum trace_wake_ctx */
+	int pend_cpu;		/* the CPU its waking was on */
 	int seen_perf_exec, seen_perf, comm_match, kernel;
 	int keep;
 	int woken_only;		/* seen only as the target of sched_waking so far */
@@ -96,16 +104,35 @@ struct cpu_state {
 	int last_type, last_pid;	/* the previous event on this CPU */
 };
 
+/* Bytes read from the file and inflated, one buffer of each (bounded memory). */
+#define IO_BUF		65536
+
 struct ctx {
 	const char *path;
-	gzFile gz;
-	char *buf;
-	size_t buf_cap;
+	FILE *f;
+	int gz;			/* the file is gzip (one or more members), else plain text */
+	z_stream zs;
+	int zs_init;
+	int z_end;		/* the last member ended; what follows is being looked at */
+	uint64_t in_off;	/* file bytes handed to inflate so far */
+	unsigned char *in, *out;	/* IO_BUF each: file bytes, text bytes */
+	size_t out_pos, out_len;
+	int src_end;		/* no more text: the end, or (lenient) a damaged stream */
+	char *buf;		/* the current line: TRACE_MAX_LINE + 2 bytes */
+	char *prev;		/* the line before it, as read (a duplicate is looked for) */
+	size_t prev_len;
+	int prev_ok;		/* prev holds that line (it was not cut or bad) */
+	size_t buf_len;		/* the current line's length as read */
+	const char *line_bad;	/* the current line holds a NUL or is too long: why */
 	int eof;
 	const struct trace_opts *o;
 	char *err;
 	size_t errlen;
 	uint64_t lineno;
+	char sw_from;		/* the switch under way came from idle 'I', a preemption 'R',
+				   a task that left 'B'; 0: an inferred switch-in */
+	int64_t sw_idle_since;	/* and for 'I', since when the CPU idled */
+	int pushed;		/* buf holds a line read ahead (after a call chain), not taken */
 	/* look-ahead ring */
 	struct tev *ring;
 	size_t ring_cap, ring_head, ring_n;
@@ -123,6 +150,10 @@ struct ctx {
 	int64_t last_ts;	/* the latest timestamp so far */
 	int have_ts;
 	uint64_t last_ts_line;	/* its line */
+	/* each CPU's latest timestamp (as written) and its line (0: none yet) */
+	int64_t cpu_ts[TRACE_MAX_CPUS];
+	uint64_t cpu_ts_line[TRACE_MAX_CPUS];
+	uint64_t cur_line;	/* the line of the event being processed */
 	int code;		/* the errno of the error set (-EINVAL by default) */
 };
 
@@ -180,75 +211,230 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 /* ---- Reading lines ------------------------------------------------------------------ */
 
 /*
- * After gzgets() found no more: a read error or a gzip stream cut short is an error (or,
- * lenient, a warning: what was read is kept). 0, or -1 with the error set.
+ * The file is read with zlib's inflate() rather than gzopen()/gzgets(): gzgets() cannot
+ * tell a NUL byte from the end of its string, grows no bound on a line, and gzread()
+ * silently drops bytes after a gzip stream that are not another gzip member. Here a gzip
+ * file is one or more members (as gzip -d reads it) and nothing after the last one; a
+ * file that does not start with gzip's magic bytes is plain text.
  */
-static int read_error(struct ctx *c)
-{
-	int e;
-	const char *msg = gzerror(c->gz, &e);
 
-	if (e == Z_OK || e == Z_STREAM_END)
+/* A damaged or cut gzip stream: an error, or lenient a warning and the end of the text. */
+static int gz_damaged(struct ctx *c, const char *what)
+{
+	if (lenient(c)) {
+		warn(c, "%s:%llu: %s (a truncated or damaged gzip file): the rest is lost",
+		     c->path, (unsigned long long)c->lineno + 1, what);
+		c->src_end = 1;
 		return 0;
-	if (e == Z_BUF_ERROR || e == Z_DATA_ERROR) {
-		/* "unexpected end of file", or bytes that are not gzip: the input's fault */
-		if (lenient(c)) {
-			warn(c, "%s:%llu: %s (a truncated or damaged gzip file): the rest is lost",
-			     c->path, (unsigned long long)c->lineno + 1, msg);
-			return 0;
-		}
-		set_err(c, "%s:%llu: %s (a truncated or damaged gzip file)", c->path,
-			(unsigned long long)c->lineno + 1, msg);
-		c->code = -EINVAL;
-		return -1;
 	}
+	set_err(c, "%s:%llu: %s (a truncated or damaged gzip file)", c->path,
+		(unsigned long long)c->lineno + 1, what);
+	c->code = -EINVAL;
+	return -1;
+}
+
+static int read_failed(struct ctx *c)
+{
 	set_err(c, "%s:%llu: read error: %s", c->path, (unsigned long long)c->lineno + 1,
-		e == Z_ERRNO ? strerror(errno) : msg);
+		strerror(errno ? errno : EIO));
 	c->code = -EIO;
 	return -1;
 }
 
-/* The next line without its newline in c->buf: 1, 0 at the end, -1 on a read error. */
-static int read_line(struct ctx *c)
+/* More file bytes for inflate: 1, 0 at the end of the file, -1 on a read error. */
+static int more_input(struct ctx *c)
 {
-	size_t n = 0;
+	size_t n;
 
-	if (c->eof)
+	if (c->zs.avail_in)
+		return 1;
+	errno = 0;
+	n = fread(c->in, 1, IO_BUF, c->f);
+	if (!n)
+		return ferror(c->f) ? read_failed(c) : 0;
+	c->zs.next_in = c->in;
+	c->zs.avail_in = (uInt)n;
+	return 1;
+}
+
+/*
+ * A member ended: another gzip member may follow, nothing else. 0 with the stream reset for
+ * the next member (or src_end at the end of the file), -1 on an error.
+ */
+static int after_member(struct ctx *c)
+{
+	int r;
+
+	r = more_input(c);
+	if (r <= 0) {
+		c->src_end = r == 0;
+		return r;
+	}
+	if (c->zs.avail_in == 1 && c->zs.next_in[0] == 0x1f) {
+		/* one byte of a possible header: look at the next one too */
+		unsigned char b = c->zs.next_in[0];
+
+		c->in[0] = b;
+		errno = 0;
+		if (fread(c->in + 1, 1, 1, c->f) == 1) {
+			c->zs.next_in = c->in;
+			c->zs.avail_in = 2;
+		} else if (ferror(c->f)) {
+			return read_failed(c);
+		}
+	}
+	if (c->zs.avail_in >= 2 && c->zs.next_in[0] == 0x1f && c->zs.next_in[1] == 0x8b) {
+		if (inflateReset(&c->zs) != Z_OK)
+			return gz_damaged(c, "inflateReset failed");
+		c->z_end = 0;
 		return 0;
-	for (;;) {
-		int len;
+	}
+	if (lenient(c)) {
+		warn(c, "%s:%llu: bytes after the end of the gzip stream (at byte %llu) that are "
+		     "not a gzip member: ignored", c->path, (unsigned long long)c->lineno + 1,
+		     (unsigned long long)c->in_off);
+		c->src_end = 1;
+		return 0;
+	}
+	set_err(c, "%s: bytes after the end of the gzip stream (at byte %llu) that are not a "
+		"gzip member: trailing garbage (a damaged or appended-to file)", c->path,
+		(unsigned long long)c->in_off);
+	c->code = -EINVAL;
+	return -1;
+}
 
-		if (c->buf_cap - n < 2 && grow((void **)&c->buf, &c->buf_cap, c->buf_cap * 2,
-					       1)) {
+/* Inflate more text into c->out: its length, 0 at the end, -1 on an error. */
+static int fill_gz(struct ctx *c)
+{
+	for (;;) {
+		unsigned before;
+		int r;
+
+		if (c->src_end)
+			return 0;
+		if (c->z_end) {
+			if (after_member(c))
+				return -1;
+			continue;
+		}
+		r = more_input(c);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return gz_damaged(c, "unexpected end of file") ? -1 : 0;
+		c->zs.next_out = c->out;
+		c->zs.avail_out = IO_BUF;
+		before = c->zs.avail_in;
+		r = inflate(&c->zs, Z_NO_FLUSH);
+		c->in_off += before - c->zs.avail_in;
+		if (r == Z_STREAM_END)
+			c->z_end = 1;
+		else if (r == Z_MEM_ERROR) {
 			set_err(c, "%s: out of memory", c->path);
 			c->code = -ENOMEM;
 			return -1;
-		}
-		if (!gzgets(c->gz, c->buf + n, (int)(c->buf_cap - n))) {
-			/* gzgets() may have copied bytes before failing, unterminated
-			 * (fuzz_trace: a truncated gzip read leniently) */
-			c->buf[n] = '\0';
-			if (read_error(c))
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			/* what was inflated before the damage is good text: keep it */
+			size_t n = IO_BUF - c->zs.avail_out;
+			int e = gz_damaged(c, c->zs.msg ? c->zs.msg : "bad gzip data");
+
+			if (e)
 				return -1;
-			c->eof = 1;
-			if (!n)
-				return 0;
-			break;
+			return (int)n;
 		}
-		len = (int)strlen(c->buf + n);
-		n += (size_t)len;
-		if (n && c->buf[n - 1] == '\n')
-			break;
-		if (gzeof(c->gz)) {
-			if (read_error(c))
-				return -1;
-			c->eof = 1;
-			break;
-		}
+		if (c->zs.avail_out < IO_BUF)
+			return (int)(IO_BUF - c->zs.avail_out);
 	}
-	c->noeol = !(n && c->buf[n - 1] == '\n');
-	while (n && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
-		c->buf[--n] = '\0';
+}
+
+/* More text into c->out: its length, 0 at the end, -1 on an error. */
+static int fill_text(struct ctx *c)
+{
+	size_t n;
+
+	if (c->gz)
+		return fill_gz(c);
+	if (c->src_end)
+		return 0;
+	errno = 0;
+	n = fread(c->out, 1, IO_BUF, c->f);
+	if (!n) {
+		if (ferror(c->f))
+			return read_failed(c);
+		c->src_end = 1;
+	}
+	return (int)n;
+}
+
+/*
+ * The next line without its newline in c->buf (c->buf_len bytes): 1, 0 at the end, -1 on
+ * an error. A line longer than TRACE_MAX_LINE or holding a NUL sets c->line_bad; strict
+ * mode stops reading once the line is known to be too long (a stream without a newline
+ * costs one buffer), lenient reads on to its newline keeping none of the rest.
+ */
+static int read_line(struct ctx *c)
+{
+	size_t n = 0;
+	int got_nl = 0, any = 0, nul = 0, toolong = 0;
+
+	if (c->pushed) {	/* the line read past a call chain, not yet taken */
+		c->pushed = 0;
+		return 1;
+	}
+	if (c->eof)
+		return 0;
+	c->line_bad = NULL;
+	for (;;) {
+		const char *p, *nl;
+		size_t len, take;
+
+		if (c->out_pos == c->out_len) {
+			int r = fill_text(c);
+
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				c->eof = 1;
+				break;
+			}
+			c->out_pos = 0;
+			c->out_len = (size_t)r;
+		}
+		any = 1;
+		p = (const char *)c->out + c->out_pos;
+		len = c->out_len - c->out_pos;
+		nl = memchr(p, '\n', len);
+		take = nl ? (size_t)(nl - p) : len;
+		c->out_pos += take + (nl != NULL);
+		if (!toolong) {
+			size_t room = TRACE_MAX_LINE - n, k = take < room ? take : room;
+
+			memcpy(c->buf + n, p, k);
+			nul |= memchr(c->buf + n, '\0', k) != NULL;
+			n += k;
+			toolong = take > room;
+		}
+		if (nl) {
+			got_nl = 1;
+			break;
+		}
+		if (toolong && !lenient(c))
+			break;	/* the error is known: read no further */
+	}
+	if (!any)
+		return 0;
+	if (toolong)
+		c->line_bad = nul ? "a line longer than " TRACE_MAX_LINE_STR " bytes "
+				    "(TRACE_MAX_LINE) holding NUL bytes: not perf script text" :
+				    "a line longer than " TRACE_MAX_LINE_STR " bytes "
+				    "(TRACE_MAX_LINE): not a perf script line";
+	else if (nul)
+		c->line_bad = "a NUL byte in the line (perf script writes text)";
+	c->noeol = !got_nl;
+	while (!c->line_bad && n && c->buf[n - 1] == '\r')
+		n--;
+	c->buf[n] = '\0';
+	c->buf_len = n;
 	c->lineno++;
 	c->t->lines++;
 	return 1;
@@ -429,7 +615,8 @@ static char *parse_header(char *s, struct tev *ev, char *why, size_t wl)
 				 TRACE_MAX_PID);
 			return NULL;
 		}
-		ev->hpid = (int)(tid >= 0 ? tid : pid);
+		ev->hpid = (int)tid;
+		ev->hpgid = (int)pid;
 		copy_comm(ev->hcomm, s, tok);
 		if (parse_ll(p + 1, q, &v) || v >= TRACE_MAX_CPUS) {
 			snprintf(why, wl, "CPU [%.*s] out of range 0..%d (the simulated machine has "
@@ -559,6 +746,41 @@ static const char *fields_other(const char *f, struct tev *ev, struct why *w)
 }
 
 /*
+ * Every integer field whose name says what it holds, in any event but the NUMA ones (whose
+ * -1 means "none"): a CPU, a pid, a prio. The fields the rebuild does not read (target_cpu,
+ * a sched_wakeup's or sched_process_exit's pid and prio, ...) are held to the same ranges:
+ * an impossible value there says the line is not what perf wrote.
+ */
+static const struct {
+	const char *key;
+	long long lo, hi;
+} field_ranges[] = {
+	{ "target_cpu", CPU_RANGE }, { "orig_cpu", CPU_RANGE }, { "dest_cpu", CPU_RANGE },
+	{ "cpu", CPU_RANGE },
+	{ "pid", PID_RANGE }, { "prev_pid", PID_RANGE }, { "next_pid", PID_RANGE },
+	{ "child_pid", PID_RANGE }, { "old_pid", PID_RANGE },
+	{ "prio", PRIO_RANGE }, { "prev_prio", PRIO_RANGE }, { "next_prio", PRIO_RANGE },
+	{ "oldprio", PRIO_RANGE }, { "newprio", PRIO_RANGE },
+};
+
+/* The fields of @f named in field_ranges[]: NULL, or the field that is bad. */
+static const char *fields_in_range(const char *f, const char *name, struct why *w)
+{
+	const char *what = NULL;
+	long long v;
+	size_t i;
+
+	if (strstr(name, "_numa"))
+		return NULL;
+	for (i = 0; i < sizeof(field_ranges) / sizeof(field_ranges[0]); i++)
+		if (fkey(f, field_ranges[i].key) &&
+		    get_int(f, field_ranges[i].key, field_ranges[i].lo, field_ranges[i].hi, &v,
+			    &what, w))
+			return what;
+	return NULL;
+}
+
+/*
  * Parse "COMM PID/TID [CPU] SECS.FRAC: sys:event: fields" (COMM may hold spaces and
  * colons). 1 = parsed, 0 = nothing to parse (blank or comment), -1 = malformed, the
  * reason in @why.
@@ -604,6 +826,8 @@ static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 		what = fields_switch(f, ev, &w);
 	else if (ev->type != EV_IGNORED)
 		what = fields_other(f, ev, &w);
+	if (!what)
+		what = fields_in_range(f, name, &w);
 	if (what == range) {
 		snprintf(why, wl, "%s: %s", name, range);
 		return -1;
@@ -615,31 +839,122 @@ static int parse_line(char *s, struct tev *ev, char *why, size_t wl)
 	return 1;
 }
 
+/*
+ * Events that cannot happen twice in a row as the same line: a task switched out, woken,
+ * made new, moved off a CPU or forked a child cannot be again before something else
+ * happens to it. (Two sched_stat_runtime updates within one microsecond can carry the same
+ * figure, and the events the rebuild ignores are not judged.)
+ */
+static int unrepeatable(int type)
+{
+	return type == EV_SWITCH || type == EV_WAKING || type == EV_WAKEUP_NEW ||
+	       type == EV_MIGRATE || type == EV_FORK;
+}
+
+/* The time rules of a parsed line (docs/trace.md, "Strictness"): 0, or -1 with @why. */
+static int check_time(struct ctx *c, const struct tev *ev, char *why, size_t wl)
+{
+	if (c->have_ts && ev->ts < c->last_ts - TRACE_TS_TOLERANCE_NS) {
+		snprintf(why, wl, "the time goes back %.6f s from line %llu's (more than the %.3f "
+			 "ms tolerated: concatenated traces?)", (double)(c->last_ts - ev->ts) / 1e9,
+			 (unsigned long long)c->last_ts_line, (double)TRACE_TS_TOLERANCE_NS / 1e6);
+		return -1;
+	}
+	if (c->cpu_ts_line[ev->cpu] && ev->ts < c->cpu_ts[ev->cpu]) {
+		snprintf(why, wl, "the time goes back %.6f s on CPU %d from line %llu's (perf "
+			 "records each CPU's events in order: a reordered or edited trace?)",
+			 (double)(c->cpu_ts[ev->cpu] - ev->ts) / 1e9, ev->cpu,
+			 (unsigned long long)c->cpu_ts_line[ev->cpu]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The call chain perf printed after an event, if any (`perf script -F ...,ip,sym` of a
+ * sched_waking recorded with call-graph=fp): tab-indented "ADDRESS SYMBOL" lines, then a
+ * blank line. Returns the waking's enum trace_wake_ctx (UNKNOWN without a chain); the line
+ * after the chain stays for the next read. -1 on a read error.
+ */
+static int read_call_chain(struct ctx *c)
+{
+	static const char *const irq[] = {	/* an interrupt's entry or a timer's callback */
+		"asm_common_interrupt", "asm_sysvec_", "sysvec_", "irq_exit", "__do_softirq",
+		"hrtimer_wakeup", "call_timer_fn", "handle_edge_irq", "handle_irq_event",
+	};
+	int frames = 0, is_irq = 0, sync = 0, r;
+
+	while ((r = read_line(c)) > 0) {
+		const char *sym;
+
+		if (c->line_bad || (c->buf[0] != '\t' && c->buf_len)) {
+			c->pushed = 1;	/* not a frame: the next event, or a bad line */
+			break;
+		}
+		if (!c->buf_len) {
+			if (frames)
+				break;	/* the blank line that ends a chain */
+			continue;
+		}
+		frames++;
+		sym = strchr(c->buf + 1, ' ');
+		if (!sym)
+			continue;
+		sym++;
+		/* a softirq run by ksoftirqd is that task's own work */
+		if (!strcmp(sym, "run_ksoftirqd"))
+			is_irq = 0;
+		for (size_t i = 0; i < sizeof(irq) / sizeof(irq[0]); i++)
+			if (!strncmp(sym, irq[i], strlen(irq[i])))
+				is_irq = 1;
+		if (!strcmp(sym, "__wake_up_sync_key") || !strcmp(sym, "__wake_up_sync"))
+			sync = 1;
+	}
+	if (r < 0)
+		return -1;
+	if (!frames)
+		return TRACE_WAKE_UNKNOWN;
+	return is_irq ? TRACE_WAKE_IRQ : sync ? TRACE_WAKE_SYNC : TRACE_WAKE_TASK;
+}
+
 /* Parse the next event into the ring: 1, 0 at the end, -1 on an error. */
 static int fill_one(struct ctx *c)
 {
 	for (;;) {
 		struct tev ev;
-		char why[160];
-		int r = read_line(c);
+		char why[300];
+		int r = read_line(c), dup;
 
 		if (r <= 0)
 			return r;
-		r = parse_line(c->buf, &ev, why, sizeof(why));
+		dup = c->prev_ok && c->buf_len == c->prev_len &&
+		      !memcmp(c->buf, c->prev, c->buf_len);
+		c->prev_ok = !c->line_bad;
+		if (c->prev_ok) {
+			memcpy(c->prev, c->buf, c->buf_len);
+			c->prev_len = c->buf_len;
+		}
+		if (c->line_bad) {
+			snprintf(why, sizeof(why), "%s", c->line_bad);
+			r = -1;
+		} else {
+			r = parse_line(c->buf, &ev, why, sizeof(why));
+		}
 		if (r == 0)
 			continue;
-		if (r != 0 && c->noeol) {	/* the cause, whether what is left parses or not */
+		if (r != 0 && c->noeol && !c->line_bad) {
+			/* the cause, whether what is left parses or not */
 			snprintf(why, sizeof(why), "the last line has no newline (a truncated file?)");
 			r = -1;
 		}
-		if (r > 0 && c->have_ts && ev.ts < c->last_ts - TRACE_TS_TOLERANCE_NS) {
-			snprintf(why, sizeof(why), "the time goes back %.6f s from line %llu's "
-				 "(more than the %.3f ms tolerated: concatenated traces?)",
-				 (double)(c->last_ts - ev.ts) / 1e9,
-				 (unsigned long long)c->last_ts_line,
-				 (double)TRACE_TS_TOLERANCE_NS / 1e6);
+		if (r > 0 && dup && unrepeatable(ev.type)) {
+			snprintf(why, sizeof(why), "the same line as line %llu, byte for byte: an "
+				 "event that cannot happen twice in a row (a duplicated line?)",
+				 (unsigned long long)c->lineno - 1);
 			r = -1;
 		}
+		if (r > 0 && check_time(c, &ev, why, sizeof(why)))
+			r = -1;
 		if (r < 0) {
 			if (lenient(c)) {
 				c->t->skipped++;
@@ -650,15 +965,34 @@ static int fill_one(struct ctx *c)
 			set_err(c, "%s:%llu: %s", c->path, (unsigned long long)c->lineno, why);
 			return -1;
 		}
+		ev.line = c->lineno;
+		ev.wctx = TRACE_WAKE_UNKNOWN;
+		if (!c->noeol) {	/* a call chain may follow */
+			int w = read_call_chain(c);
+
+			if (w < 0)
+				return -1;
+			if (ev.type == EV_WAKING) {
+				ev.wctx = w;
+				c->t->wakings_with_stack += w != TRACE_WAKE_UNKNOWN;
+			}
+		}
+		c->cpu_ts[ev.cpu] = ev.ts;
+		c->cpu_ts_line[ev.cpu] = ev.line;
 		if (c->have_ts && ev.ts < c->last_ts) {
-			ev.ts = c->last_ts;	/* within the tolerance: as the line before */
-			c->t->anomalies++;
+			/* within the tolerance, behind another CPU's line: as the latest line */
+			struct trace *t = c->t;
+
+			if (!t->absorbed++)
+				t->absorbed_line = ev.line;
+			if (c->last_ts - ev.ts > t->absorbed_max_ns)
+				t->absorbed_max_ns = c->last_ts - ev.ts;
+			ev.ts = c->last_ts;
 		} else {
 			c->last_ts = ev.ts;
-			c->last_ts_line = c->lineno;
+			c->last_ts_line = ev.line;
 			c->have_ts = 1;
 		}
-		ev.line = c->lineno;
 		if (c->ring_n == c->ring_cap) {
 			/* grow, unwrapping the ring */
 			size_t n = c->ring_cap ? c->ring_cap * 2 : 256, i;
@@ -666,7 +1000,7 @@ static int fill_one(struct ctx *c)
 
 			if (!q) {
 				set_err(c, "%s: out of memory", c->path);
-			c->code = -ENOMEM;
+				c->code = -ENOMEM;
 				return -1;
 			}
 			for (i = 0; i < c->ring_n; i++)
@@ -826,6 +1160,16 @@ static struct itask *task_of(struct ctx *c, int pid, int64_t ts, int *oom)
 	return &c->tasks[i];
 }
 
+/* An event that contradicts the rebuilt state, counted by kind with its first line. */
+static void anomaly(struct ctx *c, enum trace_anomaly k)
+{
+	struct trace *t = c->t;
+
+	t->anomalies++;
+	if (!t->anomaly[k]++)
+		t->anomaly_line[k] = c->cur_line;
+}
+
 static int add_seg(struct itask *k, int kind, int pid, int64_t ns, int64_t off)
 {
 	struct trace_seg *s;
@@ -839,6 +1183,7 @@ static int add_seg(struct itask *k, int kind, int pid, int64_t ns, int64_t off)
 	s->offset_ns = off;
 	s->at_ns = 0;
 	s->early = 0;
+	s->wake_ctx = TRACE_WAKE_UNKNOWN;
 	return 0;
 }
 
@@ -977,7 +1322,7 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 	cs->cur = k->pub.pid;
 	if (k->state == TS_RUNNING && k->cpu != cpu) {
 		/* still running elsewhere: that switch-out was not recorded */
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_TWO_CPUS);
 		if (c->cpus[k->cpu].cur == k->pub.pid)
 			c->cpus[k->cpu].cur = -1;
 		if (end_burst(c, k, s, 'R', 0))
@@ -989,8 +1334,21 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 		t_lat = s > k->pend_ts ? s - k->pend_ts : 0;
 	} else if (k->pend == PEND_WAKE && (k->state == TS_SLEEPING ||
 					    k->state == TS_UNKNOWN)) {
+		struct trace_wakeup *w;
+
 		if (add_wakeup(c, ti, 0, k->pend_ts, s - k->pend_ts, k->pend_waker))
 			return -1;
+		w = &c->t->wakeups[c->t->nr_wakeups - 1];
+		if (c->sw_from == 'I' && c->sw_idle_since <= k->pend_ts) {
+			w->path = k->pend_cpu == cpu ? TRACE_PATH_IDLE_LOCAL : TRACE_PATH_IDLE_REMOTE;
+			w->idle_ns = k->pend_ts - c->sw_idle_since;
+		} else if (c->sw_from == 'R') {
+			w->path = k->pend_cpu != cpu ? TRACE_PATH_PREEMPT_REMOTE :
+				  k->pend_ctx == TRACE_WAKE_IRQ ? TRACE_PATH_PREEMPT_IRQ :
+								  TRACE_PATH_PREEMPT_LOCAL;
+		} else if (c->sw_from) {
+			w->path = TRACE_PATH_WAITED;
+		}
 		t_lat = s > k->pend_ts ? s - k->pend_ts : 0;
 		k->pub.wakeups++;
 		if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
@@ -1000,6 +1358,7 @@ static int switch_in(struct ctx *c, struct itask *k, int cpu, int64_t s)
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
 			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
+			k->pub.segs[k->pub.nr_segs - 1].wake_ctx = k->pend_ctx;
 		}
 	} else if (k->state == TS_SLEEPING && k->sleep_start >= 0) {
 		/* no waking seen: a timer or an interrupt on an idle CPU1 */
@@ -1036,7 +1395,7 @@ static int implicit_switch_in(struct ctx *c, struct itask *k, int cpu, const str
 		/* someone else was running here: its switch-out is missing */
 		int oi = find_task(c, cs->cur);
 
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_NO_SWITCH_OUT);
 		if (oi >= 0 && c->tasks[oi].state == TS_RUNNING && c->tasks[oi].cpu == cpu &&
 		    end_burst(c, &c->tasks[oi], ev->ts, 'R', 0))
 			return -1;
@@ -1099,7 +1458,7 @@ static int on_switch(struct ctx *c, const struct tev *ev, int ai, int *oom)
 		/* the idle task leaves a CPU we thought busy */
 		int oi = find_task(c, cs->cur);
 
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_IDLE_LEFT_BUSY);
 		if (oi >= 0 && c->tasks[oi].state == TS_RUNNING &&
 		    end_burst(c, &c->tasks[oi], ev->ts, 'R', 0))
 			return -1;
@@ -1114,7 +1473,15 @@ static int on_switch(struct ctx *c, const struct tev *ev, int ai, int *oom)
 		return PROC_NOMEM;
 	note_comm(c, k, ev->comm2, 1);
 	note_prio(k, ev->prio2);
-	return switch_in(c, k, ev->cpu, ev->ts) ? -1 : 0;
+	/* how this CPU takes the task: from idle, by preempting, or after a task left */
+	c->sw_from = !a && ev->pid <= 0 ? 'I' : ev->state == 'R' ? 'R' : 'B';
+	c->sw_idle_since = cs->idle_since;
+	{
+		int r = switch_in(c, k, ev->cpu, ev->ts) ? -1 : 0;
+
+		c->sw_from = 0;
+		return r;
+	}
 }
 
 /* sched_waking of @ev->pid by the actor @ai (its CPU time into its run: the offset). */
@@ -1144,6 +1511,8 @@ static int on_waking(struct ctx *c, const struct tev *ev, int ai, int actor, int
 			k->pend_ts = ev->ts;
 			k->pend_waker = waker;
 			k->pend_off = off;
+			k->pend_ctx = ev->wctx;
+			k->pend_cpu = ev->cpu;
 		}
 		break;
 	case TS_RUNNING:
@@ -1152,10 +1521,12 @@ static int on_waking(struct ctx *c, const struct tev *ev, int ai, int actor, int
 			k->pend_ts = ev->ts;
 			k->pend_waker = waker;
 			k->pend_off = off;
+			k->pend_ctx = ev->wctx;
+			k->pend_cpu = ev->cpu;
 		}
 		break;
 	default:
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_WAKING_NOT_ASLEEP);
 		break;
 	}
 	return 0;
@@ -1175,7 +1546,7 @@ static int on_wakeup_new(struct ctx *c, const struct tev *ev, int *oom)
 		k->pend_ts = ev->ts;
 		k->pend_waker = k->pub.ppid;
 	} else {
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_WAKEUP_NEW_OLD);
 	}
 	return 0;
 }
@@ -1209,7 +1580,7 @@ static int on_fork(struct ctx *c, const struct tev *ev, int *oom)
 		off = p->wrun + at;
 	} else {
 		off = p->wrun;
-		c->t->anomalies++;
+		anomaly(c, TRACE_ANOM_FORK_NOT_RUNNING);
 	}
 	if (flush_run(p, 1) || add_seg(p, TRACE_FORK, ev->pid2, 0, off))
 		return PROC_NOMEM;
@@ -1305,7 +1676,16 @@ static int process(struct ctx *c, const struct tev *ev)
 		c->have_ev = 1;
 	}
 	t->end_ns = ev->ts;
+	c->cur_line = ev->line;
 	actor = ev->type == EV_SWITCH ? ev->pid : ev->hpid;
+	if (actor < 0) {
+		/*
+		 * An exiting task's header reads ":-1 PID/-1": PID is its process's (tgid), the
+		 * task itself only if it is not a thread. The task running on the CPU is the
+		 * one exiting; PID only when that is not known.
+		 */
+		actor = cs->cur > 0 ? cs->cur : ev->hpgid;
+	}
 	ret = note_actor(c, ev, actor, &ai, &oom);
 	if (!ret) {
 		switch (ev->type) {
@@ -1335,7 +1715,7 @@ static int process(struct ctx *c, const struct tev *ev)
 		return -1;
 	if (ret == PROC_NOMEM || oom) {
 		set_err(c, "%s: out of memory", c->path);
-			c->code = -ENOMEM;
+		c->code = -ENOMEM;
 		return -1;
 	}
 	seen(c, actor);
@@ -1401,6 +1781,8 @@ static int finish(struct ctx *c)
 		if (k->seg_run > 0 && add_seg(k, TRACE_RUN, -1, k->seg_run, 0))
 			return -1;
 		k->seg_run = 0;
+		k->pub.ends_asleep = k->state == TS_SLEEPING && k->pend != PEND_WAKE &&
+				     !k->pub.exit_ns;
 		if (k->state == TS_SLEEPING && k->pend == PEND_WAKE && k->sleep_start >= 0) {
 			int64_t d = k->pend_ts - k->sleep_start;
 
@@ -1408,6 +1790,7 @@ static int finish(struct ctx *c)
 				return -1;
 			k->pub.segs[k->pub.nr_segs - 1].at_ns = k->pend_ts;
 			k->pub.segs[k->pub.nr_segs - 1].early = d < 0 ? 1 : d == 0 ? 2 : 0;
+			k->pub.segs[k->pub.nr_segs - 1].wake_ctx = k->pend_ctx;
 		}
 	}
 	return 0;
@@ -1468,14 +1851,43 @@ static void choose(struct ctx *c)
 			c->tasks[i].keep = 1;
 }
 
+/* The CPU a per-CPU kernel thread is bound to, from its comm ("ksoftirqd/1"), or -1. */
+static int bound_cpu_of(const char *comm)
+{
+	static const char *const per_cpu[] = { "kworker/", "ksoftirqd/", "migration/", "cpuhp/",
+					       "idle_inject/", "watchdog/", "rcuc/" };
+	char *end;
+	long n;
+
+	for (size_t i = 0; i < sizeof(per_cpu) / sizeof(per_cpu[0]); i++) {
+		size_t len = strlen(per_cpu[i]);
+
+		if (strncmp(comm, per_cpu[i], len) || comm[len] < '0' || comm[len] > '9')
+			continue;	/* kworker/u8:1 and kworker/R-... are unbound */
+		n = strtol(comm + len, &end, 10);
+		return n < TRACE_MAX_CPUS && (*end == 0 || *end == ':') ? (int)n : -1;
+	}
+	return -1;
+}
+
 static int build(struct ctx *c)
 {
 	struct trace *t = c->t;
 	size_t i, n = 0;
 
 	choose(c);
-	for (i = 0; i < c->nt; i++)
-		n += c->tasks[i].keep;
+	for (i = 0; i < c->nt; i++) {
+		struct itask *k = &c->tasks[i];
+
+		k->pub.workload = k->keep;
+		k->pub.bound_cpu = bound_cpu_of(k->pub.comm);
+		/* background: every other task but idle and the stoppers (their work is the
+		 * scheduler's own: a replay's scheduler migrates by itself) */
+		if (c->o && c->o->background && !k->keep && k->pub.pid > 0 &&
+		    strncmp(k->pub.comm, "migration/", 10))
+			k->keep = 1;
+		n += k->keep;
+	}
 	t->tasks = calloc(n ? n : 1, sizeof(*t->tasks));
 	if (!t->tasks)
 		return -1;
@@ -1490,8 +1902,8 @@ static int build(struct ctx *c)
 	for (i = 0; i < t->nr_wakeups; i++) {
 		const struct itask *k = &c->tasks[c->wk_task[i]];
 
-		t->wakeups[i].kept = k->keep;
-		t->wakeups[i].tool = k->seen_perf;
+		t->wakeups[i].kept = k->pub.workload;
+		t->wakeups[i].tool = k->seen_perf && !k->pub.workload;
 	}
 	return 0;
 }
@@ -1509,6 +1921,41 @@ void trace_free(struct trace *t)
 	free(t->wakeups);
 	free(t->bursts);
 	free(t);
+}
+
+/* Open c->path and look at its first bytes: gzip, or plain text. 0, or -1 (error set). */
+static int open_source(struct ctx *c)
+{
+	size_t n;
+
+	errno = 0;
+	c->f = fopen(c->path, "rb");
+	if (!c->f) {
+		c->code = errno ? -errno : -EIO;
+		set_err(c, "%s: cannot open: %s", c->path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	n = fread(c->in, 1, IO_BUF, c->f);
+	if (!n && ferror(c->f)) {
+		c->code = -(errno ? errno : EIO);	/* a directory: EISDIR */
+		set_err(c, "%s: cannot read: %s", c->path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (n >= 2 && c->in[0] == 0x1f && c->in[1] == 0x8b) {
+		c->gz = 1;
+		if (inflateInit2(&c->zs, 15 + 16) != Z_OK) {	/* gzip only, not zlib */
+			set_err(c, "%s: out of memory", c->path);
+			c->code = -ENOMEM;
+			return -1;
+		}
+		c->zs_init = 1;
+		c->zs.next_in = c->in;
+		c->zs.avail_in = (uInt)n;
+		return 0;
+	}
+	memcpy(c->out, c->in, n);
+	c->out_len = n;
+	return 0;
 }
 
 int trace_load(const char *path, const struct trace_opts *o, struct trace **out, char *err,
@@ -1535,21 +1982,18 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace **out,
 	for (i = 0; i < TRACE_MAX_CPUS; i++)
 		c->cpus[i].cur = -1;
 	c->t = calloc(1, sizeof(*c->t));
-	c->buf_cap = 4096;
-	c->buf = malloc(c->buf_cap);
-	if (!c->t || !c->buf || !(c->t->idle_ns = calloc(TRACE_MAX_CPUS, sizeof(int64_t)))) {
+	c->buf = malloc(TRACE_MAX_LINE + 2);
+	c->prev = malloc(TRACE_MAX_LINE + 2);
+	c->in = malloc(IO_BUF);
+	c->out = malloc(IO_BUF);
+	if (!c->t || !c->buf || !c->prev || !c->in || !c->out ||
+	    !(c->t->idle_ns = calloc(TRACE_MAX_CPUS, sizeof(int64_t)))) {
 		set_err(c, "out of memory");
 		c->code = -ENOMEM;
 		goto out;
 	}
-	errno = 0;
-	c->gz = gzopen(path, "rb");
-	if (!c->gz) {
-		c->code = errno ? -errno : -EIO;
-		set_err(c, "%s: cannot open: %s", path, errno ? strerror(errno) : "gzopen failed");
+	if (open_source(c))
 		goto out;
-	}
-	gzbuffer(c->gz, 1 << 16);
 	for (;;) {
 		int fail = 0;
 		struct tev ev, *x = peek(c, 0, &fail);
@@ -1580,8 +2024,13 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace **out,
 	c->code = 0;
 out:
 	ret = c->code;
-	if (c->gz)
-		gzclose(c->gz);
+	if (c->zs_init)
+		inflateEnd(&c->zs);
+	if (c->f)
+		fclose(c->f);
+	free(c->in);
+	free(c->out);
+	free(c->prev);
 	for (i = 0; i < c->nt; i++)
 		free(c->tasks[i].pub.segs);
 	free(c->tasks);
@@ -1596,6 +2045,30 @@ out:
 	}
 	free(c);
 	return ret;
+}
+
+const char *trace_anomaly_name(enum trace_anomaly k)
+{
+	static const char *const names[TRACE_ANOM_NR] = {
+		[TRACE_ANOM_NO_SWITCH_OUT] = "no_switch_out",
+		[TRACE_ANOM_TWO_CPUS] = "two_cpus",
+		[TRACE_ANOM_IDLE_LEFT_BUSY] = "idle_left_busy",
+		[TRACE_ANOM_WAKING_NOT_ASLEEP] = "waking_not_asleep",
+		[TRACE_ANOM_WAKEUP_NEW_OLD] = "wakeup_new_old",
+		[TRACE_ANOM_FORK_NOT_RUNNING] = "fork_not_running",
+	};
+
+	return (unsigned)k < TRACE_ANOM_NR ? names[k] : "?";
+}
+
+const char *trace_wake_path_name(enum trace_wake_path p)
+{
+	static const char *const names[TRACE_PATH_NR] = {
+		"unknown", "idle_local", "idle_remote", "preempt_local", "preempt_irq",
+		"preempt_remote", "waited",
+	};
+
+	return (unsigned)p < TRACE_PATH_NR ? names[p] : "?";
 }
 
 /* ---- What Linux did ----------------------------------------------------------------- */
@@ -1644,10 +2117,12 @@ int trace_linux_metrics(const struct trace *t, struct trace_linux *m)
 	for (cpu = 0; cpu < t->nr_cpus && cpu < TRACE_MAX_CPUS; cpu++)
 		m->busy_pct[cpu] = dur > 0 ? 100.0 * (1.0 - (double)t->idle_ns[cpu] / (double)dur)
 					   : 0;
-	m->tasks = (unsigned)t->nr_tasks;
 	for (i = 0; i < t->nr_tasks; i++) {
 		const struct trace_task *k = &t->tasks[i];
 
+		if (!k->workload)
+			continue;	/* background (trace_opts.background) */
+		m->tasks++;
 		if (k->ppid >= 0)
 			m->forks++;
 		if (k->exit_ns) {
@@ -1667,7 +2142,7 @@ int trace_linux_metrics(const struct trace *t, struct trace_linux *m)
 	}
 	if (alive)
 		last = t->end_ns;
-	if (t->nr_tasks)
+	if (m->tasks)
 		m->makespan_ms = (double)(last - first) / 1e6;
 	m->mig_wakeup = t->mig_wakeup;
 	m->mig_other = t->mig_other;
@@ -1694,6 +2169,33 @@ int trace_linux_metrics(const struct trace *t, struct trace_linux *m)
 	m->wl_lat_n = nw;
 	quantiles(wl, nw, &m->wl_lat_p50_us, &m->wl_lat_p90_us, &m->wl_lat_p99_us,
 		  &m->wl_lat_max_us);
+	/* the workload's sleeps by wake path; the idle remote ones split by idle time */
+	for (int p = 0; p < TRACE_PATH_NR + 2; p++) {
+		double x, p50;
+
+		nw = 0;
+		for (i = 0; i < t->nr_wakeups; i++) {
+			const struct trace_wakeup *w = &t->wakeups[i];
+
+			if (!w->kept || w->is_new)
+				continue;
+			if (p < TRACE_PATH_NR ? (int)w->path == p :
+			    w->path == TRACE_PATH_IDLE_REMOTE &&
+			    (p == TRACE_PATH_NR) == (w->idle_ns < TRACE_IDLE_DEEP_NS))
+				wl[nw++] = w->lat_ns;
+		}
+		quantiles(wl, nw, &p50, &x, &x, &x);
+		if (p < TRACE_PATH_NR) {
+			m->path_n[p] = nw;
+			m->path_p50_us[p] = p50;
+		} else if (p == TRACE_PATH_NR) {
+			m->idle_short_n = nw;
+			m->idle_short_p50_us = p50;
+		} else {
+			m->idle_deep_n = nw;
+			m->idle_deep_p50_us = p50;
+		}
+	}
 	free(all);
 	free(wl);
 	return 0;
