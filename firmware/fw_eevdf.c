@@ -9,6 +9,7 @@
 #include "firmware/fw_fair.h"
 
 #define BASE_SLICE 750000ull	/* sysctl_sched_base_slice, 0.75 ms (6.6-6.14) */
+#define BASE_SLICE_615 700000ull	/* 0.70 ms from 6.15 (kernel/sched/fair.c) */
 #define MIGRATION_COST 500000ull	/* sysctl_sched_migration_cost */
 #define TICK_NSEC 1000000ll	/* HZ = 1000 */
 
@@ -29,6 +30,17 @@ void eevdf_tunables(unsigned nr_cpus, struct fair_tun *t)
 	*t = (struct fair_tun){ 0 };
 	t->base_slice = BASE_SLICE * (1 + ilog2u(n ? n : 1));
 	t->migration_cost = MIGRATION_COST;
+}
+
+void eevdf_version(unsigned kernel, unsigned nr_cpus, struct fair_tun *t)
+{
+	unsigned n = nr_cpus < 8 ? nr_cpus : 8;
+
+	t->kernel = kernel ? kernel : 606;
+	t->linux6 = 1;
+	t->delay_dequeue = t->preempt_short = t->kernel >= 612;
+	if (t->kernel >= 615)
+		t->base_slice = BASE_SLICE_615 * (1 + ilog2u(n ? n : 1));
 }
 
 static int64_t key_of(const struct fair_rq *rq, const struct fair_ent *se)
@@ -74,11 +86,10 @@ int eevdf_eligible(const struct fair_rq *rq, const struct fair_ent *se)
 void eevdf_save_lag(const struct fair_tun *t, struct fair_rq *rq, struct fair_ent *se)
 {
 	int64_t lag = (int64_t)(eevdf_avg_vruntime(rq) - se->vruntime);
-	int64_t lim = (int64_t)fair_calc_delta(2 * se->slice > (uint64_t)TICK_NSEC ?
-						       2 * se->slice : (uint64_t)TICK_NSEC,
+	uint64_t tick = t->tick_nsec ? t->tick_nsec : (uint64_t)TICK_NSEC;
+	int64_t lim = (int64_t)fair_calc_delta(2 * se->slice > tick ? 2 * se->slice : tick,
 					       se->weight);
 
-	(void)t;
 	se->vlag = lag < -lim ? -lim : lag > lim ? lim : lag;
 }
 

@@ -17,10 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "firmware/fw_fair.h"
-#include "firmware/fw_rq.h"
-
-#define NIL (-1)
+#include "firmware/fw_fair_int.h"
 
 /* ---- The tree: a treap ordered by (vruntime, key), a heap by hprio ---- */
 
@@ -210,54 +207,16 @@ uint32_t fair_group_share(uint32_t shares, uint64_t rq_weight, uint64_t sum_weig
 			  sh > FAIR_MAX_SHARES ? FAIR_MAX_SHARES : sh);
 }
 
-/* ---- The scheduler ---- */
-
-struct ftask {
-	struct fair_ent se;	/* first: a task's entity converts back to its ftask */
-	int cpu;		/* queued on (running included), or NIL */
-	int rq_cpu;		/* the CPU whose queue its vruntime is relative to, or NIL */
-	int next, prev;		/* the per-CPU list of queued tasks (balancing walks it) */
-	int parent;		/* the task that forked it, or NIL */
-};
-
-struct fcpu {
-	struct fair_rq root;
-	struct sched_task *curr;	/* picked and running */
-	unsigned nr;			/* tasks queued, the running one included */
-	int head;
-	uint32_t hist;			/* decayed root load (cpu_load) */
-	int resched;
-	int64_t last_balance[4], interval[4];
-	unsigned failed[4];
-	int push_task;			/* active balance: the running task to move once off */
-	unsigned push_to;
-};
-
-struct sched {
-	const struct fair_policy *pol;
-	struct fair_tun tun;
-	const struct sched_env *env;
-	struct sched_env denv;
-	struct sched_topo dtopo;
-	struct sched_opts opts;
-	unsigned ncpu, ngroups;
-	int levels[4], nlevels;
-	int wake_balance;
-	int tick_shares;	/* shares updated by the tick only */
-	struct ftask *t;
-	struct sched_task **tp;
-	struct fcpu *c;
-	struct fair_rq *grq;	/* group g's queue on CPU c: grq[(g - 1) * ncpu + c] */
-	struct fair_ent *gse;	/* and its entity on c's root queue */
-	uint64_t core_of[HWS_MAX_CPUS];
-	uint64_t moves, balances, active_balances, wake_affine, wake_idle, wake_preempts;
-	uint64_t reweights;
-	unsigned on_cpu;	/* the CPU whose call is under way (coherence: who touches) */
-};
+/* ---- The scheduler (its state: fw_fair_int.h) ---- */
 
 static uint64_t now(const struct sched *s)
 {
 	return s->env->now(s->env->machine);
+}
+
+uint64_t fair_now(const struct sched *s)
+{
+	return now(s);
 }
 
 static void charge_ops(struct sched *s, unsigned cpu, double n)
@@ -327,6 +286,10 @@ static void update_curr(struct sched *s, struct fair_rq *rq)
 	fair_charge_curr(rq, delta);
 	if (s->pol->curr_updated && s->pol->curr_updated(&s->tun, rq, curr))
 		s->c[rq->cpu].resched = 1;
+	else if (s->tun.preempt_short && rq->nr_running > 1 &&
+		 (uint64_t)curr->vlag != curr->deadline && !eevdf_eligible(rq, curr))
+		s->c[rq->cpu].resched = 1;	/* 6.12's did_preempt_short(): its slice is
+						   no longer protected and it fell behind */
 }
 
 /* update_curr() at every level of the task running on @cpu. */
@@ -366,8 +329,12 @@ static void list_add(struct sched *s, unsigned id, unsigned cpu)
 	f->next = c->head;
 	if (c->head != NIL)
 		s->t[c->head].prev = (int)id;
+	else
+		c->tail = (int)id;
 	c->head = (int)id;
 	c->nr++;
+	if (c->nr >= 2)
+		s->rd_overloaded = 1;	/* add_nr_running()'s set_rd_overloaded() */
 }
 
 static void list_del(struct sched *s, unsigned id)
@@ -381,8 +348,19 @@ static void list_del(struct sched *s, unsigned id)
 		c->head = f->next;
 	if (f->next != NIL)
 		s->t[f->next].prev = f->prev;
+	else
+		c->tail = f->prev;
 	c->nr--;
 	f->cpu = NIL;
+}
+
+/* @id to the head of its CPU's list (set_next_task_fair()'s list_move: it just ran). */
+static void list_front(struct sched *s, unsigned id)
+{
+	unsigned cpu = (unsigned)s->t[id].cpu;
+
+	list_del(s, id);
+	list_add(s, id, cpu);
 }
 
 static void update_group_shares(struct sched *s, unsigned g);
@@ -394,6 +372,12 @@ static void enqueue_task(struct sched *s, struct sched_task *t, unsigned cpu, in
 	struct fair_rq *rq = rq_of(s, t->group, cpu);
 	struct fair_ent *se = &f->se;
 
+	if (s->tun.linux6) {
+		/* its averages and both CPUs', before it becomes runnable; they follow it */
+		fair6_pelt_task(s, t);
+		fair6_pelt_cpu(s, cpu);
+		fair6_pelt_move(s, t, cpu);
+	}
 	/* A vruntime kept relative to another CPU's queue moves with the task
 	 * (2.6.26 set_task_cpu(): vruntime -= old min_vruntime - new min_vruntime). */
 	if (f->rq_cpu != NIL && f->rq_cpu != (int)cpu)
@@ -402,6 +386,17 @@ static void enqueue_task(struct sched *s, struct sched_task *t, unsigned cpu, in
 	f->rq_cpu = (int)cpu;
 	while (se && !se->on_rq) {
 		enqueue_entity(s, rq, se, flags);
+		if (se == &f->se && f->has_rel_deadline) {
+			/* PLACE_REL_DEADLINE (6.12): a moved task keeps its deadline's distance */
+			int in_tree = se != rq->curr;
+
+			if (in_tree)
+				fair_tree_remove(rq, se);
+			se->deadline = se->vruntime + (uint64_t)f->rel_deadline;
+			f->has_rel_deadline = 0;
+			if (in_tree)
+				fair_tree_insert(rq, se);
+		}
 		flags = FAIR_ENQ_WAKEUP;
 		se = rq->se;
 		rq = rq->parent;
@@ -421,6 +416,8 @@ static void dequeue_task(struct sched *s, struct sched_task *t, unsigned cpu)
 	struct fair_rq *rq = rq_of(s, t->group, cpu);
 	struct fair_ent *se = &s->t[t->id].se;
 
+	if (s->tun.linux6)
+		fair6_pelt_task(s, t);
 	while (se) {
 		dequeue_entity(s, rq, se);
 		if (rq->nr_running)
@@ -436,6 +433,73 @@ static void dequeue_task(struct sched *s, struct sched_task *t, unsigned cpu)
 		update_group_shares(s, t->group);
 }
 
+/*
+ * The running task @t blocks (dequeue with DEQUEUE_SLEEP). Since 6.12 (DELAY_DEQUEUE) a
+ * task that is not eligible stays on its queue, still competing, until it would be
+ * picked: then it leaves (finish_delayed) with a lag of at most 0 (DELAY_ZERO). The
+ * machine sees it blocked either way.
+ */
+static void block_task(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+	struct ftask *f = &s->t[t->id];
+	struct fair_rq *rq = rq_of(s, t->group, cpu);
+
+	if (s->tun.delay_dequeue) {
+		update_curr(s, rq);
+		if (!eevdf_eligible(rq, &f->se)) {
+			fair6_pelt_task(s, t);
+			f->delayed = 1;
+			s->c[cpu].nr_delayed++;
+			s->delayed_dequeues++;
+			return;
+		}
+	}
+	dequeue_task(s, t, cpu);
+}
+
+/* A delayed task's queue picked it: it leaves now (finish_delayed_dequeue_entity()). */
+static void finish_delayed(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+	struct ftask *f = &s->t[t->id];
+
+	fair6_pelt_task(s, t);
+	f->delayed = 0;
+	s->c[cpu].nr_delayed--;
+	dequeue_task(s, t, cpu);
+	if (f->se.vlag > 0)
+		f->se.vlag = 0;	/* DELAY_ZERO */
+}
+
+/*
+ * A delayed task is woken where it still is (ttwu_runnable(): no CPU is chosen):
+ * requeue_delayed_entity(), which gives it a fresh place at lag 0 if it has caught up
+ * (DELAY_ZERO).
+ */
+static void requeue_delayed(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+	struct ftask *f = &s->t[t->id];
+	struct fair_rq *rq = rq_of(s, t->group, cpu);
+	struct fair_ent *se = &f->se;
+
+	fair6_pelt_task(s, t);
+	update_curr(s, rq);
+	eevdf_save_lag(&s->tun, rq, se);
+	if (se->vlag > 0) {
+		int in_tree = se != rq->curr;
+
+		if (in_tree)
+			fair_tree_remove(rq, se);
+		rq->nr_running--;
+		se->vlag = 0;
+		eevdf_place(&s->tun, rq, se, 0);
+		rq->nr_running++;
+		if (in_tree)
+			fair_tree_insert(rq, se);
+	}
+	f->delayed = 0;
+	s->c[cpu].nr_delayed--;
+}
+
 /* Change a group entity's weight (its share on this CPU) in place. */
 static void reweight(struct sched *s, struct fair_ent *se, struct fair_rq *rq, uint32_t w)
 {
@@ -443,6 +507,8 @@ static void reweight(struct sched *s, struct fair_ent *se, struct fair_rq *rq, u
 
 	if (se->weight == w)
 		return;
+	if (s->tun.linux6)
+		fair6_pelt_cpu(s, rq->cpu);
 	if (se->on_rq)
 		update_curr(s, rq);
 	if (in_tree)
@@ -548,11 +614,46 @@ static int task_hot(struct sched *s, const struct sched_task *t)
 /* Move queued (not running) @t from @from to @to. */
 static void move_task(struct sched *s, struct sched_task *t, unsigned from, unsigned to)
 {
+	struct ftask *f = &s->t[t->id];
+
+	if (s->tun.delay_dequeue) {	/* PLACE_REL_DEADLINE: a move keeps the deadline */
+		f->rel_deadline = (int64_t)(f->se.deadline - f->se.vruntime);
+		f->has_rel_deadline = 1;
+	}
 	dequeue_task(s, t, from);
+	if (s->tun.linux6)
+		f->se.exec_start = 0;	/* ENQUEUE_MIGRATED: no longer cache-hot */
 	enqueue_task(s, t, to, 0);
 	s->env->moved(s->env->machine, t, from, to);
 	s->env->charge(s->env->machine, to, s->opts.costs.sw_op_ns, SCHED_WORK_MIGRATE);
 	s->moves++;
+}
+
+/* ---- The core's operations, for fw_fair6.c (fw_fair_int.h) ---- */
+
+int fair_allowed(const struct sched_task *t, unsigned cpu)
+{
+	return allowed(t, cpu);
+}
+
+struct fair_rq *fair_rq_of(struct sched *s, unsigned group, unsigned cpu)
+{
+	return rq_of(s, group, cpu);
+}
+
+void fair_check_preempt(struct sched *s, unsigned cpu, struct sched_task *t)
+{
+	check_preempt(s, cpu, t);
+}
+
+void fair_update_curr_chain(struct sched *s, unsigned cpu)
+{
+	update_curr_chain(s, cpu);
+}
+
+void fair_move_task(struct sched *s, struct sched_task *t, unsigned from, unsigned to)
+{
+	move_task(s, t, from, to);
 }
 
 /*
@@ -857,6 +958,9 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 	s->ngroups = env->nr_groups ? env->nr_groups : 1;
 	ng = s->ngroups - 1;
 	p->tunables(s->ncpu, &s->tun);
+	if (p == &fair_eevdf_policy)
+		eevdf_version(o->fair.kernel, s->ncpu, &s->tun);
+	s->tun.tick_nsec = 1000000000ull / (env->hz ? env->hz : 1000);
 	s->t = calloc(env->nr_tasks ? env->nr_tasks : 1, sizeof(*s->t));
 	s->tp = calloc(env->nr_tasks ? env->nr_tasks : 1, sizeof(*s->tp));
 	s->c = calloc(s->ncpu, sizeof(*s->c));
@@ -886,10 +990,11 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 
 		fair_rq_init(&c->root);
 		c->root.cpu = i;
-		c->head = c->push_task = NIL;
+		c->head = c->tail = c->push_task = NIL;
 		for (k = 0; k < 4; k++)
 			c->interval[k] = fw_sd_params[k].min_interval;
 	}
+	fair6_init(s);
 	for (unsigned g = 1; g < s->ngroups; g++)
 		for (i = 0; i < s->ncpu; i++) {
 			struct fair_rq *rq = &s->grq[(g - 1) * s->ncpu + i];
@@ -917,6 +1022,10 @@ static void task_new(struct sched *s, struct sched_task *t, struct sched_task *p
 	s->tp[t->id] = t;
 	f->cpu = f->rq_cpu = NIL;
 	f->parent = parent ? (int)parent->id : NIL;
+	f->delayed = f->has_rel_deadline = 0;
+	f->avg_cpu = f->last_wakee = f->recent_used_cpu = NIL;
+	f->wakee_flips = 0;
+	f->flip_decay = now(s);
 	memset(&f->se, 0, offsetof(struct fair_ent, key));
 	f->se.left = f->se.right = NULL;
 	t->cpu = -1;
@@ -929,13 +1038,44 @@ static void task_new(struct sched *s, struct sched_task *t, struct sched_task *p
 	f->se.slice = s->tun.base_slice;
 }
 
+/* Linux 6.x's wakeup (try_to_wake_up(), wake_up_new_task()). */
+static unsigned wake6(struct sched *s, struct sched_task *t, unsigned waker,
+		      enum sched_wake_kind kind)
+{
+	struct ftask *f = &s->t[t->id];
+	unsigned cpu;
+
+	s->on_cpu = waker;
+	if (f->delayed) {	/* still on its queue: ttwu_runnable() */
+		cpu = (unsigned)f->cpu;
+		requeue_delayed(s, t, cpu);
+		check_preempt(s, cpu, t);
+		return cpu;
+	}
+	cpu = fair6_select_cpu(s, t, waker, kind);
+	if (kind == SCHED_FORK) {
+		fair6_pelt_new(s, t, cpu);
+	} else {
+		fair6_idle_ends(s, cpu);
+		if (t->cpu >= 0 && (unsigned)t->cpu != cpu)
+			f->se.exec_start = 0;	/* ENQUEUE_MIGRATED */
+	}
+	enqueue_task(s, t, cpu, kind == SCHED_FORK ? FAIR_ENQ_INITIAL : FAIR_ENQ_WAKEUP);
+	check_preempt(s, cpu, t);
+	return cpu;
+}
+
 static unsigned wake(struct sched *s, struct sched_task *t, unsigned waker,
 		     enum sched_wake_kind kind)
 {
 	struct ftask *f = &s->t[t->id];
-	unsigned cpu = select_cpu(s, t, waker, kind);
-	struct fcpu *c = &s->c[cpu];
+	unsigned cpu;
+	struct fcpu *c;
 
+	if (s->tun.linux6)
+		return wake6(s, t, waker, kind);
+	cpu = select_cpu(s, t, waker, kind);
+	c = &s->c[cpu];
 	s->on_cpu = waker;
 	enqueue_task(s, t, cpu, kind == SCHED_FORK ? FAIR_ENQ_INITIAL : FAIR_ENQ_WAKEUP);
 	/* sysctl_sched_child_runs_first (2.6.26 task_new_fair()): a child forked onto its
@@ -977,10 +1117,12 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 
 	(void)ran_ns;
 	s->on_cpu = cpu;
+	if (s->tun.linux6)
+		fair6_pelt_task(s, t);	/* it stops running */
 	if (c->curr == t)
 		update_curr_chain(s, cpu);
 	if (!runnable && s->t[t->id].cpu != NIL)
-		dequeue_task(s, t, cpu);
+		block_task(s, t, cpu);
 	for (struct fair_rq *rq = rq_of(s, t->group, cpu); rq; rq = rq->parent) {
 		struct fair_ent *se = rq->curr;
 
@@ -993,6 +1135,14 @@ static void put_prev(struct sched *s, unsigned cpu, struct sched_task *t, int ru
 	if (c->curr == t)
 		c->curr = NULL;
 	t->last_ran = now(s);
+	if (runnable) {	/* a pick at this instant that takes it again continues its run */
+		c->prev_curr = t;
+		c->prev_at = now(s);
+	}
+	if (s->tun.linux6 && c->active_balance) {
+		fair6_active_balance(s, cpu);
+		return;
+	}
 	if (c->push_task == (int)t->id) {
 		c->push_task = NIL;
 		if (runnable && s->t[t->id].cpu == (int)cpu && allowed(t, c->push_to))
@@ -1005,42 +1155,82 @@ static void task_exit(struct sched *s, struct sched_task *t, struct sched_task *
 	(void)parent;
 	if (s->t[t->id].cpu != NIL) {
 		s->on_cpu = (unsigned)s->t[t->id].cpu;
-		dequeue_task(s, t, (unsigned)s->t[t->id].cpu);
+		if (s->t[t->id].delayed)
+			finish_delayed(s, t, (unsigned)s->t[t->id].cpu);
+		else
+			dequeue_task(s, t, (unsigned)s->t[t->id].cpu);
 	}
+	if (s->tun.linux6)
+		fair6_pelt_move(s, t, (unsigned)NIL);	/* remove_entity_load_avg() */
 	s->tp[t->id] = NULL;
+}
+
+/*
+ * The entity to run from each level of @cpu's queues, down to a task (pick_task_fair()):
+ * set as each queue's curr; NULL when nothing is runnable. A delayed task the pick meets
+ * leaves its queue, and the pick starts again.
+ */
+static struct sched_task *pick_task(struct sched *s, unsigned cpu)
+{
+	struct fcpu *c = &s->c[cpu];
+	struct fair_rq *rq;
+	struct fair_ent *se = NULL;
+	struct sched_task *t;
+	int again;
+
+	s->on_cpu = cpu;
+	do {
+		again = 0;
+		if (!c->nr)
+			return NULL;
+		for (rq = &c->root; rq; rq = se->my_q) {
+			se = s->pol->pick(rq);
+			if (!se)
+				return NULL;
+			if (!se->my_q && ft_of(se)->delayed) {
+				finish_delayed(s, s->tp[id_of(s, se)], cpu);
+				again = 1;
+				break;
+			}
+			/* set_next_entity() */
+			if (se != rq->curr) {
+				fair_tree_remove(rq, se);
+				rq->curr = se;
+			}
+			se->exec_start = now(s);
+			se->prev_sum_exec = se->sum_exec;
+		}
+	} while (again);
+	t = s->tp[id_of(s, se)];
+	/* RUN_TO_PARITY's protection starts with a pick; a task picked again at the
+	 * instant it was put back has not stopped (Linux does not set it next again) */
+	if (!(s->tun.linux6 && t == c->prev_curr && c->prev_at == now(s)))
+		for (struct fair_rq *q = rq_of(s, t->group, cpu); q && s->pol->picked; q = q->parent)
+			s->pol->picked(q->curr);
+	return t;
 }
 
 static struct sched_task *pick(struct sched *s, unsigned cpu)
 {
 	struct fcpu *c = &s->c[cpu];
-	struct fair_rq *rq = &c->root;
-	struct fair_ent *se = NULL;
 	struct sched_task *t;
 
 	s->on_cpu = cpu;
-	if (!c->nr)	/* idle_balance(): newly idle, bottom-up */
+	if (!s->tun.linux6 && !c->nr)	/* idle_balance(): newly idle, bottom-up */
 		for (int i = 0; i < s->nlevels && !c->nr; i++)
 			if (fw_sd_params[s->levels[i]].newidle)
 				load_balance(s, cpu, s->levels[i], HWS_CPU_NEWLY_IDLE);
 	c->resched = 0;
-	if (!c->nr)
+	t = pick_task(s, cpu);
+	if (!t && s->tun.linux6 && fair6_newidle(s, cpu))
+		t = pick_task(s, cpu);
+	c->prev_curr = NULL;
+	if (!t)
 		return NULL;
-	while (rq) {
-		se = s->pol->pick(rq);
-		if (!se)
-			return NULL;
-		/* set_next_entity() */
-		if (se != rq->curr) {
-			fair_tree_remove(rq, se);
-			rq->curr = se;
-		}
-		se->exec_start = now(s);
-		se->prev_sum_exec = se->sum_exec;
-		if (s->pol->picked)
-			s->pol->picked(se);
-		rq = se->my_q;
+	if (s->tun.linux6) {
+		fair6_pelt_task(s, t);	/* it starts running */
+		list_front(s, t->id);
 	}
-	t = s->tp[id_of(s, se)];
 	c->curr = t;
 	t->timestamp = now(s);
 	charge_ops(s, cpu, 1);
@@ -1069,6 +1259,10 @@ static int tick(struct sched *s, unsigned cpu, struct sched_task *curr)
 		resched |= c->resched;
 		c->resched = 0;
 	}
+	if (s->tun.linux6) {
+		fair6_pelt_cpu(s, cpu);
+		return fair6_tick_balance(s, cpu, curr) || resched;
+	}
 	/* rebalance_tick() */
 	for (int i = 0; i < s->nlevels; i++) {
 		int l = s->levels[i];
@@ -1087,23 +1281,23 @@ static unsigned nr_queued(struct sched *s, unsigned cpu)
 {
 	struct fcpu *c = &s->c[cpu];
 
-	return c->nr - (c->curr && s->t[c->curr->id].cpu == (int)cpu);
+	return c->nr - c->nr_delayed - (c->curr && s->t[c->curr->id].cpu == (int)cpu);
 }
 
 static int where(struct sched *s, const struct sched_task *t)
 {
-	return s->t[t->id].cpu;
+	return s->t[t->id].delayed ? NIL : s->t[t->id].cpu;	/* a delayed task is blocked */
 }
 
 static void report(struct sched *s, void *file)
 {
 	fprintf(file, "firmware: %llu balances, %llu tasks moved (%llu by active balance), "
 		      "%llu affine wakeups, %llu wakeups placed on an idle core, %llu wakeup "
-		      "preemptions, %llu group re-weightings\n",
+		      "preemptions, %llu group re-weightings, %llu delayed dequeues\n",
 		(unsigned long long)s->balances, (unsigned long long)s->moves,
 		(unsigned long long)s->active_balances, (unsigned long long)s->wake_affine,
 		(unsigned long long)s->wake_idle, (unsigned long long)s->wake_preempts,
-		(unsigned long long)s->reweights);
+		(unsigned long long)s->reweights, (unsigned long long)s->delayed_dequeues);
 }
 
 const struct fair_ent *fair_task_entity(const struct sched *s, unsigned id)
@@ -1114,6 +1308,11 @@ const struct fair_ent *fair_task_entity(const struct sched *s, unsigned id)
 const struct fair_tun *fair_tunables(const struct sched *s)
 {
 	return &s->tun;
+}
+
+int fair_task_delayed(const struct sched *s, unsigned id)
+{
+	return s->t[id].delayed;
 }
 
 static struct sched *create_cfs(const struct sched_env *env, const struct sched_opts *o,
@@ -1128,7 +1327,7 @@ static struct sched *create_eevdf(const struct sched_env *env, const struct sche
 	return fair_create(&fair_eevdf_policy, env, o, msg, len);
 }
 
-#define FAIR_OPS(nm, create_fn)						\
+#define FAIR_OPS(nm, create_fn, sync)					\
 	{								\
 		.name = nm,						\
 		.uses = SCHED_USES_DOMAINS | SCHED_USES_COSTS | SCHED_USES_FAIR, \
@@ -1146,7 +1345,9 @@ static struct sched *create_eevdf(const struct sched_env *env, const struct sche
 		.report = report,					\
 		.error = NULL,						\
 		.engine_stats = NULL,					\
+		.wake_sync = sync,					\
 	}
 
-const struct sched_ops sched_cfs_ops = FAIR_OPS("cfs", create_cfs);
-const struct sched_ops sched_eevdf_ops = FAIR_OPS("eevdf", create_eevdf);
+/* CFS 2.6.26 takes no sync hint from the machine; EEVDF's 6.x wake_affine() does. */
+const struct sched_ops sched_cfs_ops = FAIR_OPS("cfs", create_cfs, 0);
+const struct sched_ops sched_eevdf_ops = FAIR_OPS("eevdf", create_eevdf, 1);

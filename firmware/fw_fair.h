@@ -64,6 +64,12 @@ struct fair_tun {
 	uint64_t migration_cost;				/* both, ns (cache-hot) */
 	uint64_t base_slice;					/* EEVDF, ns */
 	int child_runs_first;					/* CFS */
+	/* EEVDF by kernel version (eevdf_version(), docs/eevdf.md) */
+	unsigned kernel;	/* major x 100 + minor: 606 = 6.6 */
+	int linux6;		/* 6.x placement, balancing and PELT (fw_fair6.c) */
+	int delay_dequeue;	/* 6.12: DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE */
+	int preempt_short;	/* 6.12: PREEMPT_SHORT's did_preempt_short() at update_curr */
+	uint64_t tick_nsec;	/* TICK_NSEC: a tick at the machine's HZ (0: 1 ms) */
 };
 
 /* enqueue flags */
@@ -105,6 +111,12 @@ int cfs_tick_preempt(const struct fair_tun *t, const struct fair_rq *rq,
 
 /* ---- EEVDF, Linux 6.6 (fw_eevdf.c) ---- */
 void eevdf_tunables(unsigned nr_cpus, struct fair_tun *t);
+/*
+ * eevdf_version - what changes with the kernel version @kernel (major x 100 + minor; 0 is
+ * 6.6): the base slice (0.70 ms from 6.15, else 0.75 ms, scaled as eevdf_tunables()
+ * scales it) and the 6.12 features; every version has 6.x placement and balancing.
+ */
+void eevdf_version(unsigned kernel, unsigned nr_cpus, struct fair_tun *t);
 /* avg_vruntime(): the load-weighted mean vruntime of the queue, curr included. */
 uint64_t eevdf_avg_vruntime(const struct fair_rq *rq);
 /* entity_eligible(): lag >= 0, i.e. vruntime <= avg_vruntime. */
@@ -154,6 +166,12 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 const struct fair_ent *fair_task_entity(const struct sched *s, unsigned id);
 /* The tunables it runs with. */
 const struct fair_tun *fair_tunables(const struct sched *s);
+/* Linux 6.x (eevdf): @cpu's PELT load and utilization averages (cpu_load(), cpu_util()),
+ * brought up to now. */
+double fair_cpu_load(struct sched *s, unsigned cpu);
+double fair_cpu_util(struct sched *s, unsigned cpu);
+/* Linux 6.12+ (eevdf): task @id blocked but still queued (DELAY_DEQUEUE). */
+int fair_task_delayed(const struct sched *s, unsigned id);
 
 /**
  * fair_group_share - a task group's weight on one CPU (2.6.27's update shares)

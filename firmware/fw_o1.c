@@ -1,6 +1,6 @@
 /*
- * fw_o1.c - the Linux 2.6 O(1) scheduling policy (2.6.12-2.6.22 rules,
- * ../shared/docs/linux-sched-reference.md) written against the run-queue primitives of
+ * fw_o1.c - the Linux 2.6 O(1) scheduling policy (the rules of kernel/sched.c of Linux
+ * 2.6.12-2.6.22) written against the run-queue primitives of
  * fw_rq.h, so that it runs on the engine (scheduler `hw`) or on plain C queues (`o1`).
  *
  * As in Linux 2.6, the running task stays queued: schedule() peeks at the first task,

@@ -104,6 +104,11 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 				 flags[i].v);
 			return -EINVAL;
 		}
+	if (o->fair.kernel && (o->fair.kernel < 606 || o->fair.kernel > 699)) {
+		snprintf(msg, len, "scheduler option fair kernel = %u: want 606..699 (Linux 6.6 "
+			 "to 6.99, major x 100 + minor) or 0", o->fair.kernel);
+		return -EINVAL;
+	}
 	if (o->engine.irq && o->engine.no_irq) {
 		snprintf(msg, len, "scheduler option engine irq = 1 needs the engine's preemption "
 			 "interrupt, but engine no_irq = 1 builds it without (IRQ=0, FEATURES.IRQ = 0)");

@@ -102,6 +102,7 @@ struct sched_env {
 	 * SCHED_WORK_LOCK_WAIT) and returns it in ns. */
 	double (*touch)(void *machine, unsigned cpu, unsigned line, int write);
 	double (*lock)(void *machine, unsigned cpu, unsigned line, double hold_ns);
+	unsigned hz;			/* timer ticks per second (0: 1000) */
 };
 
 /* The kinds of work a scheduler charges (env->charge()'s @what). */
@@ -168,6 +169,9 @@ struct sched_opts {
 		/* 1: task groups' shares are updated once per tick only (2.6.26-rc's pace);
 		 * 0: also at every enqueue and dequeue of a group's task (docs/cfs.md) */
 		int tick_shares;
+		/* eevdf: the Linux version it follows, major x 100 + minor, 606..699 (0: 6.6);
+		 * docs/eevdf.md lists what each changes */
+		unsigned kernel;
 	} fair;
 };
 
@@ -192,7 +196,12 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len);
 #define SCHED_USES_LINUX24	8u	/* linux24 */
 #define SCHED_USES_FAIR		16u	/* fair (cfs, eevdf) */
 
-enum sched_wake_kind { SCHED_WAKE, SCHED_FORK };
+/*
+ * SCHED_WAKE_SYNC: a wakeup whose waker is about to sleep (Linux's WF_SYNC: pipe and socket
+ * writes, a child's exit waking its parent), given only to a scheduler whose ops set
+ * wake_sync; the machine passes SCHED_WAKE to the others.
+ */
+enum sched_wake_kind { SCHED_WAKE, SCHED_FORK, SCHED_WAKE_SYNC };
 
 struct sched;
 
@@ -258,6 +267,8 @@ struct sched_ops {
 	 * a block of task_align bytes (2.4 on i386: the task_struct heads its 8 KB kernel
 	 * stack), so they compete for the same cache sets. 0: spread (a slab). */
 	unsigned task_align;
+	/* 1: wake() takes SCHED_WAKE_SYNC */
+	int wake_sync;
 };
 
 extern const struct sched_ops sched_linux24_ops;

@@ -1,8 +1,8 @@
 // fw_o1_test.cc - the O(1) policy of firmware/fw_o1.c through sched_o1_ops (plain C run
 // queues, firmware/fw_rq_sw.c) on a fake machine: no simulator, the test plays the machine
 // (time, what runs where) and records what the scheduler asks of it (kicks, moves, charges).
-// Every expected value is worked out in the comments from the Linux 2.6.12-2.6.22 rules of
-// ../shared/docs/linux-sched-reference.md (HZ = 1000) and the arithmetic of docs/balance.md.
+// Every expected value is worked out in the comments from the rules of kernel/sched.c of
+// Linux 2.6.12-2.6.22 (HZ = 1000) and the arithmetic of docs/balance.md.
 #include <gtest/gtest.h>
 
 #include <cmath>
