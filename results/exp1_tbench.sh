@@ -7,8 +7,11 @@ if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	cat <<H
 usage: results/exp1_tbench.sh [--help]
 tbench:clients=32 and clients=96 (64 and 192 processes: a client and a server per pair) on
-topology core=4,profile=p3xeon4 (a 4-way P-III Xeon), schedulers linux24, o1, hw; each point over the seeds. Simulated time per
-run: 3 s (LONG=1: 10 s). Writes build/results/exp1/*.json and build/results/exp1.tsv.
+topology core=4,profile=p3xeon4 (a 4-way P-III Xeon), schedulers linux24, o1, hw; each
+point over the seeds. Simulated time per run: 3 s (LONG=1: 10 s). tbench's CPU work is the
+calibration of profile p3xeon4 (docs/results.md, "Calibration"); points pN_nonet run
+linux24 and o1 without the loopback model (net=0).
+Writes build/results/exp1/*.json and build/results/exp1.tsv.
 H
 	res_common_help; exit 0
 fi
@@ -17,6 +20,11 @@ M=$(mktemp); trap 'rm -f $M' EXIT
 for c in 32 96; do
 	for s in linux24 o1 hw; do
 		printf 'p%d\t%s\t%s\ttbench:clients=%d\t%s\t\n' $((2 * c)) $s \
+			"$(res_topo core=4 p3xeon4)" $c $DUR
+	done
+	# what the loopback model moves (docs/results.md, "Contention")
+	for s in linux24 o1; do
+		printf 'p%d_nonet\t%s\t%s\ttbench:clients=%d,net=0\t%s\t\n' $((2 * c)) $s \
 			"$(res_topo core=4 p3xeon4)" $c $DUR
 	done
 done >"$M"

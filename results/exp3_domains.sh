@@ -11,28 +11,43 @@ CPUs (hwsched run --flat: 2.6.0 before sched domains; remote-node costs still pa
 Schedulers o1 and hw on both; linux24 (global queue) on numa=4,core=4 as a
 reference. Workloads: dbench clients 8,16,32,64,128 and tbench clients 8,16,24,32 (0.5 s
 each; LONG=1: 3 s), kernbench jobs=32,total=640 (to completion), hackbench 1 group
-(loops=100) and 100 groups (4000 tasks; loops=10, LONG=1: loops=30 - loops=100 takes
-~100 s of wall time per run). Writes build/results/exp3/*.json and build/results/exp3.tsv.
+and 100 groups (4000 tasks), both with hackbench's 100 loops, as published, and run with
+the first seed only (hackbench has no random inputs; linux24 not at 100 groups: it takes
+minutes). The workloads' CPU work is the calibration of profile numaq16 (docs/results.md,
+"Calibration"). Points NAME_noX run o1 without contention model X (fs=0, net=0, numa=0).
+Writes build/results/exp3/*.json and build/results/exp3.tsv.
 H
 	res_common_help; exit 0
 fi
-DUR=0.5s; HBL=10; [ "${LONG:-0}" = 1 ] && { DUR=3s; HBL=30; }
+DUR=0.5s; [ "${LONG:-0}" = 1 ] && DUR=3s
 M=$(mktemp); trap 'rm -f $M' EXIT
 T=$(res_topo numa=4,core=4 numaq16)
-pts() {	# NAME WORKLOAD DURATION
+pts() {	# NAME WORKLOAD DURATION [once] [no24]
 	for s in o1 hw; do
-		printf 'domains_%s\t%s\t%s\t%s\t%s\t\n' "$1" $s "$T" "$2" "$3"
-		printf 'flat_%s\t%s\t%s\t%s\t%s\t--flat\n' "$1" $s "$T" "$2" "$3"
+		printf 'domains_%s\t%s\t%s\t%s\t%s\t\t%s\n' "$1" $s "$T" "$2" "$3" "${4:-}"
+		printf 'flat_%s\t%s\t%s\t%s\t%s\t--flat\t%s\n' "$1" $s "$T" "$2" "$3" "${4:-}"
 	done
-	printf 'domains_%s\tlinux24\t%s\t%s\t%s\t\n' "$1" "$T" "$2" "$3"
+	[ -n "${5:-}" ] || printf 'domains_%s\tlinux24\t%s\t%s\t%s\t\t%s\n' "$1" "$T" "$2" "$3" "${4:-}"
 }
 {
 	# the slow ones first, so that the parallel jobs finish together
-	pts hb100 "hackbench:groups=100,loops=$HBL" -
+	pts hb100 "hackbench:groups=100,loops=100" - once no24
+	pts kernbench kernbench:jobs=32,total=640 600s
 	for c in 8 16 32 64 128; do pts dbench$c dbench:clients=$c $DUR; done
 	for c in 8 16 24 32; do pts tbench$c tbench:clients=$c $DUR; done
-	pts kernbench kernbench:jobs=32,total=640 60s
-	pts hb1 hackbench:groups=1,loops=100 -
+	pts hb1 hackbench:groups=1,loops=100 - once
+	# what each contention model moves (docs/results.md, "Contention"): o1 without it
+	ab() {	# NAME WORKLOAD DURATION [once]
+		printf 'domains_%s\to1\t%s\t%s\t%s\t\t%s\n' "$1" "$T" "$2" "$3" "${4:-}"
+		printf 'flat_%s\to1\t%s\t%s\t%s\t--flat\t%s\n' "$1" "$T" "$2" "$3" "${4:-}"
+	}
+	ab dbench64_nofs dbench:clients=64,fs=0 $DUR
+	ab dbench64_nonuma dbench:clients=64,numa=0 $DUR
+	ab tbench16_nonet tbench:clients=16,net=0 $DUR
+	ab tbench16_nonuma tbench:clients=16,numa=0 $DUR
+	ab kernbench_nonuma kernbench:jobs=32,total=640,numa=0 600s
+	ab hb1_nonet hackbench:groups=1,loops=100,net=0 - once
+	ab hb1_nonuma hackbench:groups=1,loops=100,numa=0 - once
 } >"$M"
 res_run_matrix exp3 "$M"
 res_summarize exp3 "$M"

@@ -4,7 +4,8 @@
 # An experiment is a list of points, one line each, tab-separated:
 #     POINT  SCHED  TOPOLOGY  WORKLOAD  DURATION  EXTRA-FLAGS
 # POINT is a label without blanks (e.g. c64, domains_c64); the same POINT/SCHED pair is run
-# once per seed. res_run_matrix runs every (line x seed) as an independent job under GNU
+# once per seed, or only with the first seed when a seventh column says "once" (a workload
+# without random inputs, e.g. hackbench: its seeds are identical runs). res_run_matrix runs every (line x seed) as an independent job under GNU
 # parallel, each writing build/results/expN/POINT__SCHED__sSEED.json; res_summarize turns
 # the JSON files into build/results/expN.tsv (mean, sample sd, min, max per POINT/SCHED).
 #
@@ -42,7 +43,8 @@ res_topo() {
 
 res_common_help() {
 	cat <<'H'
-PROFILES=0: run without the experiment's machine profile (no coherence costs).
+PROFILES=0: run without the experiment's machine profile (no coherence costs, no calibration,
+no contention models).
 Environment: SEEDS=N (seeds 1..N, default 3) or SEED_LIST="1 5 9"; LONG=1 (longer runs);
 HOSTS=a,b (GNU parallel --sshlogin a,b; the hosts must see this worktree at the same path);
 JOBS=N (jobs at a time per host); HWSCHED=path (default build/hwsched); OUT_BASE=dir
@@ -88,7 +90,7 @@ res_run_matrix() {
 	# shellcheck disable=SC2086
 	parallel --halt soon,fail=1 "${jobs[@]}" "${hosts[@]}" --colsep '\t' \
 		"HWSCHED=$HWSCHED bash $RES_ROOT/results/lib.sh point $outdir {1} {2} {3} {4} {5} {7} {6}" \
-		:::: <(awk -F'\t' -v seeds="$seeds" 'NF{n=split(seeds,s," "); for(i=1;i<=n;i++) print $0 (NF<6?"\t":"") "\t" s[i]}' "$matrix")
+		:::: <(awk -F'\t' -v OFS='\t' -v seeds="$seeds" 'NF{n=split(seeds,s," "); once=($7=="once"); NF=6; for(i=1;i<=(once?1:n);i++) print $0 "\t" s[i]}' "$matrix")
 	echo "$exp: done in $(( SECONDS - t0 )) s" >&2
 }
 

@@ -13,12 +13,13 @@
  */
 const struct coh_profile coh_profiles[] = {
 	{ "p3xeon4", 250, 250, 250, 250, "4-way Pentium III Xeon, one shared front-side bus (2002)",
-	  200, 1024 },
+	  200, 1024, 1, 800 },
 	{ "p3xeon8", 335, 335, 335, 335, "8-way Pentium III Xeon, two front-side buses (2001)",
-	  200, 1024 },
+	  200, 1024, 1, 800 },
 	{ "numaq16", 250, 250, 250, 2500, "16-way NUMA-Q, 4 nodes of 4 Pentium III Xeons (2003-4)",
-	  200, 1024 },
-	{ "modern", 10, 50, 100, 150, "a two-socket multicore server with SMT (2020s)", 90, 2048 },
+	  200, 1024, 3.5, 800 },
+	{ "modern", 10, 50, 100, 150, "a two-socket multicore server with SMT (2020s)", 90, 2048,
+	  1, 20000 },
 };
 const unsigned coh_nr_profiles = sizeof(coh_profiles) / sizeof(coh_profiles[0]);
 

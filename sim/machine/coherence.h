@@ -27,6 +27,11 @@ struct coh_profile {
 	double mem_ns;		/* a line fetched from memory after its cache evicted it */
 	unsigned cache_kb;	/* each CPU's last-level cache (KB): what aliased task lines
 				 * compete for (coh_create) */
+	/* memory seen from another node: how many times as long as local (1: uniform);
+	 * a task's bursts off its memory's node pay it (contention.h, numa) */
+	double numa_ratio;
+	double bus_mbs;		/* MB/s a payload crosses between two CPUs' caches at
+				 * (contention.h, net: msg_bytes) */
 };
 
 /* The profiles (docs/simulator.md gives each constant's source). */

@@ -40,6 +40,7 @@ void mach_init_task(struct machine *m, struct mtask *t, unsigned i)
 	t->qcpu = -1;
 	t->moved_to = -1;
 	t->parent = -1;
+	t->pid = -1;
 	t->state = T_NEW;
 }
 
@@ -85,6 +86,7 @@ void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu)
 				/* The message written by the last burst arrives. */
 				t->msgs = 0;
 				r->msgs++;
+				r->msg_cpu = (int)cpu;
 				if (r->state == T_BLOCKED)
 					mach_wake_task(m, r, cpu, SCHED_WAKE);
 				if (++t->sent_to == 20) {
@@ -102,6 +104,8 @@ void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu)
 			}
 			t->msgs = 1;
 			t->remain = m->hb_send_ns;
+			if (m->cont.p)	/* remote memory, lines owed (contention.h) */
+				t->remain = mach_burst_ns(m, t, cpu, (double)m->hb_send_ns) - 1;
 			return;
 		}
 		/* receiver */
@@ -132,6 +136,12 @@ void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu)
 		t->msgs--;
 		t->blocked_on_full = 1;	/* reading */
 		t->remain = m->hb_recv_ns;
+		if (m->cont.p) {
+			/* AF_UNIX: the message's lines come from its writer's CPU (the last
+			 * writer's, for the pipe's messages); remote memory */
+			mach_msg_read(m, t, cpu, t->msg_cpu);
+			t->remain = mach_burst_ns(m, t, cpu, (double)m->hb_recv_ns) - 1;
+		}
 		return;
 	}
 }
@@ -185,20 +195,29 @@ int mach_setup_workload(struct machine *m, char *err, size_t len)
 			{ "groups", HWS_KV_UNSIGNED, 1, SCHED_MAX_GROUPS, &groups },
 			{ "g0", HWS_KV_UNSIGNED, 1, MAX_TASKS, &g0 },
 		};
-		struct hws_kv hb[2 + MACH_GENERIC_KEYS] = {
+		struct hws_kv hb[2 + MACH_CONT_KEYS + MACH_GENERIC_KEYS] = {
 			{ "groups", HWS_KV_UNSIGNED, 1, 100, &m->hb_groups },
 			{ "loops", HWS_KV_UNSIGNED, 1, 1000000, &m->hb_loops },
 		};
 		struct hws_kv *keys = m->wl == 0 ? mix : hb;
 		size_t n = m->wl == 0 ? 6 : 2;
+		struct mach_cont_keys ck;
 		char what[64];
 
+		if (m->wl == 1)
+			n += mach_cont_keys(&ck, keys + n);
 		n += mach_generic_keys(m, keys + n);
 		snprintf(what, sizeof(what), "workload %s", name);
 		if (hws_parse_kv(what, args, keys, n, NULL, err, len))
 			return -EINVAL;
 		m->mix_burst = burst_us * 1000.0;
 		m->mix_sleep = sleep_us * 1000.0;
+		if (m->wl == 1) {
+			/* calibration (calib.h): the writes' and reads' CPU time */
+			mach_cont_setup(m, name, &ck);
+			m->hb_send_ns = (uint64_t)llround((double)m->hb_send_ns * m->work_scale);
+			m->hb_recv_ns = (uint64_t)llround((double)m->hb_recv_ns * m->work_scale);
+		}
 		if (m->wl == 0 && g0 > tasks) {
 			snprintf(err, len, "workload %s: g0=%u is more than its %u tasks", name, g0,
 				 tasks);

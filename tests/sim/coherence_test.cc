@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/machine/coherence.h"
+#include "sim/machine/contention.h"
 #include "sim/machine/machine.h"
 
 namespace {
@@ -38,11 +39,12 @@ TEST(Coherence, ProfilesHoldTheirDocumentedValues)
 		const char *name;
 		double smt, pkg, node, remote, mem;
 		unsigned cache_kb;
+		double numa_ratio, bus_mbs;
 	} want[] = {
-		{ "p3xeon4", 250, 250, 250, 250, 200, 1024 },
-		{ "p3xeon8", 335, 335, 335, 335, 200, 1024 },
-		{ "numaq16", 250, 250, 250, 2500, 200, 1024 },
-		{ "modern", 10, 50, 100, 150, 90, 2048 },
+		{ "p3xeon4", 250, 250, 250, 250, 200, 1024, 1, 800 },
+		{ "p3xeon8", 335, 335, 335, 335, 200, 1024, 1, 800 },
+		{ "numaq16", 250, 250, 250, 2500, 200, 1024, 3.5, 800 },
+		{ "modern", 10, 50, 100, 150, 90, 2048, 1, 20000 },
 	};
 	ASSERT_EQ(coh_nr_profiles, sizeof(want) / sizeof(want[0]));
 	for (const auto &w : want) {
@@ -54,6 +56,8 @@ TEST(Coherence, ProfilesHoldTheirDocumentedValues)
 		EXPECT_EQ(p->remote_ns, w.remote) << w.name;
 		EXPECT_EQ(p->mem_ns, w.mem) << w.name;
 		EXPECT_EQ(p->cache_kb, w.cache_kb) << w.name;
+		EXPECT_EQ(p->numa_ratio, w.numa_ratio) << w.name;
+		EXPECT_EQ(p->bus_mbs, w.bus_mbs) << w.name;
 	}
 	EXPECT_EQ(coh_find_profile("vax"), nullptr);
 	// Where the schedulers' task lines sit: 2.4's task_struct heads its 8 KB i386 kernel
@@ -209,7 +213,8 @@ TEST(Coherence, SpinnersPayTheLinesTransfersAtEachHandoff)
 	EXPECT_EQ(coh_lock(m.c, 2, SCHED_LINE_GLOBAL_LOCK, 0, 100), 0);
 }
 
-machine_result run(const char *topology, const char *sched, const char *workload)
+machine_result run(const char *topology, const char *sched, const char *workload,
+		   uint64_t duration_ns = 100000000ull, int flat = 0)
 {
 	machine_opts o;
 	machine_result r;
@@ -219,7 +224,8 @@ machine_result run(const char *topology, const char *sched, const char *workload
 	o.topology = topology;
 	o.sched = sched;
 	o.workload = workload;
-	o.duration_ns = 100000000ull;
+	o.duration_ns = duration_ns;
+	o.sched_opts.flat = flat;
 	EXPECT_EQ(machine_run(&o, &r, nullptr, err, sizeof(err)), 0) << err;
 	return r;
 }
@@ -254,11 +260,12 @@ TEST(Coherence, FairPoliciesPayForTheirQueues)
 }
 
 // Without a profile nothing moves; with one, linux24's scan pulls task lines and its
-// overhead grows.
+// overhead grows (the same workload: no calibration, no contention model).
 TEST(Coherence, NoProfileNoCostAndLinux24PaysForItsScan)
 {
 	machine_result off = run("core=4", "linux24", "tbench:clients=32");
-	machine_result on = run("core=4,profile=p3xeon4", "linux24", "tbench:clients=32");
+	machine_result on = run("core=4,profile=p3xeon4", "linux24",
+				"tbench:clients=32,calib=0,net=0,numa=0");
 	EXPECT_EQ(off.profile, nullptr);
 	EXPECT_EQ(off.coh_transfers, 0u);
 	EXPECT_GT(on.coh_transfers, 1000u);
@@ -322,3 +329,114 @@ TEST(Coherence, VolanoMarkYieldsUnlessToldNotTo)
 }
 
 }	// namespace
+
+// ---- The contention models (sim/machine/contention.c, issue 37) ----
+
+// A spin lock of kernel data on hand-worked cases: the first taker pays nothing, a second
+// CPU arriving during the hold waits for the rest of it and pays the line's transfer from
+// the holder, a third arriving behind it pays the transfer once more per spinner ahead.
+TEST(Coherence, KernelSpinLockWaitsAndPaysTheLinesTransfers)
+{
+	Coh c("core=4", "p3xeon4");
+	cont_lock l{};
+	int waited = 0;
+
+	EXPECT_EQ(cont_spin(c.c, &l, 0, 1000, 500, &waited), 0);
+	EXPECT_EQ(waited, 0);
+	// CPU 1 at 1200: the hold ends at 1500, then the line comes from CPU 0 (250 ns)
+	EXPECT_EQ(cont_spin(c.c, &l, 1, 1200, 500, &waited), 300 + 250);
+	EXPECT_EQ(waited, 1);
+	// CPU 2 at 1300: CPU 1 holds from 1750 to 2250; one spinner (CPU 1's grant at 1750 is
+	// after 1300) was ahead of it: the line's transfer twice
+	EXPECT_EQ(cont_spin(c.c, &l, 2, 1300, 500, &waited), 950 + 2 * 250);
+	// the same CPU again while its hold is not over: no wait for itself
+	EXPECT_EQ(cont_spin(c.c, &l, 2, 1400, 500, &waited), 0);
+	EXPECT_EQ(waited, 0);
+	// long after: free, but the line is still in CPU 2's cache
+	EXPECT_EQ(cont_spin(c.c, &l, 3, 100000, 500, &waited), 250);
+	EXPECT_EQ(waited, 0);
+}
+
+// Without a profile no contention model is in force and no calibration applies; with one
+// each is in force for the workloads that have its cost, and its key turns it off.
+TEST(Coherence, ContentionModelsNeedAProfileAndEachKeyTurnsOneOff)
+{
+	machine_result none = run("numa=4,core=4", "o1", "tbench:clients=8");
+	machine_result tb = run("numa=4,core=4,profile=numaq16", "o1", "tbench:clients=8");
+	machine_result off = run("numa=4,core=4,profile=numaq16", "o1",
+				 "tbench:clients=8,net=0,numa=0,calib=0");
+	machine_result db = run("core=4,profile=numaq16", "o1", "dbench:clients=8");
+	EXPECT_EQ(none.cont_net + none.cont_fs + none.cont_numa, 0);
+	EXPECT_EQ(none.work_scale, 1);
+	EXPECT_EQ(none.calib_point, nullptr);
+	EXPECT_EQ(tb.cont_net, 1);
+	EXPECT_EQ(tb.cont_numa, 1);
+	EXPECT_EQ(tb.cont_fs, 0);
+	EXPECT_NE(tb.calib_point, nullptr);
+	EXPECT_GT(tb.lo_packets, 0u);
+	EXPECT_EQ(off.cont_net + off.cont_numa, 0);
+	EXPECT_EQ(off.lo_packets + off.msg_remote + off.numa_bursts, 0u);
+	EXPECT_EQ(off.work_scale, 1);
+	// one node: no remote memory, whatever the profile
+	EXPECT_EQ(db.cont_fs, 1);
+	EXPECT_EQ(db.cont_numa, 0);
+	for (machine_result *r : { &none, &tb, &off, &db })
+		machine_result_free(r);
+}
+
+// The loopback path: with more tbench clients on the 16-CPU NUMA-Q more CPUs send at once,
+// so a packet waits for the transmit lock more often and longer; net=0 removes the cost
+// and the throughput rises.
+TEST(Coherence, LoopbackLockWaitGrowsWithClients)
+{
+	const char *t = "numa=4,core=4,profile=numaq16";
+	machine_result few = run(t, "o1", "tbench:clients=2,work=0.2", 300000000ull);
+	machine_result many = run(t, "o1", "tbench:clients=32,work=0.2", 300000000ull);
+	machine_result off = run(t, "o1", "tbench:clients=32,work=0.2,net=0", 300000000ull);
+	ASSERT_GT(few.lo_packets, 0u);
+	ASSERT_GT(many.lo_packets, 0u);
+	double w_few = few.lo_wait_ns / (double)few.lo_packets;
+	double w_many = many.lo_wait_ns / (double)many.lo_packets;
+	EXPECT_GT(w_many, 2 * w_few) << "ns waited per packet: " << w_few << " -> " << w_many;
+	EXPECT_GT((double)many.lo_waits / many.lo_packets, (double)few.lo_waits / few.lo_packets);
+	EXPECT_EQ(off.lo_packets, 0u);
+	EXPECT_GT(off.throughput, many.throughput);
+	for (machine_result *r : { &few, &many, &off })
+		machine_result_free(r);
+}
+
+// The file system: more dbench clients, more waits for dcache_lock and the LRU locks per
+// operation; fs=0 removes them.
+TEST(Coherence, FileSystemLockWaitGrowsWithClients)
+{
+	const char *t = "numa=4,core=4,profile=numaq16";
+	machine_result few = run(t, "o1", "dbench:clients=4", 300000000ull);
+	machine_result many = run(t, "o1", "dbench:clients=64", 300000000ull);
+	machine_result off = run(t, "o1", "dbench:clients=64,fs=0", 300000000ull);
+	ASSERT_GT(few.fs_ops, 0u);
+	ASSERT_GT(many.fs_ops, 0u);
+	EXPECT_GT(many.fs_wait_ns / (double)many.fs_ops, few.fs_wait_ns / (double)few.fs_ops);
+	EXPECT_GT((double)many.fs_waits / many.fs_ops, (double)few.fs_waits / few.fs_ops);
+	EXPECT_EQ(off.fs_ops, 0u);
+	EXPECT_GT(off.throughput, many.throughput);
+	for (machine_result *r : { &few, &many, &off })
+		machine_result_free(r);
+}
+
+// Remote memory: on the flat balancer more hackbench groups mean more tasks run off
+// their memory's node, each such burst longer by mem_frac x (ratio - 1); numa=0 removes
+// it and the makespan shrinks.
+TEST(Coherence, RemoteMemoryGrowsWithTasksOffTheirNode)
+{
+	const char *t = "numa=4,core=4,profile=numaq16";
+	machine_result one = run(t, "o1", "hackbench:groups=1,loops=20", 0, 1);
+	machine_result four = run(t, "o1", "hackbench:groups=4,loops=20", 0, 1);
+	machine_result off = run(t, "o1", "hackbench:groups=4,loops=20,numa=0", 0, 1);
+	ASSERT_GT(one.numa_bursts, 0u);
+	EXPECT_GT(four.numa_bursts, 2 * one.numa_bursts);
+	EXPECT_GT(four.numa_ns, 2 * one.numa_ns);
+	EXPECT_EQ(off.numa_bursts, 0u);
+	EXPECT_LT(off.makespan_s, four.makespan_s);
+	for (machine_result *r : { &one, &four, &off })
+		machine_result_free(r);
+}
