@@ -7,6 +7,7 @@
  *   lockstep.c     hwsched lockstep
  *   run.c          hwsched run and hwsched vp
  *   replay.c       hwsched replay
+ *   trace_info.c   hwsched trace-info, and the loading of a trace replay shares
  *
  * Only this folder prints; the libraries below it return errors with messages.
  */
@@ -39,6 +40,7 @@ enum cli_cmd {
 	CLI_RUN = 2u,
 	CLI_VP = 4u,
 	CLI_REPLAY = 8u,
+	CLI_TRACE_INFO = 16u,
 };
 
 /* Everything any command can be told; each command reads its own part. */
@@ -53,7 +55,10 @@ struct cli_args {
 	struct machine_opts mo;
 	int duration_given;
 	int topology_given;
+	int hz_given;
+	int kernel_given;
 	const char *json;
+	int json_dash;			/* trace-info's --json -: the JSON alone on stdout */
 	/* vp */
 	struct hws_vp_opts vo;
 	const char *vp_json;
@@ -94,14 +99,43 @@ void cli_args_free(struct cli_args *a);
 /* cli_usage - the usage of @cmd (0: the program's) on @f: the intro, then its options. */
 void cli_usage(enum cli_cmd cmd, FILE *f);
 
+/*
+ * cli_check_not_input - refuse an output file of @a (--json, --svg, --wave) that is the
+ * input file @input: the same file by device and inode, whatever the spelling or link
+ * (a character device, /dev/null or a terminal, is written into, never replaced, and is
+ * not refused). Return: 0, or 2 with the message printed; nothing was written.
+ */
+int cli_check_not_input(const struct cli_args *a, const char *input);
+
+/*
+ * cli_trace_load - read the trace @path with @a's reader options (--lenient, the filters)
+ * into *@tr, printing the first warnings and their count (lenient). Return: 0, or the
+ * exit status with the reader's message printed (2: a trace that breaks a rule or cannot
+ * be opened; 1: out of memory, a read error).
+ */
+int cli_trace_load(struct cli_args *a, const char *path, struct trace **tr);
+
 /* cli_cmd_of - the command called @name, or 0. */
 enum cli_cmd cli_cmd_of(const char *name);
+
+/* What a replay takes from a trace's sidecar (cli/sidecar.c): 0 for what it lacks. */
+struct cli_sidecar {
+	char path[4096];
+	unsigned hz;		/* the traced kernel's CONFIG_HZ */
+	unsigned kernel;	/* its version, major x 100 + minor (6.x only) */
+	char role[160];		/* "calibration: ...": a trace the trace machine was
+				   calibrated on (traces/README.md); "" otherwise */
+};
+
+/* cli_sidecar_read - the sidecar beside @trace (NAME.json): 0, -ENOENT without one. */
+int cli_sidecar_read(const char *trace, struct cli_sidecar *sc);
 
 /* The commands: each returns the exit status. */
 int cli_lockstep(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_vp(int argc, char **argv);
 int cli_replay(int argc, char **argv);
+int cli_trace_info(int argc, char **argv);
 
 /* The engine shapes the rtl backend can simulate, for help texts. */
 const char *cli_rtl_shapes(void);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -112,6 +113,13 @@ static int costs(struct cli_args *a, const char *opt, const char *v)
 		{ "migrate_cold_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.migrate_cold_ns },
 		{ "remote_node_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.remote_node_ns },
 		{ "smt_speed", HWS_KV_DOUBLE, 0.01, 1, &m->costs.smt_speed },
+		{ "wake_idle_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.wake_idle_ns },
+		{ "wake_idle_deep_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.wake_idle_deep_ns },
+		{ "halt_poll_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.halt_poll_ns },
+		{ "wake_local_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.wake_local_ns },
+		{ "preempt_local_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.preempt_local_ns },
+		{ "preempt_irq_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.preempt_irq_ns },
+		{ "preempt_remote_ns", HWS_KV_DOUBLE, 0, 1e9, &m->costs.preempt_remote_ns },
 		{ "bus_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->bus_ns },
 		{ "engine_clk_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->engine_clk_ns },
 		{ "sw_op_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->sw_op_ns },
@@ -345,6 +353,20 @@ static int set_tick_shares(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+/* --kernel X.Y: the Linux 6.x version eevdf follows (major x 100 + minor). */
+static int set_kernel(struct cli_args *a, const char *opt, const char *v)
+{
+	unsigned major, minor;
+	int n = -1;
+
+	if (sscanf(v, "%u.%u%n", &major, &minor, &n) != 2 || n != (int)strlen(v) || major != 6 ||
+	    minor > 99 || minor < 6)
+		return cli_error(a, "--%s '%s': expected a Linux version 6.6..6.99, e.g. 6.18", opt, v);
+	a->mo.sched_opts.fair.kernel = major * 100 + minor;
+	a->kernel_given = 1;
+	return 0;
+}
+
 static int set_flat(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -355,6 +377,7 @@ static int set_flat(struct cli_args *a, const char *opt, const char *v)
 
 static int set_hz(struct cli_args *a, const char *opt, const char *v)
 {
+	a->hz_given = 1;
 	return in_range(a, opt, v, 10, 10000, &a->mo.hz);
 }
 
@@ -365,9 +388,25 @@ static int set_json(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+/* trace-info's --json: "-" is stdout, and then the JSON is all that is printed there. */
+static int set_json_info(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->json_dash = !strcmp(v, "-");
+	a->json = a->json_dash ? "/dev/stdout" : v;
+	return 0;
+}
+
 static int set_top(struct cli_args *a, const char *opt, const char *v)
 {
 	return in_range(a, opt, v, 0, 1000000, &a->mo.top);
+}
+
+static int set_perf_out(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	a->mo.perf_out = v;
+	return 0;
 }
 
 static int set_svg(struct cli_args *a, const char *opt, const char *v)
@@ -447,6 +486,26 @@ static int set_vp_json(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_replay_order(struct cli_args *a, const char *opt, const char *v)
+{
+	static const char *const names[] = { "causal", "tied", "program" };
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v, names[i])) {
+			a->mo.replay_order = (enum machine_replay_order)i;
+			return 0;
+		}
+	return cli_error(a, "--%s must be causal, tied or program (got '%s')", opt, v);
+}
+
+static int set_no_background(struct cli_args *a, const char *opt, const char *v)
+{
+	(void)opt;
+	(void)v;
+	a->to.background = 0;
+	return 0;
+}
+
 static int set_lenient(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -486,6 +545,7 @@ static int set_tree_of(struct cli_args *a, const char *opt, const char *v)
 #define R CLI_RUN
 #define V CLI_VP
 #define P CLI_REPLAY
+#define I CLI_TRACE_INFO
 
 /*
  * One row per option and meaning. An option may have a row per group of commands when it
@@ -554,7 +614,10 @@ static const struct cli_opt {
 	{ "workload", "W", R | V, set_workload,
 	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "
 	  "g0: the first N tasks in group 0)\nhackbench:groups=G,loops=L (20 senders x 20 receivers "
-	  "a group)\ntbench, sysbench, volanomark, kernbench, dbench (docs/workloads.md)" },
+	  "a group)\ntbench, sysbench, volanomark, kernbench, dbench (docs/workloads.md)\n"
+	  "seed workloads and hackbench also: work=X (x their CPU bursts), calib=0\n(no "
+	  "calibration on a profile), net=0, fs=0, numa=0 (a contention model\noff; "
+	  "docs/simulator.md)" },
 	{ "topology", "T", R | V, set_topology,
 	  "numa=N,pkg=P,core=C,smt=S, each 1..64, at most 64 CPUs in all\n[,profile=p3xeon4|p3xeon8|numaq16|modern] (default pkg=1,core=4,smt=1)" },
 	{ "topology", "T", P, set_topology, "numa=N,pkg=P,core=C,smt=S (default: core=N, N the CPUs the\ntrace shows)" },
@@ -563,6 +626,10 @@ static const struct cli_opt {
 	  "simulated time limit, 1us..3600s, e.g. 500ms, 2s (default 1s;\nhackbench ends when its tasks exit)" },
 	{ "no-wake-balance", NULL, R | V | P, set_no_wake_balance,
 	  "no select_idle_sibling on wakeups" },
+	{ "kernel", "X.Y", R | V | P, set_kernel,
+	  "eevdf: the Linux version it follows, 6.6..6.99 (default 6.6; replay:\nthe trace's "
+	  "sidecar): 6.12's delayed dequeue and short-slice\npreemption, 6.15's 0.70 ms slice "
+	  "(docs/eevdf.md)" },
 	{ "tick-shares", NULL, R | V | P, set_tick_shares,
 	  "cfs/eevdf: update task groups' shares once per tick only\n(2.6.26-rc), not at every "
 	  "enqueue and dequeue" },
@@ -589,18 +656,36 @@ static const struct cli_opt {
 	  "(no posted writes, no POP/PEEKW reads;\ndocs/firmware.md; a bus that cannot reach the "
 	  "windows uses it\nanyway)" },
 	{ "hz", "N", R | V, set_hz, "timer ticks per second, 10..10000 (default 1000)" },
+	{ "hz", "N", P, set_hz,
+	  "the traced kernel's timer ticks per second, 10..10000 (default:\nthe trace's sidecar, "
+	  "else 1000)" },
+	{ "replay-order", "O", P, set_replay_order,
+	  "causal (default): each sleep waits for the wake that ended it in\nLinux, a wake that "
+	  "comes first is held there; tied: the same, but\na wake that comes first lets the sleep "
+	  "pass; program: a sleep waits\nfor any task's wake (a mailbox). docs/trace.md" },
 	{ "json", "FILE", R | V, set_json, "write the results as JSON too" },
 	{ "json", "FILE", P, set_json,
 	  "both sides: makespan_ms, cpu_time_ms, busy_pct, wakeup_latency_us\n{p50,p90,p99,max}, "
-	  "migrations, switches under linux and replay" },
+	  "migrations, switches, wake_path under linux\nand replay (and held_wakes); each goal's "
+	  "verdict under check;\nthe reader's counts under reader (docs/trace.md)" },
+	{ "json", "FILE|-", I, set_json_info,
+	  "the same as JSON, one key a line: the reader's counts (lines,\n"
+	  "skipped, warnings, anomalies by kind, absorbed), CPUs, tasks,\n"
+	  "and every figure system-wide and for the kept tasks (wl_);\n"
+	  "-: the JSON alone on stdout (a sidecar's \"linux\" member)" },
 	{ "cost", "k=v,...", R | V | P, costs,
 	  "cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\nbus_ns, "
-	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns (each 0..1e9 ns),\nsmt_speed (0.01..1); "
-	  "each key once (vp: bus_ns is not used, the\nbus is modelled)" },
+	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns, the wake\npath's wake_idle_ns, "
+	  "wake_idle_deep_ns, halt_poll_ns, wake_local_ns,\npreempt_local_ns, preempt_irq_ns, "
+	  "preempt_remote_ns (each 0..1e9 ns;\nreplay: the trace machine's, docs/trace.md), "
+	  "smt_speed (0.01..1); each\nkey once (vp: bus_ns is not used, the bus is modelled)" },
 	{ "top", "N", R | V | P, set_top, "tasks in the per-task table, by max delay, 0..1000000\n(default 10)" },
 	{ "svg", "FILE", R | V | P, set_svg,
 	  "a timeline: one lane per CPU, bursts coloured by task (by group\nwhen there are groups), "
 	  "wakeup delays and migrations marked" },
+	{ "perf-out", "FILE", R | V | P, set_perf_out,
+	  "the run's scheduling events as the perf script text of perf sched\nrecord, for "
+	  "hwsched trace-info or replay (docs/trace.md)" },
 	{ "bus-latency", "NS", V, set_bus_latency,
 	  "the interconnect's round trip per access, 0..1e9 ns, added to\nthe engine's own clock "
 	  "edges (default 0)" },
@@ -620,11 +705,14 @@ static const struct cli_opt {
 	{ "no-contention", NULL, V, set_no_contention,
 	  "accesses never wait for their port (default: they do)" },
 	{ "vp-json", "FILE", V, set_vp_json, "the bus figures and the per-decision table as JSON" },
-	{ "lenient", NULL, P, set_lenient,
+	{ "no-background", NULL, P, set_no_background,
+	  "replay the workload's tasks alone (default: the trace's other\ntasks too, kernel "
+	  "threads and the recorder, as background that\nruns but is not counted)" },
+	{ "lenient", NULL, P | I, set_lenient,
 	  "skip malformed lines (counted) instead of stopping at the first" },
-	{ "comm", "C", P, set_comm, "keep only the tasks whose comm was C" },
-	{ "pid", "P", P, set_pid, "keep only this pid, 1..4194304" },
-	{ "tree-of", "P", P, set_tree_of,
+	{ "comm", "C", P | I, set_comm, "keep only the tasks whose comm was C" },
+	{ "pid", "P", P | I, set_pid, "keep only this pid, 1..4194304" },
+	{ "tree-of", "P", P | I, set_tree_of,
 	  "keep this pid and its descendants (default: the workload, the\nprocess tree of "
 	  "perf-exec)" },
 };
@@ -633,6 +721,7 @@ static const struct cli_opt {
 #undef R
 #undef V
 #undef P
+#undef I
 
 #define NR_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -671,6 +760,12 @@ static const struct {
 	  "its CPU bursts, its sleeps and who ended them, forks and exits; replays that task\n"
 	  "graph on the simulated machine and prints the replay beside what Linux did in\n"
 	  "the trace. docs/trace.md (the reader), docs/simulator.md (the replay).\n" },
+	{ CLI_TRACE_INFO, "trace-info", "TRACE [OPTIONS]",
+	  "Reads a `perf script` text of `perf sched record` (plain or .gz) as replay does and\n"
+	  "prints what the reader made of it (lines, skipped lines, anomalies by kind, steps\n"
+	  "back in time absorbed) and what Linux did: duration, makespan, CPU time, busy %\n"
+	  "per CPU, switches, migrations and wakeup latency, system-wide and for the kept\n"
+	  "tasks. Runs no replay. docs/trace.md; traces/README.md (the sidecars).\n" },
 };
 
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -753,6 +848,7 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 			"  run        run a workload on a simulated machine under a scheduler (the\n"
 			"             firmware on the engine, or a software baseline) and report\n"
 			"  replay     replay a perf sched trace on the simulated machine, beside Linux\n"
+			"  trace-info what the trace reader makes of a trace, and what Linux did on it\n"
 			"  vp         run a workload on the SystemC virtual platform: the engine on a\n"
 			"             TLM-2.0 bus with a latency per access (make vp builds it)\n"
 			"  help [C]   this text, or the options of command C\n"
@@ -783,17 +879,19 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 /* The commands that take option @name, for the message to a command that does not. */
 static void takers(const char *name, char *buf, size_t len)
 {
-	static const enum cli_cmd order[] = { CLI_RUN, CLI_VP, CLI_REPLAY, CLI_LOCKSTEP };
+	static const enum cli_cmd order[] = { CLI_RUN, CLI_VP, CLI_REPLAY, CLI_TRACE_INFO,
+					       CLI_LOCKSTEP };
+	const unsigned nr = sizeof(order) / sizeof(order[0]);
 	unsigned mask = 0, k, n = 0, total = 0;
 	size_t i, used = 0;
 
 	for (i = 0; i < NR_OPTS; i++)
 		if (!strcmp(opts[i].name, name))
 			mask |= opts[i].cmds;
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < nr; k++)
 		total += !!(mask & order[k]);
 	buf[0] = '\0';
-	for (k = 0; k < 4 && used < len; k++) {
+	for (k = 0; k < nr && used < len; k++) {
 		if (!(mask & order[k]))
 			continue;
 		n++;
@@ -814,6 +912,10 @@ static void defaults(struct cli_args *a, enum cli_cmd cmd)
 	a->ro.commands = 100000;
 	a->ro.check_every = 1000;
 	machine_default_opts(&a->mo);
+	if (cmd == CLI_REPLAY) {
+		machine_replay_defaults(&a->mo);
+		a->to.background = 1;
+	}
 	a->mo.duration_ns = 1000000000ull;
 	a->mo.progress = isatty(2);
 	a->mo.top = 10;
@@ -833,7 +935,7 @@ static int rtl_backend(const char *b)
 static int check_outputs(const struct cli_args *a)
 {
 	const struct { const char *path; unsigned flags; } out[] = {
-		{ a->json, 0 }, { a->mo.svg, 0 }, { a->vp_json, 0 },
+		{ a->json, 0 }, { a->mo.svg, 0 }, { a->vp_json, 0 }, { a->mo.perf_out, 0 },
 		{ a->cfg.wave, HWS_OUT_SEEKABLE },
 	};
 	const struct sched_ops *ops = sched_find(a->mo.sched);
@@ -850,9 +952,33 @@ static int check_outputs(const struct cli_args *a)
 					    "lockstep; got '%s')", a->cmd == CLI_LOCKSTEP ?
 					 a->cfg.backend : a->mo.sched_opts.engine.backend);
 	}
+	if (a->kernel_given && strcmp(a->mo.sched, "eevdf"))
+		return cli_error(a, "--kernel is an option of --sched eevdf (got '%s')", a->mo.sched);
 	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
 		if (out[i].path && hws_out_check(out[i].path, out[i].flags, err, sizeof(err)))
 			return cli_error(a, "%s", err);
+	return 0;
+}
+
+int cli_check_not_input(const struct cli_args *a, const char *input)
+{
+	const struct { const char *opt, *path; } out[] = {
+		{ "json", a->json }, { "svg", a->mo.svg }, { "wave", a->cfg.wave },
+		{ "vp-json", a->vp_json },
+	};
+	struct stat in, st;
+	size_t i;
+
+	/* a missing input is the reader's to name; a device is written into, not replaced */
+	if (stat(input, &in) || S_ISCHR(in.st_mode))
+		return 0;
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		if (out[i].path && !stat(out[i].path, &st) && st.st_dev == in.st_dev &&
+		    st.st_ino == in.st_ino)
+			return cli_error(a, "--%s %s is the input trace %s (the same file): refused, "
+					 "the trace is left as it is", out[i].opt,
+					 a->json_dash && out[i].path == a->json ? "-" : out[i].path,
+					 input);
 	return 0;
 }
 
@@ -878,7 +1004,7 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, &idx)) != -1) {
 		const char *name;
-		char who[64];
+		char who[96];
 
 		if (c == 'h') {
 			cli_usage(cmd, stdout);

@@ -4,6 +4,7 @@
  *   hwsched lockstep ...   random commands through the engine, model and RTL compared
  *   hwsched run ...        a workload on a simulated machine under one scheduler
  *   hwsched replay ...     a perf sched trace replayed on the machine, beside Linux
+ *   hwsched trace-info ... what the reader makes of a trace, and what Linux did on it
  *   hwsched vp ...         the same on the SystemC virtual platform (build/hwsched_vp)
  *   hwsched help [CMD]     usage
  *
@@ -21,6 +22,7 @@ static const struct {
 	{ "lockstep", cli_lockstep },
 	{ "run", cli_run },
 	{ "replay", cli_replay },
+	{ "trace-info", cli_trace_info },
 	{ "vp", cli_vp },
 };
 

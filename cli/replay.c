@@ -8,9 +8,14 @@
 
 #include "cli/cli.h"
 
-static double pct_diff(double ours, double theirs)
+/* The replay's error against Linux's figure in %, into @buf ("n/a" when Linux's is 0). */
+static const char *pct_text(double ours, double theirs, const char *fmt, char *buf, size_t len)
 {
-	return theirs != 0 ? 100.0 * (ours - theirs) / theirs : 0;
+	if (theirs == 0)
+		snprintf(buf, len, "%s", ours == 0 ? "0" : "n/a");
+	else
+		snprintf(buf, len, fmt, 100.0 * (ours - theirs) / theirs);
+	return buf;
 }
 
 /* The CPU time the replayed tasks ran, ms. */
@@ -19,44 +24,167 @@ static double cpu_ms_of(const struct machine_result *r)
 	double ms = 0;
 
 	for (unsigned i = 0; i < r->ntasks; i++)
-		ms += r->tasks[i].runtime_ms;
+		if (!r->tasks[i].bg)
+			ms += r->tasks[i].runtime_ms;
 	return ms;
 }
 
-/* The table of Linux's figures beside the replay's. */
+/* The wake path rows of Linux (@side 0) or the replay (1): counts and medians. */
+struct path_rows {
+	uint64_t n[TRACE_PATH_NR + 2];
+	double p50[TRACE_PATH_NR + 2];
+};
+
+static const char *path_row_name(unsigned k)
+{
+	return k < TRACE_PATH_NR ? trace_wake_path_name((enum trace_wake_path)k) :
+	       k == TRACE_PATH_NR ? "idle_remote_short" : "idle_remote_deep";
+}
+
+static void path_rows(int side, const struct trace_linux *lx, const struct machine_result *r,
+		      struct path_rows *o)
+{
+	for (unsigned k = 0; k < TRACE_PATH_NR; k++) {
+		o->n[k] = side ? r->path_n[k] : lx->path_n[k];
+		o->p50[k] = side ? r->path_p50_us[k] : lx->path_p50_us[k];
+	}
+	o->n[TRACE_PATH_NR] = side ? r->idle_short_n : lx->idle_short_n;
+	o->p50[TRACE_PATH_NR] = side ? r->idle_short_p50_us : lx->idle_short_p50_us;
+	o->n[TRACE_PATH_NR + 1] = side ? r->idle_deep_n : lx->idle_deep_n;
+	o->p50[TRACE_PATH_NR + 1] = side ? r->idle_deep_p50_us : lx->idle_deep_p50_us;
+}
+
+/*
+ * The fidelity goals of a replay against Linux (docs/trace.md, "Fidelity goals"): each
+ * figure's tolerance. G_PCT: within tol % of Linux's; G_MIG: the same, or within 10 when
+ * both counts are below 10.
+ */
+enum goal { G_NONE, G_PCT, G_MIG };
+
+struct row {
+	const char *key, *label;	/* the JSON key; the table's label */
+	double l, r;			/* Linux's, the replay's */
+	enum goal g;
+	double tol;			/* % */
+	int prec;			/* decimals shown */
+};
+
+#define MAX_ROWS (12 + SCHED_MAX_CPUS)
+
+static int row_pass(const struct row *w)
+{
+	double d = w->r - w->l;
+
+	if (d < 0)
+		d = -d;
+	if (w->g == G_MIG && w->l < 10 && w->r < 10)
+		return d <= 10;
+	return w->l != 0 ? d <= w->tol / 100.0 * w->l : w->r == 0;
+}
+
+/* The figures of Linux and the replay, in the table's order: the number of rows. */
+static size_t rows_of(const struct trace *tr, const struct trace_linux *lx,
+		      const struct machine_result *r, struct row *o)
+{
+	static char busy[SCHED_MAX_CPUS][24];
+	size_t n = 0;
+
+	o[n++] = (struct row){ "makespan_ms", "makespan ms", lx->makespan_ms, r->makespan_s * 1e3,
+			       G_PCT, 5, 3 };
+	o[n++] = (struct row){ "cpu_time_ms", "CPU time ms", lx->cpu_time_ms, cpu_ms_of(r),
+			       G_PCT, 5, 3 };
+	for (unsigned k = 0; k < tr->nr_cpus && k < r->nr_cpus && k < SCHED_MAX_CPUS; k++) {
+		snprintf(busy[k], sizeof(busy[k]), "busy %% CPU%u", k);
+		o[n++] = (struct row){ NULL, busy[k], lx->busy_pct[k], r->busy_pct[k], G_NONE, 0, 1 };
+	}
+	o[n++] = (struct row){ "p50", "wakeup latency p50", lx->wl_lat_p50_us, r->wake_lat_us[0],
+			       G_PCT, 25, 1 };
+	o[n++] = (struct row){ "p90", "wakeup latency p90", lx->wl_lat_p90_us, r->wake_lat_us[1],
+			       G_PCT, 25, 1 };
+	o[n++] = (struct row){ NULL, "wakeup latency p99", lx->wl_lat_p99_us, r->wake_lat_us[2],
+			       G_NONE, 0, 1 };
+	o[n++] = (struct row){ NULL, "wakeup latency max", lx->wl_lat_max_us, r->wake_lat_us[3],
+			       G_NONE, 0, 1 };
+	/* the replay's migrations are counted at the move, as Linux's are */
+	o[n++] = (struct row){ NULL, "migrations", (double)(lx->wl_mig_wakeup + lx->wl_mig_other),
+			       (double)(r->mig_wakeup + r->mig_other), G_NONE, 0, 0 };
+	o[n++] = (struct row){ "migrations_wakeup", "migrations at wakeup",
+			       (double)lx->wl_mig_wakeup, (double)r->mig_wakeup, G_MIG, 15, 0 };
+	o[n++] = (struct row){ "migrations_other", "migrations other", (double)lx->wl_mig_other,
+			       (double)r->mig_other, G_MIG, 15, 0 };
+	o[n++] = (struct row){ "switches_voluntary", "switches voluntary", (double)lx->wl_csw_vol,
+			       (double)r->vol_switches, G_PCT, 10, 0 };
+	o[n++] = (struct row){ "switches_involuntary", "switches involuntary",
+			       (double)lx->wl_csw_invol, (double)r->invol_switches, G_PCT, 10, 0 };
+	return n;
+}
+
+/* The table of Linux's figures beside the replay's, with each goal's verdict. */
 static void print_beside(const struct trace *tr, const struct trace_linux *lx,
 			 const struct machine_result *r)
 {
-	static const char *const q[4] = { "p50", "p90", "p99", "max" };
-	static const char *const mn[5] = { "migrations", "migrations at wakeup",
-					   "migrations other", "switches voluntary",
-					   "switches involuntary" };
-	const double lq[4] = { lx->wl_lat_p50_us, lx->wl_lat_p90_us, lx->wl_lat_p99_us,
-			       lx->wl_lat_max_us };
-	const double lm[5] = { (double)(lx->wl_mig_wakeup + lx->wl_mig_other),
-			       (double)lx->wl_mig_wakeup, (double)lx->wl_mig_other,
-			       (double)lx->wl_csw_vol, (double)lx->wl_csw_invol };
-	/* the replay's migrations are counted at the move, as Linux's are */
-	const double rm[5] = { (double)(r->mig_wakeup + r->mig_other), (double)r->mig_wakeup,
-			       (double)r->mig_other, (double)r->vol_switches,
-			       (double)r->invol_switches };
-	double cpu_ms = cpu_ms_of(r);
+	struct row w[MAX_ROWS];
+	size_t n = rows_of(tr, lx, r, w), pass = 0, goals = 0;
 
-	printf("\n%-26s %12s %12s %8s\n", "", "linux", "replay", "diff");
-	printf("%-26s %12.3f %12.3f %7.1f%%\n", "makespan ms", lx->makespan_ms,
-	       r->makespan_s * 1e3, pct_diff(r->makespan_s * 1e3, lx->makespan_ms));
-	printf("%-26s %12.3f %12.3f %7.1f%%\n", "CPU time ms", lx->cpu_time_ms, cpu_ms,
-	       pct_diff(cpu_ms, lx->cpu_time_ms));
-	for (unsigned k = 0; k < tr->nr_cpus && k < r->nr_cpus; k++)
-		printf("busy %% CPU%-17u %12.1f %12.1f %7.1f%%\n", k, lx->busy_pct[k], r->busy_pct[k],
-		       pct_diff(r->busy_pct[k], lx->busy_pct[k]));
-	for (int k = 0; k < 4; k++)
-		printf("wakeup latency %-11s %12.1f %12.1f %7.1f%%\n", q[k], lq[k], r->wake_lat_us[k],
-		       pct_diff(r->wake_lat_us[k], lq[k]));
-	for (int k = 0; k < 5; k++)
-		printf("%-26s %12.0f %12.0f %7.1f%%\n", mn[k], lm[k], rm[k], pct_diff(rm[k], lm[k]));
+	printf("\n%-26s %12s %12s %8s %6s %s\n", "", "linux", "replay", "diff", "goal", "verdict");
+	for (size_t i = 0; i < n; i++) {
+		char goal[16] = "";
+
+		if (w[i].g == G_MIG)
+			snprintf(goal, sizeof(goal), "%.0f%%/10", w[i].tol);
+		else if (w[i].g == G_PCT)
+			snprintf(goal, sizeof(goal), "%.0f%%", w[i].tol);
+		char e[24];
+
+		printf("%-26s %12.*f %12.*f %8s %6s %s\n", w[i].label, w[i].prec, w[i].l,
+		       w[i].prec, w[i].r, pct_text(w[i].r, w[i].l, "%.1f%%", e, sizeof(e)), goal,
+		       w[i].g == G_NONE ? "" : row_pass(&w[i]) ? "ok" : "MISS");
+		goals += w[i].g != G_NONE;
+		pass += w[i].g != G_NONE && row_pass(&w[i]);
+	}
 	printf("(latency in us; the Linux column counts the workload's tasks only, as the replay "
-	       "does)\n");
+	       "does; %zu of %zu goals met:\ndocs/trace.md, \"Fidelity goals\")\n", pass, goals);
+	{
+		struct path_rows pl, pr;
+
+		path_rows(0, lx, r, &pl);
+		path_rows(1, lx, r, &pr);
+		printf("\n%-26s %12s %12s %12s %12s\n", "wake path", "linux n", "replay n",
+		       "linux p50", "replay p50");
+		for (unsigned k = 1; k < TRACE_PATH_NR + 2; k++)
+			printf("%-26s %12llu %12llu %12.1f %12.1f\n", path_row_name(k),
+			       (unsigned long long)pl.n[k], (unsigned long long)pr.n[k], pl.p50[k],
+			       pr.p50[k]);
+		printf("(how the CPU took each woken task: docs/trace.md, \"Wake paths\"; "
+		       "unknown in Linux: %llu)\n", (unsigned long long)pl.n[0]);
+	}
+}
+
+/* The goals' verdicts as JSON: one figure a line (tools/replay_check.sh reads them). */
+static void json_check(FILE *f, const struct trace *tr, const struct trace_linux *lx,
+		       const struct machine_result *r)
+{
+	struct row w[MAX_ROWS];
+	size_t n = rows_of(tr, lx, r, w), pass = 0, goals = 0;
+	const char *sep = "";
+
+	fputs("  \"check\": [\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (w[i].g == G_NONE)
+			continue;
+		char e[24];
+
+		fprintf(f, "%s    {\"figure\": \"%s\", \"linux\": %.3f, \"replay\": %.3f, "
+			   "\"error_pct\": %s, \"tolerance_pct\": %.0f, \"abs_below_10\": %s, "
+			   "\"pass\": %s}", sep, w[i].key, w[i].l, w[i].r,
+			strcmp(pct_text(w[i].r, w[i].l, "%.1f", e, sizeof(e)), "n/a") ? e : "null",
+			w[i].tol, w[i].g == G_MIG ? "true" : "false",
+			row_pass(&w[i]) ? "true" : "false");
+		sep = ",\n";
+		goals++;
+		pass += row_pass(&w[i]);
+	}
+	fprintf(f, "\n  ],\n  \"check_pass\": %zu, \"check_total\": %zu,\n", pass, goals);
 }
 
 /* One side of the JSON: Linux's (@side 0) or the replay's (1). */
@@ -71,7 +199,7 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 	fprintf(f, "], \"wakeup_latency_us\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
 		   "\"max\": %.1f}, \"migrations\": %llu, \"migrations_wakeup\": %llu, "
 		   "\"migrations_other\": %llu, \"switches\": %llu, \"switches_voluntary\": %llu, "
-		   "\"switches_involuntary\": %llu}%s\n",
+		   "\"switches_involuntary\": %llu,\n    \"wake_path\": {",
 		side ? r->wake_lat_us[0] : lx->wl_lat_p50_us,
 		side ? r->wake_lat_us[1] : lx->wl_lat_p90_us,
 		side ? r->wake_lat_us[2] : lx->wl_lat_p99_us,
@@ -84,12 +212,23 @@ static void json_side(FILE *f, int side, const struct trace *tr, const struct tr
 		(unsigned long long)(side ? r->vol_switches + r->invol_switches :
 					    lx->wl_csw_vol + lx->wl_csw_invol),
 		(unsigned long long)(side ? r->vol_switches : lx->wl_csw_vol),
-		(unsigned long long)(side ? r->invol_switches : lx->wl_csw_invol),
-		side ? "" : ",");
+		(unsigned long long)(side ? r->invol_switches : lx->wl_csw_invol));
+	{
+		struct path_rows pr;
+
+		path_rows(side, lx, r, &pr);
+		for (unsigned k = 1; k < TRACE_PATH_NR + 2; k++)
+			fprintf(f, "%s\"%s\": {\"n\": %llu, \"p50_us\": %.1f}", k > 1 ? ", " : "",
+				path_row_name(k), (unsigned long long)pr.n[k], pr.p50[k]);
+	}
+	fprintf(f, "}%s%s\n", side ? ", \"held_wakes\": " : "}", side ? "" : ",");
+	if (side)
+		fprintf(f, "%llu}\n", (unsigned long long)r->held_wakes);
 }
 
-static int write_json(const struct cli_args *a, const char *trace_path, const struct trace *tr,
-		      const struct trace_linux *lx, const struct machine_result *r)
+static int write_json(const struct cli_args *a, const char *trace_path, const char *role,
+		      const struct trace *tr, const struct trace_linux *lx,
+		      const struct machine_result *r)
 {
 	struct hws_out out;
 	char err[400];
@@ -105,7 +244,20 @@ static int write_json(const struct cli_args *a, const char *trace_path, const st
 	hws_json_str(f, a->mo.sched);
 	fputs(", \"topology\": ", f);
 	hws_json_str(f, a->mo.topology);
-	fputs(",\n", f);
+	fprintf(f, ", \"hz\": %u, \"kernel\": ", a->mo.hz);
+	if (a->mo.sched_opts.fair.kernel)	/* the EEVDF version replayed (--kernel) */
+		fprintf(f, "\"%u.%u\"", a->mo.sched_opts.fair.kernel / 100,
+			a->mo.sched_opts.fair.kernel % 100);
+	else
+		fputs("null", f);
+	fputs(", \"role\": ", f);
+	hws_json_str(f, role);
+	fprintf(f, ",\n  \"reader\": {\"lines\": %llu, \"skipped\": %llu, \"warnings\": %llu, "
+		   "\"anomalies\": %llu, \"absorbed\": %llu, \"absorbed_max_us\": %.3f},\n",
+		(unsigned long long)tr->lines, (unsigned long long)tr->skipped,
+		(unsigned long long)tr->warnings, (unsigned long long)tr->anomalies,
+		(unsigned long long)tr->absorbed, (double)tr->absorbed_max_ns / 1e3);
+	json_check(f, tr, lx, r);
 	json_side(f, 0, tr, lx, r);
 	json_side(f, 1, tr, lx, r);
 	fprintf(f, "}\n");
@@ -117,10 +269,30 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 {
 	struct machine_result r;
 	struct trace_linux lx;
+	struct cli_sidecar sc;
 	char err[400], topo[64];
 	int ret = 0;
 
 	trace_linux_metrics(tr, &lx);
+	printf("trace: %s: %u workload tasks (%zu more as background), %u CPUs, %llu lines "
+	       "(%llu skipped", path, lx.tasks, tr->nr_tasks - lx.tasks, tr->nr_cpus,
+	       (unsigned long long)tr->lines, (unsigned long long)tr->skipped);
+	if (tr->warnings)
+		printf(", %llu warnings", (unsigned long long)tr->warnings);
+	/* steps back in time taken as the latest line's time: shown, never silent */
+	printf("; %llu anomalies, %llu absorbed", (unsigned long long)tr->anomalies,
+	       (unsigned long long)tr->absorbed);
+	if (tr->absorbed)
+		printf(" (at most %.3f us back)", (double)tr->absorbed_max_ns / 1e3);
+	printf(")\n");
+	if (!cli_sidecar_read(path, &sc)) {	/* the traced kernel, unless told otherwise */
+		if (sc.hz && !a->hz_given)
+			a->mo.hz = sc.hz;
+		if (sc.kernel && !a->kernel_given && !strcmp(a->mo.sched, "eevdf"))
+			a->mo.sched_opts.fair.kernel = sc.kernel;
+		printf("sidecar %s: HZ %u, kernel %u.%u%s%s\n", sc.path, a->mo.hz,
+		       sc.kernel / 100, sc.kernel % 100, sc.role[0] ? "; " : "", sc.role);
+	}
 	if (!a->topology_given) {	/* the default: as the trace */
 		snprintf(topo, sizeof(topo), "core=%u", tr->nr_cpus ? tr->nr_cpus : 1);
 		a->mo.topology = topo;
@@ -129,47 +301,24 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	a->mo.workload = path;
 	/* A replay ends when its tasks exit; stop a stuck one at 3x the trace's length. */
 	a->mo.duration_ns = (uint64_t)(3 * (tr->end_ns - tr->start_ns)) + 1000000000ull;
-	ret = machine_run(&a->mo, &r, NULL, err, sizeof(err));
+	ret = machine_run(&a->mo, &r, stdout, err, sizeof(err));
 	if (ret)	/* -EINVAL: the trace or the options refused (bad input) */
 		return (ret == -EINVAL ? cli_error : cli_fail)(a, "%s", err);
-	printf("trace: %s: %zu tasks, %u CPUs, %llu lines (%llu skipped", path, tr->nr_tasks,
-	       tr->nr_cpus, (unsigned long long)tr->lines, (unsigned long long)tr->skipped);
-	if (tr->warnings)
-		printf(", %llu warnings", (unsigned long long)tr->warnings);
-	printf(")\n");
 	if (r.nr_cpus != tr->nr_cpus)
 		printf("topology %s: %u CPUs replay the trace's %u; busy %% is compared CPU by "
 		       "CPU where both have it\n", a->mo.topology, r.nr_cpus, tr->nr_cpus);
 	machine_print(&a->mo, &r, stdout);
 	print_beside(tr, &lx, &r);
 	if (a->json)
-		ret = write_json(a, path, tr, &lx, &r);
+		ret = write_json(a, path, sc.role, tr, &lx, &r);
 	machine_result_free(&r);
 	return ret;
 }
 
-/* --lenient: the reader's warnings, the first few of them; the count follows. */
-#define SHOWN_WARNINGS 10
-
-struct warned {
-	const struct cli_args *a;
-	unsigned long long n;
-};
-
-static void show_warning(void *arg, const char *msg)
-{
-	struct warned *w = arg;
-
-	if (w->n++ < SHOWN_WARNINGS)
-		fprintf(stderr, "%s %s: warning: %s\n", cli_prog, w->a->cmd_name, msg);
-}
-
 int cli_replay(int argc, char **argv)
 {
-	struct warned warned = { NULL, 0 };
 	struct cli_args a;
 	struct trace *tr = NULL;
-	char err[400];
 	int ret, first;
 
 	ret = cli_parse(&a, CLI_REPLAY, argc, argv, &first);
@@ -179,17 +328,10 @@ int cli_replay(int argc, char **argv)
 		ret = cli_error(&a, "expected one TRACE file (try --help)");
 		goto out;
 	}
-	warned.a = &a;
-	a.to.warn = show_warning;
-	a.to.warn_arg = &warned;
-	ret = trace_load(argv[first], &a.to, &tr, err, sizeof(err));
-	if (warned.n > SHOWN_WARNINGS)
-		fprintf(stderr, "%s %s: warning: %llu more warnings (%llu in all)\n", cli_prog,
-			a.cmd_name, warned.n - SHOWN_WARNINGS, warned.n);
-	if (ret) {	/* a trace that breaks the rules, or cannot be opened: bad input */
-		ret = (ret == -ENOMEM || ret == -EIO ? cli_fail : cli_error)(&a, "%s", err);
+	/* an output that is the trace would replace it: refused before anything runs */
+	ret = cli_check_not_input(&a, argv[first]);
+	if (ret || (ret = cli_trace_load(&a, argv[first], &tr)))
 		goto out;
-	}
 	ret = replay(&a, argv[first], tr);
 	trace_free(tr);
 out:

@@ -1,32 +1,46 @@
 #!/usr/bin/env bash
-# tools/replay_check.sh - make replay-check: replay every trace of the shared traces
-# (../shared/traces beside the repository, or $HWS_TRACE_DIR) with `hwsched replay
-# --sched $SCHED` (default eevdf, the traces' own scheduler) and print each figure beside
-# Linux's (the workload's tasks, as the trace reader measures them) with pass/fail:
-# 5% on makespan, CPU time, voluntary and involuntary switches and migrations, 25% on p50
-# and p90 wakeup latency (issue 24). The split of migrations (at wakeup / other) is shown
-# without a verdict. docs/trace.md, "Replay fidelity", names the cause of each miss.
-# Exit status 0 (1 with STRICT=1 when a figure misses; 2 when a replay fails).
-# usage: tools/replay_check.sh [--help]   env: SCHED, HWSCHED, HWS_TRACE_DIR, STRICT
+# tools/replay_check.sh - make replay-check: replay every trace of traces/ (or
+# $HWS_TRACE_DIR) with `hwsched replay --sched $SCHED` (default eevdf, the traces' own
+# scheduler; HZ and kernel version from each sidecar) and print one table, trace x figure:
+# Linux's figure, the replay's, the error and the verdict against the fidelity goals
+# (docs/trace.md, "Fidelity goals"; the goals are hwsched replay's, cli/replay.c). A trace
+# whose sidecar names it a calibration trace is marked "(cal)": the trace machine was
+# measured on it, so its figures are not a test of the replay; "(holdout)" one that was held
+# out of all tuning (traces/README.md).
+# Writes build/replay-check/summary.json (commit, command, machine, date, every figure) and
+# build/replay-check/table.md (the Markdown table docs/trace.md carries; --update-doc puts
+# it there between its replay-check markers).
+# Exit status 0; 1 with STRICT=1 when a goal is missed; 2 when a replay fails.
+# usage: tools/replay_check.sh [--help] [--update-doc]
+#        env: SCHED, HWSCHED, HWS_TRACE_DIR, STRICT, OUT (default build/replay-check)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
-	sed -n 2,11p "$0" | sed 's/^# \{0,1\}//'; exit 0
-fi
+UPDATE_DOC=0
+case "${1:-}" in
+--help | -h) sed -n 2,14p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--update-doc) UPDATE_DOC=1 ;;
+"") ;;
+*) echo "replay-check: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+esac
 HWSCHED=${HWSCHED:-$ROOT/build/hwsched}
-DIR=${HWS_TRACE_DIR:-$ROOT/../shared/traces}
+DIR=${HWS_TRACE_DIR:-$ROOT/traces}
 SCHED=${SCHED:-eevdf}
-OUT=$ROOT/build/replay-check
-mkdir -p "$OUT"
+OUT=${OUT:-$ROOT/build/replay-check}
 [ -x "$HWSCHED" ] || { echo "replay-check: $HWSCHED missing (make build/hwsched)" >&2; exit 2; }
+[ -d "$DIR" ] || { echo "replay-check: $DIR: no such directory" >&2; exit 2; }
+mkdir -p "$OUT"
 shopt -s nullglob
 traces=("$DIR"/*.txt.gz "$DIR"/*.txt)
 [ ${#traces[@]} -gt 0 ] || { echo "replay-check: no traces in $DIR (set HWS_TRACE_DIR)" >&2; exit 2; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
-printf '%-14s %-22s %10s %10s %8s %5s  %s\n' trace figure linux replay diff tol verdict
-total=0; pass=0
+# Each replay's "check" lines, as TSV: trace role figure linux replay error tol abs pass
+: >"$T/rows"
+i=0
 for t in "${traces[@]}"; do
+	i=$((i + 1))
 	name=$(basename "$t"); name=${name%.gz}; name=${name%.txt}
+	printf 'replay-check: %d/%d %s\n' "$i" "${#traces[@]}" "$name" >&2
 	json=$OUT/$name.$SCHED.json
 	if ! "$HWSCHED" replay "$t" --sched "$SCHED" --json "$json.tmp" >"$OUT/$name.$SCHED.log" 2>&1; then
 		echo "replay-check: replay of $t failed (see $OUT/$name.$SCHED.log)" >&2
@@ -34,29 +48,97 @@ for t in "${traces[@]}"; do
 		exit 2
 	fi
 	mv "$json.tmp" "$json"
-	res=$(awk -v name="$name" '
-	function num(s, key,   r) {
-		if (!match(s, "\"" key "\": [-0-9.e+]+")) return "nan"
-		r = substr(s, RSTART, RLENGTH); sub(/.*: /, "", r); return r
+	awk -v name="$name" '
+	function str(s, key,   r) {
+		if (!match(s, "\"" key "\": (\"[^\"]*\"|[-0-9.a-z]+)")) return ""
+		r = substr(s, RSTART, RLENGTH); sub(/^"[^"]*": /, "", r); gsub(/"/, "", r); return r
 	}
-	/"linux":/ { L = $0 } /"replay":/ { R = $0 }
-	END {
-		n = split("makespan_ms:makespan ms:5;cpu_time_ms:CPU time ms:5;switches_voluntary:switches voluntary:5;switches_involuntary:switches involuntary:5;migrations:migrations:5;migrations_wakeup:- at wakeup:0;migrations_other:- other:0;p50:wakeup p50 us:25;p90:wakeup p90 us:25", f, ";")
-		for (i = 1; i <= n; i++) {
-			split(f[i], x, ":"); k = x[1]; label = x[2]; tol = x[3] + 0
-			l = num(L, k); r = num(R, k)
-			d = (l + 0 != 0) ? 100 * (r - l) / l : 0
-			if (tol == 0) { v = "-"; ts = "" }
-			else { ts = tol "%"; v = (d <= tol && d >= -tol) ? "pass" : "MISS"; tot++; if (v == "pass") ok++ }
-			printf "%-14s %-22s %10.1f %10.1f %+7.1f%% %5s  %s\n", name, label, l, r, d, ts, v
-		}
-		printf "#\t%d\t%d\n", tot, ok
-	}' "$json")
-	echo "$res" | grep -v '^#'
-	total=$((total + $(echo "$res" | awk -F'\t' '/^#/{print $2}')))
-	pass=$((pass + $(echo "$res" | awk -F'\t' '/^#/{print $3}')))
+	/^  "trace":/ { r = str($0, "role"); role = r ~ /^calibration/ ? "cal" : r ~ /^holdout/ ? "hold" : "" }
+	/^    \{"figure":/ {
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, role, str($0, "figure"),
+			str($0, "linux"), str($0, "replay"), str($0, "error_pct"),
+			str($0, "tolerance_pct"), str($0, "abs_below_10"), str($0, "pass")
+	}' "$json" >>"$T/rows"
+	[ -s "$T/rows" ] || { echo "replay-check: $json: no \"check\" figures" >&2; exit 2; }
 done
-echo "replay-check (--sched $SCHED): $pass of $total figures within tolerance; the cause of each miss: docs/trace.md, \"Replay fidelity\""
+
+# The terminal table: one line per trace and figure.
+awk -F'\t' '
+BEGIN { printf "%-24s %-22s %12s %12s %9s %8s  %s\n", "trace", "figure", "linux", "replay", "error", "goal", "verdict" }
+{
+	tr = $1 ($2 == "cal" ? " (cal)" : $2 == "hold" ? " (holdout)" : "")
+	goal = $7 "%" ($8 == "true" ? "/10" : "")
+	err = $6 == "null" ? "n/a" : sprintf("%+.1f%%", $6)
+	printf "%-24s %-22s %12.3f %12.3f %9s %8s  %s\n", tr, $3, $4, $5, err, goal, $9 == "true" ? "ok" : "MISS"
+}' "$T/rows"
+
+# Totals, all traces and the traces not calibrated on.
+read -r total pass ntot npass < <(awk -F'\t' '{ t++; p += $9 == "true"; if ($2 != "cal") { n++; q += $9 == "true" } }
+	END { print t + 0, p + 0, n + 0, q + 0 }' "$T/rows")
+summary="replay-check (--sched $SCHED): $pass of $total goals met; $npass of $ntot on the traces not calibrated on"
+echo "$summary"
+echo "(the goals and the mechanism of each miss: docs/trace.md, \"Fidelity goals\")"
+
+# table.md: a row per trace, a column per figure: "Linux / replay (error)", a miss in bold.
+figs=$(awk -F'\t' '!seen[$3]++ { printf "%s ", $3 }' "$T/rows")
+{
+	echo "<!-- generated by tools/replay_check.sh (make replay-check) from build/replay-check/summary.json -->"
+	printf '| trace |'
+	for f in $figs; do printf ' %s |' "$f"; done
+	printf ' goals met |\n|---|'
+	for f in $figs; do printf -- '---|'; done
+	printf -- '---|\n'
+	awk -F'\t' -v figs="$figs" '
+	{ k = $1 SUBSEP $3; L[k] = $4; R[k] = $5; E[k] = $6; P[k] = $9; role[$1] = $2
+	  if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+	  tot[$1]++; ok[$1] += $9 == "true" }
+	function fmt(x) { return x + 0 >= 100 || x == int(x) ? sprintf("%.0f", x) : sprintf("%.1f", x) }
+	END {
+		m = split(figs, F, " ")
+		for (i = 1; i <= n; i++) {
+			t = order[i]; printf "| %s%s |", t, role[t] == "cal" ? " (calibration)" : role[t] == "hold" ? " (holdout)" : ""
+			for (j = 1; j <= m; j++) {
+				k = t SUBSEP F[j]
+				e = E[k] == "null" ? "n/a" : sprintf("%+.0f%%", E[k])
+				c = fmt(L[k]) " / " fmt(R[k]) " (" e ")"
+				printf " %s |", P[k] == "true" ? c : "**" c "**"
+			}
+			printf " %d/%d |\n", ok[t], tot[t]
+		}
+	}' "$T/rows"
+	echo
+	echo "$summary."
+} >"$T/table.md"
+mv "$T/table.md" "$OUT/table.md"
+
+# summary.json, via a temporary file and rename.
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -1)
+{
+	printf '{\n  "commit": "%s%s",\n  "command": "%s",\n  "machine": "%s",\n  "date": "%s",\n' \
+		"$commit" "${dirty:+-dirty}" "${REPLAY_CHECK_COMMAND:-make replay-check}" \
+		"$(uname -srm) $(nproc) CPUs" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf '  "sched": "%s", "goals_met": %d, "goals": %d, "goals_met_not_calibration": %d, "goals_not_calibration": %d,\n  "figures": [\n' \
+		"$SCHED" "$pass" "$total" "$npass" "$ntot"
+	awk -F'\t' '{ printf "%s    {\"trace\": \"%s\", \"calibration\": %s, \"figure\": \"%s\", \"linux\": %s, \"replay\": %s, \"error_pct\": %s, \"tolerance_pct\": %s, \"abs_below_10\": %s, \"pass\": %s}",
+		(NR > 1 ? ",\n" : ""), $1, ($2 == "cal" ? "true" : "false"), $3, $4, $5, $6, $7, $8, $9 }' "$T/rows"
+	printf '\n  ]\n}\n'
+} >"$OUT/summary.json.tmp"
+mv "$OUT/summary.json.tmp" "$OUT/summary.json"
+echo "replay-check: wrote $OUT/summary.json and $OUT/table.md" >&2
+
+if [ "$UPDATE_DOC" = 1 ]; then
+	doc=$ROOT/docs/trace.md
+	grep -q '^<!-- replay-check:begin -->$' "$doc" && grep -q '^<!-- replay-check:end -->$' "$doc" ||
+		{ echo "replay-check: $doc: no replay-check:begin/end markers" >&2; exit 2; }
+	awk -v tab="$OUT/table.md" '
+	/^<!-- replay-check:begin -->$/ { print; while ((getline l < tab) > 0) print l; skip = 1; next }
+	/^<!-- replay-check:end -->$/ { skip = 0 }
+	!skip' "$doc" >"$doc.tmp"
+	mv "$doc.tmp" "$doc"
+	echo "replay-check: updated $doc" >&2
+fi
 if [ "${STRICT:-0}" = 1 ] && [ "$pass" -ne "$total" ]; then
 	exit 1
 fi
+exit 0

@@ -31,30 +31,96 @@ static void env_moved(void *mm, struct sched_task *st, unsigned from, unsigned t
 
 	if (t->state == T_RUNNING && m->cpu[from].curr == t) {
 		if (from != to)
-			m->mig_other++;
+			m->mig_other += !t->bg;
+		mach_perf_migrate(m, to, t, from, to);
 		/* Active balance: it keeps running until @from reschedules, then waits on @to. */
 		t->moved_to = (int)to;
 		return;
 	}
 	if (from != to)
-		m->mig_other++;
+		m->mig_other += !t->bg;
+	mach_perf_migrate(m, to, t, from, to);
 	if (t->state != T_QUEUED || t->qcpu != (int)from)
 		mach_fail(m, "the scheduler moved task %u from CPU %u, but it is %s on CPU %d", st->id,
 		     from, t->state == T_QUEUED ? "queued" : "not queued", t->qcpu);
 	t->qcpu = (int)to;
 }
 
+/* @cpu reschedules @delay_ns from now; an earlier request stands, a later one moves it. */
+void mach_kick_after(struct machine *m, unsigned cpu, uint64_t delay_ns)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t at = m->now + delay_ns;
+
+	if (c->resched_pending && c->resched_at <= at)
+		return;
+	c->resched_pending = 1;
+	c->resched_at = at;
+	mach_push(m, at, EV_RESCHED, cpu, ++c->resched_gen);
+}
+
 void mach_kick(struct machine *m, unsigned cpu)
 {
-	if (!m->cpu[cpu].resched_pending) {
-		m->cpu[cpu].resched_pending = 1;
-		mach_push(m, m->now, EV_RESCHED, cpu, 0);
-	}
+	mach_kick_after(m, cpu, 0);
+}
+
+/*
+ * How long a wakeup from CPU m->kick_from takes to reach @cpu (struct machine_costs, the
+ * wake path): 0 outside a wakeup (a tick, a balancer's pull).
+ */
+static uint64_t wake_delay(const struct machine *m, unsigned cpu)
+{
+	const struct machine_costs *k = &m->o.costs;
+	const struct mcpu *c = &m->cpu[cpu];
+	double ns;
+
+	if (m->kick_from < 0)
+		return 0;
+	if (!c->curr)
+		ns = (unsigned)m->kick_from == cpu ? k->wake_local_ns :
+		     (double)(m->now - c->idle_since) >= k->halt_poll_ns ? k->wake_idle_deep_ns :
+		     k->wake_idle_ns;
+	else if ((unsigned)m->kick_from == cpu)
+		ns = m->kick_irq ? k->preempt_irq_ns : k->preempt_local_ns;
+	else
+		ns = k->preempt_remote_ns;
+	return (uint64_t)ns;
 }
 
 static void env_kick(void *mm, unsigned cpu)
 {
-	mach_kick(mm, cpu);
+	struct machine *m = mm;
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t d = wake_delay(m, cpu);
+
+	if (d && c->curr && m->kick_from == (int)cpu) {
+		/*
+		 * A wakeup preempting its own CPU's task: that task makes no progress from the
+		 * wakeup on (it is in the kernel, the waker's system call or the interrupt,
+		 * until the switch at its end), and the switch comes d later: the CPU owes d
+		 * and reschedules now, so the wakee starts after it.
+		 */
+		c->debt += (double)d;
+		d = 0;
+	}
+	mach_kick_after(m, cpu, d);
+}
+
+/*
+ * nohz_idle: @cpu got work after idling with its tick stopped: the tick restarts at the
+ * next boundary of its period (each CPU's ticks keep their stagger, machine.c's start()).
+ */
+void mach_tick_restart(struct machine *m, unsigned cpu)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t period = 1000000000ull / m->o.hz;
+	uint64_t off = (uint64_t)cpu * period / m->topo.nr_cpus, next;
+
+	if (!c->tick_stopped)
+		return;
+	c->tick_stopped = 0;
+	next = m->now < off ? off : off + ((m->now - off) / period + 1) * period;
+	mach_push(m, next, EV_TICK, cpu, ++c->tick_gen);
 }
 
 static int env_busy(void *mm, unsigned cpu)
@@ -93,7 +159,7 @@ void mach_env_init(struct machine *m)
 {
 	m->env = (struct sched_env){ m, &m->topo, m->nt, m->ngroups, m->shares, env_now,
 				     env_charge, env_moved, env_kick, env_busy, env_curr,
-				     m->coh ? env_touch : NULL, m->coh ? env_lock : NULL };
+				     m->coh ? env_touch : NULL, m->coh ? env_lock : NULL, m->o.hz };
 }
 
 /* Every state change goes through here, so the per-event check needs no scan. */
@@ -189,24 +255,55 @@ static void set_busy(struct machine *m, unsigned cpu, int busy)
 		c->busy_since = m->now;
 		if (m->topo.smt > 1)
 			smt_account(m, cpu, 1);
+		if (m->o.nohz_idle)
+			mach_tick_restart(m, cpu);
 	} else if (!busy && c->curr) {
 		c->busy_ns += m->now - c->busy_since;
+		c->idle_since = m->now;
 		if (m->topo.smt > 1)
 			smt_account(m, cpu, -1);
+		if (m->o.nohz_idle)
+			c->tick_stopped = 1;	/* tick_nohz_idle_stop_tick() */
 	}
 }
 
-static void note_lat(struct machine *m, double us)
+static void note_lat(struct machine *m, double us, unsigned path)
 {
 	if (m->nlat == m->caplat) {
 		m->caplat = m->caplat ? 2 * m->caplat : 4096;
 		m->lat = realloc(m->lat, m->caplat * sizeof(*m->lat));
-		if (!m->lat) {
+		m->lat_path = realloc(m->lat_path, m->caplat);
+		if (!m->lat || !m->lat_path) {
 			fprintf(stderr, "out of memory\n");
 			exit(1);
 		}
 	}
+	m->lat_path[m->nlat] = (unsigned char)path;
 	m->lat[m->nlat++] = us;
+}
+
+/*
+ * The wake path of woken task @n that @cpu takes now after @prev (the trace reader's
+ * classification of Linux's, trace.c switch_in): the CPU idled since before the wake, or
+ * preempted a task that stays runnable, or took it after a task stopped; local when it is
+ * the waker's CPU. + LAT_DEEP: an idle remote CPU that had idled TRACE_IDLE_DEEP_NS.
+ */
+static unsigned wake_path(const struct machine *m, unsigned cpu, const struct mtask *n,
+			  const struct mtask *prev)
+{
+	const struct mcpu *c = &m->cpu[cpu];
+	int local = n->wake_cpu == (int)cpu;
+
+	if (!c->curr && !prev && c->idle_since <= n->woken_at) {
+		if (local)
+			return TRACE_PATH_IDLE_LOCAL;
+		return TRACE_PATH_IDLE_REMOTE +
+		       (n->woken_at - c->idle_since >= (uint64_t)TRACE_IDLE_DEEP_NS ? LAT_DEEP : 0);
+	}
+	if (prev && prev->state == T_RUNNING)
+		return !local ? TRACE_PATH_PREEMPT_REMOTE :
+		       n->wake_irq ? TRACE_PATH_PREEMPT_IRQ : TRACE_PATH_PREEMPT_LOCAL;
+	return TRACE_PATH_WAITED;
 }
 
 /* Pick the next task on @cpu (its current one has been put back or has stopped). */
@@ -215,6 +312,7 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 	struct mcpu *c = &m->cpu[cpu];
 	struct sched_task *st = m->ops->pick(m->s, cpu);
 	struct mtask *n = (struct mtask *)st;
+	unsigned path;
 
 	if (n && n->state != T_QUEUED && n != prev) {
 		mach_fail(m, "CPU %u picked task %u, which is not queued", cpu, n->st.id);
@@ -223,6 +321,16 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 	if (n && n != prev && n->qcpu != (int)cpu && !m->ops->global_queue) {
 		mach_fail(m, "CPU %u picked task %u, queued on CPU %d", cpu, n->st.id, n->qcpu);
 		return;
+	}
+	path = n && n->wake_pending ? wake_path(m, cpu, n, prev) : 0;
+	if (m->perf) {
+		struct mtask *from = c->perf_prev ? c->perf_prev : prev;
+
+		mach_perf_switch(m, cpu, from, n, c->perf_prev ? c->perf_state : 'R');
+		c->perf_prev = NULL;
+		if (n && n != prev && n->last_cpu >= 0 && n->last_cpu != (int)cpu &&
+		    m->ops->global_queue)
+			mach_perf_migrate(m, cpu, n, (unsigned)n->last_cpu, cpu);
 	}
 	if (n != prev) {
 		if (prev && prev->state == T_RUNNING) {
@@ -250,7 +358,8 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 			/* It runs once the switch (and any scheduler work) is done. */
 			double us = ((double)(m->now - n->woken_at) + c->debt) / 1000.0;
 
-			note_lat(m, us);
+			if (!n->bg)
+				note_lat(m, us, path);
 			n->wake_pending = 0;
 			n->ndelay++;
 			n->delay_sum += us;
@@ -261,12 +370,17 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev)
 			m->migrations++;
 			/* one global queue (linux24): the task moves when another CPU picks it */
 			if (m->ops->global_queue)
-				m->mig_other++;
+				m->mig_other += !n->bg;
 			n->remain += (uint64_t)m->o.costs.migrate_cold_ns;
 			if (m->topo.lead[2][n->last_cpu] != m->topo.lead[2][cpu])
 				n->remain += (uint64_t)m->o.costs.remote_node_ns;
 		}
 		n->last_cpu = (int)cpu;
+		/* n has run nothing yet here: a program step that stops it at once (it blocks or
+		 * exits) must not account the CPU's time since its last segment (an idle CPU's
+		 * seg_start is when it went idle) */
+		if (n != prev && c->seg_start < m->now)
+			c->seg_start = m->now;
 		if (n->remain == 0)
 			mach_next_action(m, n, cpu);
 		if (c->curr == n)
@@ -294,13 +408,17 @@ void mach_block_curr(struct machine *m, unsigned cpu, int exiting)
 		struct mtask *p = t->parent >= 0 ? &m->t[t->parent] : NULL;
 
 		m->ops->task_exit(m->s, &t->st, p && p->state != T_DEAD ? &p->st : NULL);
-		m->live--;
+		m->live -= !t->bg;
 	}
-	if (!exiting)
-		m->vol++;	/* an exit is no voluntary switch (Linux: prev_state Z/X) */
+	if (!exiting) {
+		m->vol += !t->bg;	/* an exit is no voluntary switch (Linux: prev_state Z/X) */
+		t->nout++;
+	}
 	mach_log_switch(m, cpu, NULL);
 	set_busy(m, cpu, 0);
 	c->curr = NULL;
+	c->perf_prev = t;	/* its switch is written with the next task's */
+	c->perf_state = exiting ? 'Z' : 'S';
 	mach_dispatch(m, cpu, NULL);
 }
 
@@ -319,26 +437,46 @@ void mach_yield_curr(struct machine *m, unsigned cpu)
 	mach_stop_segment(m, cpu);
 	m->ops->put_prev(m->s, cpu, &t->st, 1, m->now - t->st.timestamp);
 	mach_dispatch(m, cpu, t);
-	if (c->curr != t)
-		m->invol++;
+	if (c->curr != t) {
+		m->invol += !t->bg;
+		t->nout++;
+	}
 }
 
 /* Make @t runnable, woken from @cpu. */
 void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k)
 {
+	int from = m->kick_from;
 	unsigned q;
 
 	if (t->state != T_BLOCKED && t->state != T_NEW)
 		return;
 	mach_set_state(m, t, T_QUEUED);
 	t->queued_at = t->woken_at = m->now;
-	t->wake_pending = 1;
+	t->wake_cpu = (int)cpu;
+	t->wake_irq = m->kick_irq;
+	/* a replay measures what Linux's column does: the ends of sleeps, not forks */
+	t->wake_pending = !(m->o.trace && k == SCHED_FORK);
+	if (!t->bg && !m->wl_started) {
+		m->wl_started = 1;
+		m->wl_start = m->now;	/* Linux's makespan starts at the workload's first fork */
+	}
+	if (k == SCHED_WAKE_SYNC && !m->ops->wake_sync)
+		k = SCHED_WAKE;	/* a scheduler that takes no hint */
+	if (k != SCHED_FORK)
+		mach_perf_wake(m, cpu, t, 0, t->last_cpu >= 0 ? (unsigned)t->last_cpu : cpu);
+	m->kick_from = (int)cpu;	/* the CPUs it kicks are reached through the wake path */
 	q = m->ops->wake(m->s, &t->st, cpu, k);
+	m->kick_from = from;
+	if (k == SCHED_FORK)
+		mach_perf_wake(m, cpu, t, 1, q);
+	else if (t->last_cpu >= 0)
+		mach_perf_migrate(m, cpu, t, (unsigned)t->last_cpu, q);
 	if (q >= m->topo.nr_cpus) {
 		mach_fail(m, "the scheduler queued task %u on CPU %u", t->st.id, q);
 		return;
 	}
 	t->qcpu = (int)q;
-	if (k == SCHED_WAKE && t->last_cpu >= 0 && q != (unsigned)t->last_cpu)
-		m->mig_wakeup++;
+	if (k != SCHED_FORK && t->last_cpu >= 0 && q != (unsigned)t->last_cpu)
+		m->mig_wakeup += !t->bg;
 }

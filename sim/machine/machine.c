@@ -28,6 +28,32 @@ void machine_default_opts(struct machine_opts *o)
 	o->costs.smt_speed = 0.6;
 }
 
+/*
+ * The trace machine (docs/trace.md, "The trace machine"): a 2-vCPU KVM guest running
+ * Linux 6.18 with HZ=250 and NO_HZ_IDLE. Its wake path was measured on the calibration
+ * traces (traces/README.md): each price is the median, from sched_waking to the wakee's
+ * switch-in, of the wakeups that took that path (hwsched trace-info, "wake path"), less
+ * the 0.1-0.5 us the replay adds there under --sched eevdf (the scheduler's own prices),
+ * so that the replay's median on the path is Linux's. tests/sim/replay_test.cc
+ * (WakePathMatchesTheCalibrationTraces) holds each price to its trace.
+ */
+void machine_replay_defaults(struct machine_opts *o)
+{
+	/* sched_stat_runtime charges the switch to the incoming task, and a task's runtime
+	 * holds whatever its cache cost it in Linux (docs/trace.md, "The rebuild") */
+	o->costs.ctx_switch_ns = 0;
+	o->costs.migrate_cold_ns = 0;
+	o->costs.wake_idle_ns = 14800;		/* pipe_pingpong: 5974 wakes, 15.0 us */
+	o->costs.wake_idle_deep_ns = 79500;	/* pipe_pingpong: 4 wakes, 80 us */
+	o->costs.halt_poll_ns = TRACE_IDLE_DEEP_NS;	/* the reader's split of the two */
+	o->costs.wake_local_ns = 9800;		/* sleepy_threads: 60 timer wakes, 10.0 us */
+	o->costs.preempt_local_ns = 8900;	/* pipe_pairs: 2973 wakes, 9.0 us */
+	o->costs.preempt_irq_ns = 18900;	/* sleepy_threads: 864 timer wakes, 19.0 us */
+	o->costs.preempt_remote_ns = 29900;	/* pipe_hogs: 2991 wakes, 30.0 us */
+	o->nohz_idle = 1;			/* CONFIG_NO_HZ_IDLE */
+	o->replay_order = MACHINE_REPLAY_CAUSAL;
+}
+
 static void handle(struct machine *m, const struct event *e)
 {
 	struct mcpu *c;
@@ -36,8 +62,12 @@ static void handle(struct machine *m, const struct event *e)
 	switch (e->kind) {
 	case EV_TICK:
 		c = &m->cpu[e->who];
-		if (m->live)
-			mach_push(m, m->now + 1000000000ull / m->o.hz, EV_TICK, e->who, 0);
+		if (e->gen != c->tick_gen || c->tick_stopped)
+			break;	/* stopped while its CPU idles (nohz_idle) */
+		if (m->o.nohz_idle && !c->curr)
+			c->tick_stopped = 1;	/* its last tick until it gets work */
+		else if (m->live)
+			mach_push(m, m->now + 1000000000ull / m->o.hz, EV_TICK, e->who, c->tick_gen);
 		if (!c->curr)
 			mach_check_idle_core(m, e->who);
 		if (m->ops->tick(m->s, e->who, c->curr ? &c->curr->st : NULL))
@@ -49,6 +79,8 @@ static void handle(struct machine *m, const struct event *e)
 		break;
 	case EV_RESCHED:
 		c = &m->cpu[e->who];
+		if (e->gen != c->resched_gen)
+			break;	/* moved earlier by a later request */
 		c->resched_pending = 0;
 		t = c->curr;
 		if (t) {
@@ -56,8 +88,10 @@ static void handle(struct machine *m, const struct event *e)
 			m->ops->put_prev(m->s, e->who, &t->st, 1, m->now - t->st.timestamp);
 		}
 		mach_dispatch(m, e->who, t);
-		if (t && c->curr != t)
-			m->invol++;
+		if (t && c->curr != t) {
+			m->invol += !t->bg;
+			t->nout++;
+		}
 		break;
 	case EV_BURST_END:
 		c = &m->cpu[e->who];
@@ -72,8 +106,12 @@ static void handle(struct machine *m, const struct event *e)
 		break;
 	case EV_TIMER:
 		t = &m->t[e->who];
-		if (t->state == T_BLOCKED)
-			mach_wake_task(m, t, t->last_cpu >= 0 ? (unsigned)t->last_cpu : 0, SCHED_WAKE);
+		if (t->state == T_BLOCKED) {	/* a sleep's end, or a replay task's first start */
+			m->kick_irq = 1;	/* the timer's interrupt wakes it */
+			mach_wake_task(m, t, t->last_cpu >= 0 ? (unsigned)t->last_cpu : 0,
+				       t->last_cpu >= 0 ? SCHED_WAKE : SCHED_FORK);
+			m->kick_irq = 0;
+		}
 		break;
 	}
 }
@@ -145,10 +183,15 @@ static void start(struct machine *m)
 		m->ops->task_new(m->s, &m->t[i].st, NULL, i % m->topo.nr_cpus);
 		mach_set_state(m, &m->t[i], T_BLOCKED);
 	}
-	m->live = m->nt;
-	/* Woken in turn from CPU 0 (as a shell would fork them). */
+	m->live = 0;
 	for (i = 0; i < m->nt; i++)
-		if (!m->t[i].spawned)
+		m->live += !m->t[i].bg;	/* the run ends when the workload's tasks have exited */
+	/* Woken in turn from CPU 0 (as a shell would fork them); a replay's task present
+	 * from the trace's start first runs when it first appears there. */
+	for (i = 0; i < m->nt; i++)
+		if (!m->t[i].spawned && m->t[i].start_ns)
+			mach_push(m, m->t[i].start_ns, EV_TIMER, i, 0);
+		else if (!m->t[i].spawned)
 			mach_wake_task(m, &m->t[i], 0, SCHED_FORK);
 	for (c = 0; c < m->topo.nr_cpus; c++) {
 		mach_push(m, (uint64_t)c * 1000000000ull / m->o.hz / m->topo.nr_cpus, EV_TICK, c, 0);
@@ -234,10 +277,13 @@ static void destroy(struct machine *m)
 	for (unsigned i = 0; m->t && i < m->nt; i++) {
 		free(m->t[i].mb);
 		free(m->t[i].own_prog);
+		free(m->t[i].tok);
+		free(m->t[i].tok_cpu);
 	}
 	free(m->t);
 	free(m->h);
 	free(m->lat);
+	free(m->lat_path);
 	free(m->segs);
 	coh_destroy(m->coh);
 	free(m);
@@ -267,6 +313,7 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		char *err, size_t len)
 {
 	struct machine *m = calloc(1, sizeof(*m));
+	struct hws_out perf_out;
 	int ret;
 
 	if (!m)
@@ -274,8 +321,13 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 	memset(r, 0, sizeof(*r));
 	m->o = *o;
 	m->rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+	m->kick_from = -1;
 	m->g_rt = -1;
 	ret = setup(m, err, len);
+	if (!ret && o->perf_out) {
+		ret = hws_out_open(&perf_out, o->perf_out, 0, err, len);
+		m->perf = ret ? NULL : perf_out.f;
+	}
 	if (!ret) {
 		start(m);
 		loop(m);
@@ -285,6 +337,12 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 		} else {
 			ret = finish(m, r, report, err, len);
 		}
+	}
+	if (m->perf) {
+		int ret2 = ret ? (hws_out_abort(&perf_out), 0) : hws_out_commit(&perf_out, err, len);
+
+		if (!ret && ret2)
+			ret = -EIO;
 	}
 	destroy(m);
 	return ret;

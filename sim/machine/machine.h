@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "hws/sched.h"
+#include "sim/trace/trace.h"
 
 struct trace;
 
@@ -25,6 +26,33 @@ struct machine_costs {
 	double migrate_cold_ns;	/* extra work of a task that runs on a new CPU (cold cache) */
 	double remote_node_ns;	/* extra on top when the new CPU is on another NUMA node */
 	double smt_speed;	/* speed of a thread whose SMT sibling is busy (1 = no loss) */
+	/*
+	 * The wake path: how long after a wakeup the woken task's CPU switches to it (an
+	 * interprocessor interrupt, leaving idle, returning from the waker's system call).
+	 * All 0 for `run` (the CPU reschedules at once); `replay` uses the trace machine's,
+	 * measured on its traces (machine_replay_defaults(), docs/trace.md).
+	 */
+	double wake_idle_ns;		/* an idle CPU woken from another CPU */
+	double wake_idle_deep_ns;	/* the same after idling longer than halt_poll_ns */
+	double halt_poll_ns;		/* idle time after which a remote wake costs the deep one */
+	double wake_local_ns;		/* an idle CPU woken by its own interrupt (a timer) */
+	double preempt_local_ns;	/* a task's wakeup preempting the task of its CPU */
+	double preempt_irq_ns;		/* an interrupt's (a timer) preempting its CPU's task */
+	double preempt_remote_ns;	/* a wakeup preempting another CPU's task */
+};
+
+/* How a replay orders its tasks' wakes and sleeps (docs/trace.md, "Causal order"). */
+enum machine_replay_order {
+	/* Each sleep waits for the wake that ended it in Linux; a wake that comes before its
+	 * wakee reaches that sleep is held there (the wakee blocks and is woken at once), so
+	 * every sleep that blocked in Linux blocks in the replay. */
+	MACHINE_REPLAY_CAUSAL,
+	/* Each sleep waits for the wake that ended it in Linux; a wake that comes first lets
+	 * the wakee pass that sleep without blocking. */
+	MACHINE_REPLAY_TIED,
+	/* A sleep ended by a task waits for any message from any task (a mailbox); a wake
+	 * is a message (the reconstruction before issue 36). */
+	MACHINE_REPLAY_PROGRAM,
 };
 
 struct machine_opts {
@@ -38,11 +66,18 @@ struct machine_opts {
 	uint64_t seed;
 	uint64_t duration_ns;	/* stop after this much simulated time (0: when all exit) */
 	unsigned hz;		/* ticks per second, default 1000 */
+	/* 1: an idle CPU's tick stops while it has nothing queued (CONFIG_NO_HZ_IDLE), and
+	 * restarts when it gets work; 0: every CPU ticks at hz all the time */
+	int nohz_idle;
+	enum machine_replay_order replay_order;	/* a replay's reconstruction */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
 	int progress;		/* print progress to stderr */
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
+	/* write the run's scheduling events here as `perf script` text of `perf sched
+	 * record` (NULL: none): the trace reader measures it as it measures Linux */
+	const char *perf_out;
 	/* Hooks of the virtual platform (sim/vp, docs/vp.md); all NULL for `run`. The engine's
 	 * bus, if any, is sched_opts.engine.bus. */
 	const struct sched_ops *ops;	/* this scheduler instead of the one named by sched */
@@ -54,8 +89,11 @@ struct machine_opts {
 /* Per task, as `perf sched latency` prints it. */
 struct machine_task_stat {
 	unsigned id, group;
+	int pid;		/* replay: the trace's pid; -1 otherwise */
+	char comm[32];		/* replay: the trace's comm; "" otherwise */
+	int bg;			/* replay: a background task (not counted in the figures) */
 	double runtime_ms;
-	uint64_t switches;
+	uint64_t switches;	/* its switch-outs, counted as machine_result's switches */
 	double delay_avg_us, delay_max_us;	/* wakeup to running */
 };
 
@@ -69,11 +107,25 @@ struct machine_result {
 	double makespan_s;		/* until every task exited (0 if some did not) */
 	double wake_lat_us[4];		/* p50, p90, p99, max */
 	uint64_t wakeups;
+	/*
+	 * The same by wake path, classified as the trace reader classifies Linux's
+	 * (enum trace_wake_path: how the CPU took the woken task), with the idle remote
+	 * ones apart by how long the CPU had idled (TRACE_IDLE_DEEP_NS): count and median.
+	 */
+	uint64_t path_n[TRACE_PATH_NR];
+	double path_p50_us[TRACE_PATH_NR];
+	uint64_t idle_short_n, idle_deep_n;
+	double idle_short_p50_us, idle_deep_p50_us;
 	double rq_wait_ms;		/* total time tasks spent queued */
-	uint64_t switches, vol_switches, invol_switches, migrations;
-	/* Migrations as Linux's sched_migrate_task counts them, when the CPU changes: at a
-	 * wakeup placed away from the task's last CPU, and other (balancing moves, pushes). */
-	uint64_t mig_wakeup, mig_other;
+	/* Context switches as Linux's sched_switch counts them: switch-outs of a task that
+	 * lives on, voluntary (it blocked) or involuntary (preempted, slice over, yield);
+	 * switches = the two together. */
+	uint64_t switches, vol_switches, invol_switches;
+	/* Migrations as Linux's sched_migrate_task counts them, when the scheduler changes a
+	 * task's CPU: at a wakeup placed away from its last CPU, and other (balancing moves,
+	 * pushes, a global queue's pick by another CPU); migrations = the two together. */
+	uint64_t migrations, mig_wakeup, mig_other;
+	uint64_t held_wakes;		/* causal replay: wakes that came before their sleep */
 	double busy_pct[SCHED_MAX_CPUS];
 	unsigned nr_cpus;
 	unsigned nr_groups;
@@ -93,6 +145,18 @@ struct machine_result {
 	uint64_t coh_transfers, coh_lock_waits, yields, coh_mem_fetches;
 	double coh_transfer_ns, coh_lock_ns, coh_mem_ns;
 	uint64_t conservation_checks;
+	/* calibration and contention (docs/results.md "Calibration", docs/simulator.md
+	 * "Contention"): the multiplier on the workload's CPU bursts and the published point
+	 * it was derived from (NULL: none, or work= given), the contention models in force,
+	 * and what they cost: loopback packets, the transmit lock's waits and ns before
+	 * holding, messages read on another CPU than their writer's and the ns their lines
+	 * and payload took, dbench operations, their lock waits and ns, bursts run off their
+	 * memory's node and the ns it added */
+	double work_scale;
+	const char *calib_point;
+	int cont_net, cont_fs, cont_numa;
+	uint64_t lo_packets, lo_waits, msg_remote, fs_ops, fs_waits, numa_bursts;
+	double lo_wait_ns, msg_ns, fs_wait_ns, numa_ns;
 	struct machine_task_stat *tasks;	/* per task (free with machine_result_free) */
 	unsigned ntasks;
 };
@@ -100,6 +164,14 @@ struct machine_result {
 void machine_result_free(struct machine_result *r);
 
 void machine_default_opts(struct machine_opts *o);
+
+/*
+ * machine_replay_defaults - what `replay` changes in machine_default_opts(): the machine
+ * the traces were recorded on (docs/trace.md, "The trace machine"): no context-switch or
+ * cold-cache charge (a trace's runtimes already hold them), its wake path, its idle
+ * CPUs' stopped ticks, and the causal reconstruction.
+ */
+void machine_replay_defaults(struct machine_opts *o);
 
 /*
  * machine_run - build the machine, the workload and the scheduler, and run

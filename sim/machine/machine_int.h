@@ -13,7 +13,9 @@
 #include "lib/hws_out.h"
 #include "lib/hws_parse.h"
 #include "lib/hws_weight.h"
+#include "sim/machine/calib.h"
 #include "sim/machine/coherence.h"
+#include "sim/machine/contention.h"
 #include "sim/machine/machine.h"
 
 #define MS 1000000ull
@@ -41,6 +43,7 @@ struct seg {
 };
 
 #define MAX_SEGS 400000
+#define LAT_DEEP 16
 
 struct mtask {
 	struct sched_task st;
@@ -51,12 +54,24 @@ struct mtask {
 	uint64_t remain;	/* ns of work left in the current burst */
 	uint64_t queued_at, woken_at;
 	int wake_pending;	/* a wakeup whose latency is not yet measured */
+	int wake_cpu;		/* and the CPU that woke it */
+	int wake_irq;		/* from an interrupt (a timer) */
 	uint64_t runtime;
 	uint64_t nswitch, ndelay;	/* switches in; delays measured */
+	uint64_t nout;		/* switches out while it lives on (voluntary + involuntary) */
 	double delay_sum, delay_max;	/* wakeup-to-run delays, us */
 	/* workload state */
 	unsigned role, role_idx, grp_idx, loops_left, msgs, sent_to, waiting_sender;
 	int blocked_on_full;
+	/* causal replay: per sleep of the trace, whether its wake came (TOK_*), and for a
+	 * held one the CPU it came from */
+	uint8_t *tok, *tok_cpu;
+	unsigned ntok, wait_tok;
+	int pid;		/* replay: the trace's pid (-1: none) */
+	int bg;			/* replay: a background task (not of the workload): it runs, but
+				   the figures count the workload's tasks only */
+	uint64_t start_ns;	/* replay: a task present from the start first runs then */
+	const char *comm;	/* replay: the trace's comm (NULL: none) */
 	unsigned yielded;	/* sched_yield() calls of the current OP_RECV */	/* hackbench sender waiting for room at receiver sent_to */
 	/* program workloads (tbench, sysbench, volanomark, kernbench, dbench) */
 	const struct wop *prog;
@@ -70,13 +85,19 @@ struct mtask {
 	int parent;
 	unsigned children_live, jobs_left, spawn_next;
 	int spawned;		/* 0: created at start; 1: created by a FORK op */
+	/* contention (contention.h): the node its memory is on (its leader CPU + 1; 0: not
+	 * yet placed), the CPU it last sent a message from, the CPU the last message it was
+	 * given was written on (hackbench), and ns its next burst owes (lines pulled) */
+	int home;
+	int send_cpu, msg_cpu;
+	double extra_ns;
 };
 
 /* A workload program: a task runs its ops in order (docs/simulator.md). */
 enum wop_kind {
 	OP_BURST,	/* run: mean ns, exponential if exp else fixed */
 	OP_SLEEP,	/* block on a timer: mean ns (I/O, think time) */
-	OP_SEND,	/* a message to the peer */
+	OP_SEND,	/* a message to the peer (arg 1: inside the process, no packet) */
 	OP_SEND_SRV,	/* a message to a random server of the task's server range */
 	OP_BCAST,	/* a message to every task of the room but itself */
 	OP_RECV,	/* take a message, blocking while the mailbox is empty */
@@ -88,6 +109,11 @@ enum wop_kind {
 	OP_WAKE,	/* replay: end task arg's sleep (a token if it is not asleep yet) */
 	OP_SPAWN,	/* replay: fork task arg */
 	OP_EXEC,	/* exec a new program: the scheduler may move the task (sched_exec) */
+	OP_WAKE_TOK,	/* causal replay: the wake of task arg's sleep n (exp 1: sync) */
+	OP_WAIT_TOK,	/* causal replay: sleep n, until its wake */
+	OP_END_ASLEEP,	/* replay: asleep at the trace's end: block for good (the run may end) */
+	OP_NOTIFY,	/* a message to every task of room_lo..+room_n but room_lo + role_idx,
+			 * inside the process (a Java notify: no packet) */
 };
 
 struct wop {
@@ -97,7 +123,8 @@ struct wop {
 	unsigned arg, n;
 };
 
-enum { W_NONE, W_MSG, W_CHILD };
+enum { W_NONE, W_MSG, W_CHILD, W_TOKEN };
+enum { TOK_NONE, TOK_HELD, TOK_DONE };	/* a sleep's wake: not yet, came first, delivered */
 
 struct mcpu {
 	struct mtask *curr;
@@ -108,7 +135,16 @@ struct mcpu {
 	double overhead;	/* total scheduler time charged */
 	uint64_t busy_ns, busy_since;
 	int resched_pending;
+	uint64_t resched_at, resched_gen;	/* the pending reschedule's time and tag */
+	uint64_t idle_since;	/* when it last went idle */
+	int tick_stopped;	/* nohz_idle: no tick while idle */
+	uint64_t tick_gen;	/* tags its tick events (a stopped tick's stale one is dropped) */
 	uint64_t log_since;	/* timeline: when the current segment began */
+	/* perf_out: its task's runtime at switch-in; a task that blocked or exited and the
+	 * state it left in, until the switch to the next one is written */
+	uint64_t perf_runtime0;
+	struct mtask *perf_prev;
+	char perf_state;
 	uint32_t log_delay;
 	uint8_t log_migr;
 };
@@ -143,10 +179,17 @@ struct machine {
 	double work;
 	/* measurements */
 	double *lat;
+	unsigned char *lat_path;	/* each one's wake path (enum trace_wake_path),
+					   + LAT_DEEP for an idle remote CPU's deep one */
 	size_t nlat, caplat;
 	uint64_t switches, vol, invol, migrations, violations, checks;
 	uint64_t mig_wakeup, mig_other;	/* counted at the move, as Linux does */
 	uint64_t yields;		/* sched_yield() calls of the workload */
+	uint64_t held_wakes;		/* causal replay: wakes that came before their sleep */
+	uint64_t wl_start;		/* the first workload task's start (makespan's origin) */
+	int wl_started;
+	int kick_from;			/* during a wakeup: the waker's CPU; else -1 */
+	int kick_irq;			/* and the wakeup is an interrupt's (a timer) */
 	unsigned nstate[T_DEAD + 1];	/* tasks in each state, kept by set_state() */
 	double rq_wait;
 	double group_time[SCHED_MAX_GROUPS];
@@ -156,6 +199,15 @@ struct machine {
 	unsigned core_busy[SCHED_MAX_CPUS], pkg_full[SCHED_MAX_CPUS], pkg_empty[SCHED_MAX_CPUS];
 	unsigned smt_bad_pkgs;
 	uint64_t smt_bad_since, smt_bad_ns;
+	FILE *perf;			/* perf_out's file, or NULL */
+	/* calibration and contention (issue 37): the multiplier on the workload's CPU bursts
+	 * (0 or 1: none), the calibration entry it came from (NULL: none or work=), the
+	 * models in force, their locks and what they cost */
+	double work_scale;
+	const struct calib *calib;
+	struct cont cont;
+	struct cont_lock lo_lock, dcache_lock, lru_lock[SCHED_MAX_CPUS];
+	struct cont_stats cst;
 	int failed;
 	char err[300];
 	struct seg *segs;
@@ -175,6 +227,8 @@ int mach_parse_topology(const char *str, struct sched_topo *t, const struct coh_
 
 /* cpu.c: switching, segments, waking and blocking */
 void mach_kick(struct machine *m, unsigned cpu);
+void mach_kick_after(struct machine *m, unsigned cpu, uint64_t delay_ns);
+void mach_tick_restart(struct machine *m, unsigned cpu);
 void mach_set_state(struct machine *m, struct mtask *t, enum tstate st);
 void mach_start_segment(struct machine *m, unsigned cpu);
 void mach_stop_segment(struct machine *m, unsigned cpu);
@@ -182,6 +236,16 @@ void mach_dispatch(struct machine *m, unsigned cpu, struct mtask *prev);
 void mach_block_curr(struct machine *m, unsigned cpu, int exiting);
 void mach_yield_curr(struct machine *m, unsigned cpu);
 void mach_wake_task(struct machine *m, struct mtask *t, unsigned cpu, enum sched_wake_kind k);
+
+/* perfout.c: the run's events as perf script text (machine_opts.perf_out) */
+void mach_perf_switch(struct machine *m, unsigned cpu, struct mtask *prev, struct mtask *next,
+		      char state);
+void mach_perf_wake(struct machine *m, unsigned cpu, const struct mtask *t, int is_new,
+		    unsigned target);
+void mach_perf_migrate(struct machine *m, unsigned cpu, const struct mtask *t, unsigned from,
+		       unsigned to);
+void mach_perf_fork(struct machine *m, unsigned cpu, const struct mtask *parent,
+		    const struct mtask *child);
 
 /* timeline.c: --svg */
 void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next);
@@ -197,6 +261,18 @@ int mach_setup_workload(struct machine *m, char *err, size_t len);
 /* programs.c: the program workloads */
 void mach_run_prog(struct machine *m, struct mtask *t, unsigned cpu);
 int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, size_t len);
+
+/* programs.c: calibration and contention of the seed workloads (calib.h, contention.h) */
+struct mach_cont_keys {
+	double work;		/* work=X (0: not given) */
+	unsigned calib, net, fs, numa;	/* calib=0|1 ... (default 1) */
+};
+#define MACH_CONT_KEYS 5
+size_t mach_cont_keys(struct mach_cont_keys *v, struct hws_kv *k);
+void mach_cont_setup(struct machine *m, const char *name, const struct mach_cont_keys *v);
+uint64_t mach_burst_ns(struct machine *m, struct mtask *t, unsigned cpu, double ns);
+void mach_msg_read(struct machine *m, struct mtask *t, unsigned cpu, int from_cpu);
+void mach_cont_results(struct machine *m, struct machine_result *r);
 
 /* replay.c: a trace as programs */
 int mach_setup_replay(struct machine *m, char *err, size_t len);

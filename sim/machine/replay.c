@@ -1,6 +1,7 @@
 /*
  * replay.c - a perf sched trace (sim/trace/) turned into program workloads:
- * hwsched replay (docs/simulator.md).
+ * hwsched replay (docs/simulator.md; docs/trace.md, "Causal order", for the three
+ * reconstructions of struct machine_opts's replay_order).
  */
 #include "sim/machine/machine_int.h"
 
@@ -12,8 +13,10 @@
 
 struct rev {
 	int64_t off;
-	int kind;	/* OP_WAKE, OP_SPAWN */
+	int kind;	/* OP_WAKE, OP_WAKE_TOK, OP_SPAWN */
 	unsigned arg;
+	unsigned n;	/* OP_WAKE_TOK: which sleep of task arg */
+	int sync;	/* OP_WAKE_TOK: a WF_SYNC wake */
 };
 
 static int rev_cmp(const void *a, const void *b)
@@ -29,6 +32,21 @@ static int index_of(const struct trace *tr, int pid)
 		if (tr->tasks[i].pid == pid)
 			return (int)i;
 	return -1;
+}
+
+/*
+ * The kept task whose own wake ended sleep @sg of task @i, or -1: a sleep ended by an
+ * interrupt (the call chain says so), by no waking, by a task not kept or by itself
+ * replays as a timed sleep of its recorded length.
+ */
+static int waker_of(const struct trace *tr, size_t i, const struct trace_seg *sg)
+{
+	int w;
+
+	if (sg->pid < 0 || sg->wake_ctx == TRACE_WAKE_IRQ)
+		return -1;
+	w = index_of(tr, sg->pid);
+	return w >= 0 && (size_t)w != i ? w : -1;
 }
 
 /* Which run phase (0 = before its first sleep) task @w was in at @at_ns. */
@@ -60,7 +78,7 @@ static int add_rev(struct revs *r, size_t who, struct rev e)
 	return 0;
 }
 
-static int gather(const struct trace *tr, struct revs *r)
+static int gather(const struct trace *tr, enum machine_replay_order order, struct revs *r)
 {
 	size_t i, k;
 
@@ -79,16 +97,19 @@ static int gather(const struct trace *tr, struct revs *r)
 				if (w < 0)
 					continue;
 				e = (struct rev){ (int64_t)ph << 40 | sg->offset_ns, OP_SPAWN,
-						  (unsigned)w };
+						  (unsigned)w, 0, 0 };
 			} else if (sg->kind == TRACE_SLEEP) {
-				ph++;
-				w = sg->pid >= 0 ? index_of(tr, sg->pid) : -1;
-				if (w < 0 || (size_t)w == i)
+				ph++;	/* this is sleep ph - 1 of task i */
+				w = waker_of(tr, i, sg);
+				if (w < 0)
 					continue;
 				who = (size_t)w;
+				/* without a call chain a task's wake is taken as sync: the pipe
+				 * and socket writes these traces hold */
 				e = (struct rev){ (int64_t)phase_at(&tr->tasks[w], sg->at_ns) << 40 |
 							  sg->offset_ns,
-						  OP_WAKE, (unsigned)i };
+						  order == MACHINE_REPLAY_PROGRAM ? OP_WAKE : OP_WAKE_TOK,
+						  (unsigned)i, ph - 1, sg->wake_ctx != TRACE_WAKE_TASK };
 			} else {
 				continue;
 			}
@@ -105,8 +126,8 @@ static int gather(const struct trace *tr, struct revs *r)
  * The program of task @i into @p: its runs as bursts, split where its events @ev (@nev of
  * them, sorted) fall; returns the number of operations.
  */
-static size_t program(const struct trace *tr, size_t i, const struct rev *ev, size_t nev,
-		      struct wop *p)
+static size_t program(const struct trace *tr, enum machine_replay_order order, size_t i,
+		      const struct rev *ev, size_t nev, struct wop *p)
 {
 	const struct trace_task *tt = &tr->tasks[i];
 	size_t nops = 0, e = 0, k;
@@ -130,7 +151,7 @@ static size_t program(const struct trace *tr, size_t i, const struct rev *ev, si
 					left -= at - done;
 					done = at;
 				}
-				p[nops++] = (struct wop){ ev[e].kind, 0, 0, ev[e].arg, 0 };
+				p[nops++] = (struct wop){ ev[e].kind, 0, ev[e].sync, ev[e].arg, ev[e].n };
 				e++;
 			}
 			if (left > 0)
@@ -142,24 +163,27 @@ static size_t program(const struct trace *tr, size_t i, const struct rev *ev, si
 			continue;	/* FORK markers: their SPAWN is in the event list */
 		/* Events of this phase past its recorded CPU time happen at its end. */
 		while (e < nev && (ev[e].off >> 40) <= ph) {
-			p[nops++] = (struct wop){ ev[e].kind, 0, 0, ev[e].arg, 0 };
+			p[nops++] = (struct wop){ ev[e].kind, 0, ev[e].sync, ev[e].arg, ev[e].n };
 			e++;
 		}
 		if (!sg || sg->kind == TRACE_EXIT) {
-			p[nops++] = (struct wop){ OP_EXIT, 0, 0, 0, 0 };
+			p[nops++] = (struct wop){ !sg && tt->ends_asleep ? OP_END_ASLEEP : OP_EXIT,
+						  0, 0, 0, 0 };
 			break;
 		}
-		if (sg->pid >= 0 && index_of(tr, sg->pid) >= 0 && index_of(tr, sg->pid) != (int)i)
-			p[nops++] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
+		if (waker_of(tr, i, sg) >= 0)
+			p[nops++] = order == MACHINE_REPLAY_PROGRAM ?
+					    (struct wop){ OP_RECV, 0, 0, 0, 0 } :
+					    (struct wop){ OP_WAIT_TOK, 0, 0, 0, ph };
 		else
 			p[nops++] = (struct wop){ OP_SLEEP, (double)sg->ns, 0, 0, 0 };
 		ph++;
 		done = 0;
 	}
-	if (nops == 0 || p[nops - 1].kind != OP_EXIT) {
+	if (nops == 0 || (p[nops - 1].kind != OP_EXIT && p[nops - 1].kind != OP_END_ASLEEP)) {
 		/* Still alive when the trace ended: stop there (counted as not exited). */
-		while (e < nev)
-			p[nops++] = (struct wop){ ev[e].kind, 0, 0, ev[e++].arg, 0 };
+		for (; e < nev; e++)
+			p[nops++] = (struct wop){ ev[e].kind, 0, ev[e].sync, ev[e].arg, ev[e].n };
 		p[nops++] = (struct wop){ OP_RECV, 0, 0, 0, 0 };
 	}
 	return nops;
@@ -189,9 +213,24 @@ static int replay_task(struct machine *m, size_t i, struct rev *ev, size_t nev, 
 	}
 	t->own_prog = p;
 	t->prog = p;
+	t->pid = tt->pid;
+	t->comm = tt->comm;
+	t->bg = !tt->workload;
+	if (tt->fork_ns > tr->start_ns)
+		t->start_ns = (uint64_t)(tt->fork_ns - tr->start_ns);
+	if (tt->bound_cpu >= 0 && (unsigned)tt->bound_cpu < m->topo.nr_cpus)
+		t->st.allowed = 1ull << tt->bound_cpu;	/* a per-CPU kernel thread */
+	for (size_t k = 0; k < tt->nr_segs; k++)
+		t->ntok += tt->segs[k].kind == TRACE_SLEEP;
+	if (m->o.replay_order != MACHINE_REPLAY_PROGRAM && t->ntok) {
+		t->tok = calloc(t->ntok, 1);
+		t->tok_cpu = calloc(t->ntok, 1);
+		if (!t->tok || !t->tok_cpu)
+			return -ENOMEM;
+	}
 	/* Started by a kept parent's SPAWN, or present from the start. */
 	t->spawned = tt->ppid >= 0 && index_of(tr, tt->ppid) >= 0;
-	if (program(tr, i, ev, nev, p) > ops_cap) {
+	if (program(tr, m->o.replay_order, i, ev, nev, p) > ops_cap) {
 		snprintf(err, len, "internal: program of task %d overflowed", tt->pid);
 		return -EPROTO;
 	}
@@ -226,7 +265,7 @@ int mach_setup_replay(struct machine *m, char *err, size_t len)
 		m->shares[i] = HWS_SCHED_LOAD_SCALE;
 	m->t = calloc(n, sizeof(*m->t));
 	if (m->t && r.ev && r.n && r.cap)
-		ret = gather(tr, &r);
+		ret = gather(tr, m->o.replay_order, &r);
 	for (i = 0; !ret && i < n; i++)
 		ret = replay_task(m, i, r.ev[i], r.n[i], err, len);
 	if (ret == -ENOMEM)

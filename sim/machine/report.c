@@ -43,10 +43,13 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 		(unsigned long long)r->wakeups);
 	fprintf(f, "run-queue wait: %.3f ms in total\n", r->rq_wait_ms);
 	fprintf(f, "context switches: %llu (%llu voluntary, %llu involuntary), migrations: %llu "
-		   "(moves: %llu at wakeup, %llu other)\n",
+		   "(%llu at wakeup, %llu other)\n",
 		(unsigned long long)r->switches, (unsigned long long)r->vol_switches,
 		(unsigned long long)r->invol_switches, (unsigned long long)r->migrations,
 		(unsigned long long)r->mig_wakeup, (unsigned long long)r->mig_other);
+	if (r->held_wakes)
+		fprintf(f, "causal replay: %llu wakes came before their sleep and were held there\n",
+			(unsigned long long)r->held_wakes);
 	fprintf(f, "busy %%:");
 	for (c = 0; c < r->nr_cpus; c++)
 		fprintf(f, " %.1f", r->busy_pct[c]);
@@ -79,6 +82,22 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 			r->coh_mem_ns / 1e6);
 	if (r->yields)
 		fprintf(f, "sched_yield: %llu calls\n", (unsigned long long)r->yields);
+	if (r->calib_point || r->work_scale != 1)
+		fprintf(f, "calibration: CPU work x%.4g (%s)\n", r->work_scale,
+			r->calib_point ? r->calib_point : "work=");
+	if (r->cont_net)
+		fprintf(f, "contention, loopback: %llu packets, %llu transmit-lock waits, %.3f ms "
+			   "before holding; %llu messages read on another CPU, %.3f ms for their "
+			   "lines\n", (unsigned long long)r->lo_packets,
+			(unsigned long long)r->lo_waits, r->lo_wait_ns / 1e6,
+			(unsigned long long)r->msg_remote, r->msg_ns / 1e6);
+	if (r->cont_fs)
+		fprintf(f, "contention, file system: %llu operations, %llu lock waits, %.3f ms "
+			   "before holding\n", (unsigned long long)r->fs_ops,
+			(unsigned long long)r->fs_waits, r->fs_wait_ns / 1e6);
+	if (r->cont_numa)
+		fprintf(f, "contention, remote memory: %llu bursts off their memory's node, "
+			   "%.3f ms longer\n", (unsigned long long)r->numa_bursts, r->numa_ns / 1e6);
 	fprintf(f, "checks: %llu conservation checks, 0 violations\n",
 		(unsigned long long)r->conservation_checks);
 	if (r->ntasks && o->top) {
@@ -87,16 +106,31 @@ void machine_print(const struct machine_opts *o, const struct machine_result *r,
 
 		if (!v)
 			return;
-		memcpy(v, r->tasks, r->ntasks * sizeof(*v));
-		qsort(v, r->ntasks, sizeof(*v), by_max_delay);
-		fprintf(f, "\n %-8s %5s %12s %10s %14s %14s\n", "task", "group", "runtime ms",
-			"switches", "avg delay ms", "max delay ms");
-		for (c = 0; c < n; c++)
-			fprintf(f, " %-8u %5u %12.3f %10llu %14.3f %14.3f\n", v[c].id, v[c].group,
-				v[c].runtime_ms, (unsigned long long)v[c].switches,
-				v[c].delay_avg_us / 1000, v[c].delay_max_us / 1000);
-		if (n < r->ntasks)
-			fprintf(f, " ... %u more tasks (--top N)\n", r->ntasks - n);
+		unsigned nv = 0;
+
+		for (c = 0; c < r->ntasks; c++)
+			if (!r->tasks[c].bg)
+				v[nv++] = r->tasks[c];	/* the workload's tasks */
+		qsort(v, nv, sizeof(*v), by_max_delay);
+		if (n > nv)
+			n = nv;
+		int named = v[0].pid >= 0;	/* a replay's tasks carry the trace's pid and comm */
+
+		fprintf(f, "\n %-8s %s%5s %12s %10s %14s %14s\n", "task", named ? "    pid comm             " : "",
+			"group", "runtime ms", "switches", "avg delay ms", "max delay ms");
+		for (c = 0; c < n; c++) {
+			fprintf(f, " %-8u ", v[c].id);
+			if (named)
+				fprintf(f, "%7d %-16.16s ", v[c].pid, v[c].comm);
+			fprintf(f, "%5u %12.3f %10llu %14.3f %14.3f\n", v[c].group, v[c].runtime_ms,
+				(unsigned long long)v[c].switches, v[c].delay_avg_us / 1000,
+				v[c].delay_max_us / 1000);
+		}
+		if (n < nv)
+			fprintf(f, " ... %u more tasks (--top N)\n", nv - n);
+		if (nv < r->ntasks)
+			fprintf(f, " (and %u background tasks of the trace, not counted)\n",
+				r->ntasks - nv);
 		free(v);
 	}
 }
@@ -154,6 +188,17 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 		r->profile ? r->profile : "", (unsigned long long)r->coh_transfers,
 		r->coh_transfer_ns, (unsigned long long)r->coh_lock_waits, r->coh_lock_ns,
 		(unsigned long long)r->coh_mem_fetches, r->coh_mem_ns, (unsigned long long)r->yields);
+	fprintf(f, "  \"work_scale\": %.6g, \"calib_point\": ", r->work_scale);
+	hws_json_str(f, r->calib_point ? r->calib_point : "");
+	fprintf(f, ", \"cont_net\": %d, \"cont_fs\": %d, \"cont_numa\": %d,\n",
+		r->cont_net, r->cont_fs, r->cont_numa);
+	fprintf(f, "  \"lo_packets\": %llu, \"lo_waits\": %llu, \"lo_wait_ns\": %.1f, "
+		   "\"msg_remote\": %llu, \"msg_ns\": %.1f, \"fs_ops\": %llu, \"fs_waits\": %llu, "
+		   "\"fs_wait_ns\": %.1f, \"numa_bursts\": %llu, \"numa_ns\": %.1f,\n",
+		(unsigned long long)r->lo_packets, (unsigned long long)r->lo_waits, r->lo_wait_ns,
+		(unsigned long long)r->msg_remote, r->msg_ns, (unsigned long long)r->fs_ops,
+		(unsigned long long)r->fs_waits, r->fs_wait_ns, (unsigned long long)r->numa_bursts,
+		r->numa_ns);
 	fprintf(f, "  \"engine_commands\": %llu, \"engine_cycles\": %llu, \"engine_mmio\": %llu\n}\n",
 		(unsigned long long)r->engine_commands, (unsigned long long)r->engine_cycles,
 		(unsigned long long)r->engine_mmio);

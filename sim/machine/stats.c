@@ -14,12 +14,51 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* p50, p90, p99 and max of the wakeup latencies. */
+/* The median of the latencies whose path (m->lat_path) passes @want; count in *@n. */
+static double path_median(const struct machine *m, int (*want)(unsigned p, unsigned arg),
+			  unsigned arg, uint64_t *n, double *tmp)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < m->nlat; i++)
+		if (want(m->lat_path[i], arg))
+			tmp[k++] = m->lat[i];
+	*n = k;
+	if (!k)
+		return 0;
+	qsort(tmp, k, sizeof(double), cmp_double);
+	return tmp[k / 2];
+}
+
+static int path_is(unsigned p, unsigned arg)
+{
+	return (p & ~(unsigned)LAT_DEEP) == arg;
+}
+
+static int idle_remote_deep(unsigned p, unsigned deep)
+{
+	return p == (TRACE_PATH_IDLE_REMOTE | (deep ? LAT_DEEP : 0u));
+}
+
+/* p50, p90, p99 and max of the wakeup latencies, all and by wake path. */
 static void latencies(struct machine *m, struct machine_result *r)
 {
+	double *tmp;
+	unsigned p;
+
 	r->wakeups = m->nlat;
 	if (!m->nlat)
 		return;
+	tmp = malloc(m->nlat * sizeof(*tmp));
+	if (!tmp) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	for (p = 0; p < TRACE_PATH_NR; p++)
+		r->path_p50_us[p] = path_median(m, path_is, p, &r->path_n[p], tmp);
+	r->idle_short_p50_us = path_median(m, idle_remote_deep, 0, &r->idle_short_n, tmp);
+	r->idle_deep_p50_us = path_median(m, idle_remote_deep, 1, &r->idle_deep_n, tmp);
+	free(tmp);
 	qsort(m->lat, m->nlat, sizeof(double), cmp_double);
 	r->wake_lat_us[0] = m->lat[m->nlat / 2];
 	r->wake_lat_us[1] = m->lat[m->nlat * 9 / 10];
@@ -130,8 +169,12 @@ static void tasks(struct machine *m, struct machine_result *r)
 
 		ts->id = i;
 		ts->group = t->st.group;
+		ts->pid = t->pid;
+		ts->bg = t->bg;
+		if (t->comm)
+			snprintf(ts->comm, sizeof(ts->comm), "%s", t->comm);
 		ts->runtime_ms = t->runtime / 1e6;
-		ts->switches = t->nswitch;
+		ts->switches = t->nout;
 		ts->delay_avg_us = t->ndelay ? t->delay_sum / t->ndelay : 0;
 		ts->delay_max_us = t->delay_max;
 	}
@@ -145,21 +188,23 @@ void mach_results(struct machine *m, struct machine_result *r)
 	r->work_units = m->work * (m->wl == 2 ? m->unit_scale : 1);
 	r->unit = m->wl == 0 ? "bursts/s" : m->wl == 1 ? "messages/s" : m->unit;
 	r->throughput = m->now ? r->work_units / (m->now / 1e9) : 0;
-	r->makespan_s = m->live ? 0 : m->now / 1e9;
+	r->makespan_s = m->live ? 0 : (m->now - m->wl_start) / 1e9;
 	latencies(m, r);
 	r->rq_wait_ms = m->rq_wait / 1e6;
-	r->switches = m->switches;
+	r->switches = m->vol + m->invol;
 	r->vol_switches = m->vol;
 	r->invol_switches = m->invol;
-	r->migrations = m->migrations;
+	r->migrations = m->mig_wakeup + m->mig_other;
 	r->mig_wakeup = m->mig_wakeup;
 	r->mig_other = m->mig_other;
+	r->held_wakes = m->held_wakes;
 	r->idle_core_violations = m->violations;
 	r->has_smt = m->topo.smt > 1 && m->topo.cores > 1;
 	r->smt_share_ms = (double)(m->smt_bad_ns +
 				   (m->smt_bad_pkgs ? m->now - m->smt_bad_since : 0)) / 1e6;
 	r->smt_share_pct = m->now ? 100.0 * r->smt_share_ms * 1e6 / (double)m->now : 0;
 	r->conservation_checks = m->checks;
+	mach_cont_results(m, r);
 	busy(m, r);
 	groups(m, r);
 	tasks(m, r);

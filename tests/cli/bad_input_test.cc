@@ -42,7 +42,7 @@ struct TempDir {
 std::string prefix_of(const std::string &args)
 {
 	std::string cmd = args.substr(0, args.find(' '));
-	for (const char *c : { "lockstep", "run", "vp", "replay" })
+	for (const char *c : { "lockstep", "run", "vp", "replay", "trace-info" })
 		if (cmd == c)
 			return "hwsched " + cmd + ": ";
 	return "hwsched: ";
@@ -118,7 +118,8 @@ TEST(BadInput, KeyValueStringsAcceptNoNonsense)
 		{ "a workload key twice", "run --workload mix:tasks=2,tasks=3", 2, "key 'tasks' given twice" },
 		{ "a workload's empty item", "run --workload mix:tasks=2,", 2, "an empty item" },
 		{ "another workload's key", "run --workload tbench:threads=4", 2,
-		  "unknown key 'threads' (known: groups, group, clients, nice, rt, cpus)" },
+		  "unknown key 'threads' (known: groups, group, clients, work, calib, net, fs, "
+		  "numa, nice, rt, cpus)" },
 		{ "cpus beyond the topology", "run --topology core=2 --workload mix:cpus=3", 2,
 		  "cpus '3': expected a whole number in 1..2" },
 		{ "a cost key twice", "run --cost bus_ns=1,bus_ns=2", 2, "key 'bus_ns' given twice" },
@@ -157,7 +158,7 @@ TEST(BadInput, ErrorsAreConsistent)
 	EXPECT_EQ(vp.status, 0) << vp.out;
 	EXPECT_NE(vp.out.find("virtual platform: 8 initiators"), std::string::npos) << vp.out;
 	// --help documents the exit statuses, on every command
-	for (const char *c : { "lockstep", "run", "vp", "replay" }) {
+	for (const char *c : { "lockstep", "run", "vp", "replay", "trace-info" }) {
 		CliRun h = hwsched(std::string(c) + " --help");
 		EXPECT_NE(h.out.find("Exit status: 0 done, 1 a failure at run time, 2 bad usage or"),
 			  std::string::npos) << c;
@@ -278,12 +279,34 @@ std::vector<std::string> real_lines(const std::string &file)
 	return v;
 }
 
+// The lines of @v as a text file (a line may hold a NUL byte).
 void write_lines(const std::string &path, const std::vector<std::string> &v, bool eol = true)
 {
 	FILE *f = fopen(path.c_str(), "w");
-	for (size_t i = 0; i < v.size(); i++)
-		fprintf(f, "%s%s", v[i].c_str(), i + 1 < v.size() || eol ? "\n" : "");
+	for (size_t i = 0; i < v.size(); i++) {
+		fwrite(v[i].data(), 1, v[i].size(), f);
+		if (i + 1 < v.size() || eol)
+			fputc('\n', f);
+	}
 	fclose(f);
+}
+
+// The timestamp of a perf script line, in microseconds (-1 if none).
+long long ts_us(const std::string &l)
+{
+	size_t colon = l.find(": sched:"), sp = colon == std::string::npos ? colon : l.rfind(' ', colon);
+	if (sp == std::string::npos)
+		return -1;
+	std::string t = l.substr(sp + 1, colon - sp - 1);
+	size_t dot = t.find('.');
+	return atoll(t.substr(0, dot).c_str()) * 1000000 + atoll(t.substr(dot + 1).c_str());
+}
+
+// The CPU of a perf script line ("[001]"), -1 if none.
+int cpu_of(const std::string &l)
+{
+	size_t b = l.find(" [");
+	return b == std::string::npos ? -1 : atoi(l.c_str() + b + 2);
 }
 
 // The first line (1-based) of @v holding @what.
@@ -379,6 +402,44 @@ TEST(BadInput, TracesThatBreakARuleAreNamedByLine)
 		bad.push_back({ "a truncated text file", "cut.txt", v, base.size(),
 				"the last line has no newline", false });
 	}
+	// issue 36's list
+	{
+		std::vector<std::string> v = base;
+		std::string &l = v[99];
+		l[l.find("sched:") + 3] = '\0';
+		bad.push_back({ "a NUL byte in a line", "nul.txt", v, 100, "a NUL byte in the line",
+				true });
+	}
+	edit("an unused field's CPU out of range", "tcpu.txt", "sched_waking:", "target_cpu=",
+	     "target_cpu=999 was=", "sched_waking: target_cpu=999 out of range 0..63");
+	edit("a negative CPU", "ocpu.txt", "sched_migrate_task:", "orig_cpu=", "orig_cpu=-3 was=",
+	     "sched_migrate_task: orig_cpu=-3 out of range 0..63");
+	{
+		// every line twice: named at the first repeat of an event that cannot repeat
+		std::vector<std::string> v;
+		size_t at = 0;
+		for (const std::string &l : base) {
+			v.push_back(l);
+			v.push_back(l);
+			if (!at && l.find("sched_stat_runtime") == std::string::npos)
+				at = v.size();
+		}
+		bad.push_back({ "every line duplicated", "dup.txt", v, at, "the same line as line",
+				true });
+	}
+	{
+		// two lines of one CPU swapped (less than 1 ms apart): the time goes back there
+		std::vector<std::string> v = base;
+		size_t k = 300;
+		while (k + 1 < v.size() && !(cpu_of(v[k]) == cpu_of(v[k + 1]) &&
+					     ts_us(v[k]) < ts_us(v[k + 1]) &&
+					     ts_us(v[k + 1]) - ts_us(v[k]) < 1000))
+			k++;
+		ASSERT_LT(k + 1, v.size());
+		std::swap(v[k], v[k + 1]);
+		bad.push_back({ "the time going back on one CPU", "cpuback.txt", v, k + 2,
+				"s on CPU", true });
+	}
 	for (const Bad &b : bad) {
 		std::string path = d / b.file;
 		write_lines(path, b.lines, b.eol);
@@ -387,6 +448,8 @@ TEST(BadInput, TracesThatBreakARuleAreNamedByLine)
 		expect_row(strict);
 		CliRun r = hwsched("replay " + path);
 		EXPECT_NE(r.out.find(b.says), std::string::npos) << b.cls << ": " << r.out;
+		Row info{ b.cls, "trace-info " + path, 2, at };
+		expect_row(info);
 		// lenient: the same, as a counted warning; the replay runs
 		r = hwsched("replay --lenient " + path);
 		EXPECT_EQ(r.status, 0) << b.cls << ": " << r.out;
@@ -403,6 +466,29 @@ TEST(BadInput, TracesThatBreakARuleAreNamedByLine)
 	CliRun r = hwsched("replay --lenient " + d / "cut.txt.gz");
 	EXPECT_EQ(r.status, 0) << r.out;
 	EXPECT_NE(r.out.find("warning: " + d / "cut.txt.gz"), std::string::npos) << r.out;
+	// trailing garbage after the gzip stream: named by its byte (lenient: ignored)
+	f = fopen((d / "tail.txt.gz").c_str(), "wb");
+	fwrite(gz.data(), 1, gz.size(), f);
+	fputs("garbage after the stream\n", f);
+	fclose(f);
+	expect_row({ "trailing garbage after gzip", "replay " + d / "tail.txt.gz", 2,
+		     d / "tail.txt.gz" + ": bytes after the end of the gzip stream (at byte " +
+			     std::to_string(gz.size()) + ") that are not a gzip member" });
+	r = hwsched("trace-info --lenient " + d / "tail.txt.gz");
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("read: " + std::to_string(base.size()) + " lines, 0 skipped, 1 warnings"),
+		  std::string::npos) << r.out;
+	// a stream of NULs without a newline: the first line named, at once
+	f = fopen((d / "nuls.txt").c_str(), "wb");
+	std::string zeros(1 << 20, '\0');
+	for (int i = 0; i < 16; i++)
+		fwrite(zeros.data(), 1, zeros.size(), f);
+	fclose(f);
+	expect_row({ "a stream of NULs", "trace-info " + d / "nuls.txt", 2,
+		     d / "nuls.txt" + ":1: a line longer than 8192 bytes (TRACE_MAX_LINE) holding "
+			     "NUL bytes" });
+	expect_row({ "a stream of NULs, lenient", "replay --lenient " + d / "nuls.txt", 2,
+		     d / "nuls.txt" + ": no events" });
 	// the base itself is fine
 	write_lines(d / "base.txt", base);
 	r = hwsched("replay " + d / "base.txt");
@@ -425,7 +511,7 @@ TEST(BadInput, ReplayHonoursTopologyAndEscapesItsJson)
 	std::string j = slurp(d / "r.json");
 	EXPECT_NE(j.find("\"trace\": \"" + d.path + "/a\\\"b.txt.gz\""), std::string::npos) << j;
 	EXPECT_NE(j.find("\"topology\": \"core=4\""), std::string::npos) << j;
-	size_t rp = j.find("\"replay\"");
+	size_t rp = j.find("\"replay\": {");	// the replay side, not a check line's figure
 	ASSERT_NE(rp, std::string::npos);
 	size_t b0 = j.find('[', rp), b1 = j.find(']', rp);
 	std::string busy = j.substr(b0, b1 - b0);
@@ -434,6 +520,75 @@ TEST(BadInput, ReplayHonoursTopologyAndEscapesItsJson)
 	r = hwsched("replay '" + q + "' --topology core=2");
 	ASSERT_EQ(r.status, 0) << r.out;
 	EXPECT_EQ(r.out.find("replay the trace's"), std::string::npos) << r.out;
+}
+
+// An output that is the input trace would replace it: refused (exit 2) before anything
+// is written, whatever the spelling (a symbolic link, "sub/..", "//", a hard link, the
+// trace itself given through a link, /dev/stdout appending to it), for replay's --json,
+// --svg and --wave and trace-info's --json. The trace is left byte for byte, and no
+// temporary file is left beside it.
+TEST(BadInput, AnOutputThatIsTheInputTraceIsRefused)
+{
+	std::string dir = trace_dir();
+	HWS_NEED_TRACES(dir);
+	TempDir d;
+	const std::string t = d / "t.txt.gz";
+	std::system(("cp '" + dir + "/make_j4.txt.gz' '" + t + "'").c_str());
+	const std::string before = slurp(t);
+	ASSERT_GT(before.size(), 1000u);
+	ASSERT_EQ(mkdir((d / "sub").c_str(), 0755), 0);
+	ASSERT_EQ(symlink(t.c_str(), (d / "link.gz").c_str()), 0);
+	ASSERT_EQ(link(t.c_str(), (d / "hard.gz").c_str()), 0);
+	const std::string says = "is the input trace";
+	for (const std::string &out : { t, d / "link.gz", d / "sub/../t.txt.gz", d.path + "//t.txt.gz",
+					d / "hard.gz" }) {
+		expect_row({ "--json", "replay " + t + " --json " + out, 2, says });
+		expect_row({ "--svg", "replay " + t + " --svg " + out, 2, says });
+		expect_row({ "--wave", "replay " + t + " --backend rtl --wave " + out, 2, says });
+		expect_row({ "trace-info --json", "trace-info " + t + " --json " + out, 2, says });
+	}
+	expect_row({ "the input through a link", "replay " + d / "link.gz" + " --json " + t, 2,
+		     "hwsched replay: --json " + t + " is the input trace " + d / "link.gz" +
+			     " (the same file): refused" });
+	int st = std::system((std::string(HWSCHED_BIN) + " trace-info " + t +
+			      " --json /dev/stdout >> " + t + " 2>/dev/null").c_str());
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << "stdout appending to the trace";
+	EXPECT_EQ(slurp(t) == before, true) << "the trace changed";
+	struct stat s;
+	ASSERT_EQ(lstat((d / "link.gz").c_str(), &s), 0);
+	EXPECT_TRUE(S_ISLNK(s.st_mode));
+	// another file is fine, and /dev/null (a device) is written into
+	CliRun r = hwsched("trace-info " + t + " --json " + d / "t.json");
+	EXPECT_EQ(r.status, 0) << r.out;
+	r = hwsched("trace-info /dev/null --json /dev/null");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("/dev/null: no events"), std::string::npos) << r.out;
+	CliRun listing = hwstest::shell("ls -A " + d.path);
+	EXPECT_EQ(listing.out, "hard.gz\nlink.gz\nsub\nt.json\nt.txt.gz\n") << "a temporary file left";
+}
+
+// A valid trace whose last event lies 100,000 s after the rest: trace-info reads it at
+// once and says so (the gap is idle time and a sleep).
+TEST(BadInput, ATraceWhoseLastEventIsFarAfterTheRest)
+{
+	TempDir d;
+	write_lines(d / "far.txt",
+		    { "       a    10/10    [000]     6.000000: sched:sched_switch: prev_comm=swapper/0 "
+		      "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120",
+		      "       a    10/10    [000]     6.000100: sched:sched_stat_runtime: comm=a "
+		      "pid=10 runtime=100000 [ns]",
+		      "       a    10/10    [000]     6.000100: sched:sched_switch: prev_comm=a "
+		      "prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 "
+		      "next_prio=120",
+		      " swapper     0/0     [000] 100006.000100: sched:sched_waking: comm=a pid=10 "
+		      "prio=120 target_cpu=000",
+		      " swapper     0/0     [000] 100006.000110: sched:sched_switch: prev_comm=swapper/0 "
+		      "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120" });
+	CliRun r = hwsched("trace-info " + d / "far.txt" + " --pid 10");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("duration 100000000.110 ms, makespan 100000000.110 ms, CPU time "
+			     "0.100 ms"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("busy %: CPU0 0.00\n"), std::string::npos) << r.out;
 }
 
 } // namespace

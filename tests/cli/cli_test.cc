@@ -25,7 +25,8 @@ std::string last_line(const std::string &s)
 TEST(Cli, HelpOnEveryCommand)
 {
 	for (const char *a : { "--help", "help", "lockstep --help", "help lockstep", "run --help",
-			       "help run", "replay --help", "help replay" }) {
+			       "help run", "replay --help", "help replay", "trace-info --help",
+			       "help trace-info" }) {
 		CliRun r = hwsched(a);
 		EXPECT_EQ(r.status, 0) << a;
 		EXPECT_NE(r.out.find("usage:"), std::string::npos) << a << ": " << r.out;
@@ -255,4 +256,88 @@ TEST(Cli, RunAndReplayRefuseBadNumbersNamingTheOption)
 		EXPECT_EQ(r.status, 2) << c.args << ": " << r.out;
 		EXPECT_NE(r.out.find(c.names), std::string::npos) << c.args << ": " << r.out;
 	}
+}
+
+// hwsched trace-info: the reader's counts and Linux's figures, as text and as JSON (one key
+// a line; --json - the JSON alone on stdout), both from the same numbers; the filters and
+// --lenient as replay takes them; the output may not be the trace.
+TEST(Cli, TraceInfoPrintsWhatTheReaderMadeOfATrace)
+{
+	std::string dir = trace_dir();
+	HWS_NEED_TRACES(dir);
+	const std::string hb = dir + "/hackbench_g4.txt.gz";
+	CliRun t = hwsched("trace-info " + hb);
+	ASSERT_EQ(t.status, 0) << t.out;
+	for (const char *k : { "read: 14916 lines, 0 skipped, 0 warnings\n",
+			       "anomalies: 1: no_switch_out 1 (first at line 6384)\n",
+			       "absorbed: 0 lines stamped before another CPU's latest line\n",
+			       "CPUs: 2; tasks kept: 161, the workload (root pid 5149); forks 160, "
+			       "exits 161\n",
+			       "duration 196.144 ms, makespan 195.334 ms, CPU time 365.907 ms\n",
+			       "switches voluntary                 3005         2874\n",
+			       "migrations at wakeup                385          380\n",
+			       "wakeup latency p50 us              21.0         20.0\n" })
+		EXPECT_NE(t.out.find(k), std::string::npos) << k << "\n" << t.out;
+
+	CliRun j = hwsched("trace-info " + hb + " --json -");
+	ASSERT_EQ(j.status, 0) << j.out;
+	EXPECT_EQ(j.out.substr(0, 2), "{\n") << "the JSON alone: " << j.out;
+	EXPECT_EQ(j.out.substr(j.out.size() - 2), "}\n");
+	for (const char *k : { "  \"tasks_kept\": \"workload\",\n", "  \"lines\": 14916,\n",
+			       "  \"anomaly\": {\"no_switch_out\": {\"n\": 1, \"first_line\": 6384}},\n",
+			       "  \"absorbed\": {\"n\": 0, \"max_us\": 0.000, \"first_line\": 0},\n",
+			       "  \"cpus\": 2,\n", "  \"tasks\": 161,\n", "  \"cpu_time_ms\": 365.907,\n",
+			       "  \"switches_voluntary\": 3005,\n", "  \"wl_switches_voluntary\": 2874,\n",
+			       "  \"wl_migrations_other\": 90,\n",
+			       "  \"wl_wakeup_latency_us\": {\"n\": 2874, \"p50\": 20.000, \"p90\": "
+			       "21859.000," })
+		EXPECT_NE(j.out.find(k), std::string::npos) << k << "\n" << j.out;
+	// --json FILE: the same bytes, and the text on stdout
+	std::string f = testing::TempDir() + "hws_trace_info.json";
+	CliRun w = hwsched("trace-info " + hb + " --json " + f);
+	ASSERT_EQ(w.status, 0) << w.out;
+	EXPECT_EQ(slurp(f), j.out);
+	EXPECT_NE(w.out.find("read: 14916 lines"), std::string::npos) << w.out;
+	std::remove(f.c_str());
+
+	// a filter: one task, named in both forms
+	CliRun p = hwsched("trace-info " + hb + " --pid 5149 --json -");
+	ASSERT_EQ(p.status, 0) << p.out;
+	EXPECT_NE(p.out.find("\"tasks_kept\": {\"pid\": 5149},\n"), std::string::npos) << p.out;
+	EXPECT_NE(p.out.find("\"tasks\": 1,\n"), std::string::npos) << p.out;
+	EXPECT_NE(p.out.find("\"switches_voluntary\": 3005,\n"), std::string::npos)
+		<< "system-wide, whatever the filter: " << p.out;
+	CliRun pt = hwsched("trace-info " + hb + " --comm hackbench --tree-of 5149");
+	ASSERT_EQ(pt.status, 0) << pt.out;
+	EXPECT_NE(pt.out.find("tasks kept: 161, comm hackbench, tree of 5149;"), std::string::npos)
+		<< pt.out;
+
+	// bad input as replay has it: a missing trace, two traces, another command's option
+	CliRun m = hwsched("trace-info /nonexistent.txt");
+	EXPECT_EQ(m.status, 2);
+	EXPECT_NE(m.out.find("hwsched trace-info: /nonexistent.txt: cannot open"), std::string::npos)
+		<< m.out;
+	CliRun two = hwsched("trace-info " + hb + " " + hb);
+	EXPECT_EQ(two.status, 2);
+	EXPECT_NE(two.out.find("expected one TRACE file"), std::string::npos) << two.out;
+	CliRun o = hwsched("trace-info " + hb + " --sched eevdf");
+	EXPECT_EQ(o.status, 2);
+	EXPECT_NE(o.out.find("hwsched trace-info: --sched is an option of 'run', 'vp' and "
+			     "'replay'"), std::string::npos) << o.out;
+}
+
+// replay's report and JSON show what the reader absorbed and met, never silently.
+TEST(Cli, ReplayShowsTheReadersCounts)
+{
+	std::string dir = trace_dir();
+	HWS_NEED_TRACES(dir);
+	std::string f = testing::TempDir() + "hws_replay_reader.json";
+	CliRun r = hwsched("replay " + dir + "/hackbench_g4.txt.gz --sched o1 --json " + f);
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("14916 lines (0 skipped; 1 anomalies, 0 absorbed)"), std::string::npos)
+		<< r.out;
+	EXPECT_NE(slurp(f).find("\"reader\": {\"lines\": 14916, \"skipped\": 0, \"warnings\": 0, "
+				"\"anomalies\": 1, \"absorbed\": 0, \"absorbed_max_us\": 0.000}"),
+		  std::string::npos) << slurp(f);
+	std::remove(f.c_str());
 }

@@ -307,6 +307,24 @@ TEST(Machine, EveryWorkloadRunsOnEveryScheduler)
 	EXPECT_NEAR(c.r.throughput, 4000.0, 40.0);
 }
 
+// VolanoMark with its four threads per connection (relay=1, the benchmark's workload
+// description): 4 tasks per user; each round every user's message reaches the other
+// users - 1 of its room through a server receiver and the server senders, so the messages
+// counted by the client receivers are a multiple of users x (users - 1) per room and round,
+// minus the rounds in flight. Every scheduler runs it.
+TEST(Machine, VolanoMarkRelayRunsFourThreadsPerConnection)
+{
+	for (const char *s : { "hw", "o1", "linux24", "cfs", "eevdf" }) {
+		SimRun one = run("volanomark:rooms=2,users=5", "pkg=2,core=2", s, 4, 60);
+		SimRun x = run("volanomark:rooms=2,users=5,relay=1", "pkg=2,core=2", s, 4, 60);
+		ASSERT_EQ(x.ret, 0) << s << ": " << x.err;
+		EXPECT_EQ(x.tasks.size(), 40u) << s;
+		EXPECT_EQ(one.tasks.size(), 10u) << s;
+		EXPECT_GT(x.r.work_units, 2 * 5 * 4.0) << s << ": more than one round";
+		EXPECT_GT(x.r.switches, one.r.switches) << s << ": twice the hops per message";
+	}
+}
+
 TEST(Machine, KernbenchForksEveryJobAndWaitsForThem)
 {
 	for (const char *s : { "hw", "o1", "linux24", "cfs", "eevdf" }) {
