@@ -20,6 +20,8 @@
 
 #define MS 1000000ull
 #define MAX_TASKS 4096
+/* mix:msg=P is drawn as a whole number of 1/MIX_MSG_SCALE (docs/workloads.md). */
+#define MIX_MSG_SCALE 1000
 
 
 enum tstate { T_NEW, T_BLOCKED, T_QUEUED, T_RUNNING, T_DEAD };
@@ -170,6 +172,7 @@ struct machine {
 	/* workload */
 	int wl;			/* 0 mix, 1 hackbench */
 	double mix_burst, mix_sleep, mix_msg;
+	unsigned mix_msg_pm;	/* mix_msg in 1/MIX_MSG_SCALE: the draw's resolution */
 	double unit_scale;	/* work units per OP_COUNT, e.g. MB per transaction */
 	int g_nice, g_rt;	/* every task's nice and SCHED_RR priority (-1: normal) */
 	unsigned g_cpus;	/* every task may run on CPUs 0..g_cpus-1 (0: all) */

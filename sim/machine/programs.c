@@ -538,6 +538,12 @@ int mach_setup_prog(struct machine *m, const char *name, char *args, char *err, 
 	snprintf(what, sizeof(what), "workload %s", name);
 	if (hws_parse_kv(what, args, kv, nk, &given, err, len))
 		return -EINVAL;
+	for (k = 0; k < nk; k++)	/* sysbench:cpu=1 runs no backends */
+		if (!strcmp(kv[k].key, "backends") && (given >> k & 1) && cpu) {
+			snprintf(err, len, "workload %s: backends=%u with cpu=1, which runs no "
+				 "backends: it would do nothing", name, backends);
+			return -EINVAL;
+		}
 	if ((given & 1) && (given & 2) && groups > 1) {
 		snprintf(err, len, "workload %s: group=N puts every task in one group: not with "
 			 "groups=%u", name, groups);

@@ -58,7 +58,7 @@ void mach_next_action(struct machine *m, struct mtask *t, unsigned cpu)
 		if (t->role == R_MIX) {
 			if (t->msgs++ > 0)
 				m->work += 1;	/* a burst completed */
-			if (mach_rnd64(m) % 1000 < (uint64_t)(m->mix_msg * 1000) && m->nt > 1) {
+			if (mach_rnd64(m) % MIX_MSG_SCALE < m->mix_msg_pm && m->nt > 1) {
 				struct mtask *o = &m->t[mach_rnd64(m) % m->nt];
 
 				if (o != t && o->state == T_BLOCKED)
@@ -202,13 +202,14 @@ int mach_setup_workload(struct machine *m, char *err, size_t len)
 		struct hws_kv *keys = m->wl == 0 ? mix : hb;
 		size_t n = m->wl == 0 ? 6 : 2;
 		struct mach_cont_keys ck;
+		uint64_t given = 0;	/* a bit per key of keys[] given */
 		char what[64];
 
 		if (m->wl == 1)
 			n += mach_cont_keys(&ck, keys + n);
 		n += mach_generic_keys(m, keys + n);
 		snprintf(what, sizeof(what), "workload %s", name);
-		if (hws_parse_kv(what, args, keys, n, NULL, err, len))
+		if (hws_parse_kv(what, args, keys, n, &given, err, len))
 			return -EINVAL;
 		m->mix_burst = burst_us * 1000.0;
 		m->mix_sleep = sleep_us * 1000.0;
@@ -222,6 +223,28 @@ int mach_setup_workload(struct machine *m, char *err, size_t len)
 			snprintf(err, len, "workload %s: g0=%u is more than its %u tasks", name, g0,
 				 tasks);
 			return -EINVAL;
+		}
+		/* keys that would do nothing, and fractions finer than their resolution */
+		if (m->wl == 0 && g0 && groups < 2) {
+			snprintf(err, len, "workload %s: g0=%u puts tasks in group 0 beside the "
+				 "others: it needs groups=2 or more (got %u), else it does nothing",
+				 name, g0, groups ? groups : 1);
+			return -EINVAL;
+		}
+		if (m->wl == 0) {
+			double pm = m->mix_msg * MIX_MSG_SCALE;
+
+			if (fabs(pm - nearbyint(pm)) > 1e-6) {
+				snprintf(err, len, "workload %s: msg=%g is finer than the key's "
+					 "resolution, 1/%d", name, m->mix_msg, MIX_MSG_SCALE);
+				return -EINVAL;
+			}
+			m->mix_msg_pm = (unsigned)nearbyint(pm);
+			if ((given & 1u << 3) && m->mix_msg_pm && tasks < 2) {	/* mix[3]: msg */
+				snprintf(err, len, "workload %s: msg=%g sends to another task: with "
+					 "tasks=1 there is none, so it does nothing", name, m->mix_msg);
+				return -EINVAL;
+			}
 		}
 	}
 	m->nt = m->wl == 0 ? tasks : m->hb_groups * 40;
@@ -241,13 +264,7 @@ int mach_setup_workload(struct machine *m, char *err, size_t len)
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
 
-		t->st.id = i;
-		t->st.rt_prio = -1;
-		t->st.allowed = m->topo.nr_cpus == 64 ? ~0ull : (1ull << m->topo.nr_cpus) - 1;
-		t->last_cpu = -1;
-		t->qcpu = -1;
-		t->moved_to = -1;
-		t->state = T_NEW;
+		mach_init_task(m, t, i);
 		if (m->wl == 0) {
 			t->role = R_MIX;
 			/* g0=N: the first N tasks in group 0, the others spread over the rest. */
