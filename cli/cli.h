@@ -64,6 +64,7 @@ struct cli_args {
 	const char *vp_json;
 	/* replay */
 	struct trace_opts to;
+	uint64_t cost_given;		/* the --cost keys given so far, a bit each */
 	/* owned copies of argument strings the parsers split (freed by cli_args_free) */
 	char *owned[8];
 	unsigned nowned;

@@ -127,12 +127,22 @@ static int costs(struct cli_args *a, const char *opt, const char *v)
 		{ "sw_base_ns", HWS_KV_DOUBLE, 0, 1e9, &sc->sw_base_ns },
 	};
 	char name[48], err[400];
+	uint64_t given, twice;
+	size_t k;
 
 	if (!*v)
 		return cli_error(a, "--%s '': expected key=value,...", opt);
 	if (hws_parse_kv(dashed(opt, name, sizeof(name)), v, keys, sizeof(keys) / sizeof(keys[0]),
-			 NULL, err, sizeof(err)))
+			 &given, err, sizeof(err)))
 		return cli_error(a, "%s", err);
+	/* each key once, inside one --cost as across several */
+	twice = given & a->cost_given;
+	for (k = 0; twice && !(twice >> k & 1); k++)
+		;
+	if (twice)
+		return cli_error(a, "--%s: key '%s' given twice (in two --%s options)", opt,
+				 keys[k].key, opt);
+	a->cost_given |= given;
 	return 0;
 }
 
@@ -182,8 +192,14 @@ static int set_deep_check(struct cli_args *a, const char *opt, const char *v)
 
 static int set_backend(struct cli_args *a, const char *opt, const char *v)
 {
+	char err[300];
+	int ret;
+
 	if (!hws_backend_find(v))
 		return cli_error(a, "--%s must be one of %s (got '%s')", opt, hws_backend_list(), v);
+	ret = hws_backend_check(v, err, sizeof(err));
+	if (ret)
+		return cli_error(a, "--%s: %s", opt, err);
 	a->cfg.backend = v;
 	a->mo.sched_opts.engine.backend = v;
 	return 0;
@@ -929,6 +945,144 @@ static int rtl_backend(const char *b)
 }
 
 /*
+ * The options that mean something only to a scheduler that uses a part of struct
+ * sched_opts (include/hws/sched.h, SCHED_USES_*): given to one that does not, they would
+ * do nothing, so they are refused, naming both.
+ */
+static const struct {
+	const char *name;
+	unsigned uses;		/* SCHED_USES_* the scheduler must have */
+	const char *scheds;	/* the schedulers that have it, in the message */
+} needs[] = {
+	{ "backend", SCHED_USES_ENGINE, "--sched hw" },
+	{ "sync-cmds", SCHED_USES_ENGINE, "--sched hw" },
+	{ "engine-irq", SCHED_USES_ENGINE, "--sched hw" },
+	{ "no-hw-balance", SCHED_USES_ENGINE, "--sched hw" },
+	{ "no-err-counters", SCHED_USES_ENGINE, "--sched hw" },
+	{ "no-irq", SCHED_USES_ENGINE, "--sched hw" },
+	{ "bus-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "bus-read-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "bus-write-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "posted-writes", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "write-accept", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "ports", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "no-contention", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
+	{ "flat", SCHED_USES_DOMAINS, "--sched hw, o1, cfs or eevdf (sched domains)" },
+	{ "no-wake-balance", SCHED_USES_DOMAINS, "--sched hw, o1, cfs or eevdf (sched domains)" },
+	{ "tick-shares", SCHED_USES_FAIR, "--sched cfs or eevdf (task groups' shares)" },
+};
+
+/* The options given, by name, for the checks that need to know what was said. */
+static int given(const unsigned char *said, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OPTS; i++)
+		if (said[i] && !strcmp(opts[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Options that would do nothing in the mode chosen: 0, or 2 with the message printed. */
+static int check_meaningful(const struct cli_args *a, const unsigned char *said)
+{
+	const struct sched_ops *ops = sched_find(a->mo.sched);
+	size_t i;
+
+	if (a->cmd != CLI_LOCKSTEP && a->cmd != CLI_TRACE_INFO && ops)
+		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+			if (given(said, needs[i].name) && !(ops->uses & needs[i].uses))
+				return cli_error(a, "--%s is an option of %s (got '%s', which would "
+						 "ignore it)", needs[i].name, needs[i].scheds,
+						 a->mo.sched);
+	if (a->cmd == CLI_LOCKSTEP && given(said, "deep-check") && !rtl_backend(a->cfg.backend))
+		return cli_error(a, "--deep-check walks the RTL's lists: --backend %s has no RTL "
+				 "(rtl or lockstep)", a->cfg.backend);
+	if (a->cmd == CLI_VP && given(said, "write-accept") && !a->vo.posted_writes)
+		return cli_error(a, "--write-accept is what a posted write costs: with "
+				 "--posted-writes off there is none, so it would do nothing");
+	return 0;
+}
+
+/*
+ * Two outputs to one file: the second would replace the first. The same spelling, or the
+ * same existing file; a character device (/dev/null, a terminal) may take several.
+ */
+static int check_distinct_outputs(const struct cli_args *a)
+{
+	const struct { const char *opt, *path; } out[] = {
+		{ "json", a->json }, { "svg", a->mo.svg }, { "vp-json", a->vp_json },
+		{ "perf-out", a->mo.perf_out }, { "wave", a->cfg.wave },
+	};
+	const size_t n = sizeof(out) / sizeof(out[0]);
+	struct stat si, sj;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			int same;
+
+			if (!out[i].path || !out[j].path)
+				continue;
+			if (!stat(out[i].path, &si) && S_ISCHR(si.st_mode))
+				continue;
+			same = !strcmp(out[i].path, out[j].path) ||
+			       (!stat(out[i].path, &si) && !stat(out[j].path, &sj) &&
+				si.st_dev == sj.st_dev && si.st_ino == sj.st_ino);
+			if (same)
+				return cli_error(a, "--%s and --%s name the same file (%s): refused, "
+						 "one would replace the other", out[i].opt, out[j].opt,
+						 out[j].path);
+		}
+	return 0;
+}
+
+/*
+ * Long options are taken as written, never abbreviated (getopt_long would take "--c" for
+ * the one option starting so, and another option added later would change its meaning):
+ * 0, or 2 with the message printed, naming the options the prefix could mean.
+ */
+static int check_spelled_out(const struct cli_args *a, int argc, char **argv,
+			     const struct option *lo)
+{
+	int k;
+
+	for (k = 1; k < argc; k++) {
+		const char *s = argv[k];
+		size_t n, j, used = 0;
+		int exact = -1;
+		char cand[200];
+
+		if (!strcmp(s, "--"))
+			break;
+		if (strncmp(s, "--", 2))
+			continue;
+		s += 2;
+		n = strcspn(s, "=");
+		for (j = 0; lo[j].name; j++)
+			if (strlen(lo[j].name) == n && !strncmp(lo[j].name, s, n))
+				exact = (int)j;
+		if (exact >= 0) {
+			/* "--opt VALUE": the value is not an option, even when it starts "--" */
+			if (lo[exact].has_arg == required_argument && !s[n])
+				k++;
+			continue;
+		}
+		cand[0] = '\0';
+		for (j = 0; lo[j].name; j++)
+			if (!strncmp(lo[j].name, s, n) && used < sizeof(cand))
+				used += (size_t)snprintf(cand + used, sizeof(cand) - used, "%s--%s",
+							 used ? ", " : "", lo[j].name);
+		if (used)
+			return cli_error(a, "--%.*s: options are taken as written, not abbreviated "
+					 "(it starts %s)", (int)n, s, cand);
+		return cli_error(a, "--%.*s: no such option (%s %s --help lists them)", (int)n, s,
+				 cli_prog, a->cmd_name);
+	}
+	return 0;
+}
+
+/*
  * The output files, checked once every option is known and before any run (lib/hws_out.h):
  * 0, or 2 with the message printed.
  */
@@ -964,7 +1118,7 @@ int cli_check_not_input(const struct cli_args *a, const char *input)
 {
 	const struct { const char *opt, *path; } out[] = {
 		{ "json", a->json }, { "svg", a->mo.svg }, { "wave", a->cfg.wave },
-		{ "vp-json", a->vp_json },
+		{ "vp-json", a->vp_json }, { "perf-out", a->mo.perf_out },
 	};
 	struct stat in, st;
 	size_t i;
@@ -985,6 +1139,7 @@ int cli_check_not_input(const struct cli_args *a, const char *input)
 int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg)
 {
 	static struct option lo[NR_OPTS + 2];
+	unsigned char said[NR_OPTS];
 	size_t i, j, n = 0;
 	int c, idx;
 
@@ -1000,6 +1155,9 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 	}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	if (check_spelled_out(a, argc, argv, lo))
+		return 2;
+	memset(said, 0, sizeof(said));
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, &idx)) != -1) {
@@ -1023,8 +1181,11 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 		}
 		if (opts[i].set(a, name, optarg))
 			return 2;
+		said[i] = 1;
 	}
 	*first_arg = optind;
+	if (check_meaningful(a, said) || check_distinct_outputs(a))
+		return 2;
 	return check_outputs(a) ? 2 : -1;
 }
 

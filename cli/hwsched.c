@@ -11,6 +11,8 @@
  * Everything it prints comes from cli/; the libraries below it never print. Options are
  * in one table (cli_options.c), each command in its own unit (cli.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -28,8 +30,16 @@ static const struct {
 
 static int help(int argc, char **argv)
 {
-	enum cli_cmd cmd = argc > 2 ? cli_cmd_of(argv[2]) : 0;
+	enum cli_cmd cmd;
 
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+		argc = 2;	/* help --help: the program's usage */
+	if (argc > 3) {
+		fprintf(stderr, "%s: help takes one command at most (got '%s' after '%s')\n",
+			cli_prog, argv[3], argv[2]);
+		return 2;
+	}
+	cmd = argc > 2 ? cli_cmd_of(argv[2]) : 0;
 	if (argc > 2 && !cmd) {
 		fprintf(stderr, "%s: no command '%s'\n", cli_prog, argv[2]);
 		return 2;
@@ -38,7 +48,24 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * What was printed must have reached standard output: a write error there (a full disk,
+ * /dev/full, a closed descriptor) fails the command, exit 1, however it ended.
+ */
+static int finish(int ret)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	e = errno;
+	fprintf(stderr, "%s: writing standard output: %s\n", cli_prog,
+		e ? strerror(e) : "write error");
+	return ret ? ret : 1;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	size_t i;
 
@@ -56,4 +83,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "%s: unknown command '%s' (try '%s --help')\n", cli_prog, argv[1],
 		cli_prog);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (fcntl(1, F_GETFD) < 0) {
+		/* a file opened later would take descriptor 1 and receive the report */
+		fprintf(stderr, "%s: standard output is closed: nowhere to print\n", cli_prog);
+		return 1;
+	}
+	return finish(dispatch(argc, argv));
 }

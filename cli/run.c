@@ -116,13 +116,8 @@ static int check(struct cli_args *a)
 	const struct sched_engine *e = &a->mo.sched_opts.engine;
 	char err[400];
 
-	if ((e->no_balance || e->no_err_counters || e->no_irq) && ops &&
-	    !(ops->uses & SCHED_USES_ENGINE))
-		return cli_error(a, "%s is an option of --sched hw (got '%s')",
-				 e->no_balance ? "--no-hw-balance" : e->no_err_counters ?
-				 "--no-err-counters" : "--no-irq", a->mo.sched);
-	if (e->irq && ops && !(ops->uses & SCHED_USES_ENGINE))
-		return cli_error(a, "--engine-irq is an option of --sched hw (got '%s')", a->mo.sched);
+	/* an option the scheduler would not read was refused by cli_parse() */
+	(void)ops;
 	if (e->irq && e->no_irq)
 		return cli_error(a, "--engine-irq needs the engine's preemption interrupt, and "
 				 "--no-irq builds the engine without it (IRQ=0, FEATURES.IRQ = 0)");

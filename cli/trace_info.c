@@ -29,6 +29,16 @@ static void show_warning(void *arg, const char *msg)
 		fprintf(stderr, "%s %s: warning: %s\n", cli_prog, w->a->cmd_name, msg);
 }
 
+/* The tasks of the workload the filters kept (the others are background). */
+static size_t nr_kept(const struct trace *tr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tr->nr_tasks; i++)
+		n += !!tr->tasks[i].workload;
+	return n;
+}
+
 int cli_trace_load(struct cli_args *a, const char *path, struct trace **tr)
 {
 	struct warned warned = { a, 0 };
@@ -43,6 +53,24 @@ int cli_trace_load(struct cli_args *a, const char *path, struct trace **tr)
 	if (warned.n > SHOWN_WARNINGS)
 		fprintf(stderr, "%s %s: warning: %llu more warnings (%llu in all)\n", cli_prog,
 			a->cmd_name, warned.n - SHOWN_WARNINGS, warned.n);
+	if (!ret && !nr_kept(*tr) && (a->to.comm || a->to.pid > 0 || a->to.tree_of > 0)) {
+		char f[160] = "";
+		size_t n = 0;
+
+		/* a filter that keeps nothing: name it, not an empty report */
+		if (a->to.comm)
+			n += (size_t)snprintf(f + n, sizeof(f) - n, "--comm %s", a->to.comm);
+		if (a->to.pid > 0 && n < sizeof(f))
+			n += (size_t)snprintf(f + n, sizeof(f) - n, "%s--pid %d", n ? " " : "",
+					      a->to.pid);
+		if (a->to.tree_of > 0 && n < sizeof(f))
+			snprintf(f + n, sizeof(f) - n, "%s--tree-of %d", n ? " " : "", a->to.tree_of);
+		ret = cli_error(a, "%s: %s keeps none of its tasks: nothing to %s", path, f,
+				a->cmd == CLI_REPLAY ? "replay" : "report");
+		trace_free(*tr);
+		*tr = NULL;
+		return ret;
+	}
 	if (!ret)
 		return 0;
 	/* a trace that breaks the rules, or cannot be opened: bad input */

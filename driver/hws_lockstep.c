@@ -394,6 +394,7 @@ static struct hws_backend lockstep_backend = {
 	.summary = "model and rtl together, every answer compared (lockstep:B: the model and "
 		   "backend B)",
 	.open = lockstep_open,
+	.arg = "B (another backend, e.g. uart:DEVICE)",
 };
 
 __attribute__((constructor)) static void lockstep_register(void)

@@ -647,6 +647,7 @@ static struct hws_backend uart_backend = {
 	.summary = "the engine on a board over a serial line: "
 		   "uart:DEVICE[,baud=N][,clk=HZ][,timeout=MS] (docs/board.md)",
 	.open = uart_open,
+	.arg = "DEVICE[,baud=N][,clk=HZ][,timeout=MS]",
 };
 
 __attribute__((constructor)) static void uart_register(void)

@@ -66,19 +66,40 @@ const char *hws_backend_list(void)
 	return list;
 }
 
+int hws_backend_check(const char *name, char *msg, size_t len)
+{
+	const struct hws_backend *b = hws_backend_find(name);
+	const char *colon = name ? strchr(name, ':') : NULL;
+
+	if (!b) {
+		snprintf(msg, len, "no backend '%s' in this program (linked in: %s)",
+			 name ? name : "(none)", hws_backend_list());
+		return -ENOENT;
+	}
+	if (colon && !b->arg) {
+		snprintf(msg, len, "backend '%s' takes no argument (got '%s')", b->name, name);
+		return -EINVAL;
+	}
+	if (colon && !colon[1]) {
+		snprintf(msg, len, "backend '%s': nothing after ':' (want %s:%s)", b->name,
+			 b->name, b->arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int hws_transport_open(const char *name, const struct hws_backend_args *a,
 		       struct hws_transport *out, char *msg, size_t len)
 {
 	const struct hws_backend *b = hws_backend_find(name);
 	struct hws_backend_args args = *a;
 	const char *colon;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!b) {
-		snprintf(msg, len, "no backend '%s' in this program (linked in: %s)",
-			 name ? name : "(none)", hws_backend_list());
-		return -ENOENT;
-	}
+	ret = hws_backend_check(name, msg, len);
+	if (ret)
+		return ret;
 	colon = strchr(name, ':');
 	args.arg = colon ? colon + 1 : NULL;
 	return b->open(&args, out, msg, len);

@@ -13,9 +13,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * "PATH: why". A path too long to show whole (over 120 characters) is shown by its
+ * first and last 48 and its length, so that the reason always fits in the message.
+ */
 static void msg(char *err, size_t len, const char *path, const char *why)
 {
-	if (err && len)
+	size_t n = strlen(path);
+
+	if (!err || !len)
+		return;
+	if (n > 120)
+		snprintf(err, len, "%.48s...%s (a path of %zu characters): %s", path,
+			 path + n - 48, n, why);
+	else
 		snprintf(err, len, "%s: %s", path, why);
 }
 

@@ -131,18 +131,21 @@ static int is_decimal(const char *s, const char *e)
 	return s == e;
 }
 
-/* A decimal real [s, e) into *@v, finite; -1 if not. */
+/* A decimal real [s, e) into *@v, finite, taken by value whatever its length; -1 if not. */
 static int real_of(const char *s, const char *e, double *v)
 {
-	char buf[64], *end;
-	size_t n = (size_t)(e - s);
+	char *buf, *end;
+	int bad;
 
-	if (!is_decimal(s, e) || n >= sizeof(buf))
+	if (!is_decimal(s, e))
 		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
+	buf = strndup(s, (size_t)(e - s));
+	if (!buf)
+		return -1;
 	*v = strtod(buf, &end);
-	return *end || !isfinite(*v) ? -1 : 0;
+	bad = *end || !isfinite(*v);
+	free(buf);
+	return bad ? -1 : 0;
 }
 
 int hws_parse_real(const char *what, const char *s, double lo, double hi, double *out,

@@ -115,6 +115,7 @@ static struct hws_backend model_backend = {
 	.name = "model",
 	.summary = "the bit- and cycle-exact C model (models/)",
 	.open = model_open,
+	.arg = "pipe (the engine with PIPE = 1)",
 };
 
 __attribute__((constructor)) static void model_register(void)

@@ -114,9 +114,13 @@ vp_raw() {	# sched cpus rq latency duration_ms [seed]
 	# IFACE and PROFILE (both in $OUT): the new interface's port count too.
 	j="$OUT/runs/${s}_c${c}_q${q}_l${lat}_d${ms}_s${seed}${PORTS_KEY}.json"
 	if [ ! -s "$j" ]; then
+		# the bus options are the engine's: a software scheduler refuses them (it has no
+		# bus traffic), so it runs without
+		local bus=""
+		[ "$s" = hw ] && bus="--bus-latency $lat $(bus_opts "$c")"
+		# shellcheck disable=SC2086
 		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=0.3" \
-			--topology "$(topology "$c")" --duration "${ms}ms" --bus-latency "$lat" \
-			$(bus_opts "$c") \
+			--topology "$(topology "$c")" --duration "${ms}ms" $bus \
 			--seed "$seed" --top 0 --json "$j.tmp" >/dev/null ||
 			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" >&2; return 1; }
 		mv "$j.tmp" "$j"

@@ -160,6 +160,9 @@ struct hws_backend {
 		    size_t len);
 	/* Optional: the engine shapes this backend can open, for messages (NULL: any). */
 	const char *(*shapes)(void);
+	/* What it takes after "NAME:", for messages ("DEVICE[,baud=N]..."); NULL: nothing,
+	 * and "NAME:ARG" is refused (hws_backend_check). */
+	const char *arg;
 	struct hws_backend *next;	/* the registry's list (set by hws_backend_register) */
 };
 
@@ -179,6 +182,16 @@ int hws_backend_register(struct hws_backend *b);
  * Return: the backend, or NULL when none of that name is linked into the program.
  */
 const struct hws_backend *hws_backend_find(const char *name);
+
+/**
+ * hws_backend_check - is @name a backend of this program, with an argument only if it
+ * takes one?
+ * @name: "NAME" or "NAME:ARG"
+ *
+ * Return: 0; -ENOENT (no such backend, @msg lists those linked in) or -EINVAL (an
+ * argument a backend does not take, or none where one is needed), with @msg.
+ */
+int hws_backend_check(const char *name, char *msg, size_t len);
 
 /**
  * hws_backend_list - the names of the registered backends, sorted, separated by ", "

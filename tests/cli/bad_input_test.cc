@@ -148,7 +148,7 @@ TEST(BadInput, ErrorsAreConsistent)
 		  "hwsched run: --engine-irq needs the engine's preemption interrupt, and --no-irq "
 		  "builds the engine without it" },
 		{ "the interrupt mode of a scheduler without an engine", "run --engine-irq --sched o1",
-		  2, "hwsched run: --engine-irq is an option of --sched hw (got 'o1')" },
+		  2, "hwsched run: --engine-irq is an option of --sched hw (got 'o1'" },
 	};
 	for (const Row &r : rows)
 		expect_row(r);
@@ -237,7 +237,7 @@ TEST(BadInput, OutputPathsDestroyNothing)
 		     "/no/such/dir/x.json: no directory '/no/such/dir'" });
 	expect_row({ "--wave on the model backend", run + "--wave " + d / "w.fst", 2,
 		     "--wave needs a backend that simulates the RTL (rtl or lockstep; got 'model')" });
-	expect_row({ "--wave without an engine", run + "--sched o1 --backend rtl --wave " + d / "w.fst",
+	expect_row({ "--wave without an engine", run + "--sched o1 --wave " + d / "w.fst",
 		     2, "--wave is the engine's waveform: it needs --sched hw (got 'o1')" });
 	expect_row({ "--wave on lockstep's model", "lockstep --backend model --wave " + d / "w.fst", 2,
 		     "--wave needs a backend that simulates the RTL" });

@@ -193,9 +193,11 @@ TEST(Vp, PostedWritesAndPortsChargeByTheRules)
 	for (const char *ports : { "1", "2", "8" })
 		for (int posted = 0; posted < 2; posted++) {
 			const std::string jv = tmp("posted.vp.json"), jm = tmp("posted.json");
-			CliRun r = hwsched("vp " + wl + " --bus-read-latency 150 --bus-write-latency 250"
-					" --write-accept 4 --ports " + ports + " --posted-writes " +
-					(posted ? "on" : "off") + " --vp-json " + jv + " --json " + jm);
+			// --write-accept only where writes are posted (else it is refused)
+			CliRun r = hwsched("vp " + wl + " --bus-read-latency 150 --bus-write-latency 250" +
+					(posted ? " --write-accept 4" : "") + " --ports " + ports +
+					" --posted-writes " + (posted ? "on" : "off") + " --vp-json " + jv +
+					" --json " + jm);
 			SCOPED_TRACE(std::string(ports) + " ports, posted " + (posted ? "on" : "off"));
 			ASSERT_EQ(r.status, 0) << r.out;
 			EXPECT_NE(r.out.find("bus latency 150 ns per read, 250 ns per write, " +
@@ -275,9 +277,14 @@ TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
 	const std::string wl = "--workload hackbench:groups=1,loops=5 --topology core=4 --top 50";
 	for (const char *s : { "o1", "linux24", "cfs", "eevdf" }) {
 		CliRun a = hwsched(std::string("run --sched ") + s + " " + wl);
-		CliRun b = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
+		CliRun b = hwsched(std::string("vp --sched ") + s + " " + wl);
 		ASSERT_EQ(a.status, 0) << a.out;
 		ASSERT_EQ(b.status, 0) << b.out;
+		// a bus latency would do nothing without an engine: refused
+		CliRun c = hwsched(std::string("vp --sched ") + s + " --bus-latency 500 " + wl);
+		EXPECT_EQ(c.status, 2) << c.out;
+		EXPECT_NE(c.out.find("--bus-latency is an option of --sched hw"), std::string::npos)
+			<< c.out;
 		EXPECT_EQ(machine_report(a.out), machine_report(b.out)) << s;
 		EXPECT_NE(b.out.find("engine none"), std::string::npos) << b.out;
 		EXPECT_NE(b.out.find("bus: 0 MMIO accesses"), std::string::npos) << b.out;
