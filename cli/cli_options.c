@@ -668,7 +668,7 @@ static const struct cli_opt {
 	  "interrupt (IRQ_PEND lines; it keeps CURR[cpu] right) instead of\n"
 	  "comparing priorities itself (docs/firmware.md; not with --no-irq)" },
 	{ "sync-cmds", NULL, R | V, set_sync_cmds,
-	  "hw: the bus protocol before issue 22: every command waits for\nits completion read "
+	  "hw: the synchronous bus protocol: every command waits for its\ncompletion read "
 	  "(no posted writes, no POP/PEEKW reads;\ndocs/firmware.md; a bus that cannot reach the "
 	  "windows uses it\nanyway)" },
 	{ "hz", "N", R | V, set_hz, "timer ticks per second, 10..10000 (default 1000)" },

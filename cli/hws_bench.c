@@ -248,7 +248,7 @@ static const unsigned occs[3] = { 1, 16, 255 };
 static const unsigned bal_n[4] = { 4, 8, 16, 64 };
 
 /*
- * Sustained commands per cycle on one port (issue 22): a mixed stream as the firmware
+ * Sustained commands per cycle on one port: a mixed stream as the firmware
  * sends it - posted ENQUEUE, REQUEUE, SET_PRIO, MIGRATE, DEQUEUE (hws_post(), no
  * completion read) and a POP window read every eighth command - over 8 CPUs and 256
  * tasks, reference master; CMD_DONE over CYCLES from the first command to the flush.
@@ -316,7 +316,7 @@ static double sustained_rate(const char *be, unsigned n)
 }
 
 /*
- * Sustained commands per cycle on 1, 2 and 4 ports (issue 22, docs/accelerator.md 4.5):
+ * Sustained commands per cycle on 1, 2 and 4 ports (docs/accelerator.md 4.5):
  * each port runs its own copy of the stream above, as the driver sends it (posted ENQUEUE,
  * REQUEUE, SET_PRIO, MIGRATE, DEQUEUE; a POP window read every eighth command; a SYNC read
  * when the port's FIFO credits run out; a SYNC at the end), with the reference master on
@@ -356,7 +356,7 @@ static int sport_finish(struct sport *s)
 }
 
 /*
- * The independent stream (issue 22 item 1, docs/accelerator.md 4.1.1): port p posts
+ * The independent stream (docs/accelerator.md 4.1.1): port p posts
  * ENQUEUE of its tasks p, p + np, p + 2 np, ... once each, on its CPUs in turn (c with
  * c % np == p), a SYNC when its FIFO credits run out and at the end. Every ENQUEUE names
  * another task, and two in a row, from one port or from two, another CPU: each may pop
@@ -560,7 +560,7 @@ out:
 	return rate;
 }
 
-/* The mixed stream in lockstep (model and RTL), the figure of issue 22 item 2. */
+/* The mixed stream in lockstep (model and RTL): the sustained rate of docs/accelerator.md 4.5. */
 static double sustained_ports(unsigned np, unsigned n)
 {
 	return sustained_run(np, n, "lockstep", 0, 256, 0);
