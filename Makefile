@@ -18,6 +18,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 BUILD := build
 JOBS ?= 2
+# The variables a user gives make are checked before anything runs (tools/make_vars.mk).
+include tools/make_vars.mk
 
 # ---- Debian packages -------------------------------------------------------------------
 # tools/deps.sh names every Debian 12 package make run / make test need. They are checked
@@ -198,11 +200,11 @@ RUN_WORKLOAD ?= hackbench:groups=4,loops=10
 RUN_TOPOLOGY ?= pkg=2,core=2,smt=2
 .PHONY: run run-lockstep
 run: all
-	$(HWSCHED) run --workload $(RUN_WORKLOAD) --topology $(RUN_TOPOLOGY) --sched hw \
-		--backend lockstep --seed $(RUN_SEED)
+	$(HWSCHED) run --workload '$(RUN_WORKLOAD)' --topology '$(RUN_TOPOLOGY)' --sched hw \
+		--backend lockstep --seed '$(RUN_SEED)'
 RUN_COMMANDS ?= 100000
 run-lockstep: all
-	$(HWSCHED) lockstep --seed $(RUN_SEED) --commands $(RUN_COMMANDS)
+	$(HWSCHED) lockstep --seed '$(RUN_SEED)' --commands '$(RUN_COMMANDS)'
 
 # ---- RTL checks ----------------------------------------------------------------------
 .PHONY: lint lint-verilator lint-iverilog lint-yosys synth-smoke
@@ -483,7 +485,7 @@ bench-balance: $(BALANCE_BENCH)
 REPLAY_SCHED ?= eevdf
 .PHONY: replay-check
 replay-check: $(HWSCHED)
-	SCHED=$(REPLAY_SCHED) STRICT=$(STRICT) tools/replay_check.sh$(if $(UPDATE_DOC), --update-doc)
+	SCHED='$(REPLAY_SCHED)' STRICT='$(STRICT)' tools/replay_check.sh$(if $(filter 1,$(UPDATE_DOC)), --update-doc)
 
 # ---- The traces (issue 36; traces/README.md) --------------------------------------------
 # traces/ holds the real traces the tests and make replay-check read, each with its sidecar
@@ -501,7 +503,7 @@ $(TRACE_LOAD): tools/trace_load.c
 test: $(TRACE_LOAD)
 
 TRACES_OUT ?= $(BUILD)/traces-record
-REC = tools/record_trace.sh --dir $(TRACES_OUT)$(if $(FORCE), --force)
+REC = tools/record_trace.sh --dir '$(TRACES_OUT)'$(if $(filter 1,$(FORCE)), --force)
 .PHONY: traces-record
 traces-record: $(HWSCHED) $(TRACE_LOAD)
 	@mkdir -p $(TRACES_OUT)
@@ -527,12 +529,12 @@ RESULTS_EXPS := exp1_tbench exp2_volano exp3_domains exp4_groups exp5_wakebal
 results: $(HWSCHED)
 	@t0=$$(date +%s); \
 	for e in $(RESULTS_EXPS); do \
-		SEEDS=$(SEEDS) LONG=$(LONG) HOSTS=$(HOSTS) JOBS=$(RESULTS_JOBS) results/$$e.sh || exit 1; \
+		SEEDS='$(SEEDS)' LONG='$(LONG)' HOSTS='$(HOSTS)' JOBS='$(RESULTS_JOBS)' results/$$e.sh || exit 1; \
 	done; \
 	results/report.sh; \
 	echo "results: all five experiments in $$(( $$(date +%s) - t0 )) s"
 $(addprefix results-,$(RESULTS_EXPS)): results-%: $(HWSCHED)
-	SEEDS=$(SEEDS) LONG=$(LONG) HOSTS=$(HOSTS) JOBS=$(RESULTS_JOBS) results/$*.sh
+	SEEDS='$(SEEDS)' LONG='$(LONG)' HOSTS='$(HOSTS)' JOBS='$(RESULTS_JOBS)' results/$*.sh
 results-report:
 	results/report.sh
 SEEDS ?= 3
