@@ -239,6 +239,33 @@ TEST(JsonKeys, VersionOnEveryCommand)
 	EXPECT_NE(h.out.find("--no-progress"), std::string::npos) << "in --help";
 }
 
+// Outside a git checkout (a release tarball) the version is VERSION's; the header is
+// rewritten only when the version changes (so make rebuilds one object, and only then).
+TEST(JsonKeys, VersionOutsideGitIsTheReleaseFile)
+{
+	TempDir d;
+	const std::string root = hwstest::repo_root();
+	ASSERT_EQ(std::system(("mkdir -p '" + d / "tools" + "' && cp '" + root +
+			       "/tools/gen_version.sh' '" + d / "tools/" + "' && cp '" + root +
+			       "/VERSION' '" + d.path + "/'").c_str()), 0);
+	std::string release = slurp(root + "/VERSION");
+	while (!release.empty() && release.back() == '\n')
+		release.pop_back();
+	ASSERT_FALSE(release.empty());
+	CliRun g = hwstest::shell(d / "tools/gen_version.sh" + " " + d / "v.h");
+	ASSERT_EQ(g.status, 0) << g.out;
+	EXPECT_NE(slurp(d / "v.h").find("#define HWS_VERSION_STRING \"" + release + "\"\n"),
+		  std::string::npos) << slurp(d / "v.h");
+	struct stat a, b;
+	ASSERT_EQ(stat((d / "v.h").c_str(), &a), 0);
+	ASSERT_EQ(std::system(("touch -d '2001-01-01' '" + d / "v.h" + "'").c_str()), 0);
+	ASSERT_EQ(stat((d / "v.h").c_str(), &a), 0);
+	g = hwstest::shell(d / "tools/gen_version.sh" + " " + d / "v.h");
+	ASSERT_EQ(g.status, 0) << g.out;
+	ASSERT_EQ(stat((d / "v.h").c_str(), &b), 0);
+	EXPECT_EQ(a.st_mtime, b.st_mtime) << "rewritten though the version is the same";
+}
+
 // --json -: the JSON alone on stdout (it parses), the report on stderr, no file named "-".
 TEST(JsonKeys, JsonDashIsStdoutAlone)
 {
