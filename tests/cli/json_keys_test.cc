@@ -278,6 +278,7 @@ TEST(JsonKeys, JsonDashIsStdoutAlone)
 		{ "lockstep --backend model --commands 3000 --json -",
 		  "lockstep: 3000 commands, 0 mismatches" },
 		{ "run --sched o1 --duration 20ms --json -", "run: workload mix" },
+		{ "vp --topology core=2 --duration 5ms --json -", "virtual platform: 2 initiators" },
 		{ "replay " + traces + "/nice_hogs.txt.gz --sched o1 --json -", "wake path" },
 	};
 	for (const auto &c : cases) {
