@@ -865,11 +865,13 @@ int main(int argc, char **argv)
 	static struct figures fg;
 	const char *json = NULL, *commit = "unknown";
 	char err[300];
-	int i, sustained_only = 0;
+	int i, sustained_only = 0, keys_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sustained-only")) {
 			sustained_only = 1;
+		} else if (!strcmp(argv[i], "--keys-only")) {
+			keys_only = 1;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			json = argv[++i];
 		} else if (!strcmp(argv[i], "--commit") && i + 1 < argc) {
@@ -879,12 +881,15 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--help")) {
 			printf("usage: hws_bench [--json FILE] [--commit DESCRIBE] [--sustained-only]\n"
+			       "       hws_bench --keys-only --json FILE\n"
 			       "       hws_bench --version\n"
 			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
 			       "issue interval per opcode at occupancy 1, 16 and 255 tasks on one\n"
 			       "list, then lockstep, RTL and model throughput on random streams.\n"
 			       "--sustained-only: the sustained commands per cycle on 1, 2 and 4\n"
-			       "ports alone (no JSON). The JSON's keys: docs/json.md.\n");
+			       "ports alone (no JSON). The JSON's keys: docs/json.md.\n"
+			       "--keys-only: measure nothing, write the JSON with every figure 0\n"
+			       "(tests/cli/json_keys_test.cc checks its keys against docs/json.md).\n");
 			return 0;
 		} else {
 			fprintf(stderr, "hws_bench: unknown argument '%s' (try --help)\n", argv[i]);
@@ -895,6 +900,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hws_bench: %s\n", err);
 		return 2;
 	}
+	if (keys_only && (!json || sustained_only)) {
+		fprintf(stderr, "hws_bench: --keys-only writes the JSON: it needs --json FILE and "
+				"not --sustained-only\n");
+		return 2;
+	}
+	if (keys_only)
+		return write_json(&fg, json, commit);
 	if (sustained_only)
 		return measure_sustained(&fg);
 	measure_cycles(&fg);

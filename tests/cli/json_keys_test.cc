@@ -207,6 +207,12 @@ TEST(JsonKeys, EveryKeyWrittenIsInTheTable)
 		check_keys(rows, "trace-info", t.out);
 	}
 
+	// the bench measures for minutes: its JSON's keys, every figure 0 (--keys-only)
+	const std::string bench = hwstest::repo_root() + "/build/hws_bench";
+	CliRun b = hwstest::shell(bench + " --keys-only --json " + d / "bench.json");
+	ASSERT_EQ(b.status, 0) << bench << ": " << b.out;
+	check_keys(rows, "bench", slurp(d / "bench.json"));
+
 	CliRun l = hwsched("lockstep --backend model --cpus 4 --tasks 64 --commands 20000 "
 			   "--resets 0.05 --seed 3 --json " + d / "lockstep.json");
 	ASSERT_EQ(l.status, 0) << l.out;
