@@ -326,8 +326,8 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 			"figures above)\n", r.sim_ns / 1e9, (unsigned long long)r.events);
 		fflush(out);
 		if (a->json)
-			fprintf(stderr, "%s %s: --json not written: interrupted\n", cli_prog,
-				a->cmd_name);
+			fprintf(stderr, "%s %s: --json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->json_dash ? "-" : a->json);
 		machine_result_free(&r);
 		return CLI_EXIT_INTERRUPTED;
 	}

@@ -150,9 +150,12 @@ static int report(struct cli_args *a, struct machine_result *r, const struct hws
 		fprintf(out, "%s: interrupted at %.3f s simulated, %llu events (partial figures "
 			"above)\n", a->cmd_name, r->sim_ns / 1e9, (unsigned long long)r->events);
 		fflush(out);
-		if (a->json || a->vp_json)
-			fprintf(stderr, "%s %s: --%s not written: interrupted\n", cli_prog,
-				a->cmd_name, a->json ? "json" : "vp-json");
+		if (a->json)
+			fprintf(stderr, "%s %s: --json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->json_dash ? "-" : a->json);
+		if (a->vp_json)
+			fprintf(stderr, "%s %s: --vp-json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->vp_json);
 		machine_result_free(r);
 		return CLI_EXIT_INTERRUPTED;
 	}

@@ -157,7 +157,9 @@ void check_keys(const std::vector<Row> &rows, const std::string &cmd, const std:
 	for (const auto &kv : j.leaves)
 		EXPECT_TRUE(documented(rows, cmd, kv.first))
 			<< cmd << " writes '" << kv.first << "', which docs/json.md's table lacks";
-	EXPECT_EQ(j.leaves["version"], hws_version());
+	EXPECT_EQ(j.leaves["version"], hws_version())
+		<< "built from another tree than this test: a stale executable? (make test builds "
+		   "them all; else make build/hwsched_vp build/hws_bench)";
 	EXPECT_EQ(j.leaves["schema"], std::to_string(HWS_JSON_SCHEMA));
 }
 
@@ -422,6 +424,8 @@ TEST(Interrupt, CtrlCStopsARunWithItsPartialReport)
 	EXPECT_EQ(st, 130) << slurp(d / "err");
 	std::string out = slurp(d / "out");
 	EXPECT_NE(out.find("throughput:"), std::string::npos) << "the partial report: " << out;
+	EXPECT_NE(slurp(d / "err").find("--json " + d / "r.json" + " not written: interrupted"),
+		  std::string::npos) << slurp(d / "err");
 	EXPECT_TRUE(std::regex_search(last_line(out), std::regex("^run: interrupted at [0-9.]+ s "
 								 "simulated")))
 		<< out;
