@@ -100,7 +100,10 @@ static void sim_progress(void *arg, uint64_t now_ns)
 {
 	struct cli_progress *p = arg;
 
-	cli_progress_update(p, now_ns, p->total);
+	if (now_ns == MACHINE_PROGRESS_END)	/* the machine prints next */
+		cli_progress_end(p);
+	else
+		cli_progress_update(p, now_ns, p->total);
 }
 
 void cli_progress_sim(struct cli_progress *p, struct cli_args *a, const char *unit,

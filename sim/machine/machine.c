@@ -233,6 +233,8 @@ static void loop(struct machine *m)
 		if (!m->live && !m->failed)
 			break;	/* drain: only ticks remain */
 	}
+	if (o->progress)
+		o->progress(o->progress_arg, MACHINE_PROGRESS_END);
 }
 
 /* After a run that did not fail: the results, the scheduler's report, the timeline. */

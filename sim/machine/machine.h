@@ -56,6 +56,8 @@ enum machine_replay_order {
 	MACHINE_REPLAY_PROGRAM,
 };
 
+#define MACHINE_PROGRESS_END UINT64_MAX
+
 struct machine_opts {
 	/* "numa=N,pkg=P,core=C,smt=S[,profile=NAME]" (missing keys = 1; a profile prices
 	 * cache-line transfers, docs/simulator.md "Coherence") */
@@ -73,7 +75,9 @@ struct machine_opts {
 	enum machine_replay_order replay_order;	/* a replay's reconstruction */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
-	/* Called every 1024 events with the simulated time (NULL: none); the caller prints. */
+	/* Called every 1024 events with the simulated time (NULL: none); the caller prints.
+	 * A last call with MACHINE_PROGRESS_END when the events end, before the machine
+	 * prints its report (the caller erases its line). */
 	void (*progress)(void *arg, uint64_t now_ns);
 	void *progress_arg;
 	/* When non-NULL and set (a signal handler's flag), the run stops after the event in
