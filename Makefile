@@ -79,7 +79,7 @@ CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-p
 CFLAGS_HWS := $(CWARN) -O2 -g -D_POSIX_C_SOURCE=200809L
 CXXFLAGS_HWS := -std=gnu++17 -O2 -g -Wall -Wextra -Wmissing-declarations
 # Includes name their layer: "hws/regs.h" (include/hws), "lib/hws_balance.h", ...
-INC := -Iinclude -I.
+INC := -Iinclude -I. -I$(BUILD)/gen
 
 VL_ROOT := /usr/share/verilator/include
 # Verilated code: the runtime's own defines, as verilated.mk sets them.
@@ -167,6 +167,14 @@ C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 $(BUILD)/obj/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HWS) $(INC) -c -o $@ $<
+
+# The version (lib/hws_version.h): tools/gen_version.sh runs at every make (git describe,
+# some ms) and touches the header only when the version changed, so only hws_version.o
+# is rebuilt, and only then.
+VERSION_H := $(BUILD)/gen/hws_version_gen.h
+$(VERSION_H): FORCE
+	@tools/gen_version.sh $@
+$(BUILD)/obj/lib/hws_version.o $(BUILD)/san/lib/hws_version.o: $(VERSION_H)
 
 # Sanitizer build of the same C code (ASan + UBSan) for the test run.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -456,7 +464,8 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 # by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.
 BALANCE_BENCH := $(BUILD)/hws_balance_bench
 BALANCE_CALLS := 1000
-$(BALANCE_BENCH): $(BUILD)/obj/cli/hws_balance_bench.o $(BUILD)/obj/lib/hws_balance.o
+$(BALANCE_BENCH): $(BUILD)/obj/cli/hws_balance_bench.o $(BUILD)/obj/lib/hws_balance.o \
+		$(BUILD)/obj/lib/hws_version.o $(BUILD)/obj/lib/hws_out.o
 	$(CC) -o $@ $^
 
 # make test compiles the benches (they are not run), so a change that breaks them fails CI.
@@ -465,7 +474,7 @@ test: $(BENCH_BIN) $(BALANCE_BENCH)
 bench-balance: $(BALANCE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	@echo "software BALANCE, instructions per call (callgrind):"
-	@sep=""; json="{"; for n in 4 16 64; do \
+	@sep=""; json="{$$($(BALANCE_BENCH) --json-head), "; for n in 4 16 64; do \
 		valgrind --tool=callgrind --toggle-collect=hws_find_busiest \
 			--callgrind-out-file=$(BUILD)/bench/callgrind.balance.$$n \
 			$(BALANCE_BENCH) $$n $(BALANCE_CALLS) >/dev/null 2>&1 \
@@ -727,6 +736,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(INC) -c -o $@ $<
 fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+$(FUZZ_DIR)/obj/lib/hws_version.o: $(VERSION_H)
 FUZZ_TRACE_OBJS := $(call fuzz_objs,tests/fuzz/fuzz_trace.c sim/trace/trace.c)
 FUZZ_PARSE_OBJS := $(call fuzz_objs,tests/fuzz/fuzz_parse.c $(CORE_SRCS) \
 	$(sort $(wildcard sim/machine/*.c)) sim/trace/trace.c)
@@ -795,6 +805,7 @@ $(COV_DIR)/obj/%.o: %.c $(C_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(COV_CFLAGS) $(INC) -c -o $@ $<
 COV_CORE_OBJS := $(patsubst %.c,$(COV_DIR)/obj/%.o,$(CORE_SRCS))
+$(COV_DIR)/obj/lib/hws_version.o: $(VERSION_H)
 # The sim layers are not measured (the goal is lib, models, driver, firmware), but linked
 # from the same build so that one program carries one set of counters per unit.
 COV_SIM_OBJS := $(patsubst %.c,$(COV_DIR)/obj/%.o,$(SIM_C_SRCS))

@@ -14,6 +14,7 @@
 #ifndef HWS_CLI_H
 #define HWS_CLI_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,6 +26,7 @@
 #include "lib/hws_out.h"
 #include "lib/hws_params.h"
 #include "lib/hws_parse.h"
+#include "lib/hws_version.h"
 
 /*
  * Ranges of the options that have no home below (docs/simulator.md): --commands,
@@ -58,7 +60,9 @@ struct cli_args {
 	int hz_given;
 	int kernel_given;
 	const char *json;
-	int json_dash;			/* trace-info's --json -: the JSON alone on stdout */
+	int json_dash;			/* --json -: the JSON alone on stdout */
+	int progress;			/* the progress line on stderr (cli/progress.c) */
+	int progress_given;		/* --progress or --no-progress was given */
 	/* vp */
 	struct hws_vp_opts vo;
 	const char *vp_json;
@@ -137,6 +141,43 @@ int cli_run(int argc, char **argv);
 int cli_vp(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_trace_info(int argc, char **argv);
+
+/*
+ * The progress line (cli/progress.c): percent, rate and ETA on one stderr line, rewritten
+ * with \r at most 4 times a second and erased by cli_progress_end(). @total 0: unknown
+ * (no percent, no ETA). Silent unless @on.
+ */
+struct cli_progress {
+	int on;
+	const char *unit;	/* "commands", "simulated s", ... */
+	double scale;		/* shown = done / scale (1e9 for ns shown as s) */
+	double start, last;	/* monotonic seconds */
+	int shown;		/* characters on the line now */
+	uint64_t total;		/* cli_progress_sim's: the end of the run, ns (0: unknown) */
+};
+
+void cli_progress_start(struct cli_progress *p, int on, const char *unit, double scale);
+void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total);
+void cli_progress_end(struct cli_progress *p);
+
+/*
+ * cli_progress_sim - start @p for a run of the simulated machine that ends at @end_ns (0:
+ * unknown), hook it to @a->mo (progress, and stop at Ctrl-C) and arm Ctrl-C.
+ */
+void cli_progress_sim(struct cli_progress *p, struct cli_args *a, const char *unit,
+		      uint64_t end_ns);
+
+/*
+ * Ctrl-C: cli_interrupt_arm() installs a SIGINT handler that sets cli_interrupted; the
+ * runs poll it at their safe points (between commands, between events), stop, print
+ * their partial summary and exit with CLI_EXIT_INTERRUPTED. A second Ctrl-C kills.
+ */
+#define CLI_EXIT_INTERRUPTED 130
+extern volatile sig_atomic_t cli_interrupted;
+void cli_interrupt_arm(void);
+
+/* cli_report_file - where the human report goes: stderr under --json -, else stdout. */
+FILE *cli_report_file(const struct cli_args *a);
 
 /* The engine shapes the rtl backend can simulate, for help texts. */
 const char *cli_rtl_shapes(void);

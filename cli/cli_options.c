@@ -397,10 +397,25 @@ static int set_hz(struct cli_args *a, const char *opt, const char *v)
 	return in_range(a, opt, v, 10, 10000, &a->mo.hz);
 }
 
+/* --json: "-" is stdout, and then the JSON is all that is printed there (docs/json.md). */
 static int set_json(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
-	a->json = v;
+	a->json_dash = !strcmp(v, "-");
+	a->json = a->json_dash ? "/dev/stdout" : v;
+	return 0;
+}
+
+/* --progress / --no-progress (default: on when stderr is a terminal); not both. */
+static int set_progress(struct cli_args *a, const char *opt, const char *v)
+{
+	int on = !strcmp(opt, "progress");
+
+	(void)v;
+	if (a->progress_given && a->progress != on)
+		return cli_error(a, "--progress and --no-progress contradict each other: give one");
+	a->progress = on;
+	a->progress_given = 1;
 	return 0;
 }
 
@@ -679,16 +694,22 @@ static const struct cli_opt {
 	  "causal (default): each sleep waits for the wake that ended it in\nLinux, a wake that "
 	  "comes first is held there; tied: the same, but\na wake that comes first lets the sleep "
 	  "pass; program: a sleep waits\nfor any task's wake (a mailbox). docs/trace.md" },
-	{ "json", "FILE", R | V, set_json, "write the results as JSON too" },
-	{ "json", "FILE", P, set_json,
+	{ "json", "FILE|-", L, set_json,
+	  "the summary as JSON (docs/json.md); -: the JSON alone on stdout,\nthe report on stderr" },
+	{ "json", "FILE|-", R | V, set_json,
+	  "write the results as JSON too (docs/json.md); -: the JSON alone\non stdout, the report on stderr" },
+	{ "json", "FILE|-", P, set_json,
 	  "both sides: makespan_ms, cpu_time_ms, busy_pct, wakeup_latency_us\n{p50,p90,p99,max}, "
 	  "migrations, switches, wake_path under linux\nand replay (and held_wakes); each goal's "
-	  "verdict under check;\nthe reader's counts under reader (docs/trace.md)" },
+	  "verdict under check;\nthe reader's counts under reader (docs/trace.md, docs/json.md);\n-: the JSON alone on stdout, the report on stderr" },
 	{ "json", "FILE|-", I, set_json_info,
 	  "the same as JSON, one key a line: the reader's counts (lines,\n"
 	  "skipped, warnings, anomalies by kind, absorbed), CPUs, tasks,\n"
 	  "and every figure system-wide and for the kept tasks (wl_);\n"
 	  "-: the JSON alone on stdout (a sidecar's \"linux\" member)" },
+	{ "progress", NULL, L | R | V | P, set_progress,
+	  "percent, rate and ETA on one stderr line, 4 times a second at\nmost (default: only when stderr is a terminal)" },
+	{ "no-progress", NULL, L | R | V | P, set_progress, "no progress line, even on a terminal" },
 	{ "cost", "k=v,...", R | V | P, costs,
 	  "cost model: ctx_switch_ns, migrate_cold_ns, remote_node_ns,\nbus_ns, "
 	  "engine_clk_ns, sw_op_ns, sw_cpu_ns, sw_base_ns, the wake\npath's wake_idle_ns, "
@@ -868,10 +889,11 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 			"  vp         run a workload on the SystemC virtual platform: the engine on a\n"
 			"             TLM-2.0 bus with a latency per access (make vp builds it)\n"
 			"  help [C]   this text, or the options of command C\n"
+			"  --version  print '%s VERSION' and exit (every command takes it)\n"
 			"\n"
 			"Run '%s COMMAND --help' for the options of a command. Exit status: 0 done,\n"
-			"1 a failure at run time, 2 bad usage or input.\n",
-			cli_prog, cli_prog);
+			"1 a failure at run time, 2 bad usage or input, 130 interrupted (Ctrl-C).\n",
+			cli_prog, cli_prog, cli_prog);
 		return;
 	}
 	for (i = 0; i < NR_CMDS && cmds[i].cmd != cmd; i++)
@@ -882,6 +904,7 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 		if (opts[i].cmds & cmd)
 			usage_opt(&opts[i], f);
 	fprintf(f, "%-20s%s\n", "  --help", "this text");
+	fprintf(f, "%-20s%s\n", "  --version", "print 'hwsched VERSION' and exit");
 	usage_tail(cmd, f);
 	fprintf(f, "\nNumbers are decimal and strict: a whole number where one is meant (no\n"
 		   "fraction, sign or overflow), no nan or inf; each has the range its help\n"
@@ -889,7 +912,8 @@ void cli_usage(enum cli_cmd cmd, FILE *f)
 		   "the target; a directory or a block device is refused, /dev/null, a pipe\n"
 		   "or /dev/stdout are written into, never replaced. Errors: '%s %s: ...'\n"
 		   "on stderr. Exit status: 0 done, 1 a failure at run time, 2 bad usage or\n"
-		   "input (nothing run).\n", cli_prog, cmd_name(cmd));
+		   "input (nothing run), 130 interrupted (Ctrl-C: the partial summary).\n",
+		   cli_prog, cmd_name(cmd));
 }
 
 /* The commands that take option @name, for the message to a command that does not. */
@@ -933,7 +957,7 @@ static void defaults(struct cli_args *a, enum cli_cmd cmd)
 		a->to.background = 1;
 	}
 	a->mo.duration_ns = 1000000000ull;
-	a->mo.progress = isatty(2);
+	a->progress = isatty(2);
 	a->mo.top = 10;
 	hws_vp_opts_default(&a->vo);
 }
@@ -1138,7 +1162,7 @@ int cli_check_not_input(const struct cli_args *a, const char *input)
 
 int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg)
 {
-	static struct option lo[NR_OPTS + 2];
+	static struct option lo[NR_OPTS + 3];
 	unsigned char said[NR_OPTS];
 	size_t i, j, n = 0;
 	int c, idx;
@@ -1154,6 +1178,7 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 					   NULL, 0 };
 	}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n++] = (struct option){ "version", no_argument, NULL, 'V' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	if (check_spelled_out(a, argc, argv, lo))
 		return 2;
@@ -1166,6 +1191,10 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 
 		if (c == 'h') {
 			cli_usage(cmd, stdout);
+			return 0;
+		}
+		if (c == 'V') {
+			printf("%s %s\n", cli_prog, hws_version());
 			return 0;
 		}
 		if (c != 0) {

@@ -3,6 +3,8 @@
  * NUMA-shaped domain many times, for counting its instructions under callgrind.
  *
  * usage: hws_balance_bench CPUS CALLS
+ *        hws_balance_bench --version | --json-head
+ * (--json-head: the "version" and "schema" members that start make bench-balance's JSON)
  * The domain: CPUS split into 4 groups (nodes) of CPUS/4, random loads (fixed seed).
  * The figure `make bench` reports is callgrind's instruction count inside
  * hws_find_busiest divided by CALLS: what one BALANCE query costs done in software.
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "lib/hws_balance.h"
+#include "lib/hws_version.h"
 
 int main(int argc, char **argv)
 {
@@ -22,7 +25,17 @@ int main(int argc, char **argv)
 	uint64_t s = 12345, moves = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("usage: hws_balance_bench CPUS CALLS  (CPUS a multiple of 4, 4..64)\n");
+		printf("usage: hws_balance_bench CPUS CALLS  (CPUS a multiple of 4, 4..64)\n"
+		       "       hws_balance_bench --version | --json-head\n");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("hws_balance_bench %s\n", hws_version());
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--json-head")) {	/* make bench-balance's JSON */
+		hws_json_provenance(stdout);
+		putchar('\n');
 		return 0;
 	}
 	if (argc != 3 || (n = (unsigned)atoi(argv[1])) < 4 || n > 64 || n % 4 ||

@@ -15,6 +15,7 @@
 
 #include "hws/hws.h"
 #include "lib/hws_out.h"
+#include "lib/hws_version.h"
 #include "lib/hws_params.h"
 #include "lib/hws_port_master.h"
 #include "sim/harness/hws_shape.h"
@@ -792,7 +793,9 @@ static int write_json(const struct figures *fg, const char *json, const char *co
 		return 1;
 	}
 	f = out.f;
-	fprintf(f, "{\n  \"commit\": \"%s\",\n", commit);
+	fputs("{\n  ", f);
+	hws_json_provenance(f);
+	fprintf(f, ",\n  \"commit\": \"%s\",\n", commit);
 	fprintf(f, "  \"shape\": \"8x256x16g16\",\n  \"shape_built_with\": \"%s\",\n",
 		built_with());
 	fprintf(f, "  \"load_average\": [%.2f, %.2f],\n", fg->load_before, fg->load_after);
@@ -862,22 +865,31 @@ int main(int argc, char **argv)
 	static struct figures fg;
 	const char *json = NULL, *commit = "unknown";
 	char err[300];
-	int i, sustained_only = 0;
+	int i, sustained_only = 0, keys_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sustained-only")) {
 			sustained_only = 1;
+		} else if (!strcmp(argv[i], "--keys-only")) {
+			keys_only = 1;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			json = argv[++i];
 		} else if (!strcmp(argv[i], "--commit") && i + 1 < argc) {
 			commit = argv[++i];
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("hws_bench %s\n", hws_version());
+			return 0;
 		} else if (!strcmp(argv[i], "--help")) {
 			printf("usage: hws_bench [--json FILE] [--commit DESCRIBE] [--sustained-only]\n"
+			       "       hws_bench --keys-only --json FILE\n"
+			       "       hws_bench --version\n"
 			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
 			       "issue interval per opcode at occupancy 1, 16 and 255 tasks on one\n"
 			       "list, then lockstep, RTL and model throughput on random streams.\n"
 			       "--sustained-only: the sustained commands per cycle on 1, 2 and 4\n"
-			       "ports alone (no JSON).\n");
+			       "ports alone (no JSON). The JSON's keys: docs/json.md.\n"
+			       "--keys-only: measure nothing, write the JSON with every figure 0\n"
+			       "(tests/cli/json_keys_test.cc checks its keys against docs/json.md).\n");
 			return 0;
 		} else {
 			fprintf(stderr, "hws_bench: unknown argument '%s' (try --help)\n", argv[i]);
@@ -888,6 +900,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hws_bench: %s\n", err);
 		return 2;
 	}
+	if (keys_only && (!json || sustained_only)) {
+		fprintf(stderr, "hws_bench: --keys-only writes the JSON: it needs --json FILE and "
+				"not --sustained-only\n");
+		return 2;
+	}
+	if (keys_only)
+		return write_json(&fg, json, commit);
 	if (sustained_only)
 		return measure_sustained(&fg);
 	measure_cycles(&fg);

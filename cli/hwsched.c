@@ -7,6 +7,7 @@
  *   hwsched trace-info ... what the reader makes of a trace, and what Linux did on it
  *   hwsched vp ...         the same on the SystemC virtual platform (build/hwsched_vp)
  *   hwsched help [CMD]     usage
+ *   hwsched --version      'hwsched VERSION' (every command takes --version too)
  *
  * Everything it prints comes from cli/; the libraries below it never print. Options are
  * in one table (cli_options.c), each command in its own unit (cli.h).
@@ -75,6 +76,10 @@ static int dispatch(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return help(1, argv);
+	if (!strcmp(argv[1], "--version")) {
+		printf("%s %s\n", cli_prog, hws_version());
+		return 0;
+	}
 	if (!strcmp(argv[1], "help"))
 		return help(argc, argv);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

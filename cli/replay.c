@@ -120,13 +120,13 @@ static size_t rows_of(const struct trace *tr, const struct trace_linux *lx,
 }
 
 /* The table of Linux's figures beside the replay's, with each goal's verdict. */
-static void print_beside(const struct trace *tr, const struct trace_linux *lx,
+static void print_beside(FILE *out, const struct trace *tr, const struct trace_linux *lx,
 			 const struct machine_result *r)
 {
 	struct row w[MAX_ROWS];
 	size_t n = rows_of(tr, lx, r, w), pass = 0, goals = 0;
 
-	printf("\n%-26s %12s %12s %8s %6s %s\n", "", "linux", "replay", "diff", "goal", "verdict");
+	fprintf(out, "\n%-26s %12s %12s %8s %6s %s\n", "", "linux", "replay", "diff", "goal", "verdict");
 	for (size_t i = 0; i < n; i++) {
 		char goal[16] = "";
 
@@ -136,26 +136,26 @@ static void print_beside(const struct trace *tr, const struct trace_linux *lx,
 			snprintf(goal, sizeof(goal), "%.0f%%", w[i].tol);
 		char e[24];
 
-		printf("%-26s %12.*f %12.*f %8s %6s %s\n", w[i].label, w[i].prec, w[i].l,
+		fprintf(out, "%-26s %12.*f %12.*f %8s %6s %s\n", w[i].label, w[i].prec, w[i].l,
 		       w[i].prec, w[i].r, pct_text(w[i].r, w[i].l, "%.1f%%", e, sizeof(e)), goal,
 		       w[i].g == G_NONE ? "" : row_pass(&w[i]) ? "ok" : "MISS");
 		goals += w[i].g != G_NONE;
 		pass += w[i].g != G_NONE && row_pass(&w[i]);
 	}
-	printf("(latency in us; the Linux column counts the workload's tasks only, as the replay "
+	fprintf(out, "(latency in us; the Linux column counts the workload's tasks only, as the replay "
 	       "does; %zu of %zu goals met:\ndocs/trace.md, \"Fidelity goals\")\n", pass, goals);
 	{
 		struct path_rows pl, pr;
 
 		path_rows(0, lx, r, &pl);
 		path_rows(1, lx, r, &pr);
-		printf("\n%-26s %12s %12s %12s %12s\n", "wake path", "linux n", "replay n",
+		fprintf(out, "\n%-26s %12s %12s %12s %12s\n", "wake path", "linux n", "replay n",
 		       "linux p50", "replay p50");
 		for (unsigned k = 1; k < TRACE_PATH_NR + 2; k++)
-			printf("%-26s %12llu %12llu %12.1f %12.1f\n", path_row_name(k),
+			fprintf(out, "%-26s %12llu %12llu %12.1f %12.1f\n", path_row_name(k),
 			       (unsigned long long)pl.n[k], (unsigned long long)pr.n[k], pl.p50[k],
 			       pr.p50[k]);
-		printf("(how the CPU took each woken task: docs/trace.md, \"Wake paths\"; "
+		fprintf(out, "(how the CPU took each woken task: docs/trace.md, \"Wake paths\"; "
 		       "unknown in Linux: %llu)\n", (unsigned long long)pl.n[0]);
 	}
 }
@@ -238,12 +238,20 @@ static int write_json(const struct cli_args *a, const char *trace_path, const ch
 	if (hws_out_open(&out, a->json, 0, err, sizeof(err)))
 		return cli_fail(a, "%s", err);
 	f = out.f;
-	fputs("{\n  \"trace\": ", f);
+	fputs("{\n  ", f);
+	hws_json_provenance(f);
+	fputs(",\n  \"trace\": ", f);
 	hws_json_str(f, trace_path);
 	fputs(", \"sched\": ", f);
 	hws_json_str(f, a->mo.sched);
 	fputs(", \"topology\": ", f);
 	hws_json_str(f, a->mo.topology);
+	fputs(", \"backend\": ", f);	/* the engine's, for a scheduler that has one */
+	if (sched_find(a->mo.sched) && (sched_find(a->mo.sched)->uses & SCHED_USES_ENGINE))
+		hws_json_str(f, a->mo.sched_opts.engine.backend);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"seed\": %llu", (unsigned long long)a->mo.seed);
 	fprintf(f, ", \"hz\": %u, \"kernel\": ", a->mo.hz);
 	if (a->mo.sched_opts.fair.kernel)	/* the EEVDF version replayed (--kernel) */
 		fprintf(f, "\"%u.%u\"", a->mo.sched_opts.fair.kernel / 100,
@@ -270,27 +278,29 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	struct machine_result r;
 	struct trace_linux lx;
 	struct cli_sidecar sc;
+	struct cli_progress pr;
+	FILE *out = cli_report_file(a);
 	char err[400], topo[64];
 	int ret = 0;
 
 	trace_linux_metrics(tr, &lx);
-	printf("trace: %s: %u workload tasks (%zu more as background), %u CPUs, %llu lines "
+	fprintf(out, "trace: %s: %u workload tasks (%zu more as background), %u CPUs, %llu lines "
 	       "(%llu skipped", path, lx.tasks, tr->nr_tasks - lx.tasks, tr->nr_cpus,
 	       (unsigned long long)tr->lines, (unsigned long long)tr->skipped);
 	if (tr->warnings)
-		printf(", %llu warnings", (unsigned long long)tr->warnings);
+		fprintf(out, ", %llu warnings", (unsigned long long)tr->warnings);
 	/* steps back in time taken as the latest line's time: shown, never silent */
-	printf("; %llu anomalies, %llu absorbed", (unsigned long long)tr->anomalies,
+	fprintf(out, "; %llu anomalies, %llu absorbed", (unsigned long long)tr->anomalies,
 	       (unsigned long long)tr->absorbed);
 	if (tr->absorbed)
-		printf(" (at most %.3f us back)", (double)tr->absorbed_max_ns / 1e3);
-	printf(")\n");
+		fprintf(out, " (at most %.3f us back)", (double)tr->absorbed_max_ns / 1e3);
+	fprintf(out, ")\n");
 	if (!cli_sidecar_read(path, &sc)) {	/* the traced kernel, unless told otherwise */
 		if (sc.hz && !a->hz_given)
 			a->mo.hz = sc.hz;
 		if (sc.kernel && !a->kernel_given && !strcmp(a->mo.sched, "eevdf"))
 			a->mo.sched_opts.fair.kernel = sc.kernel;
-		printf("sidecar %s: HZ %u, kernel %u.%u%s%s\n", sc.path, a->mo.hz,
+		fprintf(out, "sidecar %s: HZ %u, kernel %u.%u%s%s\n", sc.path, a->mo.hz,
 		       sc.kernel / 100, sc.kernel % 100, sc.role[0] ? "; " : "", sc.role);
 	}
 	if (!a->topology_given) {	/* the default: as the trace */
@@ -301,14 +311,27 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 	a->mo.workload = path;
 	/* A replay ends when its tasks exit; stop a stuck one at 3x the trace's length. */
 	a->mo.duration_ns = (uint64_t)(3 * (tr->end_ns - tr->start_ns)) + 1000000000ull;
-	ret = machine_run(&a->mo, &r, stdout, err, sizeof(err));
+	/* the progress: simulated time against the trace's length */
+	cli_progress_sim(&pr, a, "sim s", tr->end_ns - tr->start_ns);
+	ret = machine_run(&a->mo, &r, out, err, sizeof(err));
+	cli_progress_end(&pr);
 	if (ret)	/* -EINVAL: the trace or the options refused (bad input) */
 		return (ret == -EINVAL ? cli_error : cli_fail)(a, "%s", err);
 	if (r.nr_cpus != tr->nr_cpus)
-		printf("topology %s: %u CPUs replay the trace's %u; busy %% is compared CPU by "
+		fprintf(out, "topology %s: %u CPUs replay the trace's %u; busy %% is compared CPU by "
 		       "CPU where both have it\n", a->mo.topology, r.nr_cpus, tr->nr_cpus);
-	machine_print(&a->mo, &r, stdout);
-	print_beside(tr, &lx, &r);
+	machine_print(&a->mo, &r, out);
+	if (r.interrupted) {	/* the partial summary; no JSON (docs/json.md) */
+		fprintf(out, "replay: interrupted at %.3f s simulated, %llu events (partial "
+			"figures above)\n", r.sim_ns / 1e9, (unsigned long long)r.events);
+		fflush(out);
+		if (a->json)
+			fprintf(stderr, "%s %s: --json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->json_dash ? "-" : a->json);
+		machine_result_free(&r);
+		return CLI_EXIT_INTERRUPTED;
+	}
+	print_beside(out, tr, &lx, &r);
 	if (a->json)
 		ret = write_json(a, path, sc.role, tr, &lx, &r);
 	machine_result_free(&r);

@@ -11,8 +11,8 @@
 
 #include "cli/cli.h"
 
-static int write_vp_json(const struct hws_vp_result *v, const char *path, char *err,
-			 size_t len)
+static int write_vp_json(const struct cli_args *a, const struct hws_vp_result *v,
+			 const char *path, char *err, size_t len)
 {
 	struct hws_out out;
 	unsigned k;
@@ -22,7 +22,10 @@ static int write_vp_json(const struct hws_vp_result *v, const char *path, char *
 	if (ret)
 		return ret;
 	f = out.f;
-	fputs("{\n  \"engine\": ", f);
+	fputs("{\n  ", f);
+	hws_json_provenance(f);
+	fprintf(f, ", \"seed\": %llu, \"backend\": \"tlm\",\n  \"engine\": ",
+		(unsigned long long)a->mo.seed);
 	hws_json_str(f, v->engine);
 	fprintf(f, ", \"initiators\": %u, \"clk_ns\": %g, \"bus_latency_ns\": %g, "
 		   "\"bus_read_latency_ns\": %g, \"bus_write_latency_ns\": %g,\n  "
@@ -131,16 +134,30 @@ static int check(struct cli_args *a)
 /* Print the report and write the files: the exit status. */
 static int report(struct cli_args *a, struct machine_result *r, const struct hws_vp_result *vr)
 {
+	FILE *out = cli_report_file(a);
 	char err[400];
 	int ret = 0;
 
-	machine_print(&a->mo, r, stdout);
+	machine_print(&a->mo, r, out);
 	if (vr)
-		print_vp(vr, stdout);
-	fflush(stdout);
+		print_vp(vr, out);
+	if (r->interrupted) {	/* the partial summary; no JSON (docs/json.md) */
+		fprintf(out, "%s: interrupted at %.3f s simulated, %llu events (partial figures "
+			"above)\n", a->cmd_name, r->sim_ns / 1e9, (unsigned long long)r->events);
+		fflush(out);
+		if (a->json)
+			fprintf(stderr, "%s %s: --json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->json_dash ? "-" : a->json);
+		if (a->vp_json)
+			fprintf(stderr, "%s %s: --vp-json %s not written: interrupted\n", cli_prog,
+				a->cmd_name, a->vp_json);
+		machine_result_free(r);
+		return CLI_EXIT_INTERRUPTED;
+	}
+	fflush(out);
 	if (a->json && machine_write_json(&a->mo, r, a->json, err, sizeof(err)))
 		ret = cli_fail(a, "%s", err);
-	else if (vr && a->vp_json && write_vp_json(vr, a->vp_json, err, sizeof(err)))
+	else if (vr && a->vp_json && write_vp_json(a, vr, a->vp_json, err, sizeof(err)))
 		ret = cli_fail(a, "%s", err);
 	machine_result_free(r);
 	return ret;
@@ -151,6 +168,7 @@ static int run_or_vp(enum cli_cmd cmd, int argc, char **argv)
 	struct cli_args a;
 	struct machine_result r;
 	struct hws_vp_result vr;
+	struct cli_progress pr;
 	char err[400];
 	int ret, first;
 
@@ -168,10 +186,12 @@ static int run_or_vp(enum cli_cmd cmd, int argc, char **argv)
 	ret = check(&a);
 	if (ret)
 		goto out;
+	cli_progress_sim(&pr, &a, "sim s", a.mo.duration_ns);
 	if (cmd == CLI_VP)
-		ret = hws_vp_run(&a.mo, &a.vo, &r, &vr, stdout, err, sizeof(err));
+		ret = hws_vp_run(&a.mo, &a.vo, &r, &vr, cli_report_file(&a), err, sizeof(err));
 	else
-		ret = machine_run(&a.mo, &r, stdout, err, sizeof(err));
+		ret = machine_run(&a.mo, &r, cli_report_file(&a), err, sizeof(err));
+	cli_progress_end(&pr);
 	if (ret)	/* -EINVAL: options the scheduler refused (bad input) */
 		ret = (ret == -EINVAL ? cli_error : cli_fail)(&a, "%s", err);
 	else

@@ -137,7 +137,10 @@ static void write_json_to(FILE *f, const struct cli_args *a, const struct trace 
 	const char *sep = "";
 	unsigned k;
 
-	fputs("{\n  \"tasks_kept\": ", f);
+	/* one line, the first: tools/record_trace.sh leaves it out of a sidecar */
+	fputs("{\n  ", f);
+	hws_json_provenance(f);
+	fputs(",\n  \"tasks_kept\": ", f);
 	json_filter(f, a);
 	fprintf(f, ",\n  \"lenient\": %s,\n", a->to.lenient ? "true" : "false");
 	fprintf(f, "  \"lines\": %llu,\n  \"skipped\": %llu,\n  \"warnings\": %llu,\n",

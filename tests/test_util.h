@@ -193,6 +193,17 @@ inline std::string sidecar_linux(const std::string &sidecar)
 	return out;
 }
 
+// hwsched trace-info --json - as a sidecar holds it: without the "version" and "schema"
+// line (the build's provenance, docs/json.md; tools/record_trace.sh leaves it out).
+inline std::string without_provenance(const std::string &json)
+{
+	const std::string key = "{\n  \"version\": ";
+	if (json.compare(0, key.size(), key) != 0)
+		return json;
+	size_t nl = json.find('\n', 2);
+	return nl == std::string::npos ? json : "{" + json.substr(nl);
+}
+
 // A seed from HWS_SEED in the environment, else @def.
 inline uint64_t seed_from_env(uint64_t def)
 {

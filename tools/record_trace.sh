@@ -73,11 +73,14 @@ done
 [ -x "$HWSCHED" ] || die "$HWSCHED is not built (make build/hwsched)"
 
 # The sidecar of trace $1 into file $3 (a new file): capture record $2 (one line of JSON)
-# and the "linux" member, hwsched trace-info's JSON indented by two spaces.
+# and the "linux" member, hwsched trace-info's JSON indented by two spaces, without its
+# first line's "version" and "schema" (the build's, which would make every sidecar stale
+# at the next commit; docs/json.md).
 write_sidecar() {
 	local trace=$1 capture=$2 out=$3 info
 	info=$("$HWSCHED" trace-info "$trace" --json -) ||
 		die "hwsched trace-info refused $trace (its message above): nothing written"
+	info=$(printf '%s\n' "$info" | sed '2{/^  "version": /d}')
 	{
 		echo "{"
 		echo "  \"schema\": 1,"

@@ -203,11 +203,16 @@ static void start(struct machine *m)
 static void loop(struct machine *m)
 {
 	const struct machine_opts *o = &m->o;
-	uint64_t next_progress = 0;
 	const char *e1;
 
 	while (m->hn && !m->failed) {
-		struct event e = mach_pop(m);
+		struct event e;
+
+		if (o->stop && *o->stop) {
+			m->interrupted = 1;
+			break;
+		}
+		e = mach_pop(m);
 
 		if (o->duration_ns && e.time > o->duration_ns)
 			break;
@@ -223,16 +228,13 @@ static void loop(struct machine *m)
 			mach_fail(m, "firmware: %s", e1);
 		mach_check_conservation(m, o->check_every &&
 						   m->events % (unsigned)o->check_every == 0);
-		if (o->progress && m->now >= next_progress) {
-			fprintf(stderr, "\r  simulated %.3f s, %llu events, %u tasks live   ",
-				m->now / 1e9, (unsigned long long)m->events, m->live);
-			next_progress = m->now + 100 * MS;
-		}
+		if (o->progress && !(m->events & 1023))
+			o->progress(o->progress_arg, m->now);
 		if (!m->live && !m->failed)
 			break;	/* drain: only ticks remain */
 	}
 	if (o->progress)
-		fprintf(stderr, "\n");
+		o->progress(o->progress_arg, MACHINE_PROGRESS_END);
 }
 
 /* After a run that did not fail: the results, the scheduler's report, the timeline. */
@@ -256,6 +258,7 @@ static int finish(struct machine *m, struct machine_result *r, FILE *report, cha
 		r->coh_mem_ns = cs->mem_ns;
 	}
 	r->yields = m->yields;
+	r->interrupted = m->interrupted;
 	if (m->ops->engine_stats)
 		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)

@@ -7,6 +7,7 @@
 #ifndef HWS_MACHINE_H
 #define HWS_MACHINE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -55,6 +56,8 @@ enum machine_replay_order {
 	MACHINE_REPLAY_PROGRAM,
 };
 
+#define MACHINE_PROGRESS_END UINT64_MAX
+
 struct machine_opts {
 	/* "numa=N,pkg=P,core=C,smt=S[,profile=NAME]" (missing keys = 1; a profile prices
 	 * cache-line transfers, docs/simulator.md "Coherence") */
@@ -72,7 +75,14 @@ struct machine_opts {
 	enum machine_replay_order replay_order;	/* a replay's reconstruction */
 	int check_every;	/* deep conservation check every N events (0: never) */
 	struct machine_costs costs;
-	int progress;		/* print progress to stderr */
+	/* Called every 1024 events with the simulated time (NULL: none); the caller prints.
+	 * A last call with MACHINE_PROGRESS_END when the events end, before the machine
+	 * prints its report (the caller erases its line). */
+	void (*progress)(void *arg, uint64_t now_ns);
+	void *progress_arg;
+	/* When non-NULL and set (a signal handler's flag), the run stops after the event in
+	 * hand, as at its time limit, and the result says interrupted. */
+	const volatile sig_atomic_t *stop;
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
 	/* write the run's scheduling events here as `perf script` text of `perf sched
@@ -100,6 +110,7 @@ struct machine_task_stat {
 /* What a run measured. */
 struct machine_result {
 	uint64_t sim_ns;		/* simulated time at the end */
+	int interrupted;		/* stopped early by machine_opts.stop */
 	uint64_t events;
 	double throughput;		/* work units per simulated second */
 	const char *unit;		/* its name */

@@ -153,6 +153,7 @@ struct mcpu {
 
 struct machine {
 	struct machine_opts o;
+	int interrupted;	/* the run stopped at o.stop */
 	struct sched_topo topo;
 	const struct coh_profile *profile;	/* the topology's profile=, or NULL */
 	struct coh *coh;	/* the coherence model (NULL without a profile) */

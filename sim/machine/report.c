@@ -2,6 +2,7 @@
  * report.c - a run's report: the text of hwsched run and the JSON of --json.
  */
 #include "sim/machine/machine_int.h"
+#include "lib/hws_version.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -146,7 +147,9 @@ int machine_write_json(const struct machine_opts *o, const struct machine_result
 	if (ret)
 		return ret;
 	f = out.f;
-	fputs("{\n  \"workload\": ", f);
+	fputs("{\n  ", f);
+	hws_json_provenance(f);
+	fputs(",\n  \"workload\": ", f);
 	hws_json_str(f, o->workload);
 	fputs(", \"topology\": ", f);
 	hws_json_str(f, o->topology);

@@ -1013,6 +1013,10 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 		goto out;
 	}
 	while (r->commands < o->commands) {
+		if (o->stop && *o->stop) {
+			r->interrupted = 1;
+			break;
+		}
 		unsigned x = rnd(&g, 1000);
 		uint64_t left = o->commands - r->commands;
 		unsigned nb;
@@ -1051,7 +1055,7 @@ int hws_randcmd_run(struct hws_dev *d, const struct hws_randcmd_opts *o,
 		}
 		if (o->progress && r->commands >= next_progress) {
 			o->progress(o->progress_arg, r->commands, o->commands);
-			next_progress = r->commands + o->commands / 100 + 1;
+			next_progress = r->commands + 1024;
 		}
 	}
 	ret = final_sweep(&g);

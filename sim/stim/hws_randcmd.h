@@ -11,6 +11,7 @@
 #ifndef HWS_RANDCMD_H
 #define HWS_RANDCMD_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hws/hws.h"
@@ -27,9 +28,12 @@ struct hws_randcmd_opts {
 	 * commands in flight, after which every register is checked against its reset
 	 * value; 0 (the default) draws nothing more, so a seed's stream is as before. */
 	double resets;
-	/* Called about every 1% of the run when non-NULL. */
+	/* Called about every 1024 commands when non-NULL. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
+	/* When non-NULL and set (a signal handler's flag), the stream stops before its next
+	 * command, sweeps and checks as at its end, and the report says interrupted. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct hws_randcmd_report {
@@ -54,6 +58,7 @@ struct hws_randcmd_report {
 					 * backend's model counts them (hws_overlaps()) */
 	int has_overlaps;		/* ... the backend has a model that counts them */
 	int failed;			/* a call failed unexpectedly (mismatch, timeout) */
+	int interrupted;		/* stopped early by hws_randcmd_opts.stop */
 	char msg[600];			/* why */
 };
 

@@ -398,7 +398,8 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		dry.svg = nullptr;
 		dry.sched_opts.engine.wave = nullptr;
 		dry.sched_opts.engine.irq = 0;	// o1 has no engine to interrupt it
-		dry.progress = 0;
+		dry.progress = nullptr;
+		dry.stop = nullptr;
 		dry.check_every = 0;
 		ret = machine_run(&dry, &dr, nullptr, err, len);
 		if (ret)

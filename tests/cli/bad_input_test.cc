@@ -204,7 +204,7 @@ TEST(BadInput, OutputPathsDestroyNothing)
 	// /dev/stdout (here a pipe): the JSON follows the report, in order
 	r = hwsched(run + "--json /dev/stdout");
 	EXPECT_EQ(r.status, 0) << r.out;
-	size_t rep = r.out.find("run: workload mix"), js = r.out.find("{\n  \"workload\": \"mix");
+	size_t rep = r.out.find("run: workload mix"), js = r.out.find("{\n  \"version\": ");
 	EXPECT_NE(js, std::string::npos) << r.out;
 	EXPECT_LT(rep, js) << r.out;
 	// /dev/full: the write error, named, exit 1
@@ -250,7 +250,7 @@ TEST(BadInput, OutputPathsDestroyNothing)
 	EXPECT_GT(slurp(d / "w.fst").size(), 100u);
 	r = hwsched("run --workload mix:tasks=2 --duration 1ms --json " + d / "r.json");
 	ASSERT_EQ(r.status, 0) << r.out;
-	EXPECT_EQ(slurp(d / "r.json").substr(0, 14), "{\n  \"workload\"");
+	EXPECT_EQ(slurp(d / "r.json").substr(0, 14), "{\n  \"version\":");
 	CliRun listing = { 0, "" };
 	FILE *p = popen(("ls -A " + d.path).c_str(), "r");
 	char b[256];

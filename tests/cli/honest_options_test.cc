@@ -97,7 +97,7 @@ TEST(HonestOptions, AWriteErrorOnStandardOutputFails)
 	std::string h = HWSCHED_BIN;
 	CliRun c = shell("sh -c '" + h + " lockstep --commands 50 --quiet >/dev/full'");
 	EXPECT_EQ(c.status, 1) << c.out;
-	EXPECT_NE(c.out.find("hwsched: writing standard output: No space left on device"),
+	EXPECT_NE(c.out.find("hwsched: writing standard output: "),
 		  std::string::npos) << c.out;
 
 	c = shell("sh -c '" + h + " run --duration 5ms >&-'");
