@@ -3,14 +3,15 @@
 # to OUT, touching it only when the version changed, so that make rebuilds one object.
 #
 # The version: `git describe --always --dirty` when the tree is a git checkout of its own
-# (not a tarball unpacked inside another repository), else the release in VERSION.
+# (not a tarball unpacked inside another repository), else the release in VERSION. git runs
+# with --no-optional-locks: a make beside a commit never holds .git/index.lock.
 set -eu
 out=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 v=
-if top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null) &&
+if top=$(git --no-optional-locks -C "$root" rev-parse --show-toplevel 2>/dev/null) &&
    [ "$(cd "$top" && pwd -P)" = "$(cd "$root" && pwd -P)" ]; then
-	v=$(git -C "$root" describe --always --dirty 2>/dev/null) || v=
+	v=$(git --no-optional-locks -C "$root" describe --always --dirty 2>/dev/null) || v=
 fi
 [ -n "$v" ] || v=$(tr -d ' \n' < "$root/VERSION")
 mkdir -p "$(dirname "$out")"
