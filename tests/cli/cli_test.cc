@@ -341,3 +341,50 @@ TEST(Cli, ReplayShowsTheReadersCounts)
 		  std::string::npos) << slurp(f);
 	std::remove(f.c_str());
 }
+
+// --svg-window (docs/trace.md, "Side by side"): run and replay take it; a window that is
+// malformed, empty, beyond the run or without --svg is refused naming the option, exit 2,
+// and no picture is written. The replay's lanes say which side is which.
+TEST(Cli, SvgWindowIsCheckedAndTheReplaysLanesAreNamed)
+{
+	const std::string out = "build/cli_window.svg";
+	const std::string run = "run --workload mix:tasks=4 --topology core=2 --sched o1 "
+				"--duration 20ms ";
+	struct {
+		std::string args, says;
+	} bad[] = {
+		{ run + "--svg-window 1ms:2ms", "--svg-window chooses what --svg draws" },
+		{ run + "--svg " + out + " --svg-window 2ms:1ms", "--svg-window '2ms:1ms': END" },
+		{ run + "--svg " + out + " --svg-window 5ms", "--svg-window '5ms': expected START:END" },
+		{ run + "--svg " + out + " --svg-window 1ms:2xs", "--svg-window '1ms:2xs': END '2xs'" },
+		{ run + "--svg " + out + " --svg-window 10ms:30ms", "10ms:30ms: ends after the run's --duration (20 ms)" },
+	};
+	for (auto &b : bad) {
+		remove(out.c_str());
+		CliRun r = hwsched(b.args);
+		EXPECT_EQ(r.status, 2) << b.args << "\n" << r.out;
+		EXPECT_EQ(r.out.find("hwsched run: --svg-window"), 0u) << b.args << "\n" << r.out;
+		EXPECT_NE(r.out.find(b.says), std::string::npos) << b.args << "\n" << r.out;
+		EXPECT_NE(access(out.c_str(), F_OK), 0) << b.args;
+	}
+	CliRun r = hwsched(run + "--svg " + out + " --svg-window 5ms:15ms");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(slurp(out).find("drawn: 5 to 15 ms"), std::string::npos);
+
+	std::string dir = trace_dir();
+	HWS_NEED_TRACES(dir);
+	const std::string replay = "replay " + dir + "/make_j4.txt.gz --sched eevdf --svg " + out;
+	remove(out.c_str());
+	r = hwsched(replay + " --svg-window 0:10s");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("hwsched replay: --svg-window"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("ends after the replay and the trace"), std::string::npos) << r.out;
+	EXPECT_NE(access(out.c_str(), F_OK), 0);
+	r = hwsched(replay + " --svg-window 100ms:150ms");
+	ASSERT_EQ(r.status, 0) << r.out;
+	std::string svg = slurp(out);
+	for (const char *k : { ">Linux (the trace)<", ">replay (eevdf)<", ">Linux CPU 0<", ">CPU 1<",
+			       ">Legend:<", "not replayed", ">100<", ">150<", ">time (ms); 0: the" })
+		EXPECT_NE(svg.find(k), std::string::npos) << k;
+	EXPECT_LT(svg.find(">Linux (the trace)<"), svg.find(">replay (eevdf)<"));
+}
