@@ -6,7 +6,8 @@
  * What bounds the file (docs/simulator.md, "The timeline"): each lane is MACHINE_SVG_COLS
  * pixel columns wide, and what one column holds is drawn once. Bursts are rasterized into
  * the columns of their lane; a run of adjacent columns with the same content (one task,
- * or several) and the same shade is one <rect>. So a lane has at most MACHINE_SVG_COLS
+ * or several) and the same shade is one <rect>, but a burst longer than a column starts
+ * a rect of its own (each rect still starts in a column of its own). So a lane has at most MACHINE_SVG_COLS
  * burst rects, at most MACHINE_SVG_COLS / 2 delay lines and MACHINE_SVG_COLS / 6
  * migration marks, whatever the number of bursts.
  *
@@ -196,6 +197,7 @@ struct col {
 	uint64_t dom_ns;
 	int64_t t0, t1;		/* first start, last end of its items */
 	int wide;		/* an item crosses one of its edges */
+	int wstart;		/* an item crossing its right edge starts in it */
 	int migr;
 	int dcov;		/* difference array of the delays' coverage */
 	long last;		/* the last item touching it (index in the lane's input) */
@@ -255,6 +257,7 @@ static void raster_add(struct col *col, const struct view *v, const struct item 
 		k->nstart += c == c0 && it->t0 >= v->from ? it->n : 0;
 		k->t1 = it->t1;
 		k->wide |= it->t0 < cs || it->t1 > ce;
+		k->wstart |= c == c0 && it->t0 >= cs && it->t1 > ce;
 		k->migr |= c == c0 && it->migrated && it->t0 >= v->from;
 		k->last = id;
 	}
@@ -358,6 +361,7 @@ static void draw_lane(const struct lanes_ctx *x, const struct item *items, size_
 	const struct view *v = x->v;
 	struct col *col = calloc(MACHINE_SVG_COLS, sizeof(*col));
 	double last_mark = -1e9;
+	int prev_end = -1, prev_key = KEY_NONE;	/* the last rect's end and content */
 	int c, d, cov = 0;
 
 	if (!col) {
@@ -379,8 +383,10 @@ static void draw_lane(const struct lanes_ctx *x, const struct item *items, size_
 			continue;
 		}
 		s = shade(k, v);
+		/* a run: alike columns, until a long burst starts (its own rect, tooltip) */
 		for (d = c; d < MACHINE_SVG_COLS && col[d].n && col[d].key == k->key &&
-			    shade(&col[d], v) == s; d++) {
+			    shade(&col[d], v) == s &&
+			    (d == c || k->key == KEY_SEVERAL || !col[d].wstart); d++) {
 			busy += col[d].busy;
 			if (col[d].dom_ns > dom_ns) {
 				dom_ns = col[d].dom_ns;
@@ -393,8 +399,14 @@ static void draw_lane(const struct lanes_ctx *x, const struct item *items, size_
 		for (int e = c; e < d; e++)
 			bursts += col[e].nstart;
 		fill_of(k->key, fill);
-		fprintf(x->f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"",
-			x->v->left + c, y, d - c, h, fill);
+		if (c == prev_end && k->key == prev_key && k->key >= 0)	/* a seam shows */
+			fprintf(x->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				   "fill=\"%s\"", x->v->left + c + 0.6, y, d - c - 0.6, h, fill);
+		else
+			fprintf(x->f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+				   "fill=\"%s\"", x->v->left + c, y, d - c, h, fill);
+		prev_end = d;
+		prev_key = k->key;
 		if (s < 4)
 			fprintf(x->f, " fill-opacity=\"%.2f\"", s / 4.0);
 		fputs("><title>", x->f);
@@ -655,12 +667,12 @@ static void legend_text(struct legend *l, double mark_w, const char *text)
 	l->x += mark_w + 4 + 6.0 * (double)strlen(text) + 18;
 }
 
-static void legend(struct legend *l, int replay)
+static void legend(struct legend *l, int replay, int by_group)
 {
 	FILE *f = l->f;
 	char fill[8];
 	const char *t1 = replay ? "a task (the same colour on both sides)" :
-				  "a task (a group, when the workload has groups)";
+			 by_group ? "a task group (the workload's groups=)" : "a task";
 	const char *t2 = "several tasks in one pixel column";
 	const char *t3 = "paler: the CPU partly idle there";
 	const char *t4 = "not replayed (kernel threads, perf)";
@@ -732,7 +744,7 @@ static int write_svg(struct machine *m, uint64_t span, const char *path, char *e
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	legend(&lg, tr != NULL);
+	legend(&lg, tr != NULL, !tr && m->ngroups > 1);
 	fclose(lg.f);
 	top = lg.y + 16 + 12 + (tr ? 12 : 0);
 	rtop = tr ? top + ln * lane + 24 : top;	/* the replay's (or the run's) lanes */
