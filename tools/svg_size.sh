@@ -5,16 +5,19 @@
 #   tools/svg_size.sh [OUT]      (default build/svg/size.json; HWSCHED=... another binary)
 #
 # Runs the cases of issue 38 (2 s of tbench, 32 clients on 4 CPUs: 449,074 switches; 5 ms
-# of it through --svg-window; hackbench on 64 CPUs, the most lanes; the replays of the longest trace of traces/, make_j6, and of the one with the most events,
-# pipe_pingpong) and writes one JSON record: commit, date, machine, and per case the
-# command, the file's bytes, its <rect> elements, its lanes, and the seconds rsvg-convert
-# took to draw it when it is installed (null otherwise: it is no dependency of the build;
-# a wall-clock figure, for the docs only).
+# of it through --svg-window; hackbench on 64 CPUs, the most lanes; the replays of the
+# longest trace of traces/, make_j6, and of the one with the most events, pipe_pingpong)
+# and writes one JSON record through a temporary file: commit, date, machine, and per
+# case the command, the file's bytes, its <rect> elements, its lanes, and the seconds
+# rsvg-convert took to draw it when it is installed (null otherwise: it is no dependency
+# of the build; a wall-clock figure, for the docs only). It refuses an OUT that is one of
+# the pictures it writes.
 set -eu
 cd "$(dirname "$0")/.."
 HWSCHED=${HWSCHED:-build/hwsched}
 OUT=${1:-build/svg/size.json}
 DIR=build/svg
+case $OUT in *.svg|*.png) echo "svg_size.sh: $OUT: the record is JSON, not a picture" >&2; exit 2;; esac
 mkdir -p "$DIR" "$(dirname "$OUT")"
 [ -x "$HWSCHED" ] || { echo "svg_size.sh: $HWSCHED: not built (make build/hwsched)" >&2; exit 2; }
 

@@ -7,9 +7,9 @@
  * pixel columns wide, and what one column holds is drawn once. Bursts are rasterized into
  * the columns of their lane; a run of adjacent columns with the same content (one task,
  * or several) and the same shade is one <rect>, but a burst longer than a column starts
- * a rect of its own (each rect still starts in a column of its own). So a lane has at most MACHINE_SVG_COLS
- * burst rects, at most MACHINE_SVG_COLS / 2 delay lines and MACHINE_SVG_COLS / 6
- * migration marks, whatever the number of bursts.
+ * a rect of its own (each rect still starts in a column of its own). So a lane has at
+ * most MACHINE_SVG_COLS burst rects, MACHINE_SVG_COLS / 2 delay lines and
+ * MACHINE_SVG_COLS / 6 migration marks, whatever the number of bursts.
  *
  * While the run goes on, the recorded bursts are compacted when they pile up: consecutive
  * bursts of one CPU inside one quarter of a future pixel column are merged into one
@@ -145,7 +145,7 @@ void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next)
 
 /*
  * The one colour reserved for wakeup delays; task colours keep their hue at least 35
- * degrees from it (tl_task_colour()), the neutral ones have no hue.
+ * degrees from it (machine_svg_task_colour()), the neutral ones have no hue.
  */
 #define DELAY_COLOUR MACHINE_SVG_DELAY_COLOUR
 #define SEVERAL_COLOUR "#555555"	/* one pixel column, several tasks */
