@@ -694,8 +694,9 @@ static void legend(struct legend *l, int replay, int by_group)
 		l->y, SEVERAL_COLOUR);
 	legend_text(l, 10, t2);
 	legend_room(l, 14 + 6.0 * strlen(t3));
+	machine_svg_task_colour(0, fill);	/* a task's colour, not a grey: unlike t4's */
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\" "
-		   "fill-opacity=\"0.5\"/>\n", l->x, l->y, SEVERAL_COLOUR);
+		   "fill-opacity=\"0.5\"/>\n", l->x, l->y, fill);
 	legend_text(l, 10, t3);
 	if (replay) {
 		legend_room(l, 14 + 6.0 * strlen(t4));
