@@ -304,7 +304,9 @@ struct lanes_ctx {
 static void key_name(const struct lanes_ctx *x, int key)
 {
 	if (key == KEY_GREY) {
-		fputs("tasks not replayed", x->f);
+		fputs("background tasks", x->f);
+	} else if (key == KEY_NONE) {
+		fputs("a task not replayed", x->f);
 	} else if (key < 0) {
 		fputs("several tasks", x->f);
 	} else if (x->m->ngroups > 1 && !x->tr) {
@@ -336,7 +338,10 @@ static void one_title(const struct lanes_ctx *x, const struct item *it)
 	if (x->linux_side) {
 		const struct trace_burst *b = &x->tr->bursts[it->idx];
 
-		key_name(x, it->key);
+		/* dom: the trace's task (KEY_NONE: a pid the replay does not have) */
+		key_name(x, it->dom);
+		if (it->dom >= 0 && it->key == KEY_GREY)
+			fputs(" (background)", f);
 		fprintf(f, ", pid %d", b->pid);
 	} else {
 		const struct seg *g = &x->m->segs[it->idx];
@@ -345,6 +350,8 @@ static void one_title(const struct lanes_ctx *x, const struct item *it)
 			fprintf(f, "task %u (group %u)", g->task, g->group);
 		else
 			key_name(x, it->key == KEY_GREY ? (int)g->task : it->key);
+		if (it->key == KEY_GREY)
+			fputs(" (background)", f);
 		if (x->tr && g->task < x->tr->nr_tasks)
 			fprintf(f, ", pid %d", x->tr->tasks[g->task].pid);
 	}
@@ -490,8 +497,6 @@ static void machine_lanes(const struct lanes_ctx *x, double top, double lane, si
 		int dom = m->ngroups > 1 && !m->o.trace ? (g->group == GRP_SEVERAL ? key : g->group) :
 			  g->dom;
 
-		if (m->o.trace && g->dom < m->o.trace->nr_tasks && !m->o.trace->tasks[g->dom].workload)
-			dom = KEY_GREY;
 		items[at[g->cpu] + cnt[g->cpu]++] = (struct item){
 			(int64_t)g->t0, (int64_t)g->t1, (int64_t)g->dfrom,
 			g->dto > g->dfrom ? (int64_t)g->dto : (int64_t)g->dfrom, g->busy, g->n, key,
@@ -568,7 +573,7 @@ static void linux_lanes(const struct lanes_ctx *x, unsigned nl, double top, doub
 		key = hit && tr->tasks[hit->ix].workload ? hit->ix : KEY_GREY;
 		items[at[b->cpu] + cnt[b->cpu]++] = (struct item){
 			b->t0 - x->org, b->t1 - x->org, b->t0 - x->org - b->delay_ns, b->t0 - x->org,
-			(uint64_t)(b->t1 - b->t0), 1, key, key, migrated, i };
+			(uint64_t)(b->t1 - b->t0), 1, key, hit ? hit->ix : KEY_NONE, migrated, i };
 	}
 	for (unsigned c = 0; c < nl; c++)
 		draw_lane(x, items + at[c], cnt[c], top + c * lane + 1, lane - 2.0, rects);
@@ -675,7 +680,7 @@ static void legend(struct legend *l, int replay, int by_group)
 			 by_group ? "a task group (the workload's groups=)" : "a task";
 	const char *t2 = "several tasks in one pixel column";
 	const char *t3 = "paler: the CPU partly idle there";
-	const char *t4 = "not replayed (kernel threads, perf)";
+	const char *t4 = "background: the trace's other tasks (not counted)";
 	const char *t5 = "wakeup delay: woken, waiting for this CPU";
 	const char *t6 = "task migrated here";
 

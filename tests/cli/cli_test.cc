@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "tests/test_util.h"
@@ -384,7 +385,24 @@ TEST(Cli, SvgWindowIsCheckedAndTheReplaysLanesAreNamed)
 	ASSERT_EQ(r.status, 0) << r.out;
 	std::string svg = slurp(out);
 	for (const char *k : { ">Linux (the trace)<", ">replay (eevdf)<", ">Linux CPU 0<", ">CPU 1<",
-			       ">Legend:<", "not replayed", ">100<", ">150<", ">time (ms); 0: the" })
+			       ">Legend:<", "background: the trace", ">100<", ">150<", ">time (ms); 0: the" })
 		EXPECT_NE(svg.find(k), std::string::npos) << k;
 	EXPECT_LT(svg.find(">Linux (the trace)<"), svg.find(">replay (eevdf)<"));
+	// a task has one colour on both sides: every single burst's tooltip "task K ..." has
+	// the same fill for the same K, on Linux's lanes and the replay's
+	std::map<std::string, std::string> fill_of;
+	size_t seen = 0;
+	for (size_t i = svg.find("<rect "); i != std::string::npos; i = svg.find("<rect ", i + 1)) {
+		size_t t = svg.find("><title>task ", i), e = svg.find('>', i);
+		if (t != e)
+			continue;
+		size_t f = svg.find(" fill=\"", i) + 7;
+		std::string task = svg.substr(t + 8, svg.find(',', t) - t - 8);
+		std::string fill = svg.substr(f, svg.find('"', f) - f);
+		auto it = fill_of.emplace(task, fill).first;
+		EXPECT_EQ(it->second, fill) << task;
+		seen++;
+	}
+	EXPECT_GT(fill_of.size(), 3u);
+	EXPECT_GT(seen, fill_of.size()) << "tasks seen more than once";
 }
