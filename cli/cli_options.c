@@ -447,6 +447,16 @@ static int set_svg(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_svg_window(struct cli_args *a, const char *opt, const char *v)
+{
+	char name[48], err[400];
+
+	if (hws_parse_window(dashed(opt, name, sizeof(name)), v, CLI_MAX_DURATION_NS,
+			     &a->mo.svg_from_ns, &a->mo.svg_to_ns, err, sizeof(err)))
+		return cli_error(a, "%s", err);
+	return 0;
+}
+
 static int set_bus_latency(struct cli_args *a, const char *opt, const char *v)
 {
 	char name[48], err[300];
@@ -720,6 +730,9 @@ static const struct cli_opt {
 	{ "svg", "FILE", R | V | P, set_svg,
 	  "a timeline: one lane per CPU, bursts coloured by task (by group\nwhen there are groups), "
 	  "wakeup delays and migrations marked" },
+	{ "svg-window", "START:END", R | V | P, set_svg_window,
+	  "--svg draws only this span, e.g. 0.5s:0.6s or 100ms:120ms (from\nthe run's start; "
+	  "replay: from the axis's 0)" },
 	{ "perf-out", "FILE", R | V | P, set_perf_out,
 	  "the run's scheduling events as the perf script text of perf sched\nrecord, for "
 	  "hwsched trace-info or replay (docs/trace.md)" },

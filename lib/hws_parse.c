@@ -222,6 +222,35 @@ int hws_parse_duration(const char *what, const char *s, uint64_t lo_ns, uint64_t
 	return 0;
 }
 
+int hws_parse_window(const char *what, const char *s, uint64_t hi_ns, uint64_t *from_ns,
+		     uint64_t *to_ns, char *err, size_t len)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	char part[64], name[160];
+	uint64_t a, b;
+	size_t n;
+
+	if (!colon || strchr(colon + 1, ':') || colon == s || !colon[1])
+		return fail(err, len, what, s ? s : "",
+			    "expected START:END, two durations (e.g. 0.5s:0.6s or 100ms:120ms)");
+	n = (size_t)(colon - s);
+	if (n >= sizeof(part))
+		return fail(err, len, what, s, "START is too long");
+	memcpy(part, s, n);
+	part[n] = '\0';
+	snprintf(name, sizeof(name), "%s '%s': START", what, s);
+	if (hws_parse_duration(name, part, 0, hi_ns, &a, err, len))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%s '%s': END", what, s);
+	if (hws_parse_duration(name, colon + 1, 0, hi_ns, &b, err, len))
+		return -EINVAL;
+	if (b <= a)
+		return fail(err, len, what, s, "END must come after START");
+	*from_ns = a;
+	*to_ns = b;
+	return 0;
+}
+
 /* One value of key @k (what: "LIST 'S': KEY"). */
 static int kv_value(const char *what, const struct hws_kv *k, const char *v, char *err,
 		    size_t len)

@@ -40,6 +40,12 @@ int hws_parse_real(const char *what, const char *s, double lo, double hi, double
 int hws_parse_on_off(const char *what, const char *s, int *out, char *err, size_t len);
 int hws_parse_duration(const char *what, const char *s, uint64_t lo_ns, uint64_t hi_ns,
 		       uint64_t *ns, char *err, size_t len);
+/*
+ * A span of time, "START:END": two durations (each 0..@hi_ns, as hws_parse_duration()),
+ * END after START; e.g. "0.5s:0.6s", "100ms:120ms".
+ */
+int hws_parse_window(const char *what, const char *s, uint64_t hi_ns, uint64_t *from_ns,
+		     uint64_t *to_ns, char *err, size_t len);
 
 /* A key of a key=value list: its name, its kind, its range and where its value goes. */
 enum hws_kv_kind {

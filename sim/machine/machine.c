@@ -116,6 +116,27 @@ static void handle(struct machine *m, const struct event *e)
 	}
 }
 
+/* --svg-window: with --svg, inside --duration (a replay's span is known after it). */
+static int check_svg_window(const struct machine_opts *o, char *err, size_t len)
+{
+	if (!o->svg_to_ns)
+		return 0;
+	if (!o->svg) {
+		snprintf(err, len, "--svg-window chooses what --svg draws: give --svg FILE too");
+		return -EINVAL;
+	}
+	if (o->svg_to_ns <= o->svg_from_ns) {
+		snprintf(err, len, "--svg-window: END must come after START");
+		return -EINVAL;
+	}
+	if (!o->trace && o->duration_ns && o->svg_to_ns > o->duration_ns) {
+		snprintf(err, len, "--svg-window %.6gms:%.6gms: ends after the run's --duration "
+			 "(%.6g ms)", o->svg_from_ns / 1e6, o->svg_to_ns / 1e6, o->duration_ns / 1e6);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Check the options, build the topology, the workload and the scheduler. */
 static int setup(struct machine *m, char *err, size_t len)
 {
@@ -123,6 +144,9 @@ static int setup(struct machine *m, char *err, size_t len)
 	char msg[300];
 	int ret;
 
+	ret = check_svg_window(o, err, len);
+	if (ret)
+		return ret;
 	if (o->hz < 10 || o->hz > 10000) {
 		snprintf(err, len, "hz %u: expected 10..10000", o->hz);
 		return -EINVAL;
@@ -214,8 +238,10 @@ static void loop(struct machine *m)
 		}
 		e = mach_pop(m);
 
-		if (o->duration_ns && e.time > o->duration_ns)
+		if (o->duration_ns && e.time > o->duration_ns) {
+			m->limit_hit = 1;
 			break;
+		}
 		if (!m->live && e.kind == EV_TICK)
 			continue;
 		m->now = e.time;
@@ -263,10 +289,10 @@ static int finish(struct machine *m, struct machine_result *r, FILE *report, cha
 		m->ops->engine_stats(m->s, &r->engine_commands, &r->engine_cycles, &r->engine_mmio);
 	if (report)
 		m->ops->report(m->s, report);
-	if (m->o.svg) {
-		for (unsigned c = 0; c < m->topo.nr_cpus; c++)
-			mach_log_switch(m, c, NULL);
-		ret = mach_write_svg(m, m->o.svg, err, len);
+	if (m->o.svg) {	/* last: it moves the clock to the run's end */
+		ret = mach_svg_finish(m, m->limit_hit ? m->o.duration_ns : m->now, err, len);
+		if (ret == -ERANGE)
+			return -EINVAL;	/* --svg-window beyond the run: bad input */
 		if (ret)
 			return ret == -EINVAL ? -EIO : ret;	/* a write failure, not bad input */
 	}
@@ -301,7 +327,9 @@ int machine_check_opts(const struct machine_opts *o, char *err, size_t len)
 		return -ENOMEM;
 	m->o = *o;
 	m->g_rt = -1;
-	ret = machine_parse_topology(o->topology, &m->topo, err, len);
+	ret = check_svg_window(o, err, len);
+	if (!ret)
+		ret = machine_parse_topology(o->topology, &m->topo, err, len);
 	if (!ret && !(o->ops ? o->ops : sched_find(o->sched))) {
 		snprintf(err, len, "scheduler '%s': unknown (%s)", o->sched, sched_names());
 		ret = -EINVAL;
@@ -339,6 +367,8 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
 			ret = -EPROTO;
 		} else {
 			ret = finish(m, r, report, err, len);
+			if (ret)
+				machine_result_free(r);	/* the caller has no result to free */
 		}
 	}
 	if (m->perf) {

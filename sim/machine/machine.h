@@ -85,6 +85,8 @@ struct machine_opts {
 	const volatile sig_atomic_t *stop;
 	unsigned top;		/* tasks in the report's table, by max delay (0: none) */
 	const char *svg;	/* write a timeline picture here (NULL: none) */
+	/* --svg-window: draw only [svg_from_ns, svg_to_ns) of the run (to 0: all of it) */
+	uint64_t svg_from_ns, svg_to_ns;
 	/* write the run's scheduling events here as `perf script` text of `perf sched
 	 * record` (NULL: none): the trace reader measures it as it measures Linux */
 	const char *perf_out;
@@ -197,6 +199,19 @@ int machine_run(const struct machine_opts *o, struct machine_result *r, FILE *re
  * workload and its keys), checked without running: 0, or -EINVAL with @err set.
  */
 int machine_check_opts(const struct machine_opts *o, char *err, size_t len);
+
+/*
+ * The timeline of --svg (sim/machine/timeline.c; docs/simulator.md, "The timeline"): each
+ * lane is MACHINE_SVG_COLS pixel columns wide and has at most that many burst rects.
+ * Wakeup delays, and nothing else, are drawn in MACHINE_SVG_DELAY_COLOUR; task k's colour
+ * is machine_svg_task_colour(k) ("#rrggbb", its hue 35..325 degrees: never red).
+ * machine_svg_tick_step() is the axis's step: 1, 2 or 5 x 10^k ns, the smallest with
+ * fewer than @max steps in @span_ns.
+ */
+#define MACHINE_SVG_COLS 1200
+#define MACHINE_SVG_DELAY_COLOUR "#d62728"
+void machine_svg_task_colour(unsigned k, char out[8]);
+uint64_t machine_svg_tick_step(uint64_t span_ns, unsigned max);
 
 /* Parse a topology string into @t. Return 0 or -EINVAL with @err set. */
 int machine_parse_topology(const char *s, struct sched_topo *t, char *err, size_t len);

@@ -37,14 +37,17 @@ struct event {
 /* What a task does next (the workload's program). */
 enum act { A_BURST, A_SLEEP, A_WAIT_MSG, A_EXIT };
 
+/* A burst a CPU ran, or consecutive ones merged for the timeline (timeline.c). */
 struct seg {
-	uint64_t t0, t1;
-	uint16_t task, cpu;
-	uint32_t delay_ns;	/* wakeup-to-run delay that ended at t0 (0: none) */
-	uint8_t migrated, group;
+	uint64_t t0, t1;	/* first start, last end */
+	uint64_t busy;		/* ns run in it (t1 - t0 for one burst, less for merged ones) */
+	uint64_t dfrom, dto;	/* the wakeup delays that ended in it span [dfrom, dto);
+				   dto <= dfrom: none */
+	uint32_t n;		/* bursts in it (1: one burst) */
+	uint16_t task, dom, cpu;	/* its task (0xffff: several), the longest one's, CPU */
+	uint8_t migrated, group, bg;	/* group 0xff: several; bg: every one background */
 };
 
-#define MAX_SEGS 400000
 #define LAT_DEEP 16
 
 struct mtask {
@@ -216,6 +219,9 @@ struct machine {
 	char err[300];
 	struct seg *segs;
 	size_t nseg, capseg;
+	size_t seg_limit;	/* records before the next compaction (0: the first's) */
+	int seg_dropped;	/* some were not kept (beyond the hard limit) */
+	int limit_hit;		/* the run stopped at its duration */
 };
 
 /* events.c: the event heap, random numbers, the first failure */
@@ -253,7 +259,8 @@ void mach_perf_fork(struct machine *m, unsigned cpu, const struct mtask *parent,
 
 /* timeline.c: --svg */
 void mach_log_switch(struct machine *m, unsigned cpu, struct mtask *next);
-int mach_write_svg(struct machine *m, const char *path, char *err, size_t len);
+/* the run ends at @end: the last bursts, the window's check (-ERANGE), the picture */
+int mach_svg_finish(struct machine *m, uint64_t end, char *err, size_t len);
 
 /* workload.c: workload keys, mix and hackbench, the layout of any workload */
 #define MACH_GENERIC_KEYS 3

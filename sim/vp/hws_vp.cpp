@@ -396,6 +396,7 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 		dry.sched = "o1";
 		dry.duration_ns = 1;
 		dry.svg = nullptr;
+		dry.svg_from_ns = dry.svg_to_ns = 0;	// no --svg-window without --svg
 		dry.sched_opts.engine.wave = nullptr;
 		dry.sched_opts.engine.irq = 0;	// o1 has no engine to interrupt it
 		dry.progress = nullptr;

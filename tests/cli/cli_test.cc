@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "tests/test_util.h"
@@ -354,4 +355,68 @@ TEST(Cli, WorkloadTasksHaveNoParent)
 		EXPECT_NE(r.out.find(" 0 first slices returned at exit"), std::string::npos)
 			<< wl << "\n" << r.out;
 	}
+}
+
+// --svg-window (docs/trace.md, "Side by side"): run and replay take it; a window that is
+// malformed, empty, beyond the run or without --svg is refused naming the option, exit 2,
+// and no picture is written. The replay's lanes say which side is which.
+TEST(Cli, SvgWindowIsCheckedAndTheReplaysLanesAreNamed)
+{
+	const std::string out = "build/cli_window.svg";
+	const std::string run = "run --workload mix:tasks=4 --topology core=2 --sched o1 "
+				"--duration 20ms ";
+	struct {
+		std::string args, says;
+	} bad[] = {
+		{ run + "--svg-window 1ms:2ms", "--svg-window chooses what --svg draws" },
+		{ run + "--svg " + out + " --svg-window 2ms:1ms", "--svg-window '2ms:1ms': END" },
+		{ run + "--svg " + out + " --svg-window 5ms", "--svg-window '5ms': expected START:END" },
+		{ run + "--svg " + out + " --svg-window 1ms:2xs", "--svg-window '1ms:2xs': END '2xs'" },
+		{ run + "--svg " + out + " --svg-window 10ms:30ms", "10ms:30ms: ends after the run's --duration (20 ms)" },
+	};
+	for (auto &b : bad) {
+		remove(out.c_str());
+		CliRun r = hwsched(b.args);
+		EXPECT_EQ(r.status, 2) << b.args << "\n" << r.out;
+		EXPECT_EQ(r.out.find("hwsched run: --svg-window"), 0u) << b.args << "\n" << r.out;
+		EXPECT_NE(r.out.find(b.says), std::string::npos) << b.args << "\n" << r.out;
+		EXPECT_NE(access(out.c_str(), F_OK), 0) << b.args;
+	}
+	CliRun r = hwsched(run + "--svg " + out + " --svg-window 5ms:15ms");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(slurp(out).find("drawn: 5 to 15 ms"), std::string::npos);
+
+	std::string dir = trace_dir();
+	HWS_NEED_TRACES(dir);
+	const std::string replay = "replay " + dir + "/make_j4.txt.gz --sched eevdf --svg " + out;
+	remove(out.c_str());
+	r = hwsched(replay + " --svg-window 0:10s");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("hwsched replay: --svg-window"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("ends after the replay and the trace"), std::string::npos) << r.out;
+	EXPECT_NE(access(out.c_str(), F_OK), 0);
+	r = hwsched(replay + " --svg-window 100ms:150ms");
+	ASSERT_EQ(r.status, 0) << r.out;
+	std::string svg = slurp(out);
+	for (const char *k : { ">Linux (the trace)<", ">replay (eevdf)<", ">Linux CPU 0<", ">CPU 1<",
+			       ">Legend:<", "background: the trace", ">100<", ">150<", ">time (ms); 0: the" })
+		EXPECT_NE(svg.find(k), std::string::npos) << k;
+	EXPECT_LT(svg.find(">Linux (the trace)<"), svg.find(">replay (eevdf)<"));
+	// a task has one colour on both sides: every single burst's tooltip "task K ..." has
+	// the same fill for the same K, on Linux's lanes and the replay's
+	std::map<std::string, std::string> fill_of;
+	size_t seen = 0;
+	for (size_t i = svg.find("<rect "); i != std::string::npos; i = svg.find("<rect ", i + 1)) {
+		size_t t = svg.find("><title>task ", i), e = svg.find('>', i);
+		if (t != e)
+			continue;
+		size_t f = svg.find(" fill=\"", i) + 7;
+		std::string task = svg.substr(t + 8, svg.find(',', t) - t - 8);
+		std::string fill = svg.substr(f, svg.find('"', f) - f);
+		auto it = fill_of.emplace(task, fill).first;
+		EXPECT_EQ(it->second, fill) << task;
+		seen++;
+	}
+	EXPECT_GT(fill_of.size(), 3u);
+	EXPECT_GT(seen, fill_of.size()) << "tasks seen more than once";
 }

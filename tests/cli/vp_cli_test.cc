@@ -290,3 +290,20 @@ TEST(Vp, SoftwareSchedulersRunWithoutAnEngine)
 		EXPECT_NE(b.out.find("bus: 0 MMIO accesses"), std::string::npos) << b.out;
 	}
 }
+
+// --svg-window on the virtual platform: its engine is sized by a dry run of the machine
+// without --svg, which must not inherit the window (docs/simulator.md, "The timeline").
+TEST(Vp, DrawsAWindowOfItsTimeline)
+{
+	const std::string out = "build/vp_window.svg";
+	remove(out.c_str());
+	CliRun r = hwsched("vp --sched hw --workload hackbench:groups=1,loops=2 --topology core=2 "
+			   "--svg " + out + " --svg-window 0:1ms");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(slurp(out).find("drawn: 0 to 1 ms"), std::string::npos);
+	r = hwsched("vp --sched hw --workload hackbench:groups=1,loops=2 --topology core=2 "
+		    "--svg-window 0:1ms");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("hwsched vp: --svg-window chooses what --svg draws"),
+		  std::string::npos) << r.out;
+}

@@ -48,11 +48,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (!isfinite(d) || d < 0.01 || d > 1e9))
 			abort();
 		break;
-	case 4:
+	case 4: {
+		uint64_t w0 = 0, w1 = 0;
+
 		if (!hws_parse_duration("x", s, 1000, 3600000000000ull, &u, err, sizeof(err)) &&
 		    (u < 1000 || u > 3600000000000ull))
 			abort();
+		/* the same text as a window, START:END (--svg-window) */
+		if (!hws_parse_window("x", s, 3600000000000ull, &w0, &w1, err, sizeof(err)) &&
+		    (w1 <= w0 || w1 > 3600000000000ull))
+			abort();
 		break;
+	}
 	case 5: {
 		unsigned a = 0;
 		int b = 0;

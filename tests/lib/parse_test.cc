@@ -129,6 +129,41 @@ TEST(Parse, DurationsHaveUnitsAndBounds)
 			  "us or ns; no unit: s)");
 }
 
+// --svg-window's START:END: two durations, END after START, each within the range.
+TEST(Parse, WindowsAreTwoDurationsInOrder)
+{
+	uint64_t a = 7, b = 7;
+	char err[400];
+	const uint64_t hi = 3600000000000ull;
+
+	ASSERT_EQ(hws_parse_window("--svg-window", "0.5s:0.6s", hi, &a, &b, err, sizeof(err)), 0)
+		<< err;
+	EXPECT_EQ(a, 500000000u);
+	EXPECT_EQ(b, 600000000u);
+	ASSERT_EQ(hws_parse_window("--svg-window", "100ms:120ms", hi, &a, &b, err, sizeof(err)), 0);
+	EXPECT_EQ(a, 100000000u);
+	EXPECT_EQ(b, 120000000u);
+	ASSERT_EQ(hws_parse_window("--svg-window", "0:250us", hi, &a, &b, err, sizeof(err)), 0);
+	EXPECT_EQ(a, 0u);
+	EXPECT_EQ(b, 250000u);
+	for (const char *bad : { "", ":", "1s", "1s:", ":1s", "1s:2s:3s", "2s:1s", "1s:1s",
+				 "1x:2s", "1s:2x", "-1s:2s", "0:3601s", "1s-2s" }) {
+		a = b = 7;
+		EXPECT_EQ(hws_parse_window("--svg-window", bad, hi, &a, &b, err, sizeof(err)),
+			  -EINVAL) << bad;
+		EXPECT_EQ(a, 7u) << bad;
+		EXPECT_NE(std::string(err).find("--svg-window '"), std::string::npos) << err;
+	}
+	hws_parse_window("--svg-window", "2s:1s", hi, &a, &b, err, sizeof(err));
+	EXPECT_STREQ(err, "--svg-window '2s:1s': END must come after START");
+	hws_parse_window("--svg-window", "1s", hi, &a, &b, err, sizeof(err));
+	EXPECT_STREQ(err, "--svg-window '1s': expected START:END, two durations (e.g. 0.5s:0.6s "
+			  "or 100ms:120ms)");
+	hws_parse_window("--svg-window", "1x:2s", hi, &a, &b, err, sizeof(err));
+	EXPECT_STREQ(err, "--svg-window '1x:2s': START '1x': expected a duration in 0ns..3600s (a "
+			  "number and s, ms, us or ns; no unit: s)");
+}
+
 TEST(Parse, KeyValueListsRefuseEmptyUnknownAndRepeatedKeys)
 {
 	unsigned core = 0, smt = 0;
