@@ -20,32 +20,43 @@ BUILD := build
 JOBS ?= 2
 
 # ---- Debian packages -------------------------------------------------------------------
-# tools/deps.sh names every Debian 12 package make run / make test need. They are checked
-# (one dpkg-query, ~50 ms) whenever make reads this file for a goal other than clean/help;
-# when some are missing, the included $(BUILD)/.deps.mk is remade by installing them (as
-# root; otherwise tools/deps.sh prints the apt-get line and make stops). Remaking an
-# included makefile restarts make, so no rule is considered before the packages exist:
-# GNU make caches directory listings, and a prerequisite under a directory that apt-get
-# creates in the same run (/usr/share/verilator/include) would otherwise be "not found".
-NO_DEPS_GOALS := clean help deps-list
-ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_DEPS_GOALS),$(MAKECMDGOALS)),all),)
-DEPS_MISSING := $(shell tools/deps.sh --missing)
+# tools/deps.sh names the Debian 12 packages of each group of goals (tools/deps.sh --table;
+# README.md): make run / make all need only the run group, make test the test group, a goal
+# deps.sh does not know every group. They are checked (one dpkg-query, ~50 ms) whenever
+# make reads this file for a goal that needs packages; when some are missing, the included
+# $(BUILD)/.deps.mk is remade by installing them (as root; otherwise, or with HWS_NO_APT=1,
+# tools/deps.sh prints the apt-get line and make stops). Remaking an included makefile
+# restarts make, so no rule is considered before the packages exist: GNU make caches
+# directory listings, and a prerequisite under a directory that apt-get creates in the
+# same run (/usr/share/verilator/include) would otherwise be "not found".
+NO_DEPS_GOALS := clean help deps deps-list uninstall
+DEPS_GOALS := $(filter-out $(NO_DEPS_GOALS),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
+ifneq ($(DEPS_GOALS),)
+DEPS_MISSING := $(shell tools/deps.sh --missing $(DEPS_GOALS))
 ifneq ($(DEPS_MISSING),)
 ifneq ($(MAKE_RESTARTS),)
 $(error deps: still missing after installing: $(DEPS_MISSING))
 endif
 include $(BUILD)/.deps.mk
 $(BUILD)/.deps.mk: FORCE
-	@tools/deps.sh
+	@tools/deps.sh $(DEPS_GOALS)
 	@mkdir -p $(BUILD) && echo '# written by tools/deps.sh via the Makefile; restarts make' > $@
 endif
 endif
 
+# make deps [GOALS="run test"]: check (and, as root, install) the packages of those goals
+# (default: every group); make deps-list: the same packages, listed.
 .PHONY: deps deps-list
 deps:
-	@tools/deps.sh && echo "deps: every package installed"
+	@tools/deps.sh $(GOALS) && echo "deps: every package of '$(or $(GOALS),every goal)' installed"
 deps-list:
-	@tools/deps.sh --list
+	@tools/deps.sh --list $(GOALS)
+
+# The package tables and this block (tests/tools/deps_test.sh; make test runs it).
+.PHONY: test-deps
+test-deps:
+	@tests/tools/deps_test.sh
+test: test-deps
 
 # ---- Generated register map ------------------------------------------------------------
 GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
