@@ -552,6 +552,49 @@ HOSTS ?=
 RESULTS_JOBS ?=
 # ---- end of results --------------------------------------------------------------------
 
+# ---- make install / make uninstall -----------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]   bin/hwsched and bin/hwsched_vp; libhws (lib,
+#   models, driver and the rtl backend's shape loader, position-independent) as
+#   lib/libhws.a and lib/libhws.so with include/hws/*.h and lib/pkgconfig/hwsched.pc; the
+#   RTL under share/hwsched/rtl/ with hwsched.f and the FuseSoC core hwsched.core; what
+#   builds an engine shape from it (into ${XDG_CACHE_HOME:-$HOME/.cache}/hwsched/shapes on
+#   first use: docs/shapes.md); the man page hwsched(1), from --help (tools/man_page.sh).
+#   tools/install.sh writes the files and share/hwsched/install-manifest.
+# make uninstall [PREFIX=...] [DESTDIR=]   removes what the manifest lists, nothing else.
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBHWS_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) \
+	$(sort $(wildcard driver/*.c)) sim/harness/hws_vsim.c sim/harness/rtl_transport.c
+LIBHWS_OBJS := $(patsubst %.c,$(BUILD)/pic/%.o,$(LIBHWS_SRCS))
+LIBHWS_LIBS := -ldl -lm -pthread
+$(BUILD)/pic/%.o: %.c $(C_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HWS) -fPIC $(INC) -c -o $@ $<
+$(BUILD)/lib/libhws.a: $(LIBHWS_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
+# -z defs: every symbol the library uses is in it or in LIBHWS_LIBS.
+$(BUILD)/lib/libhws.so: $(LIBHWS_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libhws.so -Wl,-z,defs -o $@.tmp $^ $(LIBHWS_LIBS) && mv $@.tmp $@
+$(BUILD)/man/hwsched.1: $(HWSCHED) tools/man_page.sh
+	tools/man_page.sh $(HWSCHED) $@
+
+.PHONY: install uninstall lib
+lib: $(BUILD)/lib/libhws.a $(BUILD)/lib/libhws.so
+install: $(HWSCHED) $(VP_BIN) lib $(BUILD)/man/hwsched.1
+	HWS_LIBS_PRIVATE='$(LIBHWS_LIBS)' tools/install.sh install $(BUILD) $(PREFIX) $(DESTDIR)
+uninstall:
+	tools/install.sh uninstall $(PREFIX) $(DESTDIR)
+
+# make test: install into temporary prefixes, a program built against it with pkg-config
+# on the model and rtl backends, uninstall (tests/tools/install_test.sh; about a minute,
+# most of it the rtl backend's shape, built from the installed RTL into a fresh cache).
+.PHONY: test-install
+test-install: $(HWSCHED) $(VP_BIN) lib $(BUILD)/man/hwsched.1
+	@tests/tools/install_test.sh
+test: test-install
+
 .PHONY: clean
 clean:
 	rm -rf $(BUILD)
