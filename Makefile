@@ -7,7 +7,10 @@
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh), both
 #                  bus interfaces; make vp-study-new: the new interface only
 #   make bench   figures into build/bench/engine.json
-#   make deps    check (and, as root, install) the Debian packages the build needs
+#   make deps    check (and, as root, install) the Debian packages of GOALS="..." (tools/deps.sh)
+#   make install PREFIX=/usr/local [DESTDIR=]   hwsched, libhws, the RTL, the man page;
+#                make uninstall removes them (docs/usage.md)
+#   make help    every goal, one line each, with the package group it needs
 #   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
 #                docs/regmap.md from regmap/regmap.def
 #   make clean   remove build/
@@ -165,7 +168,7 @@ VL_FLAGS += -Irtl
 VL_FLAGS += --x-assign fast --x-initial fast
 
 # ---- C libraries -----------------------------------------------------------------------
-# The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
+# The layers, bottom up (docs/layout.md, The folders): lib, models, driver and firmware need no Verilator.
 CORE_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) $(sort $(wildcard driver/*.c)) \
 	$(sort $(wildcard firmware/*.c))
 SIM_C_SRCS := sim/stim/hws_randcmd.c $(sort $(wildcard sim/machine/*.c)) $(sort $(wildcard sim/trace/*.c))
@@ -594,6 +597,54 @@ uninstall:
 test-install: $(HWSCHED) $(VP_BIN) lib $(BUILD)/man/hwsched.1
 	@tests/tools/install_test.sh
 test: test-install
+
+# ---- make help: every goal, one line each, with its package group (tools/deps.sh) --------
+define HELP_GOALS
+run            hackbench on a simulated 8-CPU SMT machine: firmware on the engine, model in lockstep
+test           every test (lint, synthesis smoke, formal, fuzz inputs, GoogleTest, install, README)
+all            build hwsched, the default engine shape and the virtual platform (make's default)
+vp             the SystemC virtual platform, build/hwsched_vp (docs/vp.md)
+run-lockstep   100,000 random engine commands, model vs RTL
+shape          one engine shape: make shape SHAPE=5x333x16g16 (docs/shapes.md)
+lint           RTL lint: Verilator -Wall, Icarus, Yosys
+synth-smoke    iCE40 synthesis of the default engine, memories in block RAM
+rtl-tb         the per-module Icarus testbenches of tests/rtl/
+formal         every formal proof and the mutation check (docs/formal.md)
+synth          the Yosys/nextpnr sweep over FPGA families and sizes (docs/synthesis.md)
+board          the iCEBreaker bitstream (docs/board.md)
+board-sim      the Verilated board behind a pseudo-terminal
+bench          engine figures, software BALANCE instructions (build/bench/)
+fuzz           the libFuzzer targets, FUZZ_TIME=S each (docs/fuzz.md)
+coverage       RTL line and toggle, C line coverage against the goals (docs/coverage.md)
+soak           lockstep for 100 M random commands (docs/fuzz.md)
+results        the five published results rerun (docs/results.md)
+vp-study       the break-even study of docs/co-design.md
+replay-check   every trace replayed, judged against Linux (docs/trace.md)
+traces-record  record the recipe's traces again, as root (traces/README.md)
+gen            regenerate the register map files from regmap/regmap.def
+layers         the layering check (tools/check_layers.sh)
+lib            build/lib/libhws.a and libhws.so
+install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
+uninstall      remove what make install put into PREFIX
+deps           install the packages of GOALS="..." (default every group)
+help           this list
+clean          remove build/
+endef
+export HELP_GOALS
+.PHONY: help
+help:
+	@echo "make GOAL: the goals, and the package group each needs (tools/deps.sh --table):"
+	@echo "$$HELP_GOALS" | while read -r g text; do \
+		grp=$$(tools/deps.sh --groups $$g); \
+		printf '  %-14s %s [%s]\n' "$$g" "$$text" "$${grp:-none}"; \
+	done
+
+# make test: README.md's ```sh examples run as written, its goals table checked against make
+# help and tools/deps.sh (tests/tools/readme_test.sh).
+.PHONY: test-readme
+test-readme: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)nbneni)
+	@tests/tools/readme_test.sh
+test: test-readme
 
 .PHONY: clean
 clean:

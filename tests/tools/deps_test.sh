@@ -100,11 +100,11 @@ mk clean && ok "make clean checks no package" || bad "make clean checked package
 
 # README.md holds the table deps.sh prints now.
 if grep -qF -- "$($deps --table | sed -n 3p)" README.md &&
-	diff <($deps --table) <(grep -F -- "$($deps --table | sed -n 1p)" -A 200 README.md |
+	diff <($deps --table) <(grep -F -A 200 -- "$($deps --table | sed -n 1p)" README.md |
 		sed -n "1,$($deps --table | wc -l)p") >"$t/diff"; then
 	ok "README.md holds the current tools/deps.sh --table"
 else
-	bad "README.md's package table is not tools/deps.sh --table: $(cat "$t/diff")"
+	bad "README.md's package table is not tools/deps.sh --table (paste its output there): $(cat "$t/diff")"
 fi
 
 echo "deps_test: $pass passed, $fail failed"
