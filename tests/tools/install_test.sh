@@ -8,6 +8,7 @@
 #     tasks enqueued, the picks must come in priority order (FIFO within one), then empty;
 #     the rtl backend builds its engine shape (2x16x16g16) from the installed RTL into a
 #     fresh per-user cache (XDG_CACHE_HOME=$tmp/cache): no prepared cache, no repository
+#   - the same program linked with lib/libhws.a (whole archive) on the model backend
 #   - the installed bin/hwsched runs lockstep on that shape from the same cache, and finds
 #     bin/hwsched_vp beside itself; a copied hwsched without it says so
 #   - each public header compiles on its own; the man page has every command; hwsched.f
@@ -64,6 +65,15 @@ for be in model rtl; do
 		bad "backend $be: got [$(cat "$t/out.$be")] want [$want]: $(tail -3 "$t/err.$be")"
 	fi
 done
+# The archive: whole, so that the backends' constructors are linked in (docs/usage.md).
+if cc -std=c11 -Wall -Werror -o "$t/prog_static" "$root/tests/tools/install_prog.c" \
+	$(pkg-config --cflags hwsched) -L"$p/lib" -Wl,--whole-archive -l:libhws.a -Wl,--no-whole-archive \
+	$(pkg-config --static --libs-only-other --libs-only-l hwsched | sed 's/-lhws//') 2>"$t/cc.log" &&
+	[ "$(HWS_ROOT= HWS_SHAPES= "$t/prog_static" model 2 16 $tasks 2>&1)" = "$want" ]; then
+	ok "linked with lib/libhws.a (whole archive): the model backend picks in priority order"
+else
+	bad "the static link: $(cat "$t/cc.log") $(HWS_ROOT= "$t/prog_static" model 2 16 $tasks 2>&1 | tail -3)"
+fi
 if [ -f "$t/cache/hwsched/shapes/2x16x16g16/libhws_shape.so" ]; then
 	ok "the rtl backend built its shape into \$XDG_CACHE_HOME/hwsched/shapes"
 else
