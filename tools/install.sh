@@ -43,7 +43,8 @@ uninstall() {
 	rm -f "$m"
 	if [ ${#dirs[@]} -gt 0 ]; then
 		printf '%s\n' "${dirs[@]}" | sort -r | while read -r rel; do
-			rmdir "$dst/$rel" 2>/dev/null || true
+			if [ "$rel" = . ]; then rmdir "$dst" 2>/dev/null || true
+			else rmdir "$dst/$rel" 2>/dev/null || true; fi
 		done
 	fi
 	echo "uninstall: removed the ${#files[@]} files make install put into $dst"
@@ -78,6 +79,8 @@ install_all() {
 		cp "$1" "$tmp" && chmod "$3" "$tmp" && mv -f "$tmp" "$dst/$2"
 		manifest+=("file $2")
 	}
+	# PREFIX itself, when this install makes it ("dir ."; its parents stay).
+	[ -d "$dst" ] || manifest+=("dir .")
 	mkdir -p "$dst"
 
 	put "$build/hwsched" bin/hwsched 755
