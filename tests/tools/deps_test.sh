@@ -7,7 +7,9 @@
 # knows; the tools make test runs come from packages of the test group; HWS_NO_APT=1 with a
 # package taken as missing prints the exact apt-get line and fails, for deps.sh and
 # through the Makefile (make run does not need iverilog, make test does, an unknown goal
-# needs everything, make clean nothing); README.md holds the current --table.
+# needs everything, make clean nothing); as root (faked: dpkg-query, apt-get and id on
+# PATH) with verilator missing, make run installs it, restarts and goes on, and stops when
+# apt-get installed nothing; README.md holds the current --table.
 # Prints one line per check and "deps_test: N passed, M failed"; exit 1 on any failure.
 set -u
 case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
@@ -97,6 +99,37 @@ else
 fi
 if ! mk "$t/b/no-such-file"; then ok "an unknown goal needs every group"; else bad "an unknown goal passed"; fi
 mk clean && ok "make clean checks no package" || bad "make clean checked packages: $(tail -3 "$t/mk")"
+
+# The first try: a package missing, make run as root installs it and restarts itself
+# (the included $(BUILD)/.deps.mk), then goes on. Fakes on PATH: dpkg-query says
+# verilator is not installed until apt-get (fake) has "installed" it; id says root.
+mkdir -p "$t/fake"
+printf '%s\n' '#!/usr/bin/env bash' \
+	"[ \"\${*: -1}\" = verilator ] && [ ! -e '$t/installed' ] && exit 1" \
+	'exec /usr/bin/dpkg-query "$@"' >"$t/fake/dpkg-query"
+printf '%s\n' '#!/usr/bin/env bash' \
+	"echo \"apt-get \$*\" >>'$t/apt.log'" \
+	"case \" \$* \" in *' install '*) touch '$t/installed' ;; esac" >"$t/fake/apt-get"
+printf '%s\n' '#!/usr/bin/env bash' '[ "$1" = -u ] && { echo 0; exit 0; }' \
+	'exec /usr/bin/id "$@"' >"$t/fake/id"
+chmod +x "$t/fake/dpkg-query" "$t/fake/apt-get" "$t/fake/id"
+if PATH="$t/fake:$PATH" make --no-print-directory -n BUILD="$t/b2" run >"$t/first" 2>&1 &&
+	grep -q -- "install -y -qq --no-install-recommends verilator$" "$t/apt.log" &&
+	grep -q "deps: installing verilator" "$t/first" && [ -f "$t/b2/.deps.mk" ] &&
+	grep -q "hwsched run --workload" "$t/first"; then
+	ok "first try: make run as root installs the missing verilator, restarts, goes on"
+else
+	bad "first try: make run with verilator missing: $(tail -5 "$t/first") apt: $(cat "$t/apt.log" 2>&1)"
+fi
+# An apt-get that installs nothing: make stops and names the package.
+rm -f "$t/installed"
+printf '%s\n' '#!/usr/bin/env bash' 'exit 0' >"$t/fake/apt-get"
+if ! PATH="$t/fake:$PATH" make --no-print-directory -n BUILD="$t/b3" run >"$t/first" 2>&1 &&
+	grep -q "still missing after apt-get: verilator" "$t/first"; then
+	ok "an apt-get that installs nothing: make run stops, naming verilator"
+else
+	bad "apt-get without effect: $(tail -3 "$t/first")"
+fi
 
 # README.md holds the table deps.sh prints now.
 if grep -qF -- "$($deps --table | sed -n 3p)" README.md &&
