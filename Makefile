@@ -7,7 +7,10 @@
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh), both
 #                  bus interfaces; make vp-study-new: the new interface only
 #   make bench   figures into build/bench/engine.json
-#   make deps    check (and, as root, install) the Debian packages the build needs
+#   make deps    check (and, as root, install) the Debian packages of GOALS="..." (tools/deps.sh)
+#   make install PREFIX=/usr/local [DESTDIR=]   hwsched, libhws, the RTL, the man page;
+#                make uninstall removes them (docs/usage.md)
+#   make help    every goal, one line each, with the package group it needs
 #   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
 #                docs/regmap.md from regmap/regmap.def
 #   make clean   remove build/
@@ -22,32 +25,43 @@ JOBS ?= 2
 include tools/make_vars.mk
 
 # ---- Debian packages -------------------------------------------------------------------
-# tools/deps.sh names every Debian 12 package make run / make test need. They are checked
-# (one dpkg-query, ~50 ms) whenever make reads this file for a goal other than clean/help;
-# when some are missing, the included $(BUILD)/.deps.mk is remade by installing them (as
-# root; otherwise tools/deps.sh prints the apt-get line and make stops). Remaking an
-# included makefile restarts make, so no rule is considered before the packages exist:
-# GNU make caches directory listings, and a prerequisite under a directory that apt-get
-# creates in the same run (/usr/share/verilator/include) would otherwise be "not found".
-NO_DEPS_GOALS := clean help deps-list
-ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_DEPS_GOALS),$(MAKECMDGOALS)),all),)
-DEPS_MISSING := $(shell tools/deps.sh --missing)
+# tools/deps.sh names the Debian 12 packages of each group of goals (tools/deps.sh --table;
+# README.md): make run / make all need only the run group, make test the test group, a goal
+# deps.sh does not know every group. They are checked (one dpkg-query, ~50 ms) whenever
+# make reads this file for a goal that needs packages; when some are missing, the included
+# $(BUILD)/.deps.mk is remade by installing them (as root; otherwise, or with HWS_NO_APT=1,
+# tools/deps.sh prints the apt-get line and make stops). Remaking an included makefile
+# restarts make, so no rule is considered before the packages exist: GNU make caches
+# directory listings, and a prerequisite under a directory that apt-get creates in the
+# same run (/usr/share/verilator/include) would otherwise be "not found".
+NO_DEPS_GOALS := clean help deps deps-list uninstall
+DEPS_GOALS := $(filter-out $(NO_DEPS_GOALS),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
+ifneq ($(DEPS_GOALS),)
+DEPS_MISSING := $(shell tools/deps.sh --missing $(DEPS_GOALS))
 ifneq ($(DEPS_MISSING),)
 ifneq ($(MAKE_RESTARTS),)
 $(error deps: still missing after installing: $(DEPS_MISSING))
 endif
 include $(BUILD)/.deps.mk
 $(BUILD)/.deps.mk: FORCE
-	@tools/deps.sh
+	@tools/deps.sh $(DEPS_GOALS)
 	@mkdir -p $(BUILD) && echo '# written by tools/deps.sh via the Makefile; restarts make' > $@
 endif
 endif
 
+# make deps [GOALS="run test"]: check (and, as root, install) the packages of those goals
+# (default: every group); make deps-list: the same packages, listed.
 .PHONY: deps deps-list
 deps:
-	@tools/deps.sh && echo "deps: every package installed"
+	@tools/deps.sh $(GOALS) && echo "deps: every package of '$(or $(GOALS),every goal)' installed"
 deps-list:
-	@tools/deps.sh --list
+	@tools/deps.sh --list $(GOALS)
+
+# The package tables and this block (tests/tools/deps_test.sh; make test runs it).
+.PHONY: test-deps
+test-deps:
+	@tests/tools/deps_test.sh
+test: test-deps
 
 # ---- Generated register map ------------------------------------------------------------
 GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
@@ -156,7 +170,7 @@ VL_FLAGS += -Irtl
 VL_FLAGS += --x-assign fast --x-initial fast
 
 # ---- C libraries -----------------------------------------------------------------------
-# The layers, bottom up (README.md, Layout): lib, models, driver and firmware need no Verilator.
+# The layers, bottom up (docs/layout.md, The folders): lib, models, driver and firmware need no Verilator.
 CORE_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) $(sort $(wildcard driver/*.c)) \
 	$(sort $(wildcard firmware/*.c))
 SIM_C_SRCS := sim/stim/hws_randcmd.c $(sort $(wildcard sim/machine/*.c)) $(sort $(wildcard sim/trace/*.c))
@@ -551,6 +565,97 @@ LONG ?= 0
 HOSTS ?=
 RESULTS_JOBS ?=
 # ---- end of results --------------------------------------------------------------------
+
+# ---- make install / make uninstall -----------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]   bin/hwsched and bin/hwsched_vp; libhws (lib,
+#   models, driver and the rtl backend's shape loader, position-independent) as
+#   lib/libhws.a and lib/libhws.so with include/hws/*.h and lib/pkgconfig/hwsched.pc; the
+#   RTL under share/hwsched/rtl/ with hwsched.f and the FuseSoC core hwsched.core; what
+#   builds an engine shape from it (into ${XDG_CACHE_HOME:-$HOME/.cache}/hwsched/shapes on
+#   first use: docs/shapes.md); the man page hwsched(1), from --help (tools/man_page.sh).
+#   tools/install.sh writes the files and share/hwsched/install-manifest.
+# make uninstall [PREFIX=...] [DESTDIR=]   removes what the manifest lists, nothing else.
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBHWS_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard models/*.c)) \
+	$(sort $(wildcard driver/*.c)) sim/harness/hws_vsim.c sim/harness/rtl_transport.c
+LIBHWS_OBJS := $(patsubst %.c,$(BUILD)/pic/%.o,$(LIBHWS_SRCS))
+LIBHWS_LIBS := -ldl -lm -pthread
+$(BUILD)/pic/%.o: %.c $(C_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HWS) -fPIC $(INC) -c -o $@ $<
+$(BUILD)/lib/libhws.a: $(LIBHWS_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
+# -z defs: every symbol the library uses is in it or in LIBHWS_LIBS.
+$(BUILD)/lib/libhws.so: $(LIBHWS_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libhws.so -Wl,-z,defs -o $@.tmp $^ $(LIBHWS_LIBS) && mv $@.tmp $@
+$(BUILD)/man/hwsched.1: $(HWSCHED) tools/man_page.sh
+	tools/man_page.sh $(HWSCHED) $@
+
+.PHONY: install uninstall lib
+lib: $(BUILD)/lib/libhws.a $(BUILD)/lib/libhws.so
+install: $(HWSCHED) $(VP_BIN) lib $(BUILD)/man/hwsched.1
+	HWS_LIBS_PRIVATE='$(LIBHWS_LIBS)' tools/install.sh install $(BUILD) $(PREFIX) $(DESTDIR)
+uninstall:
+	tools/install.sh uninstall $(PREFIX) $(DESTDIR)
+
+# make test: install into temporary prefixes, a program built against it with pkg-config
+# on the model and rtl backends, uninstall (tests/tools/install_test.sh; about a minute,
+# most of it the rtl backend's shape, built from the installed RTL into a fresh cache).
+.PHONY: test-install
+test-install: $(HWSCHED) $(VP_BIN) lib $(BUILD)/man/hwsched.1
+	@tests/tools/install_test.sh
+test: test-install
+
+# ---- make help: every goal, one line each, with its package group (tools/deps.sh) --------
+define HELP_GOALS
+run            hackbench on a simulated 8-CPU SMT machine: firmware on the engine, model in lockstep
+test           every test (lint, synthesis smoke, formal, fuzz inputs, GoogleTest, install, README)
+all            build hwsched, the default engine shape and the virtual platform (make's default)
+vp             the SystemC virtual platform, build/hwsched_vp (docs/vp.md)
+run-lockstep   100,000 random engine commands, model vs RTL
+shape          one engine shape: make shape SHAPE=5x333x16g16 (docs/shapes.md)
+lint           RTL lint: Verilator -Wall, Icarus, Yosys
+synth-smoke    iCE40 synthesis of the default engine, memories in block RAM
+rtl-tb         the per-module Icarus testbenches of tests/rtl/
+formal         every formal proof and the mutation check (docs/formal.md)
+synth          the Yosys/nextpnr sweep over FPGA families and sizes (docs/synthesis.md)
+board          the iCEBreaker bitstream (docs/board.md)
+board-sim      the Verilated board behind a pseudo-terminal
+bench          engine figures, software BALANCE instructions (build/bench/)
+fuzz           the libFuzzer targets, FUZZ_TIME=S each (docs/fuzz.md)
+coverage       RTL line and toggle, C line coverage against the goals (docs/coverage.md)
+soak           lockstep for 100 M random commands (docs/fuzz.md)
+results        the five published results rerun (docs/results.md)
+vp-study       the break-even study of docs/co-design.md
+replay-check   every trace replayed, judged against Linux (docs/trace.md)
+traces-record  record the recipe's traces again, as root (traces/README.md)
+gen            regenerate the register map files from regmap/regmap.def
+layers         the layering check (tools/check_layers.sh)
+lib            build/lib/libhws.a and libhws.so
+install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
+uninstall      remove what make install put into PREFIX
+deps           install the packages of GOALS="..." (default every group)
+help           this list
+clean          remove build/
+endef
+export HELP_GOALS
+.PHONY: help
+help:
+	@echo "make GOAL: the goals, and the package group each needs (tools/deps.sh --table):"
+	@echo "$$HELP_GOALS" | while read -r g text; do \
+		grp=$$(tools/deps.sh --groups $$g); \
+		printf '  %-14s %s [%s]\n' "$$g" "$$text" "$${grp:-none}"; \
+	done
+
+# make test: README.md's ```sh examples run as written, its goals table checked against make
+# help and tools/deps.sh (tests/tools/readme_test.sh).
+.PHONY: test-readme
+test-readme: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)nbneni)
+	@tests/tools/readme_test.sh
+test: test-readme
 
 .PHONY: clean
 clean:

@@ -105,7 +105,9 @@ static int exec_vp(const struct cli_args *a, char **argv)
 		*slash = 0;
 	snprintf(path, sizeof(path), "%s/hwsched_vp", self);
 	if (access(path, X_OK))
-		return cli_fail(a, "the virtual platform is not built (no %s): run 'make vp'", path);
+		return cli_fail(a, "the virtual platform is not built (no %s beside this "
+				"executable): run 'make vp' in the repository, or 'make install' "
+				"(bin/hwsched_vp beside bin/hwsched)", path);
 	argv[-1] = path;
 	fflush(stdout);
 	execv(path, argv - 1);

@@ -4,7 +4,7 @@
 # usage: tools/check_layers.sh [ROOT]        check the tree at ROOT (default: the repository)
 #        tools/check_layers.sh --self-test   show that a bad include is caught
 #
-# The folders are the layers (README.md, Layout). Each may include from the layers listed
+# The folders are the layers (docs/layout.md, The folders). Each may include from the layers listed
 # for it below, which all lie beneath it; anything else is an error that names the file,
 # the line and both layers. An include "X" is resolved as the compiler does with
 # -Iinclude -I.: beside the including file, then include/X, then X from the root.

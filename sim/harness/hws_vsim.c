@@ -3,12 +3,13 @@
  *
  * A shape is a shared object in <cache>/<key>/ (tools/build_shape.sh builds it, through
  * `make shape SHAPE=<key>`, in a temporary folder under a lock, and renames it into place).
- * Here: find the repository and the cache, build a shape that is missing or older than
+ * Here: find the tree shapes are built from (the repository, or an installed
+ * PREFIX/share/hwsched: make install) and the cache, build a shape that is missing or older than
  * its sources (the list the build wrote beside it, "sources"), dlopen it
  * (RTLD_NOW | RTLD_LOCAL: its Verilator runtime stays its own) and check that its table
  * is of this ABI and of the shape asked for. Loaded shapes stay loaded.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE	/* dladdr */
 #include "sim/harness/hws_shape.h"
 
 #include <dlfcn.h>
@@ -63,14 +64,51 @@ void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len)
 		 o->no_irq ? "ni" : "", lanes, ports, o->pipe ? "pi" : "");
 }
 
-/* The repository: $HWS_ROOT, or the first folder upwards from the executable that holds
- * tools/build_shape.sh (build/hwsched -> .., build/tests/hws_tests -> ../..). */
+/* 1 when the tree shapes are built from is an installed PREFIX/share/hwsched (make
+ * install writes this file there), 0 for the repository. */
+#define INSTALLED_MARK "installed-tree"
+static int installed;
+
+/* Look for a tree from @start (a file) upwards: the repository (tools/build_shape.sh) or
+ * an installed share/hwsched beside PREFIX/bin or PREFIX/lib. 0 and @root set, or -1. */
+static int probe_from(const char *start, char *root, size_t len)
+{
+	char dir[PATH_LEN], probe[PATH_LEN + 64];
+
+	snprintf(dir, sizeof(dir), "%s", start);
+	for (int up = 0; up < 4; up++) {
+		char *slash = strrchr(dir, '/');
+
+		if (!slash)
+			break;
+		*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/tools/build_shape.sh", dir[0] ? dir : "/");
+		if (access(probe, R_OK) == 0) {
+			snprintf(root, len, "%s", dir[0] ? dir : "/");
+			return 0;
+		}
+		snprintf(probe, sizeof(probe), "%s/share/hwsched/" INSTALLED_MARK, dir);
+		if (access(probe, R_OK) == 0) {
+			if ((size_t)snprintf(root, len, "%.*s/share/hwsched", PATH_LEN - 32, dir) >= len)
+				return -1;
+			installed = 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The tree: $HWS_ROOT; else, when this code is in a shared object (an installed
+ * PREFIX/lib/libhws.so), the tree beside it; else the first one upwards from the
+ * executable (build/hwsched -> .., build/tests/hws_tests -> ../.., PREFIX/bin/hwsched ->
+ * PREFIX/share/hwsched). */
 static const char *repo_root(void)
 {
 	static char root[PATH_LEN];
 	static int done;
-	char exe[PATH_LEN], probe[PATH_LEN + 32];
+	char exe[PATH_LEN], self[PATH_LEN];
 	const char *env;
+	Dl_info info;
 	ssize_t n;
 
 	if (done)
@@ -78,25 +116,22 @@ static const char *repo_root(void)
 	done = 1;
 	env = getenv("HWS_ROOT");
 	if (env && *env) {
+		char mark[PATH_LEN + 32];
+
 		snprintf(root, sizeof(root), "%s", env);
+		snprintf(mark, sizeof(mark), "%s/" INSTALLED_MARK, root);
+		installed = access(mark, R_OK) == 0;
 		return root;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	for (int up = 0; up < 4; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (!slash)
-			break;
-		*slash = '\0';
-		snprintf(probe, sizeof(probe), "%s/tools/build_shape.sh", exe[0] ? exe : "/");
-		if (access(probe, R_OK) == 0) {
-			snprintf(root, sizeof(root), "%s", exe[0] ? exe : "/");
-			return root;
-		}
-	}
+	exe[n > 0 ? n : 0] = '\0';
+	if (dladdr((void *)repo_root, &info) && info.dli_fname &&
+	    realpath(info.dli_fname, self) && strcmp(self, exe) &&
+	    probe_from(self, root, sizeof(root)) == 0)
+		return root;
+	if (n > 0 && probe_from(exe, root, sizeof(root)) == 0)
+		return root;
+	root[0] = '\0';
 	return NULL;
 }
 
@@ -108,17 +143,59 @@ const char *hws_shape_cache_dir(void)
 	if (env && *env)
 		return env;
 	root = repo_root();
-	if (!root)
-		return NULL;
+	if (!root || installed) {
+		/* An installed tree is not the user's to write: a per-user cache. Without a
+		 * tree (a copied executable), the shapes already there are still usable. */
+		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+		int w;
+
+		if (xdg && *xdg)
+			w = snprintf(dir, sizeof(dir), "%s/hwsched/shapes", xdg);
+		else if (home && *home)
+			w = snprintf(dir, sizeof(dir), "%s/.cache/hwsched/shapes", home);
+		else
+			return NULL;
+		return w >= (int)sizeof(dir) ? NULL : dir;
+	}
 	if (snprintf(dir, sizeof(dir), "%s/build/shapes", root) >= (int)sizeof(dir))
 		return NULL;
 	return dir;
 }
 
+/* The SHAPES_DIR= of the make command: $HWS_SHAPES, or the per-user cache of an installed
+ * tree; NULL for the repository's own build/shapes. */
+static const char *shapes_dir_arg(void)
+{
+	const char *env = getenv("HWS_SHAPES");
+
+	if (env && *env)
+		return env;
+	return installed ? hws_shape_cache_dir() : NULL;
+}
+
+/* mkdir -p @path; 0 or -1 with errno set. */
+static int mkdir_p(const char *path)
+{
+	char p[PATH_LEN];
+
+	if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*s = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
 /* The command that builds a shape, as a user would type it. */
 static void build_command(char *out, size_t len, const char *root, const char *key, int trace)
 {
-	const char *env = getenv("HWS_SHAPES");
+	const char *env = shapes_dir_arg();
 
 	snprintf(out, len, "make -C %s shape SHAPE=%s%s%s%s", root ? root : "<repository>", key,
 		 trace ? " SHAPE_TRACE=1" : "", env && *env ? " SHAPES_DIR=" : "",
@@ -169,7 +246,10 @@ static unsigned estimate_s(const char *root, const struct hws_vsim_opts *o)
 	char rt[PATH_LEN + 64];
 	unsigned s = 25 + o->nr_cpus / 2 + o->nr_tasks / 512;
 
-	snprintf(rt, sizeof(rt), "%s/build/obj/shape-rt/libvlrt.a", root);
+	if (installed)
+		snprintf(rt, sizeof(rt), "%s/.runtime/libvlrt.a", hws_shape_cache_dir());
+	else
+		snprintf(rt, sizeof(rt), "%s/build/obj/shape-rt/libvlrt.a", root);
 	if (access(rt, R_OK))
 		s += 20;
 	return s;
@@ -200,7 +280,7 @@ static int build(const char *root, const char *cache, const char *key,
 {
 	char log[PATH_LEN + 128], cmd[2 * PATH_LEN], arg_key[HWS_SHAPE_KEY_MAX + 8];
 	char arg_dir[PATH_LEN + 16];
-	const char *env = getenv("HWS_SHAPES");
+	const char *env = shapes_dir_arg();
 	const int trace = o->wave != NULL;
 	const char *argv[12];
 	static char *envp[ENV_MAX];
@@ -210,7 +290,7 @@ static int build(const char *root, const char *cache, const char *key,
 	pid_t pid;
 
 	build_command(cmd, sizeof(cmd), root, key, trace);
-	if (mkdir(cache, 0777) && errno != EEXIST) {
+	if (mkdir_p(cache)) {
 		snprintf(msg, len, "engine shape %s: cannot create the cache %s: %s", key, cache,
 			 strerror(errno));
 		return -EIO;
@@ -337,8 +417,9 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 	cache = hws_shape_cache_dir();
 	if (!cache) {
 		snprintf(msg, len,
-			 "engine shape %s: cannot find the repository to build or load it from (set "
-			 "HWS_ROOT to it, or HWS_SHAPES to a cache of built shapes)", key);
+			 "engine shape %s: cannot find the repository or an installed share/hwsched "
+			 "to build or load it from (set HWS_ROOT to it, or HWS_SHAPES to a cache of "
+			 "built shapes)", key);
 		return NULL;
 	}
 	if (snprintf(dir, sizeof(dir), "%s/%s", cache, key) >= (int)sizeof(dir) ||
