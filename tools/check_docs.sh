@@ -18,10 +18,10 @@
 #          folder (rtl/ models/ lib/ driver/ firmware/ sim/ cli/ tests/ docs/ tools/
 #          results/ synth/ formal/ regmap/ traces/ include/ board/) that names no
 #          committed file or folder. build/ paths are outputs and pass; a glob (*, ?, [)
-#          or placeholder (<key>, {a,b}, $VAR, an upper-case part such as expN or T)
-#          passes when, read as a glob, it matches a committed path. In markdown a path
-#          may also be relative to the page (a link: results/exp1.svg in docs/), and a
-#          unit may be named without its extension (lib/hws_parse).
+#          or placeholder (<key>, $VAR, an upper-case part such as expN or T) passes
+#          when, read as a glob, it matches a committed path; {a,b} when each exists.
+#          In markdown a path may also be relative to the page (a link: results/exp1.svg
+#          in docs/), and a unit may be named without its extension (lib/hws_parse).
 # Where: every committed .md except docs/CHANGELOG.md (which may name commits and
 # issues), whole; the Makefile's comments; in source files (rtl models lib driver firmware
 # sim cli tools results synth formal regmap include tests) the comments, and the string
@@ -78,7 +78,7 @@ HASH = re.compile(r"(?<![0-9A-Za-z_'.$#])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-
 ISSUE = re.compile(r"(?P<w>\bissues?\s+#?\d+(?:(?:,\s*|\s+and\s+)#?\d+\b)*)|(?:[(\[]|\b(?:see|in|of|fixes|fixed|closes|closed|"
                    r"per|by|from|and|or)\s+|#\d+,\s*)(?P<h>#\d{1,5})(?![\w.#])", re.I)
 DIGITS = re.compile(r"(?<![0-9A-Za-z_'.,$#])[0-9]{7,40}(?![0-9A-Za-z_]|[.,][0-9])")
-PATH = re.compile(r"(?<![\w./$~-])(?:%s)/[\w.*?\[\]<>{}$,/+-]*" % "|".join(TOP))
+PATH = re.compile(r"(?<![\w./$~-])(?:%s)/(?:[\w.*?\[\]<>$/+-]|\{[^}\s]*\})*" % "|".join(TOP))
 
 findings = []
 numbers = []    # all-digit words: a hash only when the repository has such a commit
@@ -86,6 +86,10 @@ allowed = 0
 
 def exists(p, here):
     p = p.rstrip("/")
+    # {a,b}: every alternative must exist (lib/hws_parse.{c,h})
+    m = re.search(r"\{([^{}]*,[^{}]*)\}", p)
+    if m:
+        return all(exists(p[:m.start()] + a + p[m.end():], here) for a in m.group(1).split(","))
     for q in (p, os.path.normpath(os.path.join(here, p)) if here else p):
         if q in known or q in dirs:
             return True
@@ -121,7 +125,7 @@ def scan(f, lineno, text):
                 break
             p = q
         p = re.sub(r"\.\.\.$", "", p)
-        if p.startswith("build/") or p.endswith("/..."):
+        if p.endswith("/..."):
             continue
         if not exists(p, os.path.dirname(f) if f.endswith(".md") else ""):
             findings.append((f, lineno, "path", "no such path '%s'" % p))
