@@ -274,7 +274,7 @@ self_test() {
 The figure is 12 ns (lib/real.c, results/expN.svg, build/x/y.json, lib/*.c).
 Measured at 3a05415 and 0x1f2e3d4c.
 Fixed in issue 12.
-See lib/gone.c for the rule.
+See lib/gone.c for the rule (lib/{real,none}.c, lib/real.{c,c}).
 A SHA-256 of data: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 <!-- docs-check: allow -->
 EOF
 	cat >"$tmp/docs/CHANGELOG.md" <<'EOF'
@@ -297,7 +297,8 @@ EOF
 	(cd "$tmp" && git init -q && git add -A) >/dev/null 2>&1 || true
 	want_md="docs/a.md:3: hash: commit hash '3a05415'
 docs/a.md:4: issue: tracker reference 'issue 12'
-docs/a.md:5: path: no such path 'lib/gone.c'"
+docs/a.md:5: path: no such path 'lib/gone.c'
+docs/a.md:5: path: no such path 'lib/{real,none}.c'"
 	want_src="lib/real.c:3: hash: commit hash 'abc1234'
 lib/real.c:4: issue: tracker reference 'issue 22'
 tools/t.sh:2: path: no such path 'tools/none.sh'
