@@ -381,6 +381,14 @@ layers:
 	@tools/check_layers.sh --self-test
 	@tools/check_layers.sh
 
+# The docs, comments and --help state rules: no commit hash, tracker reference or dead
+# path (tools/check_docs.sh; its self-test first shows that each is caught).
+.PHONY: docs-check
+docs-check:
+	@tools/check_docs.sh --self-test
+	@tools/check_docs.sh
+test: docs-check
+
 # The shapes the tests' sweeps use, built before they run (hwsched would build them on
 # first use, one at a time; make builds them with the rest), and the default shape with
 # waveform support (the --wave tests); the 2- and 4-port shapes of tests/sim/ports_test.cc

@@ -337,7 +337,7 @@ static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 		return hw_balance_soft(q, cpu, level, idle, out);
 	/* Posted protocol: the result word, then only the loads the policy will read (fw_rq.h):
 	 * a balanced domain costs a CMD write and a RESULT read, the others three BAL_* reads
-	 * more. The synchronous protocol reads all four, as before issue 22. */
+	 * more. The synchronous protocol reads all four. */
 	ret = hws_balance_verdict(on(q, cpu), cpu, level, (unsigned)idle, &b);
 	if (!ret && q->e.sync_cmds)
 		ret = hws_balance_loads(on(q, cpu), HWS_BAL_RD_ALL, &b);

@@ -25,7 +25,7 @@
 /* 2.4 at HZ < 200: TICK_SCALE(x) = x >> 2; NICE_TO_TICKS(0) = 6 ticks = 60 ms. */
 #define NICE_TO_TICKS(nice)	((((20 - (nice)) >> 2) + 1))
 #define NICE_TO_NS(nice)	((int64_t)NICE_TO_TICKS(nice) * L24_TICK_NS)
-/* include/asm-i386/smp.h of 2.4: the bonus of a task that last ran on this CPU. */
+/* Linux 2.4's <asm-i386/smp.h>: the bonus of a task that last ran on this CPU. */
 #define PROC_CHANGE_PENALTY	15
 /* 2.4 on i386: union task_union puts the task_struct at the base of its 8 KB kernel stack
  * (INIT_TASK_SIZE 2048 longs), so every task_struct is 8 KB-aligned, and the one cache

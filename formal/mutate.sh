@@ -30,7 +30,7 @@ done
 mkdir -p "$out"
 
 MUTANTS=(
-	# The slave of issue 21: AWREADY = WREADY = !BVALID, the write taken only when AWVALID
+	# The slave before its holding registers: AWREADY = WREADY = !BVALID, the write taken only when AWVALID
 	# and WVALID are high together, nothing held. Checked with the protocol properties only
 	# (proof axil_slave_noaux: FORMAL_NO_AUX, bounded), so the trace shows the rule it breaks.
 	"axi_ready_old@@axil_slave_noaux@@rtl/hws_axil_slave.v@@wire awready = !bvalid_q && !aw_held_q;@@wire awready = !bvalid_q;"
@@ -58,7 +58,7 @@ MUTANTS=(
 	# Flags: a write to the top row of the address decode (flags 240..255 of N=256) also
 	# writes row 0 (flags 0..15); caught by the sat -tempinduct proof at AW = 8.
 	"flags_row_alias@@flags_n256_aw8@@rtl/hws_flags.v@@  wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;@@  wire [NR-1:0] row  = ({{(NR - 1){1'b0}}, 1'b1} << a_hi) | {{(NR - 1){1'b0}}, &a_hi};"
-	# The engine's bitmap (issue 21): an unlink that empties its list forgets to clear the
+	# The engine's bitmap: an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
 	"eng_unlink_keeps_bit@@eng_bitmap_1cpu@@rtl/hws_eng_bitmap.v@@                         u_empty_i ? (bm_tw & ~plo_q) : bm_tw;@@                         bm_tw;"
 	# The same bug under ABC pdr (the unbounded proof of the same properties).

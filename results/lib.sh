@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# results/lib.sh - shared helpers of the results/expN_*.sh scripts (make results, issue 9).
+# results/lib.sh - shared helpers of the results/expN_*.sh scripts (make results).
 #
 # An experiment is a list of points, one line each, tab-separated:
 #     POINT  SCHED  TOPOLOGY  WORKLOAD  DURATION  EXTRA-FLAGS
@@ -36,7 +36,7 @@ res_seeds() {
 }
 
 # The machine profile of an experiment's machine (docs/simulator.md, "Machine profiles"):
-# TOPOLOGY,profile=NAME, or TOPOLOGY alone with PROFILES=0 (the model before issue 23).
+# TOPOLOGY,profile=NAME, or TOPOLOGY alone with PROFILES=0 (the model without machine profiles).
 res_topo() {
 	if [ "${PROFILES:-1}" = 0 ]; then echo "$1"; else echo "$1,profile=$2"; fi
 }

@@ -37,7 +37,7 @@ jo() {
 	done
 	printf '"%s": {%s}\n' "$k" "$out" >>"$J"
 }
-# P EXP POINT KERNEL PUBLISHED OURS [HW]: a published point and ours (issue 37's goal: within
+# P EXP POINT KERNEL PUBLISHED OURS [HW]: a published point and ours (the goal: within
 # 25% of it), into $D/points; the calibration points are not listed (docs/results.md)
 P() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "${6:-nan}" >>"$D/points"; }
 : >"$D/points"
@@ -386,7 +386,7 @@ if [ -s "$D/ablation" ]; then
 	cat "$D/ablation"
 	echo
 fi
-# ---- every published point and ratio goal (issue 37)
+# ---- every published point and ratio goal (docs/results.md, "Goals")
 if [ -s "$D/points" ]; then
 	echo "### Every published point, ours beside it"
 	echo

@@ -4,7 +4,7 @@
 // lane per CPU, O(NR_CPUS / BAL_LANES) with fewer lanes.
 //
 // BALANCE(c, level l, idle type) answers find_busiest_group + find_busiest_queue exactly as
-// hws_find_busiest() of firmware/hws_balance.c, over c's level-l domain (the CPUs x with
+// hws_find_busiest() of lib/hws_balance.c, over c's level-l domain (the CPUs x with
 // block(l+1, x) == block(l+1, c)) whose groups are the level-l blocks in it, taken in
 // increasing order of their first CPU (leader). The engine checks the command (including
 // DOMAIN, so the partitions read here are consistent) and pulses go_i at the edge that ends

@@ -5,7 +5,8 @@
 // flag i is q[i] ^ (row[hi(i)] & col[lo(i)] & (q[i] ^ d)), a four-input function of the
 // flag, the data bit and two predecoded halves of the address (row and column one-hots),
 // one LUT that packs with its flip-flop. Behaviour is that of `q[waddr] <= d`. Measured on
-// 8x256 without BALANCE (synth/synth_one.sh, RTL 2cc7719), the three ways to write it:
+// 8x256 without BALANCE (synth/synth_one.sh; the revision is in docs/CHANGELOG.md), the
+// three ways to write it:
 //   `if (we) q[waddr] <= d`                         7,026 LUT4, 8,398 logic cells
 //   `if (we) for i: if (row & col) q[i] <= d`       6,760 LUT4, 8,770 logic cells (each
 //        flag gets its own enable, whose LUT cannot share a cell with the flip-flop)

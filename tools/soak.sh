@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh - the lockstep soak (issue 20, item 5; `make soak`, docs/fuzz.md "Soak").
+# soak.sh - the lockstep soak (`make soak`, docs/fuzz.md "Soak").
 #
 # usage: tools/soak.sh HWSCHED OUT_DIR
 # Random commands through `hwsched lockstep` (the C model beside the Verilated RTL, every

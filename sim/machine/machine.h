@@ -52,7 +52,7 @@ enum machine_replay_order {
 	 * the wakee pass that sleep without blocking. */
 	MACHINE_REPLAY_TIED,
 	/* A sleep ended by a task waits for any message from any task (a mailbox); a wake
-	 * is a message (the reconstruction before issue 36). */
+	 * is a message (the first replay's reconstruction). */
 	MACHINE_REPLAY_PROGRAM,
 };
 

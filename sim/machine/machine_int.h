@@ -207,7 +207,7 @@ struct machine {
 	unsigned smt_bad_pkgs;
 	uint64_t smt_bad_since, smt_bad_ns;
 	FILE *perf;			/* perf_out's file, or NULL */
-	/* calibration and contention (issue 37): the multiplier on the workload's CPU bursts
+	/* calibration and contention (docs/results.md): the multiplier on the workload's CPU bursts
 	 * (0 or 1: none), the calibration entry it came from (NULL: none or work=), the
 	 * models in force, their locks and what they cost */
 	double work_scale;

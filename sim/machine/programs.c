@@ -97,7 +97,7 @@ static int wait_token(struct machine *m, struct mtask *t, unsigned k, unsigned c
 	return 0;
 }
 
-/* ---- calibration and contention (issue 37; calib.h, contention.h) ---- */
+/* ---- calibration and contention (docs/results.md; calib.h, contention.h) ---- */
 
 /* The keys every seed workload takes for them, into @k (MACH_CONT_KEYS entries). */
 size_t mach_cont_keys(struct mach_cont_keys *v, struct hws_kv *k)

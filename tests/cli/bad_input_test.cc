@@ -1,4 +1,4 @@
-// bad_input_test.cc - every class of bad input of issue 20, as a user types it: one table,
+// bad_input_test.cc - every class of bad input, as a user types it: one table,
 // command line -> exit status and a fragment of the message. Exit 2 is bad usage or input
 // (nothing ran), 1 a failure at run time; every error reads "hwsched CMD: ...". Then the
 // output paths that must destroy nothing, the numbers that must come out exact, and the
@@ -402,7 +402,7 @@ TEST(BadInput, TracesThatBreakARuleAreNamedByLine)
 		bad.push_back({ "a truncated text file", "cut.txt", v, base.size(),
 				"the last line has no newline", false });
 	}
-	// issue 36's list
+	// the trace reader's bad input (docs/trace.md)
 	{
 		std::vector<std::string> v = base;
 		std::string &l = v[99];

@@ -184,7 +184,7 @@ TEST(Cli, ReplayMatchesLinuxOnBothTraces)
 			double lc = json_num(j, "linux", "cpu_time_ms"), rc = json_num(j, "replay", "cpu_time_ms");
 			EXPECT_NEAR(rm / lm, 1.0, 0.10) << t << " " << s << ": " << rm << " vs " << lm;
 			EXPECT_NEAR(rc / lc, 1.0, 0.05) << t << " " << s << ": " << rc << " vs " << lc;
-			if (std::string(s) == "eevdf") {	// issue 24's tolerance, the traces' policy
+			if (std::string(s) == "eevdf") {	// the replay's 5% tolerance, the traces' policy
 				EXPECT_NEAR(rm / lm, 1.0, 0.05) << t << ": " << rm << " vs " << lm;
 			}
 			for (const char *k : { "busy_pct", "wakeup_latency_us", "p99", "migrations", "switches" })

@@ -1,5 +1,5 @@
 // honest_options_test.cc - options that would do nothing, or do something else than was
-// said, are refused with a message naming what and why (docs/usage rules in --help: exit 2
+// said, are refused with a message naming what and why (the rules --help states: exit 2
 // for bad usage or input, nothing run). Each class below is one a user met: an output
 // given twice, a write error on standard output, an option the chosen scheduler, backend
 // or mode ignores, an abbreviated option, a backend argument nobody reads, a workload key

@@ -1,5 +1,5 @@
 // axi_order_test.cc - the AXI4-Lite slave with every legal channel order and back-pressure
-// (issue 21): a master that sends W before AW (or AW before W) has its write taken with
+// (docs/accelerator.md 4.2): a master that sends W before AW (or AW before W) has its write taken with
 // its own address and data, and the model stays edge for edge with the RTL whatever the
 // master's timing (lib/hws_bus_timing.h).
 //

@@ -330,7 +330,7 @@ TEST(Coherence, VolanoMarkYieldsUnlessToldNotTo)
 
 }	// namespace
 
-// ---- The contention models (sim/machine/contention.c, issue 37) ----
+// ---- The contention models (sim/machine/contention.c, docs/results.md) ----
 
 // A spin lock of kernel data on hand-worked cases: the first taker pays nothing, a second
 // CPU arriving during the hold waits for the rest of it and pays the line's transfer from

@@ -1,4 +1,4 @@
-// machine_test.cc - the simulated machine and the firmware's policy (issue 5): topology
+// machine_test.cc - the simulated machine and the firmware's policy: topology
 // parsing, Linux's slice and priority rules, whole runs on every scheduler with the
 // machine's own checks on, group shares, and the same decisions on model and RTL.
 #include <gtest/gtest.h>

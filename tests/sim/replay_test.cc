@@ -180,7 +180,7 @@ TEST(Replay, TheCausalOrderOnTheTracesMachineIsLinuxs)
 
 TEST(Replay, ALongIdleGapCostsNoCpuTime)
 {
-	// A task woken 100,000 s after the rest of the trace (issue 36's bad input): the
+	// A task woken 100,000 s after the rest of the trace (a bad input of docs/trace.md): the
 	// replay waits that long in simulated time, in a few events, and the task that runs
 	// after the gap accounts none of it as CPU time (an idle CPU's last segment start is
 	// not the woken task's).

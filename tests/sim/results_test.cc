@@ -1,5 +1,5 @@
 // results_test.cc - reduced versions of the five published experiments of make results
-// (issue 9, docs/results.md): one seed, short runs, a few points each. Each test asserts
+// (docs/results.md): one seed, short runs, a few points each. Each test asserts
 // the DIRECTION of a published effect that our simulator reproduces in the full runs;
 // effects it does not reproduce are documented in docs/results.md, not asserted here.
 #include <gtest/gtest.h>
@@ -131,7 +131,7 @@ TEST(Results, Exp3DomainsBeatFlatOnDbench)
 	}
 }
 
-// ---- Under the machine profiles (issue 23, docs/results.md "Under the machine profiles") ----
+// ---- Under the machine profiles (docs/results.md "Under the machine profiles") ----
 
 // Seed 1 on the 4-way P-III Xeon: O(1) beats 2.4 at 192 processes by more than at 64.
 TEST(Results, ProfileExp1O1BeatsLinux24MoreAt192)
@@ -153,7 +153,7 @@ TEST(Results, ProfileExp1O1BeatsLinux24MoreAt192)
 }
 
 // Seed 2 on the 8-way P-III Xeon, with VolanoMark's yields, on the model's own burst
-// lengths (calib=0, no loopback model: the mechanism of issue 23 alone): 2.4 does worse on
+// lengths (calib=0, no loopback model: the profile's mechanism alone): 2.4 does worse on
 // 8 CPUs than on 4 (the collapse), while the per-CPU queues scale past 3.5. Calibrated,
 // the collapse is gone (docs/results.md, the misses of experiment 2).
 TEST(Results, ProfileExp2Linux24FallsFrom4To8CpusPerCpuQueuesScale)
@@ -252,7 +252,7 @@ TEST(Results, Exp5WakeBalancingNoLoss)
 	}
 }
 
-// ---- Experiments 4 and 5 on their machine profile (issue 23): the modern profile prices
+// ---- Experiments 4 and 5 on their machine profile: the modern profile prices
 // the software run queues' lines and locks; the matches they had must hold under it.
 
 // Seed 4 under contention: every sysbench task in a child group costs at most the
@@ -297,7 +297,7 @@ TEST(Results, ProfileExp5WakeBalancingNoLossSharesCoresLess)
 	}
 }
 
-// ---- The calibration (sim/machine/calib.c, docs/results.md "Calibration", issue 37) ----
+// ---- The calibration (sim/machine/calib.c, docs/results.md "Calibration") ----
 
 // Every constant of the table is what its published point gives: derived again from the
 // table's own value, the derivation keeps it (its point lands within 1% of the published

@@ -1,8 +1,8 @@
 // trace_test.cc - the perf sched trace reader (sim/trace/trace.c): the figures of the
 // README that came with hackbench_g4 and make_j4 (traces/README.md), sane rebuilt segments,
 // strict and lenient handling of malformed lines, each quirk of that README in a tiny
-// hand-made trace with its exact rebuild, gzip input, and the task filters; issue 36's bad
-// input; every trace of traces/ against its sidecar (TraceSidecar).
+// hand-made trace with its exact rebuild, gzip input, and the task filters; the bad
+// input of docs/trace.md; every trace of traces/ against its sidecar (TraceSidecar).
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -425,7 +425,7 @@ TEST(Trace, MalformedNoHeader)
 	check_bad_line("this is not a perf line", "header");
 }
 
-// Issue 20's impossible lines: each an error naming file:3 (strict), a skipped line
+// Impossible lines: each an error naming file:3 (strict), a skipped line
 // counted as a warning (lenient).
 TEST(Trace, ImpossibleCpu)
 {
@@ -644,7 +644,7 @@ TEST(Trace, DamagedGzipInALongLineIsTerminatedWhenLenient)
 }
 #endif
 
-// ---- Issue 36's bad input --------------------------------------------------------------
+// ---- Bad input (docs/trace.md) ---------------------------------------------------------
 
 // A NUL byte inside a line: perf script writes text; the line is named (strict) or skipped.
 TEST(Trace, NulByteInALine)
