@@ -413,7 +413,7 @@ test: gen-check layers lint synth-smoke $(HWSCHED) $(TEST_SHAPE_SOS) $(CORE_TEST
 	tests/run_all.sh $(BUILD)/test-reports $(CORE_TEST_BIN) $(SAN_TEST_BIN) $(TEST_BIN) \
 		$(VP_TEST_BIN)
 
-# ---- The virtual platform (issue 8, docs/vp.md) ----------------------------------------
+# ---- The virtual platform (docs/vp.md) -------------------------------------------------
 # sim/vp wraps the harness's engine (the shape's shared object, loaded by
 # sim/harness/hws_vsim.c like the rtl backend's) as a TLM-2.0 target behind an interconnect
 # and one initiator per simulated CPU: no SystemC Verilation, any shape on demand.
@@ -507,7 +507,7 @@ bench-balance: $(BALANCE_BENCH)
 		json="$$json$$sep\"$$n\": $$per"; sep=", "; \
 	done; echo "$$json}" > $(BUILD)/bench/balance_sw.json; echo "wrote $(BUILD)/bench/balance_sw.json"
 
-# ---- replay fidelity (issues 24, 36) ----------------------------------------------------
+# ---- replay fidelity (docs/trace.md, "Fidelity goals") ----------------------------------
 # make replay-check [REPLAY_SCHED=eevdf] [STRICT=1] [UPDATE_DOC=1]: every trace of traces/
 # (or $HWS_TRACE_DIR) replayed, one table trace x figure (Linux, replay, error, verdict
 # against the fidelity goals), build/replay-check/summary.json and table.md; UPDATE_DOC=1
@@ -518,7 +518,7 @@ REPLAY_SCHED ?= eevdf
 replay-check: $(HWSCHED)
 	SCHED='$(REPLAY_SCHED)' STRICT='$(STRICT)' tools/replay_check.sh$(if $(filter 1,$(UPDATE_DOC)), --update-doc)
 
-# ---- The traces (issue 36; traces/README.md) --------------------------------------------
+# ---- The traces (traces/README.md) ------------------------------------------------------
 # traces/ holds the real traces the tests and make replay-check read, each with its sidecar
 # (tools/record_trace.sh). build/trace_load: the workloads of known shape that no standard
 # tool offers (tools/trace_load.c); make test builds it so that a change breaking it fails.
@@ -549,7 +549,7 @@ traces-record: $(HWSCHED) $(TRACE_LOAD)
 	$(REC) sleepy_threads -- $(TRACE_LOAD) threads 0.5 6 300 200
 	$(REC) pipeline_gzip -- sh -c 'head -c 6000000 /dev/urandom | gzip -1 | gunzip | sha256sum'
 
-# ---- results (issue 9): the five published results, reproduced -------------------------
+# ---- results: the five published results, reproduced (docs/results.md) ----------------
 # make results [SEEDS=N] [LONG=1] [HOSTS=a,b] [JOBS=N]: runs results/exp1..5_*.sh (each a
 # matrix of scheduler x parameter x seed, as independent GNU parallel jobs; HOSTS is passed
 # as parallel --sshlogin, the hosts must see this worktree at the same path), then
@@ -577,7 +577,7 @@ RESULTS_JOBS ?=
 # ---- make install / make uninstall -----------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]   bin/hwsched and bin/hwsched_vp; libhws (lib,
 #   models, driver and the rtl backend's shape loader, position-independent) as
-#   lib/libhws.a and lib/libhws.so with include/hws/*.h and lib/pkgconfig/hwsched.pc; the
+#   PREFIX/lib/libhws.a and .so with include/hws/*.h and PREFIX/lib/pkgconfig/hwsched.pc; the
 #   RTL under share/hwsched/rtl/ with hwsched.f and the FuseSoC core hwsched.core; what
 #   builds an engine shape from it (into ${XDG_CACHE_HOME:-$HOME/.cache}/hwsched/shapes on
 #   first use: docs/shapes.md); the man page hwsched(1), from --help (tools/man_page.sh).
@@ -669,7 +669,7 @@ test: test-readme
 clean:
 	rm -rf $(BUILD)
 
-# ==== synth: FPGA synthesis sweep (issue 7) =============================================
+# ==== synth: FPGA synthesis sweep (docs/synthesis.md) ====================================
 # make synth                     every configuration of synth/sweep_list.sh (four families),
 #                                one job per family/configuration, run with make -j; then
 #                                build/synth/report.{json,md}
@@ -712,7 +712,7 @@ synth-check:
 	done; echo "synth-check: $$j has every field"
 # ==== end of synth ========================================================================
 
-# ==== board (issue 18, part 4): the engine on an iCEBreaker, and its simulator ============
+# ==== board: the engine on an iCEBreaker, and its simulator (docs/board.md) ==============
 # make board [BOARD=icebreaker]  the bitstream build/board/icebreaker.bin (synth/synth_one.sh's
 #                                iCE40 flow with the board's pins, then icepack) and how to
 #                                flash it
@@ -801,7 +801,7 @@ bench-board: $(BOARD_SIM) $(HWSCHED)
 	@mkdir -p $(BUILD)/bench
 	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
 
-# ---- Formal proofs and per-module testbenches (issue 21; docs/formal.md) --------------------
+# ---- Formal proofs and per-module testbenches (docs/formal.md) ---------------------------
 # make formal       every proof of formal/proofs.list, a table: property, method, depth, result, time
 # make formal-fast  the proofs marked fast, and the mutation check (formal/mutate.sh: each
 #                   planted bug must fail with a counterexample); make test runs both
@@ -818,7 +818,7 @@ rtl-tb: $(RTL_SRCS) $(RTL_INC)
 	tests/rtl/run.sh $(BUILD)/rtl-tb
 test: formal-fast formal-mutate rtl-tb
 
-# ==== fuzz (issue 20, part 5): libFuzzer targets ============================================
+# ==== fuzz: libFuzzer targets (docs/fuzz.md) ==============================================
 # make fuzz [FUZZ_TIME=S] [FUZZ_RUNS=N] [FUZZ_TARGETS="trace parse regs"]   each target for S
 #   seconds or N executions, whichever ends first
 #   (default 180) from its committed seed corpus tests/fuzz/corpus/T/; new inputs go to
@@ -894,7 +894,7 @@ fuzz-regress: $(FUZZ_BINS)
 test: fuzz-regress
 # ==== end of fuzz =========================================================================
 
-# ==== coverage (issue 21, part 5): RTL line and toggle, C line (docs/coverage.md) ==========
+# ==== coverage: RTL line and toggle, C line (docs/coverage.md) ============================
 # make coverage   the default shape Verilated with --coverage-line --coverage-toggle into a
 #                 cache of its own (build/coverage/shapes: same key, same ABI, the harness of
 #                 tools/coverage/cov_shape_so.cpp writes each instance's counts), the C of
@@ -949,7 +949,7 @@ coverage-selftest:
 test: coverage-selftest
 # ==== end of coverage ======================================================================
 
-# ==== soak (issue 20, item 5): not part of make test ======================================
+# ==== soak: not part of make test (docs/fuzz.md, "Soak") =================================
 # make soak [SOAK_JOBS=N] [SOAK_COMMANDS=N] [SOAK_BIG_COMMANDS=N] [SOAK_CHUNK=N]
 #           [SOAK_BIG_CHUNK=N] [SOAK_SEED=S] [SOAK_RESETS=RATE]
 #   hwsched lockstep (model beside RTL) for 100 M random commands on the default shape and

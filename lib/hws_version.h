@@ -3,7 +3,7 @@
  *
  * The version is `git describe --always --dirty` of the tree they were built from, or the
  * release in VERSION outside a git checkout (tools/gen_version.sh writes it at build time;
- * only lib/hws_version.o is rebuilt when it changes). Every JSON file the programs write
+ * only the object of lib/hws_version.c is rebuilt when it changes). Every JSON file the programs write
  * starts with "version" and "schema" (hws_json_provenance(); docs/json.md).
  */
 #ifndef HWS_VERSION_H
@@ -21,7 +21,7 @@ extern "C" {
  */
 #define HWS_JSON_SCHEMA 1
 
-/* hws_version - "0.9.0", "a9515bc", "a9515bc-dirty", ... */
+/* hws_version - "0.9.0" (VERSION), or git describe's "HASH" or "HASH-dirty" */
 const char *hws_version(void);
 
 /*

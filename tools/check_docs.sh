@@ -97,7 +97,7 @@ def exists(p, here):
         if any(k.startswith(q + ".") and "/" not in k[len(q):] for k in known):
             return True
     # a glob or placeholder: <x> {a,b} $VAR [optional] 1..5, upper-case parts (expN, T)
-    g = re.sub(r"<[^>/]*>|\{[^}/]*\}|\$\{?\w+\}?|\[[^\]/]*\]|\d+\.\.\d+", "*", p)
+    g = re.sub(r"<[^>/]*>|\{[^}/]*\}|\$\(?\{?\w*\}?|\[[^\]/]*\]|\d+\.\.\d+", "*", p)
     g = re.sub(r"[A-Z][A-Z0-9_]*", "*", g)
     if g == p and not re.search(r"[*?\[]", p):
         return False

@@ -3,13 +3,14 @@
 #
 # usage: tools/install.sh install   BUILD PREFIX [DESTDIR]
 #        tools/install.sh uninstall PREFIX [DESTDIR]
-#   BUILD    the build folder with hwsched, hwsched_vp, lib/libhws.{a,so}, man/hwsched.1
+#   BUILD    the build folder with hwsched, hwsched_vp, BUILD/lib/libhws.{a,so}, man/hwsched.1
 #   PREFIX   where the files will live (absolute; default of make install: /usr/local)
 #   DESTDIR  a staging root the files are written under (packaging); default none
 # Installs:
 #   bin/hwsched, bin/hwsched_vp
-#   lib/libhws.a, lib/libhws.so (lib, models, driver and the rtl backend's loader)
-#   lib/pkgconfig/hwsched.pc, include/hws/*.h (and the lib/ headers hws.h needs: none)
+#   PREFIX/lib/libhws.a, PREFIX/lib/libhws.so (lib, models, driver and the rtl backend's
+#   loader), PREFIX/lib/pkgconfig/hwsched.pc, include/hws/*.h (and the lib/ headers hws.h
+#   needs: none)
 #   share/hwsched/rtl/*.v *.vh, hwsched.f (a Verilog file list), hwsched.core (FuseSoC)
 #   share/hwsched/{Makefile,tools,sim,lib,include}: what builds an engine shape from the
 #     installed RTL into ${XDG_CACHE_HOME:-$HOME/.cache}/hwsched/shapes on first use

@@ -4,8 +4,8 @@
 #
 #   tools/svg_size.sh [OUT]      (default build/svg/size.json; HWSCHED=... another binary)
 #
-# Runs the cases of issue 38 (2 s of tbench, 32 clients on 4 CPUs: 449,074 switches; 5 ms
-# of it through --svg-window; hackbench on 64 CPUs, the most lanes; the replays of the
+# Runs the cases the timeline's bound was set for (2 s of tbench, 32 clients on 4 CPUs:
+# 449,074 switches; 5 ms of it through --svg-window; hackbench on 64 CPUs, the most lanes; the replays of the
 # longest trace of traces/, make_j6, and of the one with the most events, pipe_pingpong)
 # and writes one JSON record through a temporary file: commit, date, machine, and per
 # case the command, the file's bytes, its <rect> elements, its lanes, and the seconds

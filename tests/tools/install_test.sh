@@ -8,7 +8,7 @@
 #     tasks enqueued, the picks must come in priority order (FIFO within one), then empty;
 #     the rtl backend builds its engine shape (2x16x16g16) from the installed RTL into a
 #     fresh per-user cache (XDG_CACHE_HOME=$tmp/cache): no prepared cache, no repository
-#   - the same program linked with lib/libhws.a (whole archive) on the model backend
+#   - the same program linked with PREFIX/lib/libhws.a (whole archive) on the model backend
 #   - the installed bin/hwsched runs lockstep on that shape from the same cache, and finds
 #     bin/hwsched_vp beside itself; a copied hwsched without it says so
 #   - each public header compiles on its own; the man page has every command; hwsched.f
