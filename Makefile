@@ -34,7 +34,7 @@ include tools/make_vars.mk
 # restarts make, so no rule is considered before the packages exist: GNU make caches
 # directory listings, and a prerequisite under a directory that apt-get creates in the
 # same run (/usr/share/verilator/include) would otherwise be "not found".
-NO_DEPS_GOALS := clean help deps deps-list uninstall
+NO_DEPS_GOALS := clean help deps deps-list uninstall figures
 DEPS_GOALS := $(filter-out $(NO_DEPS_GOALS),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
 ifneq ($(DEPS_GOALS),)
 DEPS_MISSING := $(shell tools/deps.sh --missing $(DEPS_GOALS))
@@ -645,6 +645,7 @@ layers         the layering check (tools/check_layers.sh)
 lib            build/lib/libhws.a and libhws.so
 install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
 uninstall      remove what make install put into PREFIX
+figures        README.md's table of current figures, from the records under build/
 deps           install the packages of GOALS="..." (default every group)
 help           this list
 clean          remove build/
@@ -664,6 +665,17 @@ help:
 test-readme: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)nbneni)
 	@tests/tools/readme_test.sh
 test: test-readme
+
+# make figures: README.md's table of current figures (between its figures markers), from
+# the JSON records the measurements wrote under build/ (tools/figures.sh; a record not
+# there is a "not measured" row). tools/figures.sh --check says whether the table is
+# current. make test runs tests/tools/figures_test.sh on fixture records.
+.PHONY: figures test-figures
+figures:
+	@tools/figures.sh
+test-figures:
+	@tests/tools/figures_test.sh
+test: test-figures
 
 .PHONY: clean
 clean:

@@ -67,7 +67,7 @@ declare -A GROUP_WHAT=(
 # The make goals of each group (a goal not listed here needs every group).
 declare -A GROUP_GOALS=(
 	[run]="all run run-lockstep vp shape lib gen gen-check layers install soak replay-check traces-record"
-	[test]="test test-shapes test-deps test-install test-readme"
+	[test]="test test-shapes test-deps test-install test-readme test-figures"
 	[lint]="lint lint-verilator lint-iverilog lint-yosys synth-smoke rtl-tb"
 	[synth]="synth synth-check"
 	[formal]="formal formal-fast formal-mutate"
@@ -78,7 +78,7 @@ declare -A GROUP_GOALS=(
 	[results]="results results-report vp-study vp-study-new"
 )
 # Goals that need no package (the Makefile checks nothing for them either).
-NO_PACKAGE_GOALS="clean help deps deps-list uninstall"
+NO_PACKAGE_GOALS="clean help deps deps-list uninstall figures"
 
 die() { echo "deps.sh: $*" >&2; exit 2; }
 

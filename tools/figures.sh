@@ -6,12 +6,13 @@
 #        tools/figures.sh --print [--records DIR]          the table on stdout only
 #        tools/figures.sh --help
 #
-# Reads the records the measurements write (DIR, default build/): results/summary.json
-# (make results), replay-check/summary.json (make replay-check), bench/engine.json (make
-# bench), svg/size.json (tools/svg_size.sh), synth/ice40_8x256nbneni.json (the HX8K build,
-# make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40). One row per headline figure:
-# the figure, its value, the goal where there is one, the record it comes from and the
-# record's date (its "date", else the file's time, marked "file time"; "dirty tree" when
+# Reads the records the measurements write (--records DIR: the same paths under DIR,
+# without build/): build/results/summary.json (make results),
+# build/replay-check/summary.json (make replay-check), build/bench/engine.json (make
+# bench), build/svg/size.json (tools/svg_size.sh), build/synth/ice40_8x256nbneni.json
+# (the HX8K build, make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40). One row
+# per headline figure: the figure, its value, the goal where there is one, the record
+# it comes from and the record's date (its "date", else the file's time, marked "file time"; "dirty tree" when
 # the record says it was made with uncommitted changes). The commit is in the record; the
 # table names none (README.md holds no commit hash). A record that does not exist gives
 # the row "not measured: run make X", never an old number.
@@ -70,8 +71,11 @@ class Record:
     is not valid JSON or lacks a key a row reads."""
 
     def __init__(self, rel, make):
-        self.rel, self.make = rel, make
-        self.path = os.path.join(records, rel)
+        # rel: the record's path under build/, named so in the table; under --records
+        # DIR, its path under DIR
+        self.make = make
+        self.rel = rel if default_records else rel[len("build/"):]
+        self.path = os.path.join(records, rel[len("build/"):])
         self.data = None
         if not os.path.exists(self.path):
             return
@@ -125,7 +129,7 @@ rows = []  # (figure, value, goal, record, date)
 
 
 def row(rec, figure, value_goal):
-    src = "`%s%s`" % ("build/" if default_records else "", rec.rel)
+    src = "`%s`" % rec.rel
     if rec.data is None:
         rows.append((figure, "not measured: run `%s`" % rec.make, "", src, ""))
         return
@@ -133,14 +137,14 @@ def row(rec, figure, value_goal):
     rows.append((figure, value, goal, src, rec.date()))
 
 
-replay = Record("replay-check/summary.json", "make replay-check")
+replay = Record("build/replay-check/summary.json", "make replay-check")
 row(replay, "replay fidelity goals met, all traces",
     lambda: (of(replay.get("goals_met"), replay.get("goals")), "all %s" % n(replay.get("goals"))))
 row(replay, "replay fidelity goals met, traces not calibrated on",
     lambda: (of(replay.get("goals_met_not_calibration"), replay.get("goals_not_calibration")),
              "all %s" % n(replay.get("goals_not_calibration"))))
 
-results = Record("results/summary.json", "make results")
+results = Record("build/results/summary.json", "make results")
 row(results, "published points within 25%",
     lambda: (of(results.get("points_within_25pct"), results.get("points_total")),
              "all %s" % n(results.get("points_total"))))
@@ -157,12 +161,12 @@ def ratio_goals():
 
 row(results, "ratio goals of the published results met", ratio_goals)
 
-bench = Record("bench/engine.json", "make bench")
-row(bench, "lockstep (model and RTL, every answer compared), commands/s",
+bench = Record("build/bench/engine.json", "make bench")
+row(bench, "lockstep commands/s (model and RTL, every answer compared)",
     lambda: (n(bench.get("lockstep_commands_per_s")), ""))
-row(bench, "C model, commands/s", lambda: (n(bench.get("model_commands_per_s")), ""))
+row(bench, "C model commands/s", lambda: (n(bench.get("model_commands_per_s")), ""))
 
-hx = Record("synth/ice40_8x256nbneni.json",
+hx = Record("build/synth/ice40_8x256nbneni.json",
             "make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40")
 
 
@@ -180,9 +184,9 @@ def hx8k():
     return "%s, %s" % (mhz, cells), goal
 
 
-row(hx, "HX8K build (8x256 without BALANCE, error counters, IRQ): Fmax, cells", hx8k)
+row(hx, "HX8K build (8x256, no BALANCE, error counters, IRQ): Fmax, cells", hx8k)
 
-svg = Record("svg/size.json", "tools/svg_size.sh")
+svg = Record("build/svg/size.json", "tools/svg_size.sh")
 
 
 def svg_bound():
@@ -202,14 +206,14 @@ def svg_bound():
             "at most 1,201 a lane")
 
 
-row(svg, "SVG timeline, the worst case's rects per lane", svg_bound)
+row(svg, "SVG timeline: rects a lane, worst case of tools/svg_size.sh", svg_bound)
 
 
 def cell(s):
     return s.replace("|", "\\|") or "-"
 
 
-table = ["| figure | value | goal | record | date |", "|---|---|---|---|---|"]
+table = ["| figure | value | goal | record (its commit inside) | date |", "|---|---|---|---|---|"]
 table += ["| %s |" % " | ".join(cell(c) for c in r) for r in rows]
 
 if mode == "print":
