@@ -12,8 +12,8 @@
 # bench), build/svg/size.json (tools/svg_size.sh), build/synth/ice40_8x256nbneni.json
 # (the HX8K build, make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40). One row
 # per headline figure: the figure, its value, the goal where there is one, the record
-# it comes from and the record's date (its "date", else the file's time, marked "file time"; "dirty tree" when
-# the record says it was made with uncommitted changes). The commit is in the record; the
+# it comes from and the record's date (its "date", else the file's time, marked "file
+# time"; "dirty tree" when the record says it was made with uncommitted changes). The commit is in the record; the
 # table names none (README.md holds no commit hash). A record that does not exist gives
 # the row "not measured: run make X", never an old number.
 # The table goes between the lines <!-- figures:begin --> and <!-- figures:end --> of the
