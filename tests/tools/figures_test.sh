@@ -56,6 +56,7 @@ cat >"$R/bench/engine.json" <<'EOF'
 {
   "version": "0.1", "schema": 1,
   "commit": "fixture-commit-3",
+  "load_average": [0.52, 1.25],
   "lockstep_commands_per_s": 1234567,
   "model_commands_per_s": 23456789.4
 }
@@ -116,8 +117,8 @@ has "replay goals, all traces" "replay fidelity goals met, all traces" "| 55 of 
 has "replay goals, not calibration" "replay fidelity goals met, traces not calibrated on" "| 35 of 56 | all 56 |"
 has "published points, dirty tree" "published points within 25%" "| 26 of 45 | all 45 | \`results/summary.json\` | 2026-02-03 04:05 UTC, dirty tree |"
 has "ratio goals: null is not met" "ratio goals" "| 1 of 3 | all 3 |"
-has "lockstep commands/s, no date: the file's time" "lockstep commands/s" "| 1,234,567 | - | \`bench/engine.json\` | 2026-03-04 05:06 UTC, file time |"
-has "model commands/s rounded" "C model commands/s" "| 23,456,789 |"
+has "lockstep commands/s, no date: the file's time" "lockstep commands/s" "| 1,234,567 (load average 1.2) | - | \`bench/engine.json\` | 2026-03-04 05:06 UTC, file time |"
+has "model commands/s rounded" "C model commands/s" "| 23,456,789 (load average 1.2) |"
 has "HX8K Fmax and cells" "HX8K build" "| 60.61 MHz, 7,531 of 7,680 logic cells | 60 MHz, fits | \`synth/ice40_8x256nbneni.json\` | 2026-05-06 07:08 UTC, file time, dirty tree |"
 has "SVG: the worst case per lane" "SVG timeline" "| 769 rects a lane (worst, 564 KB) | at most 1,201 a lane |"
 if grep -q 'fixture-commit' "$readme"; then bad "a commit printed: $(grep 'fixture-commit' "$readme")"; else ok "no commit printed"; fi
@@ -140,7 +141,7 @@ case $out in *"lockstep commands/s"*) bad "--check named a row that did not chan
 cmp -s "$readme" "$t/first" && ok "--check writes nothing" || bad "--check changed the README"
 $fig --records "$R" --readme "$readme" >/dev/null 2>&1
 if out=$($fig --check --records "$R" --readme "$readme" 2>&1); then ok "--check passes after regeneration"; else bad "--check after regeneration: exit $?: $out"; fi
-has "the new value" "C model commands/s" "| 24,000,000 |"
+has "the new value" "C model commands/s" "| 24,000,000 (load average 1.2) |"
 outside_ok "text outside the markers untouched after regeneration"
 
 # ---- a record that is not there
