@@ -97,7 +97,8 @@ class Record:
                 die("%s: no \"%s\" (a record of another version? rerun %s)"
                     % (self.path, "\".\"".join(keys), self.make))
             x = x[k]
-        if kind is not None and (not isinstance(x, kind) or isinstance(x, bool)):
+        if kind is not None and (not isinstance(x, kind) or isinstance(x, bool) or
+                                 (isinstance(x, float) and x != x or x in (float("inf"), -float("inf")))):
             die("%s: \"%s\" is %s, not %s" % (self.path, "\".\"".join(keys), json.dumps(x),
                                              "a number" if kind == (int, float) else kind.__name__))
         return x
@@ -190,6 +191,8 @@ def hx8k():
     cells = "%s of %s logic cells" % (n(used), n(avail)) if isinstance(used, (int, float)) \
         and isinstance(avail, (int, float)) else "logic cells not recorded"
     mhz = "%.2f MHz" % fmax if isinstance(fmax, (int, float)) else "no Fmax (%s)" % st
+    if isinstance(fmax, (int, float)) and isinstance(p.get("seed"), int):
+        mhz += " (nextpnr seed %d)" % p["seed"]  # one seed; docs/synthesis.md gives medians
     goal = "%s MHz, fits" % (("%g" % target) if isinstance(target, (int, float)) else "?")
     return "%s, %s" % (mhz, cells), goal
 

@@ -77,7 +77,7 @@ EOF
 cat >"$R/synth/ice40_8x256nbneni.json" <<'EOF'
 {
   "family": "ice40", "nr_cpus": 8, "nr_tasks": 256, "status": "ok", "commit": "fixture-commit-1+dirty",
-  "pnr": {"hx8k": {"device": "hx8k", "status": "ok", "lc_used": 7531, "lc_avail": 7680, "fmax_mhz": 60.61, "target_mhz": 60},
+  "pnr": {"hx8k": {"device": "hx8k", "status": "ok", "lc_used": 7531, "lc_avail": 7680, "fmax_mhz": 60.61, "target_mhz": 60, "seed": 1},
           "up5k": {"device": "up5k", "status": "skipped", "lc_used": null, "lc_avail": null, "fmax_mhz": null, "target_mhz": 60}}
 }
 EOF
@@ -119,7 +119,7 @@ has "published points, dirty tree" "published points within 25%" "| 26 of 45 | a
 has "ratio goals: null is not met" "ratio goals" "| 1 of 3 | all 3 |"
 has "lockstep commands/s, no date: the file's time" "lockstep commands/s" "| 1,234,567 (load average 1.2) | - | \`bench/engine.json\` | 2026-03-04 05:06 UTC, file time |"
 has "model commands/s rounded" "C model commands/s" "| 23,456,789 (load average 1.2) |"
-has "HX8K Fmax and cells" "HX8K build" "| 60.61 MHz, 7,531 of 7,680 logic cells | 60 MHz, fits | \`synth/ice40_8x256nbneni.json\` | 2026-05-06 07:08 UTC, file time, dirty tree |"
+has "HX8K Fmax and cells" "HX8K build" "| 60.61 MHz (nextpnr seed 1), 7,531 of 7,680 logic cells | 60 MHz, fits | \`synth/ice40_8x256nbneni.json\` | 2026-05-06 07:08 UTC, file time, dirty tree |"
 has "SVG: the worst case per lane" "SVG timeline" "| 769 rects a lane (worst, 564 KB) | at most 1,201 a lane |"
 if grep -q 'fixture-commit' "$readme"; then bad "a commit printed: $(grep 'fixture-commit' "$readme")"; else ok "no commit printed"; fi
 outside_ok "text outside the markers untouched"
@@ -169,6 +169,10 @@ printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_me
 out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
 [ $rc = 2 ] && case $out in *"$R/replay-check/summary.json"*goals_met*) true ;; *) false ;; esac &&
 	ok "a figure that is no number: exit 2 naming file and key" || bad "exit $rc: $out"
+printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_met": NaN, "goals": 88}\n' >"$R/replay-check/summary.json"
+out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"$R/replay-check/summary.json"*goals_met*NaN*) true ;; *) false ;; esac &&
+	ok "a figure that is NaN: exit 2 naming file and key" || bad "exit $rc: $out"
 printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_met": 55, "goals": 88}\n' >"$R/replay-check/summary.json"
 out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
 [ $rc = 2 ] && case $out in *"$R/replay-check/summary.json: no \"goals_met_not_calibration\""*) true ;; *) false ;; esac &&
