@@ -13,7 +13,7 @@
 #                                      package listed once); exit 1 naming the fault
 #
 # A GOAL is a make goal (run, test, synth, ...) or a group name (run, test, lint, synth,
-# formal, fuzz, coverage, board, bench, results). No GOAL, or a goal this script does not
+# formal, fuzz, coverage, board, bench, results, traces). No GOAL, or a goal this script does not
 # know (a file name, a new target), means every group: the safe side.
 # Environment:
 #   HWS_NO_APT=1                  never run apt-get: print its line and fail
@@ -28,10 +28,10 @@ set -u
 
 # One line per package: the name, the groups that need it, and why.
 PACKAGES=(
-	"build-essential	run test lint synth formal fuzz coverage board bench results	# gcc, g++, make"
-	"verilator	run test lint formal fuzz coverage board bench results	# the RTL backend (engine shapes), lint"
+	"build-essential	run test lint synth formal fuzz coverage board bench results traces	# gcc, g++, make"
+	"verilator	run test lint formal fuzz coverage board bench results traces	# the RTL backend (engine shapes), lint"
 	"libsystemc-dev	run test results	# the SystemC virtual platform (make all builds it; make vp-study)"
-	"zlib1g-dev	run test fuzz coverage board bench results	# FST waveforms, gzip traces"
+	"zlib1g-dev	run test fuzz coverage board bench results traces	# FST waveforms, gzip traces"
 	"libgtest-dev	test coverage	# GoogleTest"
 	"libgmock-dev	test coverage	# GoogleTest's matchers"
 	"iverilog	test lint	# lint, per-module testbenches (make rtl-tb)"
@@ -48,10 +48,11 @@ PACKAGES=(
 	"fpga-icestorm-chipdb	synth board	# the iCE40 chip databases"
 	"valgrind	bench	# make bench: callgrind instruction counts"
 	"lcov	coverage	# make coverage: C line coverage (lcov, genhtml)"
+	"linux-perf	traces	# make traces-record: perf sched record (the test records with it when present)"
 )
 
 # The groups, in the table's order, and what each is for.
-DEP_GROUPS=(run test lint synth formal fuzz coverage board bench results)
+DEP_GROUPS=(run test lint synth formal fuzz coverage board bench results traces)
 declare -A GROUP_WHAT=(
 	[run]="build the C code, engine shapes (Verilator) and the virtual platform; run them"
 	[test]="make test: lint, synthesis smoke, formal, fuzz inputs, GoogleTest, install, README"
@@ -63,11 +64,12 @@ declare -A GROUP_WHAT=(
 	[board]="the iCEBreaker bitstream and the board's simulator"
 	[bench]="the benchmarks"
 	[results]="the published results and the break-even study"
+	[traces]="recording real traces with perf (as root)"
 )
 # The make goals of each group (a goal not listed here needs every group).
 declare -A GROUP_GOALS=(
-	[run]="all run run-lockstep vp shape lib gen gen-check layers install soak replay-check traces-record"
-	[test]="test test-shapes test-deps test-install test-readme test-figures"
+	[run]="all run run-lockstep vp shape lib gen gen-check layers install soak replay-check"
+	[test]="test test-shapes test-deps test-install test-readme docs-check test-figures"
 	[lint]="lint lint-verilator lint-iverilog lint-yosys synth-smoke rtl-tb"
 	[synth]="synth synth-check"
 	[formal]="formal formal-fast formal-mutate"
@@ -76,6 +78,7 @@ declare -A GROUP_GOALS=(
 	[board]="board board-sim bench-board"
 	[bench]="bench bench-balance"
 	[results]="results results-report vp-study vp-study-new"
+	[traces]="traces-record"
 )
 # Goals that need no package (the Makefile checks nothing for them either).
 NO_PACKAGE_GOALS="clean help deps deps-list uninstall figures"
