@@ -163,19 +163,17 @@ def ratio_goals():
 row(results, "ratio goals of the published results met", ratio_goals)
 
 bench = Record("build/bench/engine.json", "make bench")
-def rate(key):
-    """A wall-clock rate, with the machine's load average when the bench recorded it
-    (a shared machine's figure is only as good as its load)."""
-    v = n(bench.get(key))
+def rates():
+    """The two wall-clock rates, with the machine's load average when the bench recorded
+    it (a shared machine's figure is only as good as its load)."""
+    v = "%s / %s" % (n(bench.get("lockstep_commands_per_s")), n(bench.get("model_commands_per_s")))
     la = bench.data.get("load_average")
     if isinstance(la, list) and la and all(isinstance(x, (int, float)) for x in la):
         v += " (load average %.1f)" % max(la)
     return v, ""
 
 
-row(bench, "lockstep commands/s (model and RTL, every answer compared)",
-    lambda: rate("lockstep_commands_per_s"))
-row(bench, "C model commands/s", lambda: rate("model_commands_per_s"))
+row(bench, "commands/s: lockstep (model and RTL, every answer compared) / C model", rates)
 
 hx = Record("build/synth/ice40_8x256nbneni.json",
             "make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40")
