@@ -86,6 +86,24 @@ inline uint32_t reg(hws_dev *d, uint32_t off)
 	return v;
 }
 
+// A temporary directory for one test (/tmp/hws_test_XXXXXX), removed with what is in it.
+struct TempDir {
+	std::string path;
+	TempDir()
+	{
+		char t[] = "/tmp/hws_test_XXXXXX";
+		path = mkdtemp(t) ? t : "";
+	}
+	~TempDir()
+	{
+		if (!path.empty())
+			std::system(("rm -rf '" + path + "'").c_str());
+	}
+	TempDir(const TempDir &) = delete;
+	TempDir &operator=(const TempDir &) = delete;
+	std::string operator/(const std::string &n) const { return path + "/" + n; }
+};
+
 #ifdef HWSCHED_BIN
 // The hwsched executable run as a user runs it: exit status and stdout + stderr.
 struct CliRun {

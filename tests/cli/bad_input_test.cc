@@ -27,16 +27,7 @@ using hwstest::hwsched;
 using hwstest::slurp;
 using hwstest::trace_dir;
 
-struct TempDir {
-	std::string path;
-	TempDir()
-	{
-		char t[] = "/tmp/hws_bad_input_XXXXXX";
-		path = mkdtemp(t) ? t : "";
-	}
-	~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-	std::string operator/(const std::string &n) const { return path + "/" + n; }
-};
+using hwstest::TempDir;
 
 // The command's prefix of every error: "hwsched CMD: " ("hwsched: " without a command).
 std::string prefix_of(const std::string &args)

@@ -24,16 +24,7 @@ using hwstest::hwsched;
 using hwstest::shell;
 using hwstest::trace_dir;
 
-struct Tmp {
-	std::string path;
-	Tmp()
-	{
-		char t[] = "/tmp/hws_honest_XXXXXX";
-		path = mkdtemp(t) ? t : "";
-	}
-	~Tmp() { std::system(("rm -rf '" + path + "'").c_str()); }
-	std::string operator/(const std::string &n) const { return path + "/" + n; }
-};
+using hwstest::TempDir;
 
 bool exists(const std::string &p)
 {
@@ -60,7 +51,7 @@ void expect_rows(const Row *rows, size_t n)
 
 TEST(HonestOptions, TheSameFileForTwoOutputsIsRefused)
 {
-	Tmp d;
+	TempDir d;
 	CliRun c = hwsched("run --duration 5ms --json " + d / "a" + " --svg " + d / "a");
 	EXPECT_EQ(c.status, 2) << c.out;
 	EXPECT_NE(c.out.find("--json and --svg name the same file"), std::string::npos) << c.out;
@@ -81,7 +72,7 @@ TEST(HonestOptions, TheSameFileForTwoOutputsIsRefused)
 
 TEST(HonestOptions, PerfOutThatIsTheInputTraceIsRefused)
 {
-	Tmp d;
+	TempDir d;
 	std::string t = d / "t.txt.gz";
 	ASSERT_EQ(shell("cp " + trace_dir() + "/make_j4.txt.gz " + t).status, 0);
 	std::string before = hwstest::slurp(t);

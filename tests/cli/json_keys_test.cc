@@ -27,21 +27,7 @@ using hwstest::CliRun;
 using hwstest::hwsched;
 using hwstest::slurp;
 
-// A temporary directory, removed with what is in it.
-struct TempDir {
-	std::string path;
-	TempDir()
-	{
-		char t[] = "/tmp/hws_json_keys_XXXXXX";
-		path = mkdtemp(t) ? t : "";
-	}
-	~TempDir()
-	{
-		if (!path.empty())
-			std::system(("rm -rf '" + path + "'").c_str());
-	}
-	std::string operator/(const std::string &n) const { return path + "/" + n; }
-};
+using hwstest::TempDir;
 
 // hwsched @args with stdout and stderr apart: status, stdout, stderr.
 struct Split {

@@ -23,16 +23,7 @@ using hwstest::shell;
 using hwstest::sidecar_linux;
 using hwstest::slurp;
 
-struct TempDir {
-	std::string path;
-	TempDir()
-	{
-		char t[] = "/tmp/hws_record_XXXXXX";
-		path = mkdtemp(t) ? t : "";
-	}
-	~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-	std::string operator/(const std::string &n) const { return path + "/" + n; }
-};
+using hwstest::TempDir;
 
 // The script with the hwsched under test, its arguments appended.
 CliRun record(const std::string &args)
