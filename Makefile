@@ -481,6 +481,14 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/engine.json \
 		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
+	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
+
+# make bench's report against the last record of the same machine, on fixture records
+# (tests/tools/bench_compare_test.sh).
+.PHONY: test-bench-compare
+test-bench-compare:
+	@tests/tools/bench_compare_test.sh
+test: test-bench-compare
 
 # Instructions of one software BALANCE (find_busiest_group + find_busiest_queue), counted
 # by callgrind (repeatable, unlike seconds), at 4, 16 and 64 CPUs.

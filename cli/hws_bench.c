@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hws/hws.h"
 #include "lib/hws_out.h"
@@ -781,8 +782,37 @@ static const char *built_with(void)
 	return s ? s->built_with : "unknown";
 }
 
-static int write_json(const struct figures *fg, const char *json, const char *commit)
+/* The machine a record was measured on: CPU model, cores online and host name. */
+static void json_machine(FILE *f)
 {
+	char model[256] = "unknown", line[512], host[256] = "unknown";
+	FILE *c = fopen("/proc/cpuinfo", "r");
+
+	while (c && fgets(line, sizeof(line), c))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	if (c)
+		fclose(c);
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	fputs("  \"machine\": {\"cpu_model\": ", f);
+	hws_json_str(f, model);
+	fprintf(f, ", \"cores\": %ld, \"host\": ", sysconf(_SC_NPROCESSORS_ONLN));
+	hws_json_str(f, host);
+	fputs("},\n", f);
+}
+
+static int write_json(const struct figures *fg, const char *json, const char *commit,
+		      const char *command)
+{
+	char date[32] = "unknown";
+	time_t now = time(NULL);
+	struct tm tm;
+
 	struct hws_out out;
 	char err[300];
 	unsigned k;
@@ -796,6 +826,12 @@ static int write_json(const struct figures *fg, const char *json, const char *co
 	fputs("{\n  ", f);
 	hws_json_provenance(f);
 	fprintf(f, ",\n  \"commit\": \"%s\",\n", commit);
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "  \"date\": \"%s\",\n  \"command\": ", date);
+	hws_json_str(f, command);
+	fputs(",\n", f);
+	json_machine(f);
 	fprintf(f, "  \"shape\": \"8x256x16g16\",\n  \"shape_built_with\": \"%s\",\n",
 		built_with());
 	fprintf(f, "  \"load_average\": [%.2f, %.2f],\n", fg->load_before, fg->load_after);
@@ -864,9 +900,12 @@ int main(int argc, char **argv)
 {
 	static struct figures fg;
 	const char *json = NULL, *commit = "unknown";
-	char err[300];
+	char err[300], command[1024] = "hws_bench";
 	int i, sustained_only = 0, keys_only = 0;
+	size_t n = strlen(command);
 
+	for (i = 1; i < argc && n < sizeof(command); i++)	/* the command line, for the record */
+		n += (size_t)snprintf(command + n, sizeof(command) - n, " %s", argv[i]);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sustained-only")) {
 			sustained_only = 1;
@@ -906,7 +945,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (keys_only)
-		return write_json(&fg, json, commit);
+		return write_json(&fg, json, commit, command);
 	if (sustained_only)
 		return measure_sustained(&fg);
 	measure_cycles(&fg);
@@ -916,5 +955,5 @@ int main(int argc, char **argv)
 	if (measure_sustained(&fg))
 		return 1;
 	measure_rates(&fg);
-	return json ? write_json(&fg, json, commit) : 0;
+	return json ? write_json(&fg, json, commit, command) : 0;
 }

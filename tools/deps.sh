@@ -69,7 +69,7 @@ declare -A GROUP_WHAT=(
 # The make goals of each group (a goal not listed here needs every group).
 declare -A GROUP_GOALS=(
 	[run]="all run run-lockstep vp shape lib gen gen-check layers install soak replay-check"
-	[test]="test test-shapes test-deps test-install test-readme docs-check test-figures"
+	[test]="test test-shapes test-deps test-install test-readme docs-check test-figures test-bench-compare"
 	[lint]="lint lint-verilator lint-iverilog lint-yosys synth-smoke rtl-tb"
 	[synth]="synth synth-check"
 	[formal]="formal formal-fast formal-mutate"
