@@ -483,6 +483,13 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
 	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
 
+# make profile: where a lockstep run's time goes, by part (the RTL's evaluation, the model,
+# the harness, the stream), from perf's samples: build/bench/profile.json
+# (tools/profile_lockstep.sh; docs/accelerator.md, "Simulation speed").
+.PHONY: profile
+profile: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
+	tools/profile_lockstep.sh $(BUILD)/bench/profile.json
+
 # make bench's report against the last record of the same machine, on fixture records
 # (tests/tools/bench_compare_test.sh).
 .PHONY: test-bench-compare
@@ -641,6 +648,7 @@ synth          the Yosys/nextpnr sweep over FPGA families and sizes (docs/synthe
 board          the iCEBreaker bitstream (docs/board.md)
 board-sim      the Verilated board behind a pseudo-terminal
 bench          engine figures, software BALANCE instructions (build/bench/)
+profile        where a lockstep run's time goes, by part, from perf (build/bench/profile.json)
 fuzz           the libFuzzer targets, FUZZ_TIME=S each (docs/fuzz.md)
 coverage       RTL line and toggle, C line coverage against the goals (docs/coverage.md)
 soak           lockstep for 100 M random commands (docs/fuzz.md)

@@ -48,7 +48,7 @@ PACKAGES=(
 	"fpga-icestorm-chipdb	synth board	# the iCE40 chip databases"
 	"valgrind	bench	# make bench: callgrind instruction counts"
 	"lcov	coverage	# make coverage: C line coverage (lcov, genhtml)"
-	"linux-perf	traces	# make traces-record: perf sched record (the test records with it when present)"
+	"linux-perf	traces	# make traces-record (perf sched record; the test records with it when present), make profile"
 )
 
 # The groups, in the table's order, and what each is for.
@@ -64,7 +64,7 @@ declare -A GROUP_WHAT=(
 	[board]="the iCEBreaker bitstream and the board's simulator"
 	[bench]="the benchmarks"
 	[results]="the published results and the break-even study"
-	[traces]="recording real traces with perf (as root)"
+	[traces]="recording real traces and profiles with perf (as root)"
 )
 # The make goals of each group (a goal not listed here needs every group).
 declare -A GROUP_GOALS=(
@@ -78,7 +78,7 @@ declare -A GROUP_GOALS=(
 	[board]="board board-sim bench-board"
 	[bench]="bench bench-balance"
 	[results]="results results-report vp-study vp-study-new"
-	[traces]="traces-record"
+	[traces]="traces-record profile"
 )
 # Goals that need no package (the Makefile checks nothing for them either).
 NO_PACKAGE_GOALS="clean help deps deps-list uninstall figures"
