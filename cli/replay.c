@@ -300,8 +300,18 @@ static int replay(struct cli_args *a, const char *path, struct trace *tr)
 			a->mo.hz = sc.hz;
 		if (sc.kernel && !a->kernel_given && !strcmp(a->mo.sched, "eevdf"))
 			a->mo.sched_opts.fair.kernel = sc.kernel;
-		fprintf(out, "sidecar %s: HZ %u, kernel %u.%u%s%s\n", sc.path, a->mo.hz,
-		       sc.kernel / 100, sc.kernel % 100, sc.role[0] ? "; " : "", sc.role);
+		char hz[32] = "HZ not recorded", kv[48] = "kernel not recorded", as[48] = "";
+
+		/* what the sidecar says, apart from what the replay then runs with */
+		if (sc.hz)
+			snprintf(hz, sizeof(hz), "HZ %u", sc.hz);
+		if (sc.kernel)
+			snprintf(kv, sizeof(kv), "kernel %u.%u", sc.kernel / 100, sc.kernel % 100);
+		if (a->mo.sched_opts.fair.kernel)
+			snprintf(as, sizeof(as), ", eevdf as Linux %u.%u",
+				 a->mo.sched_opts.fair.kernel / 100, a->mo.sched_opts.fair.kernel % 100);
+		fprintf(out, "sidecar %s: %s, %s (replayed at HZ %u%s)%s%s\n", sc.path, hz, kv,
+			a->mo.hz, as, sc.role[0] ? "; " : "", sc.role);
 	}
 	if (!a->topology_given) {	/* the default: as the trace */
 		snprintf(topo, sizeof(topo), "core=%u", tr->nr_cpus ? tr->nr_cpus : 1);

@@ -420,3 +420,21 @@ TEST(Cli, SvgWindowIsCheckedAndTheReplaysLanesAreNamed)
 	EXPECT_GT(fill_of.size(), 3u);
 	EXPECT_GT(seen, fill_of.size()) << "tasks seen more than once";
 }
+
+// The sidecar line says what the sidecar holds, apart from what the replay runs with: a
+// value the sidecar does not have is "not recorded", never the default shown as if read.
+TEST(Cli, ReplaySaysWhatTheSidecarHoldsAndWhatItRuns)
+{
+	const std::string dir = hwstest::trace_dir();
+	CliRun r = hwsched("replay " + dir + "/make_j4.txt.gz --sched eevdf");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("make_j4.json: HZ not recorded, kernel not recorded (replayed at HZ "
+			     "1000)"), std::string::npos) << r.out.substr(0, 600);
+	r = hwsched("replay " + dir + "/pipe_pairs.txt.gz --sched eevdf --kernel 6.6 --hz 1000");
+	ASSERT_EQ(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("pipe_pairs.json: HZ 250, kernel 6.18 (replayed at HZ 1000, eevdf as "
+			     "Linux 6.6)"), std::string::npos) << r.out.substr(0, 600);
+	r = hwsched("replay " + dir + "/pipe_pairs.txt.gz --sched eevdf");
+	EXPECT_NE(r.out.find("(replayed at HZ 250, eevdf as Linux 6.18)"), std::string::npos)
+		<< r.out.substr(0, 600);
+}
