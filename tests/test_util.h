@@ -104,6 +104,38 @@ struct TempDir {
 	std::string operator/(const std::string &n) const { return path + "/" + n; }
 };
 
+// An SVG as write_svg emits it: it starts <svg, its tags balance, every element is closed;
+// no stray '&' (the comms are escaped).
+inline bool svg_well_formed(const std::string &x)
+{
+	std::vector<std::string> st;
+	if (x.compare(0, 4, "<svg") != 0)
+		return false;
+	for (size_t i = x.find('<'); i != std::string::npos; i = x.find('<', i + 1)) {
+		size_t j = x.find('>', i);
+		if (j == std::string::npos || x.find('<', i + 1) < j)
+			return false;
+		std::string tag = x.substr(i + 1, j - i - 1);
+		if (tag.empty())
+			return false;
+		if (tag.back() == '/')
+			continue;
+		std::string name = tag.substr(tag[0] == '/' ? 1 : 0);
+		name = name.substr(0, name.find(' '));
+		if (tag[0] == '/') {
+			if (st.empty() || st.back() != name)
+				return false;
+			st.pop_back();
+		} else {
+			st.push_back(name);
+		}
+	}
+	for (size_t i = x.find('&'); i != std::string::npos; i = x.find('&', i + 1))
+		if (x.compare(i, 4, "&lt;") && x.compare(i, 4, "&gt;") && x.compare(i, 5, "&amp;"))
+			return false;
+	return st.empty();
+}
+
 #ifdef HWSCHED_BIN
 // The hwsched executable run as a user runs it: exit status and stdout + stderr.
 struct CliRun {

@@ -383,30 +383,6 @@ TEST(Machine, EveryWorkloadRunsOnTheRtlEngine)
 	}
 }
 
-// A well-formedness check good enough for what write_svg emits: tags balance.
-static bool tags_balance(const std::string &x)
-{
-	std::vector<std::string> st;
-	for (size_t i = x.find('<'); i != std::string::npos; i = x.find('<', i + 1)) {
-		size_t j = x.find('>', i);
-		if (j == std::string::npos)
-			return false;
-		std::string tag = x.substr(i + 1, j - i - 1);
-		if (tag.empty() || tag[0] == '?' || tag.back() == '/')
-			continue;
-		std::string name = tag.substr(tag[0] == '/' ? 1 : 0);
-		name = name.substr(0, name.find(' '));
-		if (tag[0] == '/') {
-			if (st.empty() || st.back() != name)
-				return false;
-			st.pop_back();
-		} else {
-			st.push_back(name);
-		}
-	}
-	return st.empty() && x.find('&') == std::string::npos;
-}
-
 TEST(Machine, TheTimelineIsWellFormedWithOneLanePerCpu)
 {
 	for (const char *topo : { "core=2", "numa=4,core=4", "pkg=2,core=16,smt=2" }) {
@@ -429,7 +405,7 @@ TEST(Machine, TheTimelineIsWellFormedWithOneLanePerCpu)
 		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 			x.append(buf, n);
 		fclose(f);
-		EXPECT_TRUE(tags_balance(x)) << topo;
+		EXPECT_TRUE(hwstest::svg_well_formed(x)) << topo;
 		unsigned lanes = 0;
 		for (size_t i = x.find(">CPU "); i != std::string::npos; i = x.find(">CPU ", i + 1))
 			lanes++;

@@ -59,37 +59,6 @@ SvgRun svg_run(const char *workload, const char *topo, uint64_t duration_ns, uin
 	return x;
 }
 
-// Balanced tags, every element closed; no stray '&' (the comms are escaped).
-bool well_formed(const std::string &x)
-{
-	std::vector<std::string> st;
-	if (x.compare(0, 4, "<svg") != 0)
-		return false;
-	for (size_t i = x.find('<'); i != std::string::npos; i = x.find('<', i + 1)) {
-		size_t j = x.find('>', i);
-		if (j == std::string::npos || x.find('<', i + 1) < j)
-			return false;
-		std::string tag = x.substr(i + 1, j - i - 1);
-		if (tag.empty())
-			return false;
-		if (tag.back() == '/')
-			continue;
-		std::string name = tag.substr(tag[0] == '/' ? 1 : 0);
-		name = name.substr(0, name.find(' '));
-		if (tag[0] == '/') {
-			if (st.empty() || st.back() != name)
-				return false;
-			st.pop_back();
-		} else {
-			st.push_back(name);
-		}
-	}
-	for (size_t i = x.find('&'); i != std::string::npos; i = x.find('&', i + 1))
-		if (x.compare(i, 4, "&lt;") && x.compare(i, 4, "&gt;") && x.compare(i, 5, "&amp;"))
-			return false;
-	return st.empty();
-}
-
 size_t count(const std::string &x, const std::string &what)
 {
 	size_t n = 0;
@@ -151,7 +120,7 @@ TEST(Timeline, HasABackgroundALegendRoundTicksAndLabelledLanes)
 {
 	SvgRun x = svg_run("mix:tasks=8", "core=2", 30000000, 0, 0, "build/timeline_read.svg");
 	ASSERT_EQ(x.ret, 0) << x.err;
-	EXPECT_TRUE(well_formed(x.svg));
+	EXPECT_TRUE(hwstest::svg_well_formed(x.svg));
 	// an opaque white background: the first element, the whole picture
 	size_t bg = x.svg.find("<rect");
 	EXPECT_EQ(attr(x.svg, bg, "fill"), "white");
@@ -235,7 +204,7 @@ TEST(Timeline, ItsSizeIsBoundedByLanesTimesColumns)
 			   "build/timeline_tbench.svg");
 	ASSERT_EQ(x.ret, 0) << x.err;
 	EXPECT_GT(x.switches, 300000u);
-	EXPECT_TRUE(well_formed(x.svg));
+	EXPECT_TRUE(hwstest::svg_well_formed(x.svg));
 	const size_t legend_rects = 6, lanes = x.cpus;
 	EXPECT_LE(count(x.svg, "<rect "), lanes * (MACHINE_SVG_COLS + 1) + legend_rects + 1);
 	EXPECT_LE(count(x.svg, "<line "), lanes * MACHINE_SVG_COLS / 2 + 100);
@@ -257,7 +226,7 @@ TEST(Timeline, TheWindowRestrictsWhatIsDrawn)
 	SvgRun x = svg_run("mix:tasks=8", "core=2", 100000000, 40000000, 60000000,
 			   "build/timeline_window.svg");
 	ASSERT_EQ(x.ret, 0) << x.err;
-	EXPECT_TRUE(well_formed(x.svg));
+	EXPECT_TRUE(hwstest::svg_well_formed(x.svg));
 	size_t singles = 0, merged = 0, outside_all = 0;
 	for (const std::string *s : { &all.svg, &x.svg }) {
 		for (size_t i = s->find("<title>"); i != std::string::npos; i = s->find("<title>", i + 1)) {
