@@ -98,6 +98,14 @@ int cli_fail(const struct cli_args *a, const char *fmt, ...)
  */
 int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *first_arg);
 
+/*
+ * cli_json_begin - open @path for a command's JSON through @o (lib/hws_out.h) and write its
+ * opening brace and provenance ("version", "schema"); the caller goes on with ",\n  ..." and
+ * ends with hws_out_commit(). Return: the stream, or NULL with *@ret the exit status and the
+ * message printed.
+ */
+FILE *cli_json_begin(const struct cli_args *a, struct hws_out *o, const char *path, int *ret);
+
 /* cli_args_free - free what cli_parse() allocated. */
 void cli_args_free(struct cli_args *a);
 

@@ -1231,6 +1231,20 @@ int cli_parse(struct cli_args *a, enum cli_cmd cmd, int argc, char **argv, int *
 	return check_outputs(a) ? 2 : -1;
 }
 
+FILE *cli_json_begin(const struct cli_args *a, struct hws_out *o, const char *path, int *ret)
+{
+	char err[400];
+
+	fflush(stdout);	/* the report so far before anything the JSON's writing prints */
+	if (hws_out_open(o, path, 0, err, sizeof(err))) {
+		*ret = cli_fail(a, "%s", err);
+		return NULL;
+	}
+	fputs("{\n  ", o->f);
+	hws_json_provenance(o->f);
+	return o->f;
+}
+
 void cli_args_free(struct cli_args *a)
 {
 	while (a->nowned)

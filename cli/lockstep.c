@@ -103,12 +103,9 @@ static int write_json(const struct cli_args *a, const struct hws_randcmd_report 
 	unsigned k;
 	FILE *f;
 
-	fflush(stdout);
-	if (hws_out_open(&out, a->json, 0, err, sizeof(err)))
-		return cli_fail(a, "%s", err);
-	f = out.f;
-	fputs("{\n  ", f);
-	hws_json_provenance(f);
+	f = cli_json_begin(a, &out, a->json, &ret);
+	if (!f)
+		return ret;
 	fputs(",\n  \"backend\": ", f);
 	hws_json_str(f, cfg->backend);
 	fprintf(f, ", \"seed\": %" PRIu64 ",\n", a->ro.seed);

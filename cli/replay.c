@@ -232,14 +232,12 @@ static int write_json(const struct cli_args *a, const char *trace_path, const ch
 {
 	struct hws_out out;
 	char err[400];
+	int ret;
 	FILE *f;
 
-	fflush(stdout);
-	if (hws_out_open(&out, a->json, 0, err, sizeof(err)))
-		return cli_fail(a, "%s", err);
-	f = out.f;
-	fputs("{\n  ", f);
-	hws_json_provenance(f);
+	f = cli_json_begin(a, &out, a->json, &ret);
+	if (!f)
+		return ret;
 	fputs(",\n  \"trace\": ", f);
 	hws_json_str(f, trace_path);
 	fputs(", \"sched\": ", f);
