@@ -64,6 +64,35 @@ const struct fw_sd_param fw_sd_params[4] = {
 	{ 8000000, 32000000, 32, 10000000, 1, 1, 0 },	/* NUMA nodes */
 };
 
+void fw_domain_topo(struct sched_topo *out, const struct sched_topo *machine, int flat)
+{
+	unsigned i, k;
+
+	*out = *machine;
+	if (!flat)
+		return;
+	out->smt = out->cores = out->pkgs = 1;
+	out->nodes = out->nr_cpus;
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < out->nr_cpus; i++)
+			out->lead[k][i] = (uint8_t)i;
+}
+
+int fw_domain_levels(const struct sched_topo *t, int levels[4])
+{
+	int n = 0;
+
+	if (t->smt > 1)
+		levels[n++] = 0;
+	if (t->cores > 1)
+		levels[n++] = 1;
+	if (t->pkgs > 1)
+		levels[n++] = 2;
+	if (t->nodes > 1)
+		levels[n++] = 3;
+	return n;
+}
+
 static uint64_t min64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;

@@ -926,11 +926,51 @@ static void destroy(struct sched *s)
 	free(s);
 }
 
+/* The domain levels present, and each CPU's root run queue and balance intervals. */
+static void fair_init_cpus(struct sched *s)
+{
+	unsigned i, k;
+
+	s->nlevels = fw_domain_levels(&s->dtopo, s->levels);
+	hws_core_of(s->dtopo.lead, s->ncpu, s->core_of);
+	for (i = 0; i < s->ncpu; i++) {
+		struct fcpu *c = &s->c[i];
+
+		fair_rq_init(&c->root);
+		c->root.cpu = i;
+		c->head = c->tail = c->push_task = NIL;
+		for (k = 0; k < 4; k++)
+			c->interval[k] = fw_sd_params[k].min_interval;
+	}
+}
+
+/* Each task group's run queue and scheduling entity on every CPU (group 0 is the root). */
+static void fair_init_groups(struct sched *s, const struct sched_env *env)
+{
+	unsigned g, i;
+
+	for (g = 1; g < s->ngroups; g++)
+		for (i = 0; i < s->ncpu; i++) {
+			struct fair_rq *rq = &s->grq[(g - 1) * s->ncpu + i];
+			struct fair_ent *se = &s->gse[(g - 1) * s->ncpu + i];
+
+			fair_rq_init(rq);
+			rq->cpu = i;
+			rq->parent = &s->c[i].root;
+			rq->se = se;
+			se->my_q = rq;
+			se->key = env->nr_tasks + (g - 1) * s->ncpu + i;
+			se->hprio = hash32(se->key + 1);
+			se->slice = s->tun.base_slice;
+			se->weight = fair_group_share(env->group_shares[g], 0, 0);
+		}
+}
+
 struct sched *fair_create(const struct fair_policy *p, const struct sched_env *env,
 			  const struct sched_opts *o, char *msg, size_t len)
 {
 	struct sched *s;
-	unsigned i, k, ng;
+	unsigned i, ng;
 
 	if (sched_opts_check(o, msg, len))
 		return NULL;
@@ -943,14 +983,7 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 	s->opts = *o;
 	s->wake_balance = o->wake_balance;
 	s->tick_shares = o->fair.tick_shares;
-	s->dtopo = *env->topo;
-	if (o->flat) {
-		s->dtopo.smt = s->dtopo.cores = s->dtopo.pkgs = 1;
-		s->dtopo.nodes = s->dtopo.nr_cpus;
-		for (k = 0; k < 3; k++)
-			for (i = 0; i < s->dtopo.nr_cpus; i++)
-				s->dtopo.lead[k][i] = (uint8_t)i;
-	}
+	fw_domain_topo(&s->dtopo, env->topo, o->flat);
 	s->denv = *env;
 	s->denv.topo = &s->dtopo;
 	s->env = &s->denv;
@@ -976,40 +1009,9 @@ struct sched *fair_create(const struct fair_policy *p, const struct sched_env *e
 		s->t[i].se.key = i;
 		s->t[i].se.hprio = hash32(i + 1);
 	}
-	if (s->dtopo.smt > 1)
-		s->levels[s->nlevels++] = 0;
-	if (s->dtopo.cores > 1)
-		s->levels[s->nlevels++] = 1;
-	if (s->dtopo.pkgs > 1)
-		s->levels[s->nlevels++] = 2;
-	if (s->dtopo.nodes > 1)
-		s->levels[s->nlevels++] = 3;
-	hws_core_of(s->dtopo.lead, s->ncpu, s->core_of);
-	for (i = 0; i < s->ncpu; i++) {
-		struct fcpu *c = &s->c[i];
-
-		fair_rq_init(&c->root);
-		c->root.cpu = i;
-		c->head = c->tail = c->push_task = NIL;
-		for (k = 0; k < 4; k++)
-			c->interval[k] = fw_sd_params[k].min_interval;
-	}
+	fair_init_cpus(s);
 	fair6_init(s);
-	for (unsigned g = 1; g < s->ngroups; g++)
-		for (i = 0; i < s->ncpu; i++) {
-			struct fair_rq *rq = &s->grq[(g - 1) * s->ncpu + i];
-			struct fair_ent *se = &s->gse[(g - 1) * s->ncpu + i];
-
-			fair_rq_init(rq);
-			rq->cpu = i;
-			rq->parent = &s->c[i].root;
-			rq->se = se;
-			se->my_q = rq;
-			se->key = env->nr_tasks + (g - 1) * s->ncpu + i;
-			se->hprio = hash32(se->key + 1);
-			se->slice = s->tun.base_slice;
-			se->weight = fair_group_share(env->group_shares[g], 0, 0);
-		}
+	fair_init_groups(s, env);
 	return s;
 }
 

@@ -597,7 +597,7 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 {
 	struct sched *s;
 	const struct sched_topo *tp;
-	unsigned i, l, k;
+	unsigned i, l;
 
 	if (sched_opts_check(o, msg, len))
 		return NULL;
@@ -619,14 +619,7 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 	s->flat = o->flat;
 	/* flat=1: one domain over every CPU whose groups are single CPUs (2.6.0's balancer
 	 * before sched domains), on the same machine. */
-	s->dtopo = *env->topo;
-	if (s->flat) {
-		s->dtopo.smt = s->dtopo.cores = s->dtopo.pkgs = 1;
-		s->dtopo.nodes = s->dtopo.nr_cpus;
-		for (k = 0; k < 3; k++)
-			for (i = 0; i < s->dtopo.nr_cpus; i++)
-				s->dtopo.lead[k][i] = (uint8_t)i;
-	}
+	fw_domain_topo(&s->dtopo, env->topo, s->flat);
 	s->denv = *env;
 	s->denv.topo = &s->dtopo;
 	s->env = &s->denv;
@@ -645,15 +638,7 @@ static struct sched *create(const struct sched_env *env, const struct sched_opts
 		goto err;
 	for (i = 0; i < env->nr_tasks; i++)
 		s->t[i].cpu = NIL;
-	/* Domains with one group degenerate (Linux removes them too). */
-	if (tp->smt > 1)
-		s->levels[s->nlevels++] = 0;
-	if (tp->cores > 1)
-		s->levels[s->nlevels++] = 1;
-	if (tp->pkgs > 1)
-		s->levels[s->nlevels++] = 2;
-	if (tp->nodes > 1)
-		s->levels[s->nlevels++] = 3;
+	s->nlevels = fw_domain_levels(tp, s->levels);
 	for (i = 0; i < s->ncpu; i++) {
 		s->c[i].head = NIL;
 		s->c[i].best_expired_prio = HWS_NR_PRIO;

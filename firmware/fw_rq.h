@@ -111,6 +111,20 @@ struct fw_sd_param {
 };
 extern const struct fw_sd_param fw_sd_params[4];
 
+/*
+ * fw_domain_topo - the topology a policy builds its domains on: @machine's, or with @flat
+ * one level of single-CPU groups over every CPU (2.6.0's balancer before sched domains,
+ * sched_opts.flat) on the same machine.
+ */
+void fw_domain_topo(struct sched_topo *out, const struct sched_topo *machine, int flat);
+
+/*
+ * fw_domain_levels - the domain levels of @t that have more than one group, bottom up,
+ * into @levels (at most 4); returns how many. Domains with one group degenerate: Linux
+ * removes them too (kernel/sched.c sd_degenerate(), Linux 2.6.12).
+ */
+int fw_domain_levels(const struct sched_topo *t, int levels[4]);
+
 /**
  * fw_sd_after_balance - load_balance()'s bookkeeping after a try at one level of one CPU
  * @failed: the level's failure count; @interval: its balance interval

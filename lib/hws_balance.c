@@ -64,11 +64,35 @@ static int busiest_queue(uint64_t mask, const struct hws_cpu_load *cpus,
 	return found;
 }
 
+/*
+ * The imbalance is less than one task's load (find_busiest_group's small-imbalance case):
+ * move one task if the gap is two tasks, or if the CPU power put to use grows by at least
+ * 1/8 of a CPU. @pb, @pt: the busiest and this group's powers.
+ */
+static int move_one_pays(uint64_t max_load, uint64_t this_load, uint64_t pb, uint64_t pt)
+{
+	uint64_t pwr_now, pwr_move = 0, tmp;
+
+	if (max_load - this_load >= 2 * SCALE)
+		return 1;
+	pwr_now = (pb * min64(SCALE, max_load) + pt * min64(SCALE, this_load)) / SCALE;
+	tmp = SCALE * SCALE / pb;
+	if (max_load > tmp)
+		pwr_move += pb * min64(SCALE, max_load - tmp);
+	if (max_load * pb < SCALE * SCALE)
+		tmp = max_load * pb / pt;
+	else
+		tmp = SCALE * SCALE / pt;
+	pwr_move += pt * min64(SCALE, this_load + tmp);
+	pwr_move /= SCALE;
+	return pwr_move >= pwr_now + SCALE / 8;
+}
+
 int hws_find_busiest(const struct hws_sd *sd, unsigned this_cpu, enum hws_idle_type idle,
 		     const struct hws_cpu_load *cpus, struct hws_balance *out)
 {
 	uint64_t max_load = 0, this_load = 0, total_load = 0, total_pwr = 0, avg_load;
-	uint64_t pb, pt, imb, pwr_now, pwr_move, tmp;
+	uint64_t pb, pt, imb;
 	int this_group, busiest = -1;
 	unsigned g;
 	int ret;
@@ -128,26 +152,10 @@ int hws_find_busiest(const struct hws_sd *sd, unsigned this_cpu, enum hws_idle_t
 		out->busiest_cpu = busiest_queue(sd->group_cpus[busiest], cpus, idle);
 		return 0;
 	}
-	/* Less than one task's load: move one task if the gap is two tasks ... */
-	if (max_load - this_load >= 2 * SCALE)
-		goto move_one;
-	/* ... or if the CPU power put to use grows by at least 1/8 of a CPU. */
-	pwr_now = (pb * min64(SCALE, max_load) + pt * min64(SCALE, this_load)) / SCALE;
-	pwr_move = 0;
-	tmp = SCALE * SCALE / pb;
-	if (max_load > tmp)
-		pwr_move += pb * min64(SCALE, max_load - tmp);
-	if (max_load * pb < SCALE * SCALE)
-		tmp = max_load * pb / pt;
-	else
-		tmp = SCALE * SCALE / pt;
-	pwr_move += pt * min64(SCALE, this_load + tmp);
-	pwr_move /= SCALE;
-	if (pwr_move < pwr_now + SCALE / 8) {
+	if (!move_one_pays(max_load, this_load, pb, pt)) {
 		out->verdict = HWS_BAL_NO_GAIN;
 		return 0;
 	}
-move_one:
 	out->verdict = HWS_BAL_MOVE_ONE;
 	out->imbalance = HWS_SCHED_LOAD_SCALE;
 	out->busiest_cpu = busiest_queue(sd->group_cpus[busiest], cpus, idle);

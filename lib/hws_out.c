@@ -90,6 +90,58 @@ static int fd_alias(const char *path)
 	return -1;
 }
 
+/* resolve() of a /dev/fd/N or /dev/stdout alias: written through a duplicate of the
+ * descriptor, at its offset, as a shell would. */
+static int resolve_fd(const char *path, unsigned flags, char **target, int *exists,
+		      mode_t *mode, char *err, size_t len)
+{
+	if (flags & HWS_OUT_SEEKABLE) {
+		msg(err, len, path, "an open descriptor: refused (this output needs a "
+			"regular file of its own)");
+		return -EINVAL;
+	}
+	if (fcntl(fd_alias(path), F_GETFL) < 0) {
+		msg(err, len, path, "that descriptor is not open");
+		return -EBADF;
+	}
+	*target = strdup(path);
+	*exists = 1;
+	*mode = S_IFIFO;	/* a stream */
+	return *target ? 0 : -ENOMEM;
+}
+
+/* resolve() of a path lstat() failed on: a new file, in a directory that exists and is
+ * writable. */
+static int resolve_new(const char *path, char **target, char *err, size_t len)
+{
+	char why[160], *d;
+	struct stat ds;
+	int e = errno;
+
+	if (e != ENOENT) {
+		msg(err, len, path, strerror(e));
+		return -e;
+	}
+	d = dir_of(path);
+	if (!d)
+		return -ENOMEM;
+	if (stat(d, &ds) || !S_ISDIR(ds.st_mode)) {
+		snprintf(why, sizeof(why), "no directory '%s'", d);
+		free(d);
+		msg(err, len, path, why);
+		return -ENOENT;
+	}
+	if (access(d, W_OK | X_OK)) {
+		snprintf(why, sizeof(why), "directory '%s' is not writable", d);
+		free(d);
+		msg(err, len, path, why);
+		return -EACCES;
+	}
+	free(d);
+	*target = strdup(path);
+	return *target ? 0 : -ENOMEM;
+}
+
 /*
  * What @path is: *@target the file to write (the link resolved, else a copy of @path),
  * *@exists and *@mode its mode. 0, or a negative errno with the message set.
@@ -107,54 +159,14 @@ static int resolve(const char *path, unsigned flags, char **target, int *exists,
 			snprintf(err, len, "empty output file name");
 		return -EINVAL;
 	}
-	if (fd_alias(path) >= 0) {
-		/* written through a duplicate of the descriptor: its offset, as a shell would */
-		if (flags & HWS_OUT_SEEKABLE) {
-			msg(err, len, path, "an open descriptor: refused (this output needs a "
-				"regular file of its own)");
-			return -EINVAL;
-		}
-		if (fcntl(fd_alias(path), F_GETFL) < 0) {
-			msg(err, len, path, "that descriptor is not open");
-			return -EBADF;
-		}
-		*target = strdup(path);
-		*exists = 1;
-		*mode = S_IFIFO;	/* a stream */
-		return *target ? 0 : -ENOMEM;
-	}
+	if (fd_alias(path) >= 0)
+		return resolve_fd(path, flags, target, exists, mode, err, len);
 	if (path[strlen(path) - 1] == '/') {
 		msg(err, len, path, "a directory name, not a file");
 		return -EISDIR;
 	}
-	if (lstat(path, &st)) {
-		char *d;
-		struct stat ds;
-		int e = errno;
-
-		if (e != ENOENT) {
-			msg(err, len, path, strerror(e));
-			return -e;
-		}
-		d = dir_of(path);
-		if (!d)
-			return -ENOMEM;
-		if (stat(d, &ds) || !S_ISDIR(ds.st_mode)) {
-			snprintf(why, sizeof(why), "no directory '%s'", d);
-			free(d);
-			msg(err, len, path, why);
-			return -ENOENT;
-		}
-		if (access(d, W_OK | X_OK)) {
-			snprintf(why, sizeof(why), "directory '%s' is not writable", d);
-			free(d);
-			msg(err, len, path, why);
-			return -EACCES;
-		}
-		free(d);
-		*target = strdup(path);
-		return *target ? 0 : -ENOMEM;
-	}
+	if (lstat(path, &st))
+		return resolve_new(path, target, err, len);
 	if (S_ISLNK(st.st_mode)) {
 		char *r = NULL;
 
