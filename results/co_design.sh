@@ -7,7 +7,8 @@
 # in (a) scheduler overhead and (b) workload throughput.
 #
 # Workload: mix:tasks=CPUS*RQ,burst=200,sleep=100,msg=0.3 (200 us bursts, half of them
-# followed by a 100 us sleep, 30% wake another task): RQ tasks per CPU, mostly runnable.
+# followed by a 100 us sleep, 30% wake another task; msg=0 for a single task, which has
+# no other task to wake): RQ tasks per CPU, mostly runnable.
 # Throughput is the workload's (bursts/s); o1 is also run with seeds SEED+1 and SEED+2,
 # and a throughput crossing is marked * when hw and o1 differ at 0 ns by less than that
 # spread (the decisions, not the bus, decide it).
@@ -116,10 +117,12 @@ vp_raw() {	# sched cpus rq latency duration_ms [seed]
 	if [ ! -s "$j" ]; then
 		# the bus options are the engine's: a software scheduler refuses them (it has no
 		# bus traffic), so it runs without
-		local bus=""
+		local bus="" msg=0.3
 		[ "$s" = hw ] && bus="--bus-latency $lat $(bus_opts "$c")"
+		# one task has no other to wake: the workload refuses msg= then
+		[ $((c * q)) -gt 1 ] || msg=0
 		# shellcheck disable=SC2086
-		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=0.3" \
+		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=$msg" \
 			--topology "$(topology "$c")" --duration "${ms}ms" $bus \
 			--seed "$seed" --top 0 --json "$j.tmp" >/dev/null ||
 			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" >&2; return 1; }

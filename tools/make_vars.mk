@@ -10,6 +10,7 @@
 #                  SOAK_BIG_CHUNK SOAK_SEED PORTS
 #   0 or 1         STRICT LONG UPDATE_DOC FORCE SHAPE_TRACE (empty: 0)
 #   one of a list  REPLAY_SCHED (a scheduler), PROFILE (a machine profile), FUZZ_TARGETS
+#                  (empty in the environment: not given)
 #   safe words     RUN_WORKLOAD RUN_TOPOLOGY RUN_COMMANDS SHAPE BOARD_SHAPE HOSTS TRACES_OUT
 #                  SYNTH_CONFIGS SOAK_RESETS: letters, digits and , . : = / _ + - only
 
@@ -26,8 +27,11 @@ hws_check_uint = $(if $(call hws_given,$(1)),$(if $(strip $($(1))),$(if $(or $(w
 	digits only)))))
 hws_check_bool = $(if $(call hws_given,$(1)),$(if $(filter-out 0 1,$(strip $($(1)))),$(error \
 	$(1)='$($(1))': expected 0 or 1)))
-hws_check_oneof = $(if $(call hws_given,$(1)),$(if $(or $(filter-out $(2),$($(1))),$(if \
-	$(strip $($(1))),,empty)),$(error $(1)='$($(1))': expected one of $(2))))
+# (an empty value from the environment is no value: a script that exports its unset
+# PROFILE runs make for an engine shape with PROFILE='')
+hws_check_oneof = $(if $(call hws_given,$(1)),$(if $(and $(filter environment,$(origin \
+	$(1))),$(if $(strip $($(1))),,1)),,$(if $(or $(filter-out $(2),$($(1))),$(if \
+	$(strip $($(1))),,empty)),$(error $(1)='$($(1))': expected one of $(2)))))
 hws_check_safe = $(if $(call hws_given,$(1)),$(if $(call hws_unsafe,$($(1))),$(error \
 	$(1)='$($(1))': only letters, digits and , . : = / _ + - are taken here)))
 

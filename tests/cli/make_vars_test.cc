@@ -32,6 +32,8 @@ TEST(MakeVars, AValueOfTheWrongKindStopsMake)
 		{ "run", "'RUN_TOPOLOGY=core=2 core=4'", "RUN_TOPOLOGY='core=2 core=4': only" },
 		{ "results", "SEEDS=3x", "SEEDS='3x': expected a whole number" },
 		{ "results", "LONG=true", "LONG='true': expected 0 or 1" },
+		{ "vp-study", "PROFILE=", "PROFILE='': expected one of" },
+		{ "vp-study", "PROFILE=p4", "PROFILE='p4': expected one of" },
 		{ "fuzz", "'FUZZ_TARGETS=trace nope'", "FUZZ_TARGETS='trace nope': expected some of" },
 		{ "traces-record", "'TRACES_OUT=a`b`'", "TRACES_OUT='a`b`': only letters" },
 	};
@@ -60,6 +62,19 @@ TEST(MakeVars, GoodValuesReachTheCommandQuoted)
 	EXPECT_EQ(r.out.find("--update-doc"), std::string::npos) << r.out;
 	r = make_n("replay-check", "UPDATE_DOC=1");
 	EXPECT_NE(r.out.find("--update-doc"), std::string::npos) << r.out;
+}
+
+// A script that exports its unset PROFILE (results/co_design.sh, for GNU parallel) runs the
+// engine-shape build with PROFILE='' in the environment: that is no value, not a bad one.
+// On the command line an empty PROFILE is still an error (above).
+TEST(MakeVars, AnEmptyOneOfValueInTheEnvironmentIsNoValue)
+{
+	CliRun r = shell("PROFILE= make -s -n shape SHAPE=8x256x16g16");
+	EXPECT_EQ(r.status, 0) << r.out;
+	EXPECT_EQ(r.out.find("PROFILE="), std::string::npos) << r.out;
+	r = shell("PROFILE=bad make -s -n shape SHAPE=8x256x16g16");
+	EXPECT_NE(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("PROFILE='bad': expected one of"), std::string::npos) << r.out;
 }
 
 }  // namespace
