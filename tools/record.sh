@@ -1,4 +1,4 @@
-# record.sh - the header of every measurement's JSON record; sourced, not run.
+# record.sh - the header of every measurement's JSON record; sourced by bash, not run.
 #
 # usage: . tools/record.sh
 #        record_head COMMAND [SCOPE]    print the header members, each line ending in ","
