@@ -540,6 +540,75 @@ def t_vp(name):
     return t
 
 
+def vp_cells(r):
+    """{(cpus, rq): cell} of a vp-study record."""
+    out = {}
+    for k, c in enumerate(r.get("cells", kind=list)):
+        if not isinstance(c, dict) or not all(isinstance(c.get(f), (int, float)) for f in
+                                              ("cpus", "rq", "o1_overhead_pct", "hw0_overhead_pct")):
+            die("%s: \"cells\" entry %d lacks cpus, rq, o1_overhead_pct or hw0_overhead_pct" % (r.path, k + 1))
+        out[(c["cpus"], c["rq"])] = c
+    return out
+
+
+def ns(x):
+    """A break-even as the study writes it: a number of ns, "none", a "*" when within the
+    seed spread."""
+    return "%g" % x if isinstance(x, (int, float)) else str(x if x is not None else "-")
+
+
+def ns_val(x):
+    try:
+        return float(str(x).rstrip("*"))
+    except ValueError:
+        return None
+
+
+def t_vp_compare(a_name, b_name, kind):
+    """Two vp-study records side by side: "iface" (old / new interface) or "contention"
+    (without / with the modern profile)."""
+    def t():
+        a, b = Record(a_name), Record(b_name)
+        missing = [r for r in (a, b) if r.data is None]
+        if missing:
+            return [" ".join(r.caption() for r in missing)]
+
+        def body():
+            ca, cb = vp_cells(a), vp_cells(b)
+            rows = []
+            for key in sorted(set(ca) & set(cb)):
+                x, y = ca[key], cb[key]
+                ea, eb = x.get("breakeven_overhead_ns"), y.get("breakeven_overhead_ns")
+                va, vb = ns_val(ea), ns_val(eb)
+                if kind == "iface":
+                    ratio = "%.1fx" % (vb / va) if va and vb is not None else ""
+                    pays = " / ".join("yes" if v is not None and v > 100 else "no" for v in (va, vb))
+                    row = ["%d" % key[0], "%d" % key[1], "%.3f" % y["o1_overhead_pct"],
+                           "%.3f / %.3f" % (x["hw0_overhead_pct"], y["hw0_overhead_pct"]),
+                           "%s / %s" % (ns(ea), ns(eb)), ratio, pays,
+                           ns(y.get("breakeven_throughput_ns"))]
+                else:
+                    ma = x["o1_overhead_pct"] - x["hw0_overhead_pct"]
+                    mb = y["o1_overhead_pct"] - y["hw0_overhead_pct"]
+                    share = "%.0f%%" % (100 * (mb - ma) / mb) if mb > 0 and ma > 0 else ""
+                    row = ["%d" % key[0], "%d" % key[1],
+                           "%.3f / %.3f" % (x["o1_overhead_pct"], y["o1_overhead_pct"]),
+                           "%.3f / %.3f" % (x["hw0_overhead_pct"], y["hw0_overhead_pct"]),
+                           "%.3f / %.3f" % (ma, mb), share, "%s / %s" % (ns(ea), ns(eb)),
+                           "%s / %s" % (ns(x.get("breakeven_throughput_ns")), ns(y.get("breakeven_throughput_ns")))]
+                rows.append(row)
+            if kind == "iface":
+                return md(["CPUs", "tasks/CPU", "o1 overhead %", "hw @0 ns %: old / new",
+                           "break-even (overhead) ns: old / new", "new / old", "pays at 100 ns: old / new",
+                           "break-even (throughput) ns: new"], rows)
+            return md(["CPUs", "tasks/CPU", "o1 overhead %: none / contention", "hw @0 ns %: none / contention",
+                       "o1 - hw at 0 ns (points): none / contention", "share of the margin from contention",
+                       "break-even (overhead) ns: none / contention",
+                       "break-even (throughput) ns: none / contention"], rows)
+        return [a.caption(), b.caption(), ""] + body()
+    return t
+
+
 # ---- docs/coverage.md, docs/formal.md, docs/fuzz.md ----------------------------------------
 def t_coverage():
     r = Record("coverage")
@@ -606,7 +675,12 @@ TABLES = {
     "replay-check": ("docs/trace.md", "replay-check", t_replay_check),
     "results-points": ("docs/results.md", "results", t_results_points),
     "results-ratios": ("docs/results.md", "results", t_results_ratios),
+    "vp-study-new": ("docs/co-design.md", "vp-study-old vp-study-new", t_vp_compare("vp-study-old", "vp-study-new", "iface")),
+    "vp-study-new-modern": ("docs/co-design.md", "vp-study-old-modern vp-study-new-modern",
+                            t_vp_compare("vp-study-old-modern", "vp-study-new-modern", "iface")),
     "vp-study-old": ("docs/co-design.md", "vp-study-old", t_vp("vp-study-old")),
+    "vp-study-contention": ("docs/co-design.md", "vp-study-old vp-study-old-modern",
+                            t_vp_compare("vp-study-old", "vp-study-old-modern", "contention")),
     "coverage": ("docs/coverage.md", "coverage", t_coverage),
     "formal": ("docs/formal.md", "formal", t_formal),
     "soak": ("docs/fuzz.md", "soak", t_soak),
@@ -671,8 +745,10 @@ for f, names in files.items():
                 old = lines[b + 1:e]
                 first = next((k for k in range(max(len(old), len(want)))
                               if k >= len(old) or k >= len(want) or old[k] != want[k]), 0)
-                print("figures: %s: table '%s' is older than its records (records/%s.json): line %d of it is\n"
-                      "  doc:     %s\n  records: %s" % (f, name, TABLES[name][1], first + 1,
+                print("figures: %s: table '%s' is older than its records (%s): line %d of it is\n"
+                      "  doc:     %s\n  records: %s" % (f, name, ", ".join(
+                          "records/%s.json" % x if x != "*" else "records/" for x in TABLES[name][1].split()),
+                          first + 1,
                                                       old[first] if first < len(old) else "(none)",
                                                       want[first] if first < len(want) else "(none)"),
                       file=sys.stderr)

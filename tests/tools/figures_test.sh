@@ -125,6 +125,13 @@ cat >"$T/records/soak.json" <<'EOF'
   "failed_jobs": 0
 }
 EOF
+for v in old:1.075:0.883:21 old-modern:1.220:0.883:37; do
+	IFS=: read -r name o1 hw be <<<"$v"
+	printf '{"date": "2026-06-01T00:00:00Z", "command": "make vp-study", "machine": "m", "cells": [
+  {"cpus": 8, "rq": 1, "tasks": 8, "o1_throughput_seed_spread_pct": 3.4, "o1_overhead_pct": %s, "hw0_overhead_pct": %s,
+   "breakeven_overhead_ns": %s, "o1_throughput": 57200, "hw0_throughput": 57500, "breakeven_throughput_ns": "174*"}]}\n' \
+		"$o1" "$hw" "$be" >"$T/records/vp-study-$name.json"
+done
 cp -r "$T/records" "$t/records0"
 for f in $(awk '{ print $2 }' "$t/list" | sort -u); do cp "$T/$f" "$t/orig_$(basename "$f")"; done
 
@@ -173,6 +180,9 @@ has "results: a point" results-points "| exp2 | volano 4 | 2.4.4 | 19748 | 4.801
 has "results: the ratio goals" results-ratios "| c | >= 1 | n/a | n/a |"
 has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x256 and 10 on 64x4096): not the full figure.**"
 has "soak: totals" soak "| 8x256 | 1 | 1,000 | 0 | 4 |"
+has "vp-study: one record's table" vp-study-old "| 8 | 1 | 1.075 | 0.883 | 21 | 57200 | 57500 | 3.4 | 174* |"
+has "vp-study: two records side by side" vp-study-contention "| 8 | 1 | 1.075 / 1.220 | 0.883 / 0.883 | 0.192 / 0.337 | 43% | 21 / 37 | 174* / 174* |"
+has "vp-study: one of two records missing" vp-study-new "Not measured: run \`make vp-study-new\` (it writes records/vp-study-new.json"
 has "a missing record: Not measured" formal "Not measured: run \`make formal\` (it writes records/formal.json for \`make figures\`)."
 has "a missing record: Not measured (coverage)" coverage "Not measured: run \`make coverage\`"
 if grep -rq 'fixture-commit' "$T/README.md" "$T/docs"; then bad "a commit printed"; else ok "no commit printed"; fi
