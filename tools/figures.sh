@@ -263,15 +263,17 @@ def t_current():
     bench = Record("bench")
 
     def rates():
-        """The two wall-clock rates, with the machine's load average when the bench
-        recorded it (a shared machine's figure is only as good as its load)."""
-        v = "%s / %s" % (n(bench.get("lockstep_commands_per_s")), n(bench.get("model_commands_per_s")))
+        """The two rates per CPU second of the bench (a shared machine's wall-clock rate
+        falls with its load; docs/accelerator.md's table has both), with the machine's load
+        average when the bench recorded it."""
+        v = "%s / %s" % (n(bench.get("per_cpu_second", "lockstep_commands")),
+                         n(bench.get("per_cpu_second", "model_commands")))
         la = bench.data.get("load_average")
         if isinstance(la, list) and la and all(isinstance(x, (int, float)) for x in la):
             v += " (load average %.1f)" % max(la)
         return v, ""
 
-    row(bench, "commands/s: lockstep (model and RTL, every answer compared) / C model", rates)
+    row(bench, "commands per CPU second: lockstep (model and RTL, every answer compared) / C model", rates)
     synth = Record("synth", HX8K_SYNTH)
 
     def hx8k():

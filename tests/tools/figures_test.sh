@@ -162,7 +162,7 @@ if out=$($fig --root "$T" 2>&1); then ok "writes the tables"; else bad "exit $?:
 has "README: replay goals" current "| replay fidelity goals met, all traces | 3 of 4 | all 4 | \`records/replay-check.json\` | 2026-01-02 03:04 UTC |"
 has "README: published points, dirty tree" current "| 1 of 2 | all 2 | \`records/results.json\` | 2026-02-03 04:05 UTC, dirty tree |"
 has "README: ratio goals, null is not met" current "| ratio goals of the published results met | 1 of 3 | all 3 |"
-has "README: commands/s with the load" current "| 1,234,567 / 23,456,789 (load average 1.2) |"
+has "README: commands per CPU second with the load" current "| 1,300,000 / 24,000,000 (load average 1.2) |"
 has "README: HX8K Fmax and cells" current "| 60.61 MHz (nextpnr seed 1), 7,412 of 7,680 logic cells | 60 MHz, fits |"
 has "README: a missing record" current "| SVG timeline: rects a lane, worst case of tools/svg_size.sh | not measured: run \`tools/svg_size.sh\` | - | \`records/svg-size.json\` | - |"
 has "caption: record, command, date, machine" bench-latency "From records/bench.json: \`hws_bench --json x\`, 2026-03-04 05:06 UTC, Fixture CPU, 2 cores."
@@ -217,7 +217,7 @@ outside_ok "text outside the markers untouched after regeneration"
 
 # ---- build/: a newer record is copied into records/, an older one or a small run is not
 mkdir -p "$T/build/bench" "$T/build/soak" "$T/build/formal"
-sed 's/"date": "2026-03-04T05:06:07Z"/"date": "2026-03-05T00:00:00Z"/; s/"lockstep_commands_per_s": 1234567/"lockstep_commands_per_s": 7654321/' \
+sed 's/"date": "2026-03-04T05:06:07Z"/"date": "2026-03-05T00:00:00Z"/; s/"lockstep_commands": 1300000/"lockstep_commands": 7654321/' \
 	"$T/records/bench.json" >"$T/build/bench/engine.json"
 printf '{"commit": "c", "date": "2025-01-01T00:00:00Z", "full": true, "totals": {}}\n' >"$T/build/soak/summary.json"
 cat >"$T/build/formal/record.json" <<'EOF'
@@ -228,7 +228,7 @@ cat >"$T/build/formal/record.json" <<'EOF'
 EOF
 out=$($fig --root "$T" 2>&1) && ok "make figures with build/ records" || bad "exit $?: $out"
 case $out in *"records/bench.json <- build/bench/engine.json"*) ok "a newer build/ record is copied into records/" ;; *) bad "no copy: $out" ;; esac
-has "and its figure rendered" current "| 7,654,321 / 23,456,789 (load average 1.2) |"
+has "and its figure rendered" current "| 7,654,321 / 24,000,000 (load average 1.2) |"
 has "a newer record's date" bench-speed "2026-03-05 00:00 UTC"
 cmp -s "$T/records/soak.json" "$t/records0/soak.json" && ok "an older build/ record is not copied" || bad "records/soak.json changed"
 [ -e "$T/records/formal.json" ] && ok "a small run where records/ has none is copied" || bad "records/formal.json not written"
