@@ -422,9 +422,26 @@ def t_synth_hx8k():
         p = hx8k_pnr(s)
         if p is None:
             return ["The record holds no HX8K place and route of the reference build: run `%s`." % HX8K_SYNTH]
-        keys = [k for k in ("status", "lc_used", "lc_avail", "fmax_mhz", "target_mhz", "seed",
-                            "icetime_mhz") if k in p]
-        return md(["figure", "value"], [(k, p[k] if p[k] is not None else "-") for k in keys])
+        isnum = lambda x: isinstance(x, (int, float)) and not isinstance(x, bool)
+        rows = [("status", p.get("status", "?"))]
+        if isnum(p.get("lc_used")) and isnum(p.get("lc_avail")) and p["lc_avail"]:
+            rows.append(("logic cells", "%s of %s (%.0f%%)" % (n(p["lc_used"]), n(p["lc_avail"]),
+                                                            100.0 * p["lc_used"] / p["lc_avail"])))
+        rows.append(("Fmax, nextpnr (goal %s MHz)" % num(p.get("target_mhz"), "%g"), num(p.get("fmax_mhz"), "%.2f MHz")))
+        rows.append(("Fmax, icetime", num(p.get("icetime_mhz"), "%.2f MHz")))
+        rows.append(("nextpnr seed, timing weight", "%s, %s" % (
+            p["seed"] if isinstance(p.get("seed"), int) else "nextpnr's default", p.get("timing_weight", "-"))))
+        if p.get("critical_path_split"):
+            rows.append(("critical path", p["critical_path_split"]))
+        # the command rate: Fmax times the mixed stream's commands per cycle on one port with
+        # PIPE = 0 (docs/accelerator.md section 9), when the bench's record is there
+        b = Record("bench")
+        if b.data is not None and isnum(p.get("fmax_mhz")):
+            r = b.data.get("pipe0_mixed_sustained_commands_per_cycle", {}).get("1")
+            if isnum(r):
+                rows.append(("M commands/s at that Fmax, mixed stream, one port (%.3f a cycle, records/bench.json)" % r,
+                             "%.1f" % (p["fmax_mhz"] * r)))
+        return md(["figure", "value"], rows)
     return with_caption(s, body)
 
 
