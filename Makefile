@@ -382,11 +382,13 @@ layers:
 	@tools/check_layers.sh
 
 # The docs, comments and --help state rules: no commit hash, tracker reference or dead
-# path (tools/check_docs.sh; its self-test first shows that each is caught).
+# path (tools/check_docs.sh; its self-test first shows that each is caught); every table
+# of figures is what the committed records give (tools/figures.sh --check).
 .PHONY: docs-check
 docs-check:
 	@tools/check_docs.sh --self-test
 	@tools/check_docs.sh
+	@tools/figures.sh --check
 test: docs-check
 
 # The shapes the tests' sweeps use, built before they run (hwsched would build them on
@@ -461,13 +463,13 @@ test: $(VP_BIN) $(VP_TEST_BIN)
 # (rerun after a firmware or RTL change; the old tables stay).
 .PHONY: vp-study-new
 vp-study: all $(VP_BIN)
-	IFACE=old results/co_design.sh
-	IFACE=old PROFILE=modern results/co_design.sh
-	IFACE=new results/co_design.sh
-	IFACE=new PROFILE=modern results/co_design.sh
+	IFACE=old VP_RECORD_COMMAND='make vp-study' results/co_design.sh
+	IFACE=old PROFILE=modern VP_RECORD_COMMAND='make vp-study' results/co_design.sh
+	IFACE=new VP_RECORD_COMMAND='make vp-study' results/co_design.sh
+	IFACE=new PROFILE=modern VP_RECORD_COMMAND='make vp-study' results/co_design.sh
 vp-study-new: all $(VP_BIN)
-	IFACE=new results/co_design.sh
-	IFACE=new PROFILE=modern results/co_design.sh
+	IFACE=new VP_RECORD_COMMAND='make vp-study-new' results/co_design.sh
+	IFACE=new PROFILE=modern VP_RECORD_COMMAND='make vp-study-new' results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench
@@ -479,8 +481,8 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 		$(call shape_so,$(DEFAULT_SHAPE)p4) $(foreach p,pi p2pi p4pi,$(call shape_so,8x4096x16g16$(p))) \
 		bench-balance
 	@mkdir -p $(BUILD)/bench
-	$(BENCH_BIN) --json $(BUILD)/bench/engine.json \
-		--commit "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
+	$(BENCH_BIN) --json $(BUILD)/bench/engine.json --commit "$$(. tools/record.sh && record_commit)" \
+		--command '$(call record_cmd,bench,)'
 	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
 
 # make profile: where a lockstep run's time goes, by part (the RTL's evaluation, the model,
@@ -525,13 +527,14 @@ bench-balance: $(BALANCE_BENCH)
 # ---- replay fidelity (docs/trace.md, "Fidelity goals") ----------------------------------
 # make replay-check [REPLAY_SCHED=eevdf] [STRICT=1] [UPDATE_DOC=1]: every trace of traces/
 # (or $HWS_TRACE_DIR) replayed, one table trace x figure (Linux, replay, error, verdict
-# against the fidelity goals), build/replay-check/summary.json and table.md; UPDATE_DOC=1
-# puts the table into docs/trace.md (tools/replay_check.sh; docs/trace.md, "Fidelity
-# goals").
+# against the fidelity goals), build/replay-check/summary.json (the record; make figures
+# puts its table into docs/trace.md) and table.md; UPDATE_DOC=1 runs make figures after
+# it (tools/replay_check.sh; docs/trace.md, "Fidelity goals").
 REPLAY_SCHED ?= eevdf
 .PHONY: replay-check
 replay-check: $(HWSCHED)
-	SCHED='$(REPLAY_SCHED)' STRICT='$(STRICT)' tools/replay_check.sh$(if $(filter 1,$(UPDATE_DOC)), --update-doc)
+	SCHED='$(REPLAY_SCHED)' STRICT='$(STRICT)' REPLAY_CHECK_COMMAND='$(call record_cmd,replay-check,REPLAY_SCHED STRICT)' \
+		tools/replay_check.sh$(if $(filter 1,$(UPDATE_DOC)), --update-doc)
 
 # ---- The traces (traces/README.md) ------------------------------------------------------
 # traces/ holds the real traces the tests and make replay-check read, each with its sidecar
@@ -577,7 +580,7 @@ results: $(HWSCHED)
 	for e in $(RESULTS_EXPS); do \
 		SEEDS='$(SEEDS)' LONG='$(LONG)' HOSTS='$(HOSTS)' JOBS='$(RESULTS_JOBS)' results/$$e.sh || exit 1; \
 	done; \
-	results/report.sh; \
+	RESULTS_COMMAND='$(call record_cmd,results,SEEDS LONG HOSTS RESULTS_JOBS)' results/report.sh; \
 	echo "results: all five experiments in $$(( $$(date +%s) - t0 )) s"
 $(addprefix results-,$(RESULTS_EXPS)): results-%: $(HWSCHED)
 	SEEDS='$(SEEDS)' LONG='$(LONG)' HOSTS='$(HOSTS)' JOBS='$(RESULTS_JOBS)' results/$*.sh
@@ -661,7 +664,7 @@ layers         the layering check (tools/check_layers.sh)
 lib            build/lib/libhws.a and libhws.so
 install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
 uninstall      remove what make install put into PREFIX
-figures        README.md's table of current figures, from the records under build/
+figures        the tables of current figures in README.md and docs/, from records/
 deps           install the packages of GOALS="..." (default every group)
 help           this list
 clean          remove build/
@@ -682,10 +685,14 @@ test-readme: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFA
 	@tests/tools/readme_test.sh
 test: test-readme
 
-# make figures: README.md's table of current figures (between its figures markers), from
-# the JSON records the measurements wrote under build/ (tools/figures.sh; a record not
-# there is a "not measured" row). tools/figures.sh --check says whether the table is
-# current. make test runs tests/tools/figures_test.sh on fixture records.
+# make figures: every table of current figures in README.md and docs/*.md (each between
+# its figures:NAME markers), from the committed records under records/, after copying into
+# records/ each record of build/ that is newer (tools/figures.sh; a record not there is a
+# "not measured" table). make docs-check runs tools/figures.sh --check (records/ only, no
+# build/); make test runs tests/tools/figures_test.sh on fixture records.
+# record_cmd GOAL,VARS: "make GOAL" and the VARS given on the command line or in the
+# environment: the "command" of a measurement's record (tools/record.sh).
+record_cmd = $(strip make $(1) $(foreach v,$(2),$(if $(filter command line environment,$(origin $(v))),$(v)=$(if $(word 2,$($(v))),"$($(v))",$($(v))))))
 .PHONY: figures test-figures
 figures:
 	@tools/figures.sh
@@ -717,7 +724,7 @@ SYNTH_STAMPS := $(addprefix $(SYNTH_DIR)/,$(addsuffix .stamp,$(SYNTH_JOBS)))
 .PHONY: synth synth-check
 synth: $(SYNTH_STAMPS)
 	@test -n "$(SYNTH_JOBS)" || { echo "synth: no jobs for SYNTH_CONFIGS='$(SYNTH_CONFIGS)' SYNTH_FAMILIES='$(SYNTH_FAMILIES)'" >&2; exit 1; }
-	synth/collect.sh $(SYNTH_DIR) >/dev/null
+	SYNTH_RECORD_COMMAND='$(call record_cmd,synth,SYNTH_CONFIGS SYNTH_FAMILIES BOARD)' synth/collect.sh $(SYNTH_DIR) >/dev/null
 	@echo "synth: wrote $(SYNTH_DIR)/report.json and $(SYNTH_DIR)/report.md"
 
 # One stamp per family and configuration: <family>_<cpus>x<tasks>.stamp.
@@ -836,10 +843,10 @@ bench-board: $(BOARD_SIM) $(HWSCHED)
 # make rtl-tb       the self-checking, parameter-swept Icarus testbenches of tests/rtl/
 .PHONY: formal formal-fast formal-mutate rtl-tb
 formal: $(RTL_SRCS) $(RTL_INC)
-	formal/run.sh
+	FORMAL_RECORD_COMMAND='make formal' formal/run.sh
 	formal/mutate.sh
 formal-fast: $(RTL_SRCS) $(RTL_INC)
-	formal/run.sh --fast
+	FORMAL_RECORD_COMMAND='make formal-fast' formal/run.sh --fast
 formal-mutate: $(RTL_SRCS) $(RTL_INC)
 	formal/mutate.sh --fast
 rtl-tb: $(RTL_SRCS) $(RTL_INC)
@@ -970,7 +977,7 @@ $(COV_BIN)/hwsched: $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(COV_CORE_OBJ
 
 .PHONY: coverage coverage-selftest
 coverage: $(COV_SHAPE_SO) $(COV_BIN)/hws_core_tests $(COV_BIN)/hws_engine_tests $(COV_BIN)/hwsched
-	tools/coverage/run.sh $(COV_DIR) $(DEFAULT_SHAPE)
+	COV_RECORD_COMMAND='$(call record_cmd,coverage,HWS_SEED COV_COMMANDS)' tools/coverage/run.sh $(COV_DIR) $(DEFAULT_SHAPE)
 # The report's arithmetic on a tiny known input (a second, run by make test).
 coverage-selftest:
 	@tools/coverage/selftest.sh
@@ -987,4 +994,5 @@ test: coverage-selftest
 #   totals; writes build/soak/summary.json. tools/soak.sh, docs/fuzz.md ("Soak").
 .PHONY: soak
 soak: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,64x4096x16g16)
-	tools/soak.sh $(HWSCHED) $(BUILD)/soak
+	SOAK_RECORD_COMMAND='$(call record_cmd,soak,SOAK_JOBS SOAK_COMMANDS SOAK_BIG_COMMANDS SOAK_CHUNK SOAK_BIG_CHUNK SOAK_SEED SOAK_RESETS)' \
+		tools/soak.sh $(HWSCHED) $(BUILD)/soak

@@ -915,11 +915,14 @@ int main(int argc, char **argv)
 			json = argv[++i];
 		} else if (!strcmp(argv[i], "--commit") && i + 1 < argc) {
 			commit = argv[++i];
+		} else if (!strcmp(argv[i], "--command") && i + 1 < argc) {	/* make bench's goal */
+			snprintf(command, sizeof(command), "%s", argv[++i]);
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("hws_bench %s\n", hws_version());
 			return 0;
 		} else if (!strcmp(argv[i], "--help")) {
-			printf("usage: hws_bench [--json FILE] [--commit DESCRIBE] [--sustained-only]\n"
+			printf("usage: hws_bench [--json FILE] [--commit DESCRIBE] [--command TEXT]\n"
+			       "                 [--sustained-only]\n"
 			       "       hws_bench --keys-only --json FILE\n"
 			       "       hws_bench --version\n"
 			       "Measures the engine (RTL backend, 8 CPUs x 256 tasks): latency and\n"
@@ -927,6 +930,9 @@ int main(int argc, char **argv)
 			       "list, then lockstep, RTL and model throughput on random streams.\n"
 			       "--sustained-only: the sustained commands per cycle on 1, 2 and 4\n"
 			       "ports alone (no JSON). The JSON's keys: docs/json.md.\n"
+			       "--commit, --command: the record's commit and command (make bench\n"
+			       "gives tools/record.sh's commit and its goal; default: unknown and\n"
+			       "this command line).\n"
 			       "--keys-only: measure nothing, write the JSON with every figure 0\n"
 			       "(tests/cli/json_keys_test.cc checks its keys against docs/json.md).\n");
 			return 0;

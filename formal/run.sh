@@ -187,7 +187,7 @@ while read -r name top files params method depth set rest; do
 	*) d="<=$depth steps"; [ -n "$KIND" ] && d="k=$KIND (<=$depth)" ;;
 	esac
 	printf '%-18s %-11s %-14s %-7s %7ss\n' "$name" "$method" "$d" "$RESULT" "$secs"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$method" "$depth" "$RESULT" "$secs" "$WHY" >>"$tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$method" "$depth" "$RESULT" "$secs" "$WHY" "$d" >>"$tsv"
 	if [ "$RESULT" != PASS ]; then
 		failed=$((failed + 1))
 		echo "  $WHY" >&2
@@ -196,4 +196,22 @@ while read -r name top files params method depth set rest; do
 done <"$list"
 [ $n -gt 0 ] || { echo "formal/run.sh: no proof selected" >&2; exit 2; }
 echo "formal: $((n - failed)) of $n proofs passed"
+# The record (tools/record.sh), of the repository's RTL only (formal/mutate.sh's runs on a
+# planted bug write none): OUT/record.json, through a temporary file. A run of some proofs
+# (--fast, --only) says so in its "scope".
+if [ "$src" = "$root" ]; then
+	. "$root/tools/record.sh"
+	scope=
+	[ $fast = 1 ] && scope="the proofs of set fast only (make formal-fast)"
+	[ ${#only[@]} -gt 0 ] && scope="${scope:+$scope; }--only ${only[*]}"
+	{
+		printf '{\n'
+		record_head "${FORMAL_RECORD_COMMAND:-make formal}" "$scope"
+		printf '  "passed": %d, "total": %d,\n  "proofs": [' $((n - failed)) $n
+		awk -F'\t' '{ printf "%s\n    {\"name\": \"%s\", \"method\": \"%s\", \"depth\": \"%s\", \"result\": \"%s\", \"seconds\": %s}",
+			(NR > 1 ? "," : ""), $1, $2, $7, $4, $5 }' "$tsv"
+		printf '\n  ]\n}\n'
+	} >"$out/record.json.tmp" && mv "$out/record.json.tmp" "$out/record.json" &&
+		echo "formal: wrote $out/record.json"
+fi
 [ $failed = 0 ]

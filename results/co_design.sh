@@ -63,10 +63,11 @@ OUT=${OUT:-build/co_design$SUFFIX${PROFILE:+_$PROFILE}}
 PORTS_KEY=
 if [ "$IFACE" = new ]; then PORTS_KEY=_p$PORTS; fi
 JOBS=${JOBS:-2}
-CPUS=${CPUS:-"1 8 64"}
-RQS=${RQS:-"1 8 64 512"}
-GRID=${GRID:-"0 50 200 800 3200 12800"}
-STEPS=${STEPS:-4}
+FULL_CPUS="1 8 64" FULL_RQS="1 8 64 512" FULL_GRID="0 50 200 800 3200 12800" FULL_STEPS=4
+CPUS=${CPUS:-$FULL_CPUS}
+RQS=${RQS:-$FULL_RQS}
+GRID=${GRID:-$FULL_GRID}
+STEPS=${STEPS:-$FULL_STEPS}
 WARM_MS=${WARM_MS:-5}
 SPAN_MS=${SPAN_MS:-20}
 SEED=${SEED:-1}
@@ -211,6 +212,24 @@ printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$O
 	sort -n -k1,1 -k2,2 "$OUT/cells.tsv"
 } >"$OUT/summary.tsv.tmp"
 mv "$OUT/summary.tsv.tmp" "$OUT/summary.tsv"
+# The record (tools/record.sh; make figures renders docs/co-design.md's tables from it):
+# OUT/record.json, every cell of summary.tsv; a grid other than the study's is a small run.
+. "$(dirname "$0")/../tools/record.sh"
+scope=
+[ "$CPUS" = "$FULL_CPUS" ] && [ "$RQS" = "$FULL_RQS" ] && [ "$GRID" = "$FULL_GRID" ] && [ "$STEPS" = "$FULL_STEPS" ] ||
+	scope="CPUS='$CPUS' RQS='$RQS' GRID='$GRID' STEPS=$STEPS (the study's: '$FULL_CPUS', '$FULL_RQS', '$FULL_GRID', $FULL_STEPS)"
+{
+	printf '{\n'
+	record_head "${VP_RECORD_COMMAND:-results/co_design.sh}${IFACE:+ IFACE=$IFACE}${PROFILE:+ PROFILE=$PROFILE}" "$scope"
+	printf '  "iface": "%s", "ports": %s, "profile": "%s", "seed": %s, "warm_ms": %s, "span_ms": %s,\n  "cells": [' \
+		"$IFACE" "$([ "$IFACE" = new ] && echo "$PORTS" || echo 1)" "$PROFILE" "$SEED" "$WARM_MS" "$SPAN_MS"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[i] = $i; next }
+		{ printf "%s\n    {", (NR > 2 ? "," : "")
+		  for (i = 1; i <= NF; i++) printf "%s\"%s\": %s", (i > 1 ? ", " : ""), k[i],
+			$i ~ /^-?[0-9]+(\.[0-9]+)?$/ ? $i : "\"" $i "\""
+		  printf "}" }' "$OUT/summary.tsv"
+	printf '\n  ]\n}\n'
+} >"$OUT/record.json.tmp" && mv "$OUT/record.json.tmp" "$OUT/record.json"
 cp "$OUT/summary.tsv" "$TSV.tmp.$$"
 mv "$TSV.tmp.$$" "$TSV"
 runs=$(ls "$OUT/runs" | wc -l)

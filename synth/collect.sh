@@ -7,7 +7,8 @@ usage() {
 usage: synth/collect.sh OUTDIR
 
 Merges OUTDIR/<family>_<C>x<T>.json (written by synth/synth_one.sh) into
-OUTDIR/report.json ({"commit": ..., "results": [...]}) and OUTDIR/report.md (a Markdown
+OUTDIR/report.json (the record: tools/record.sh's header, "results": [...]) and
+OUTDIR/report.md (a Markdown
 table: family, configuration ("no BALANCE": LCU_BALANCE=0, files <C>x<T>nb; "no ERR_CNTn":
 ERR_COUNTERS=0, files ..ne), LUTs, FFs, BRAMs, carries, LUT levels, iCE40 Fmax on HX8K
 and UP5K, Yosys seconds, status; then LUTs per CPU of the 64x4096 xilinx/ecp5 rows and the
@@ -29,9 +30,14 @@ done | sort -k1,1n -k2,2n -k3,3n | cut -d' ' -f4-)
 [ -n "$FILES" ] || { echo "collect.sh: no <family>_<C>x<T>.json in $OUTDIR (run synth/synth_one.sh first)" >&2; exit 1; }
 
 # ---- report.json --------------------------------------------------------------------------
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The record's header (tools/record.sh): version, schema, commit, command, machine, date;
+# the results are every configuration in OUTDIR, each with its own commit.
+. "$(dirname "$0")/../tools/record.sh"
+COMMIT=$(record_commit)
 {
-	printf '{"generated": "%s", "commit": "%s", "results": [\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$COMMIT"
+	printf '{\n'
+	record_head "${SYNTH_RECORD_COMMAND:-make synth}"
+	printf '  "results": [\n'
 	sep=""
 	for f in $FILES; do printf '%s' "$sep"; cat "$f"; sep=","; done
 	printf ']}\n'

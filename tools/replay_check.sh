@@ -7,9 +7,9 @@
 # whose sidecar names it a calibration trace is marked "(cal)": the trace machine was
 # measured on it, so its figures are not a test of the replay; "(holdout)" one that was held
 # out of all tuning (traces/README.md).
-# Writes build/replay-check/summary.json (commit, command, machine, date, every figure) and
-# build/replay-check/table.md (the Markdown table docs/trace.md carries; --update-doc puts
-# it there between its replay-check markers).
+# Writes build/replay-check/summary.json (the record: tools/record.sh's header, every
+# figure; make figures renders docs/trace.md's table from it) and build/replay-check/table.md
+# (the same table); --update-doc then runs tools/figures.sh (make figures).
 # Exit status 0; 1 with STRICT=1 when a goal is missed; 2 when a replay fails.
 # usage: tools/replay_check.sh [--help] [--update-doc]
 #        env: SCHED, HWSCHED, HWS_TRACE_DIR, STRICT, OUT (default build/replay-check)
@@ -112,31 +112,22 @@ figs=$(awk -F'\t' '!seen[$3]++ { printf "%s ", $3 }' "$T/rows")
 mv "$T/table.md" "$OUT/table.md"
 
 # summary.json, via a temporary file and rename.
-commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -1)
+. "$ROOT/tools/record.sh"	# record_head: the record's header
 {
-	printf '{\n  "commit": "%s%s",\n  "command": "%s",\n  "machine": "%s",\n  "date": "%s",\n' \
-		"$commit" "${dirty:+-dirty}" "${REPLAY_CHECK_COMMAND:-make replay-check}" \
-		"$(uname -srm) $(nproc) CPUs" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf '{\n'
+	record_head "${REPLAY_CHECK_COMMAND:-make replay-check${SCHED:+ REPLAY_SCHED=$SCHED}}"
 	printf '  "sched": "%s", "goals_met": %d, "goals": %d, "goals_met_not_calibration": %d, "goals_not_calibration": %d,\n  "figures": [\n' \
 		"$SCHED" "$pass" "$total" "$npass" "$ntot"
-	awk -F'\t' '{ printf "%s    {\"trace\": \"%s\", \"calibration\": %s, \"figure\": \"%s\", \"linux\": %s, \"replay\": %s, \"error_pct\": %s, \"tolerance_pct\": %s, \"abs_below_10\": %s, \"pass\": %s}",
-		(NR > 1 ? ",\n" : ""), $1, ($2 == "cal" ? "true" : "false"), $3, $4, $5, $6, $7, $8, $9 }' "$T/rows"
+	awk -F'\t' '{ printf "%s    {\"trace\": \"%s\", \"calibration\": %s, \"holdout\": %s, \"figure\": \"%s\", \"linux\": %s, \"replay\": %s, \"error_pct\": %s, \"tolerance_pct\": %s, \"abs_below_10\": %s, \"pass\": %s}",
+		(NR > 1 ? ",\n" : ""), $1, ($2 == "cal" ? "true" : "false"), ($2 == "hold" ? "true" : "false"), $3, $4, $5, $6, $7, $8, $9 }' "$T/rows"
 	printf '\n  ]\n}\n'
 } >"$OUT/summary.json.tmp"
 mv "$OUT/summary.json.tmp" "$OUT/summary.json"
 echo "replay-check: wrote $OUT/summary.json and $OUT/table.md" >&2
 
+# --update-doc: make figures (records/replay-check.json from this run, then every table).
 if [ "$UPDATE_DOC" = 1 ]; then
-	doc=$ROOT/docs/trace.md
-	grep -q '^<!-- replay-check:begin -->$' "$doc" && grep -q '^<!-- replay-check:end -->$' "$doc" ||
-		{ echo "replay-check: $doc: no replay-check:begin/end markers" >&2; exit 2; }
-	awk -v tab="$OUT/table.md" '
-	/^<!-- replay-check:begin -->$/ { print; while ((getline l < tab) > 0) print l; skip = 1; next }
-	/^<!-- replay-check:end -->$/ { skip = 0 }
-	!skip' "$doc" >"$doc.tmp"
-	mv "$doc.tmp" "$doc"
-	echo "replay-check: updated $doc" >&2
+	"$ROOT/tools/figures.sh"
 fi
 if [ "${STRICT:-0}" = 1 ] && [ "$pass" -ne "$total" ]; then
 	exit 1

@@ -20,6 +20,7 @@
 set -uo pipefail
 
 die() { echo "soak: $*" >&2; exit 2; }
+. "$(dirname "$0")/record.sh"	# record_head: the record's header
 [ $# -eq 2 ] || die "usage: tools/soak.sh HWSCHED OUT_DIR"
 bin=$1 out=$2
 [ -x "$bin" ] || die "no executable $bin (make builds it)"
@@ -27,8 +28,9 @@ bin=$1 out=$2
 num() { # name value: a whole number
 	[[ $2 =~ ^[0-9]+$ ]] || die "$1 must be a whole number (got '$2')"
 }
-commands=${SOAK_COMMANDS:-100000000}
-big_commands=${SOAK_BIG_COMMANDS:-10000000}
+full_commands=100000000 full_big_commands=10000000	# the full soak (docs/fuzz.md, "Soak")
+commands=${SOAK_COMMANDS:-$full_commands}
+big_commands=${SOAK_BIG_COMMANDS:-$full_big_commands}
 chunk=${SOAK_CHUNK:-5000000}
 big_chunk=${SOAK_BIG_CHUNK:-1000000}
 seed0=${SOAK_SEED:-1}
@@ -58,7 +60,6 @@ total_jobs=${#list[@]}
 total_cmds=$(( commands + big_commands ))
 
 start=$(date +%s)
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)	# what the run started at
 echo "soak: $total_jobs jobs, $commands commands on 8x256 and $big_commands on 64x4096," \
      "$jobs at a time, --resets $resets, seeds from $seed0 (default) and" \
      "$(( seed0 + 100000 )) (64x4096); logs in $out/logs"
@@ -155,8 +156,14 @@ list=("${ran[@]}")
 # Totals per shape, and the JSON.
 tmp=$(mktemp "$out/.summary.json.XXXXXX") || die "cannot write in $out"
 {
-	printf '{\n  "commit": "%s",\n  "resets_rate": %s,\n  "jobs_at_a_time": %d,\n' \
-		"$commit" "$resets" "$jobs"
+	printf '{\n'
+	# A soak of fewer commands than the full one, or stopped early, is a small run.
+	scope=
+	[ "$commands" -ge "$full_commands" ] && [ "$big_commands" -ge "$full_big_commands" ] ||
+		scope="$commands commands on 8x256 and $big_commands on 64x4096 (the full soak: $full_commands and $full_big_commands)"
+	[ "$stopped" = 1 ] && scope="${scope:+$scope; }stopped early"
+	record_head "${SOAK_RECORD_COMMAND:-make soak}" "$scope"
+	printf '  "resets_rate": %s,\n  "jobs_at_a_time": %d,\n' "$resets" "$jobs"
 	printf '  "wall_s": %d,\n  "stopped_early": %s,\n  "runs": [\n' "$wall" \
 		"$([ "$stopped" = 1 ] && echo true || echo false)"
 	sep=

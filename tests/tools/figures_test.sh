@@ -1,50 +1,74 @@
 #!/usr/bin/env bash
-# figures_test.sh - tools/figures.sh (make figures) on fixture records (make test).
+# figures_test.sh - tools/figures.sh (make figures, --check) and tools/record.sh on fixture
+# records (make test).
 #
 # usage: tests/tools/figures_test.sh
-# Builds the records of make replay-check, make results, make bench, tools/svg_size.sh and
-# the HX8K synthesis in a temporary folder, and a README with text around the markers;
-# checks the rows and their values, the record and date of each, that no commit hash is
-# printed, that text outside the markers is untouched byte for byte and no temporary file
-# is left, a missing record's "not measured" row, that --check passes on a current table,
-# fails naming the row when a record's value changed and passes again after regeneration,
-# that a malformed record and a record without a figure are errors naming the file (the
-# README untouched), that a README without markers is refused, and that README.md's table
-# has the rows the script gives.
+# Builds a fixture tree (README.md and every doc of tools/figures.sh --list, text around
+# each table's markers; records/ with fixture records, among them a small run) and checks:
+# the tables rendered from the records (values, captions, a small run said to be one, a
+# missing record's "Not measured", no commit printed); text outside the markers untouched
+# byte for byte, the file's mode kept, no temporary file left, a second run changing
+# nothing; --check passing on current tables with no build/ at all, failing (1) naming the
+# file and table when a table was edited or a record changed, writing nothing; a record
+# newer in build/ copied into records/ and rendered, an older one or a small run over a
+# full one not; a malformed record in build/ or records/ an error (2) naming the file, every
+# doc untouched; a missing, doubled or unknown marker an error naming the file and table;
+# record_head's header valid JSON with every key, and a small run's "full": false and
+# "scope"; and that the repository's own tables are current (tools/figures.sh --check).
 # Prints one line per check and "figures_test: N passed, M failed"; exit 1 on any failure.
 set -u
 case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
-fig=tools/figures.sh
+fig=$root/tools/figures.sh
 pass=0 fail=0
 ok() { echo "  ok: $*"; pass=$((pass + 1)); }
 bad() { echo "  FAILED: $*" >&2; fail=$((fail + 1)); }
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-R=$t/rec
-mkdir -p "$R/replay-check" "$R/results" "$R/bench" "$R/svg" "$R/synth"
+T=$t/tree
+mkdir -p "$T/docs" "$T/records"
 
-cat >"$R/replay-check/summary.json" <<'EOF'
+# ---- the fixture tree: every file of --list, text before, between and after its tables
+head_text='# A page
+
+Some text before the tables | with a bar.'
+tail_text='Text after the tables.
+No newline at the end'
+$fig --list >"$t/list" || { echo "figures_test: tools/figures.sh --list failed" >&2; exit 1; }
+[ -s "$t/list" ] && ok "--list names $(wc -l <"$t/list") tables" || bad "--list printed nothing"
+for f in $(awk '{ print $2 }' "$t/list" | sort -u); do
+	{
+		printf '%s\n' "$head_text"
+		awk -v f="$f" '$2 == f { print "\n<!-- figures:" $1 ":begin -->\n| old | table |\n<!-- figures:" $1 ":end -->\nbetween " $1 }' "$t/list"
+		printf '\n%s' "$tail_text"
+	} >"$T/$f"
+done
+chmod 640 "$T/README.md"
+
+cat >"$T/records/replay-check.json" <<'EOF'
 {
+  "version": "fixture-commit-1", "schema": 1,
   "commit": "fixture-commit-1",
   "command": "make replay-check",
-  "machine": "Linux x86_64 2 CPUs",
-  "date": "2026-01-02T03:04:05Z",
-  "sched": "eevdf", "goals_met": 55, "goals": 88, "goals_met_not_calibration": 35, "goals_not_calibration": 56,
-  "figures": []
+  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"},
+  "date": "2026-01-02T03:04:05Z", "full": true,
+  "sched": "eevdf", "goals_met": 3, "goals": 4, "goals_met_not_calibration": 1, "goals_not_calibration": 2,
+  "figures": [
+    {"trace": "a", "calibration": true, "holdout": false, "figure": "makespan_ms", "linux": 100, "replay": 104, "error_pct": 4.0, "tolerance_pct": 5, "abs_below_10": false, "pass": true},
+    {"trace": "a", "calibration": true, "holdout": false, "figure": "p50", "linux": 10, "replay": 12.5, "error_pct": 25.0, "tolerance_pct": 25, "abs_below_10": false, "pass": true},
+    {"trace": "b", "calibration": false, "holdout": true, "figure": "makespan_ms", "linux": 200, "replay": 230, "error_pct": 15.0, "tolerance_pct": 5, "abs_below_10": false, "pass": false},
+    {"trace": "b", "calibration": false, "holdout": true, "figure": "p50", "linux": 20, "replay": 21, "error_pct": 5.0, "tolerance_pct": 25, "abs_below_10": false, "pass": true}
+  ]
 }
 EOF
-cat >"$R/results/summary.json" <<'EOF'
+cat >"$T/records/results.json" <<'EOF'
 {
-  "commit": "fixture-commit-2-dirty",
-  "command": "make results",
-  "machine": "Linux x86_64 2 CPUs",
-  "date": "2026-02-03T04:05:06Z",
-  "seeds": [1,2,3],
-  "points": [],
-  "points_within_25pct": 26,
-  "points_total": 45,
+  "commit": "fixture-commit-2-dirty", "command": "make results", "machine": "Linux x86_64 2 CPUs",
+  "date": "2026-02-03T04:05:06Z", "seeds": [1,2,3],
+  "points": [{"exp": "exp1", "point": "tbench 64", "kernel": "o1", "published": 108.23, "ours": 109.8, "error_pct": 1.45, "hw": 109.6, "hw_error_pct": 1.27},
+             {"exp": "exp2", "point": "volano 4", "kernel": "2.4.4", "published": 19748, "ours": 48010, "error_pct": 143.1}],
+  "points_within_25pct": 1, "points_total": 2,
   "ratio_goals": [
     {"goal": "a", "bound": ">= 1", "ours": 1.2, "met": true},
     {"goal": "b", "bound": ">= 1", "ours": 0.8, "met": false},
@@ -52,149 +76,250 @@ cat >"$R/results/summary.json" <<'EOF'
   ]
 }
 EOF
-cat >"$R/bench/engine.json" <<'EOF'
+cat >"$T/records/bench.json" <<'EOF'
 {
-  "version": "0.1", "schema": 1,
-  "commit": "fixture-commit-3",
+  "version": "fixture-commit-3", "schema": 1, "commit": "fixture-commit-3",
+  "date": "2026-03-04T05:06:07Z", "command": "hws_bench --json x",
+  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"},
   "load_average": [0.52, 1.25],
-  "lockstep_commands_per_s": 1234567,
-  "model_commands_per_s": 23456789.4
+  "occupancy": [1, 16, 255],
+  "latency_cycles": {"NOP": [1, 1, 1], "PICK_NEXT_NONE": [4, 4, 4]},
+  "issue_interval_cycles": {"NOP": [2.0, 2.0, 2.0]},
+  "lockstep_commands_per_s": 1234567, "rtl_commands_per_s": 140000, "rtl_sim_cycles_per_s": 880000,
+  "rtl_idle_cycles_per_s": 1100000, "model_commands_per_s": 23456789.4,
+  "per_cpu_second": {"lockstep_commands": 1300000, "rtl_commands": 150000, "rtl_sim_cycles": 900000,
+                     "rtl_idle_cycles": 1200000, "model_commands": 24000000},
+  "balance_cycles_per_query": {"4": 12, "8": 14, "16": 16, "64": 20},
+  "balance_cycles_flat": {"4": 12, "8": 14, "16": 16, "64": 20},
+  "balance_cycles_rtl": {"8": 14, "64": 20},
+  "balance_issue_interval_cycles": {"4": 12.5, "8": 14.5, "16": 16.5, "64": 20.5},
+  "sustained_commands_per_cycle": {"1": 0.444, "2": 0.888, "4": 0.968},
+  "pipe0_independent_sustained_commands_per_cycle": {"1": 0.444, "2": 0.485, "4": 0.5},
+  "pipe0_mixed_sustained_commands_per_cycle": {"1": 0.235, "2": 0.27, "4": 0.27},
+  "pipe1_model_mixed_sustained_commands_per_cycle": {"1": 0.235, "2": 0.275, "4": 0.281}
 }
 EOF
-touch -d '2026-03-04 05:06:00 UTC' "$R/bench/engine.json"
-cat >"$R/svg/size.json" <<'EOF'
+cat >"$T/records/synth.json" <<'EOF'
 {
-  "commit": "fixture-commit-1",
-  "date": "2026-04-05T06:07:08Z",
-  "machine": "x86_64, 2 CPUs",
-  "cases": [
-    {"name": "small", "command": "hwsched run", "lanes": 4, "bytes": 4812, "rects": 15, "draw_s": null},
-    {"name": "many_lanes", "command": "hwsched run", "lanes": 64, "bytes": 1726708, "rects": 9594, "draw_s": null},
-    {"name": "worst", "command": "hwsched replay", "lanes": 4, "bytes": 564105, "rects": 3076, "draw_s": null}
+  "version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1-dirty",
+  "command": "make synth SYNTH_CONFIGS=8x256nbneni SYNTH_FAMILIES=ice40",
+  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-05-06T07:08:09Z", "full": true,
+  "results": [
+    {"family": "ice40", "nr_cpus": 8, "nr_tasks": 256, "lcu_balance": 0, "err_counters": 0, "irq": 0, "status": "ok",
+     "luts": 6255, "ffs": 4000, "brams": 27, "carries": 900, "lut_levels": 20,
+     "pnr": {"hx8k": {"device": "hx8k", "status": "ok", "lc_used": 7412, "lc_avail": 7680, "fmax_mhz": 60.61, "target_mhz": 60, "seed": 1},
+             "up5k": {"device": "up5k", "status": "skipped", "fmax_mhz": null}}}
   ]
 }
 EOF
-cat >"$R/synth/ice40_8x256nbneni.json" <<'EOF'
+cat >"$T/records/soak.json" <<'EOF'
 {
-  "family": "ice40", "nr_cpus": 8, "nr_tasks": 256, "status": "ok", "commit": "fixture-commit-1+dirty",
-  "pnr": {"hx8k": {"device": "hx8k", "status": "ok", "lc_used": 7531, "lc_avail": 7680, "fmax_mhz": 60.61, "target_mhz": 60, "seed": 1},
-          "up5k": {"device": "up5k", "status": "skipped", "lc_used": null, "lc_avail": null, "fmax_mhz": null, "target_mhz": 60}}
+  "version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make soak SOAK_COMMANDS=1000",
+  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-07T08:09:10Z",
+  "full": false, "scope": "1000 commands on 8x256 and 10 on 64x4096",
+  "resets_rate": 0.02, "jobs_at_a_time": 2, "wall_s": 3, "stopped_early": false,
+  "runs": [{"shape": "8x256", "seed": 1, "commands": 1000, "mismatches": 0, "resets": 4, "wall_s": 1, "exit": 0},
+           {"shape": "64x4096", "seed": 100001, "commands": 10, "mismatches": 0, "resets": 0, "wall_s": 1, "exit": 0}],
+  "totals": {"default": {"shape": "8x256", "jobs": 1, "commands": 1000, "mismatches": 0, "resets": 4},
+             "big": {"shape": "64x4096", "jobs": 1, "commands": 10, "mismatches": 0, "resets": 0}},
+  "failed_jobs": 0
 }
 EOF
-touch -d '2026-05-06 07:08:00 UTC' "$R/synth/ice40_8x256nbneni.json"
+for v in old:1.075:0.883:21 old-modern:1.220:0.883:37; do
+	IFS=: read -r name o1 hw be <<<"$v"
+	printf '{"date": "2026-06-01T00:00:00Z", "command": "make vp-study", "machine": "m", "cells": [
+  {"cpus": 8, "rq": 1, "tasks": 8, "o1_throughput_seed_spread_pct": 3.4, "o1_overhead_pct": %s, "hw0_overhead_pct": %s,
+   "breakeven_overhead_ns": %s, "o1_throughput": 57200, "hw0_throughput": 57500, "breakeven_throughput_ns": "174*"}]}\n' \
+		"$o1" "$hw" "$be" >"$T/records/vp-study-$name.json"
+done
+cp -r "$T/records" "$t/records0"
+for f in $(awk '{ print $2 }' "$t/list" | sort -u); do cp "$T/$f" "$t/orig_$(basename "$f")"; done
 
-head_text='# A project
-
-Some text before the table | with a bar.
-<!-- figures:begin -->'
-tail_text='<!-- figures:end -->
-
-Text after the table.
-No newline at the end'
-readme=$t/README.md
-printf '%s\n| old | table |\n%s' "$head_text" "$tail_text" >"$readme"
-chmod 640 "$readme"
-
-# row FIGURE-PREFIX: the README's row of that figure
-row() { grep -F "| $1" "$readme" | head -1; }
-has() { # NAME FIGURE-PREFIX TEXT: the row of FIGURE contains TEXT
-	local r
-	r=$(row "$2")
-	case $r in *"$3"*) ok "$1" ;; *) bad "$1: row '$2' is '$r', wanted '$3' in it" ;; esac
+# tab NAME: the lines of table NAME in its file
+tab() {
+	local f
+	f=$(awk -v n="$1" '$1 == n { print $2 }' "$t/list")
+	sed -n "/^<!-- figures:$1:begin -->\$/,/^<!-- figures:$1:end -->\$/p" "$T/$f"
 }
-outside_ok() { # NAME: the text outside the markers is what it was, byte for byte
-	local h tl
-	h=$(awk '{ print } /^<!-- figures:begin -->$/ { exit }' "$readme")
-	tl=$(sed -n '/^<!-- figures:end -->$/,$p' "$readme"; printf x)
-	if [ "$h" = "$head_text" ] && [ "${tl%x}" = "$tail_text" ]; then ok "$1"; else bad "$1: $(cat "$readme")"; fi
+has() { # CHECK TABLE TEXT: table TABLE contains TEXT
+	case $(tab "$2") in *"$3"*) ok "$1" ;; *) bad "$1: table $2 is [$(tab "$2")], wanted '$3' in it" ;; esac
+}
+outside_ok() { # CHECK: every file's text outside the markers is what it was
+	local f o
+	for f in $(awk '{ print $2 }' "$t/list" | sort -u); do
+		o=$t/orig_$(basename "$f")
+		if ! cmp -s <(sed '/^<!-- figures:.*:begin -->$/,/^<!-- figures:.*:end -->$/d' "$T/$f") \
+			<(sed '/^<!-- figures:.*:begin -->$/,/^<!-- figures:.*:end -->$/d' "$o"); then
+			bad "$1: $f changed outside its markers: $(diff <(cat "$o") <(cat "$T/$f") | head -5)"
+			return
+		fi
+	done
+	ok "$1"
 }
 
-# ---- all records there
-if out=$($fig --records "$R" --readme "$readme" 2>&1); then ok "writes the table: $out"; else bad "exit $?: $out"; fi
-n=$(sed -n '/^<!-- figures:begin -->$/,/^<!-- figures:end -->$/p' "$readme" | grep -c '^|')
-[ "$n" = 9 ] && ok "7 rows, a header and its rule" || bad "$n table lines between the markers: $(cat "$readme")"
-has "replay goals, all traces" "replay fidelity goals met, all traces" "| 55 of 88 | all 88 | \`replay-check/summary.json\` | 2026-01-02 03:04 UTC |"
-has "replay goals, not calibration" "replay fidelity goals met, traces not calibrated on" "| 35 of 56 | all 56 |"
-has "published points, dirty tree" "published points within 25%" "| 26 of 45 | all 45 | \`results/summary.json\` | 2026-02-03 04:05 UTC, dirty tree |"
-has "ratio goals: null is not met" "ratio goals" "| 1 of 3 | all 3 |"
-has "lockstep and model commands/s rounded; no date: the file's time" "commands/s" "| 1,234,567 / 23,456,789 (load average 1.2) | - | \`bench/engine.json\` | 2026-03-04 05:06 UTC, file time |"
-has "HX8K Fmax and cells" "HX8K build" "| 60.61 MHz (nextpnr seed 1), 7,531 of 7,680 logic cells | 60 MHz, fits | \`synth/ice40_8x256nbneni.json\` | 2026-05-06 07:08 UTC, file time, dirty tree |"
-has "SVG: the worst case per lane" "SVG timeline" "| 769 rects a lane (worst, 564 KB) | at most 1,201 a lane |"
-if grep -q 'fixture-commit' "$readme"; then bad "a commit printed: $(grep 'fixture-commit' "$readme")"; else ok "no commit printed"; fi
+# ---- write every table (no build/ in the tree: nothing to refresh)
+if out=$($fig --root "$T" 2>&1); then ok "writes the tables"; else bad "exit $?: $out"; fi
+has "README: replay goals" current "| replay fidelity goals met, all traces | 3 of 4 | all 4 | \`records/replay-check.json\` | 2026-01-02 03:04 UTC |"
+has "README: published points, dirty tree" current "| 1 of 2 | all 2 | \`records/results.json\` | 2026-02-03 04:05 UTC, dirty tree |"
+has "README: ratio goals, null is not met" current "| ratio goals of the published results met | 1 of 3 | all 3 |"
+has "README: commands per CPU second with the load" current "| 1,300,000 / 24,000,000 (load average 1.2) |"
+has "README: HX8K Fmax and cells" current "| 60.61 MHz (nextpnr seed 1), 7,412 of 7,680 logic cells | 60 MHz, fits |"
+has "README: a missing record" current "| SVG timeline: rects a lane, worst case of tools/svg_size.sh | not measured: run \`tools/svg_size.sh\` | - | \`records/svg-size.json\` | - |"
+has "caption: record, command, date, machine" bench-latency "From records/bench.json: \`hws_bench --json x\`, 2026-03-04 05:06 UTC, Fixture CPU, 2 cores."
+has "bench latency row" bench-latency "| PICK_NEXT (NONE) | 4 / 4 / 4 | - |"
+has "bench interval row" bench-latency "| NOP | 1 / 1 / 1 | 2.00 / 2.00 / 2.00 |"
+has "bench sustained row" bench-sustained "| independent | \`PIPE = 1\`, 8x4096 | lockstep | \`sustained_commands_per_cycle\` | 0.444 | 0.888 | 0.968 |"
+has "bench speed row" bench-speed "| lockstep, checked commands/s | 1,300,000 | 1,234,567 |"
+has "bench balance row" bench-balance "| BALANCE cycles, RTL | - | 14 | - | 20 |"
+has "synth: HX8K cells" synth-hx8k "| logic cells | 7,412 of 7,680 (97%) |"
+has "synth: HX8K Fmax" synth-hx8k "| Fmax, nextpnr (goal 60 MHz) | 60.61 MHz |"
+has "synth: HX8K rate with the bench's record" synth-hx8k "| M commands/s at that Fmax, mixed stream, one port (0.235 a cycle, records/bench.json) | 14.2 |"
+has "synth: a dirty tree said" synth-hx8k "a tree with uncommitted changes"
+has "synth: sweep row" synth-sweep "| ice40 | 8x256 (no BALANCE, no ERR_CNTn, no IRQ) | 6,255 | 4,000 | 27 | 900 | 20 | 60.6 | - | ok |"
+has "replay: a miss in bold, roles" replay-check "| b (holdout) | **200 / 230 (+15%)** | 20 / 21 (+5%) | 1/2 |"
+has "replay: calibration" replay-check "| a (calibration) | 100 / 104 (+4%) | 10 / 12.5 (+25%) | 2/2 |"
+has "results: a point" results-points "| exp2 | volano 4 | 2.4.4 | 19748 | 4.801e+04 | +143.1% | **no** |"
+has "results: the ratio goals" results-ratios "| c | >= 1 | n/a | n/a |"
+has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x256 and 10 on 64x4096): not the full figure.**"
+has "soak: totals" soak "| 8x256 | 1 | 1,000 | 0 | 4 |"
+has "vp-study: one record's table" vp-study-old "| 8 | 1 | 1.075 | 0.883 | 21 | 57200 | 57500 | 3.4 | 174* |"
+has "vp-study: two records side by side" vp-study-contention "| 8 | 1 | 1.075 / 1.220 | 0.883 / 0.883 | 0.192 / 0.337 | 43% | 21 / 37 | 174* / 174* |"
+has "vp-study: one of two records missing" vp-study-new "Not measured: run \`make vp-study-new\` (it writes records/vp-study-new.json"
+has "a missing record: Not measured" formal "Not measured: run \`make formal\` (it writes records/formal.json for \`make figures\`)."
+has "a missing record: Not measured (coverage)" coverage "Not measured: run \`make coverage\`"
+if grep -rq 'fixture-commit' "$T/README.md" "$T/docs"; then bad "a commit printed"; else ok "no commit printed"; fi
 outside_ok "text outside the markers untouched"
-[ "$(stat -c %a "$readme")" = 640 ] && ok "the README's mode kept" || bad "mode $(stat -c %a "$readme")"
-ls -A "$t" | grep -q '^\.README' && bad "a temporary file left: $(ls -A "$t")" || ok "no temporary file left"
-cp "$readme" "$t/first"
-$fig --records "$R" --readme "$readme" >/dev/null 2>&1 && cmp -s "$readme" "$t/first" && ok "a second run changes nothing" ||
-	bad "a second run changed the README: $(diff "$t/first" "$readme")"
+[ "$(stat -c %a "$T/README.md")" = 640 ] && ok "the file's mode kept" || bad "mode $(stat -c %a "$T/README.md")"
+ls -A "$T" "$T/docs" | grep -q '^\.' && bad "a temporary file left: $(ls -A "$T" "$T/docs")" || ok "no temporary file left"
+cp -r "$T" "$t/first"
+$fig --root "$T" >/dev/null 2>&1 && diff -r "$T" "$t/first" >/dev/null && ok "a second run changes nothing" ||
+	bad "a second run changed the tree: $(diff -r "$t/first" "$T" | head -5)"
 
-# ---- --check
-if out=$($fig --check --records "$R" --readme "$readme" 2>&1); then ok "--check passes on a current table"; else bad "--check on a current table: exit $?: $out"; fi
-sed -i 's/"model_commands_per_s": 23456789.4/"model_commands_per_s": 24000000/' "$R/bench/engine.json"
-touch -d '2026-03-04 05:06:00 UTC' "$R/bench/engine.json"	# one change: the value
-out=$($fig --check --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 1 ] && ok "--check fails (1) on a changed value" || bad "--check after a change: exit $rc: $out"
-case $out in *"row 'commands/s: lockstep"*"' differs"*24,000,000*) ok "--check names the row that differs" ;;
-*) bad "--check did not name the row: $out" ;; esac
-[ "$(printf '%s\n' "$out" | grep -c "^figures: .*row '")" = 1 ] && ok "--check names only that row" ||
-	bad "--check named rows that did not change: $out"
-cmp -s "$readme" "$t/first" && ok "--check writes nothing" || bad "--check changed the README"
-$fig --records "$R" --readme "$readme" >/dev/null 2>&1
-if out=$($fig --check --records "$R" --readme "$readme" 2>&1); then ok "--check passes after regeneration"; else bad "--check after regeneration: exit $?: $out"; fi
-has "the new value" "commands/s" "| 1,234,567 / 24,000,000 (load average 1.2) |"
+# ---- --check: no build/ at all, reads records/ only
+[ ! -e "$T/build" ] || bad "the fixture tree has a build/"
+if out=$($fig --check --root "$T" 2>&1); then ok "--check passes on current tables without build/"; else bad "--check: exit $?: $out"; fi
+sed -i 's/^| PICK_NEXT (NONE) | 4 \/ 4 \/ 4 | - |$/| PICK_NEXT (NONE) | 3 \/ 3 \/ 3 | - |/' "$T/docs/accelerator.md"
+out=$($fig --check --root "$T" 2>&1); rc=$?
+[ $rc = 1 ] && ok "--check fails (1) on an edited table" || bad "--check after an edit: exit $rc: $out"
+case $out in *"docs/accelerator.md: table 'bench-latency' is older than its records"*"3 / 3 / 3"*"4 / 4 / 4"*) ok "--check names the file, the table and the line" ;;
+*) bad "--check did not name them: $out" ;; esac
+[ "$(printf '%s\n' "$out" | grep -c "is older than its records")" = 1 ] && ok "--check names only that table" ||
+	bad "--check named tables that did not change: $out"
+cp "$t/first/docs/accelerator.md" "$T/docs/accelerator.md"
+sed -i 's/"goals_met": 3,/"goals_met": 4,/' "$T/records/replay-check.json"
+out=$($fig --check --root "$T" 2>&1); rc=$?
+[ $rc = 1 ] && case $out in *"README.md: table 'current'"*) true ;; *) false ;; esac &&
+	ok "--check fails when a record changed, naming README.md's table" || bad "--check after a record change: exit $rc: $out"
+diff -r "$T/docs" "$t/first/docs" >/dev/null && cmp -s "$T/README.md" "$t/first/README.md" &&
+	ok "--check writes nothing" || bad "--check changed a file"
+$fig --root "$T" >/dev/null 2>&1
+if out=$($fig --check --root "$T" 2>&1); then ok "--check passes after make figures"; else bad "exit $?: $out"; fi
+has "the new value" current "| 4 of 4 | all 4 |"
 outside_ok "text outside the markers untouched after regeneration"
 
-# ---- a record that is not there
-mv "$R/bench/engine.json" "$t/engine.json"
-$fig --records "$R" --readme "$readme" >/dev/null 2>&1 || bad "exit $? without the bench record"
-has "a missing record: not measured" "commands/s" "| not measured: run \`make bench\` | - | \`bench/engine.json\` | - |"
-grep -q '24,000,000' "$readme" && bad "the old figure is still there" || ok "no stale figure"
-has "the other rows stay" "published points within 25%" "| 26 of 45 |"
-out=$($fig --check --records "$R" --readme "$t/first" 2>&1); rc=$?
-[ $rc = 1 ] && case $out in *"row 'commands/s: lockstep"*) true ;; *) false ;; esac &&
-	ok "--check fails on a table with a figure whose record is gone" || bad "--check: exit $rc: $out"
-mv "$t/engine.json" "$R/bench/engine.json"
+# ---- build/: a newer record is copied into records/, an older one or a small run is not
+mkdir -p "$T/build/bench" "$T/build/soak" "$T/build/formal"
+sed 's/"date": "2026-03-04T05:06:07Z"/"date": "2026-03-05T00:00:00Z"/; s/"lockstep_commands": 1300000/"lockstep_commands": 7654321/' \
+	"$T/records/bench.json" >"$T/build/bench/engine.json"
+printf '{"commit": "c", "date": "2025-01-01T00:00:00Z", "full": true, "totals": {}}\n' >"$T/build/soak/summary.json"
+cat >"$T/build/formal/record.json" <<'EOF'
+{"version": "c", "schema": 1, "commit": "c", "command": "make formal-fast", "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"},
+ "date": "2026-07-01T00:00:00Z", "full": false, "scope": "the proofs of set fast only (make formal-fast)",
+ "passed": 2, "total": 2, "proofs": [{"name": "p1", "method": "bmc", "depth": "bmc 12", "result": "PASS", "seconds": 1.25},
+                                      {"name": "p2", "method": "induction", "depth": "k-ind k=4", "result": "PASS", "seconds": 0.5}]}
+EOF
+out=$($fig --root "$T" 2>&1) && ok "make figures with build/ records" || bad "exit $?: $out"
+case $out in *"records/bench.json <- build/bench/engine.json"*) ok "a newer build/ record is copied into records/" ;; *) bad "no copy: $out" ;; esac
+has "and its figure rendered" current "| 7,654,321 / 24,000,000 (load average 1.2) |"
+has "a newer record's date" bench-speed "2026-03-05 00:00 UTC"
+cmp -s "$T/records/soak.json" "$t/records0/soak.json" && ok "an older build/ record is not copied" || bad "records/soak.json changed"
+[ -e "$T/records/formal.json" ] && ok "a small run where records/ has none is copied" || bad "records/formal.json not written"
+has "formal: the small run's rows" formal "| p1 | bmc | bmc 12 | PASS | 1.2 s |"
+has "formal: the small run said" formal "**A small run (the proofs of set fast only (make formal-fast)): not the full figure.**"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["full"] = True; del d["scope"]; json.dump(d, open(sys.argv[1], "w"))' \
+	"$T/records/formal.json"	# as if the full run was there
+sed -i 's/"date": "2026-07-01T00:00:00Z"/"date": "2026-08-01T00:00:00Z"/' "$T/build/formal/record.json"
+out=$($fig --root "$T" 2>&1)
+case $out in *"is a small run"*"keeps the full one"*) ok "a small run does not replace a full record" ;; *) bad "$out" ;; esac
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["full"] is True' "$T/records/formal.json" && ok "the full record stays" || bad "records/formal.json: $(cat "$T/records/formal.json")"
+if out=$($fig --check --root "$T" 2>&1); then ok "--check passes after the refresh"; else bad "exit $?: $out"; fi
 
-# ---- malformed records: an error naming the file, the README untouched
-cp "$readme" "$t/before"
-printf '{\n  "commit": "fixture-commit-1",\n  "goals_met": 55,, \n}\n' >"$R/replay-check/summary.json"
-out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && case $out in *"$R/replay-check/summary.json: not valid JSON (line 3"*) true ;; *) false ;; esac &&
-	ok "a malformed record: exit 2 naming the file and line ($out)" || bad "malformed record: exit $rc: $out"
-cmp -s "$readme" "$t/before" && ok "the README untouched after the error" || bad "the README changed on an error"
-out=$($fig --check --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && ok "--check: exit 2 on a malformed record" || bad "--check on a malformed record: exit $rc: $out"
-printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_met": "55", "goals": 88}\n' >"$R/replay-check/summary.json"
-out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && case $out in *"$R/replay-check/summary.json"*goals_met*) true ;; *) false ;; esac &&
+# ---- malformed records: an error naming the file, every doc untouched
+cp -r "$T" "$t/before"
+printf '{\n  "commit": "c",\n  "date": "2027-01-01T00:00:00Z",, \n}\n' >"$T/build/bench/engine.json"
+out=$($fig --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"$T/build/bench/engine.json: not valid JSON (line 3"*) true ;; *) false ;; esac &&
+	ok "a malformed build/ record: exit 2 naming the file and line" || bad "exit $rc: $out"
+diff -r "$T/docs" "$t/before/docs" >/dev/null && diff -r "$T/records" "$t/before/records" >/dev/null &&
+	ok "docs and records untouched after the error" || bad "a file changed on an error"
+rm "$T/build/bench/engine.json"
+printf '[1, 2]\n' >"$T/records/results.json"
+out=$($fig --check --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"$T/records/results.json: not a JSON object"*) true ;; *) false ;; esac &&
+	ok "a record that is no object: --check exit 2 naming it" || bad "exit $rc: $out"
+printf '{"commit": "c", "date": "2026-01-02T03:04:05Z", "goals_met": "3", "goals": 4}\n' >"$T/records/replay-check.json"
+cp "$t/before/records/results.json" "$T/records/results.json"
+out=$($fig --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"$T/records/replay-check.json"*goals_met*) true ;; *) false ;; esac &&
 	ok "a figure that is no number: exit 2 naming file and key" || bad "exit $rc: $out"
-printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_met": NaN, "goals": 88}\n' >"$R/replay-check/summary.json"
-out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && case $out in *"$R/replay-check/summary.json"*goals_met*NaN*) true ;; *) false ;; esac &&
-	ok "a figure that is NaN: exit 2 naming file and key" || bad "exit $rc: $out"
-printf '{"commit": "fixture-commit-1", "date": "2026-01-02T03:04:05Z", "goals_met": 55, "goals": 88}\n' >"$R/replay-check/summary.json"
-out=$($fig --records "$R" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && case $out in *"$R/replay-check/summary.json: no \"goals_met_not_calibration\""*) true ;; *) false ;; esac &&
+printf '{"commit": "c", "date": "2026-01-02T03:04:05Z", "goals_met": 3, "goals": 4}\n' >"$T/records/replay-check.json"
+out=$($fig --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"$T/records/replay-check.json: no \"goals_met_not_calibration\""*) true ;; *) false ;; esac &&
 	ok "a record without a figure: exit 2 naming file and key" || bad "exit $rc: $out"
-cmp -s "$readme" "$t/before" && ok "the README still untouched" || bad "the README changed on an error"
+diff -r "$T/docs" "$t/before/docs" >/dev/null && cmp -s "$T/README.md" "$t/before/README.md" &&
+	ok "every doc still untouched" || bad "a doc changed on an error"
+cp "$t/before/records/replay-check.json" "$T/records/replay-check.json"
 
-# ---- usage and markers
-out=$($fig --records "$t/none" --readme "$readme" 2>&1); rc=$?
-[ $rc = 2 ] && ok "a records folder that is not there: exit 2" || bad "exit $rc: $out"
+# ---- markers
+sed -i '/^<!-- figures:soak:end -->$/d' "$T/docs/fuzz.md"
+out=$($fig --check --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"docs/fuzz.md: table 'soak' needs one line <!-- figures:soak:begin -->"*"(found 1 and 0)"*) true ;; *) false ;; esac &&
+	ok "a missing marker: exit 2 naming file and table" || bad "exit $rc: $out"
+out=$($fig --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && diff -r "$T/docs" "$t/before/docs" | grep -q 'figures:soak:end' && cmp -s "$T/README.md" "$t/before/README.md" &&
+	ok "a missing marker: nothing written" || bad "exit $rc: $out"
+cp "$t/before/docs/fuzz.md" "$T/docs/fuzz.md"
+printf '\n<!-- figures:soak:begin -->\n<!-- figures:soak:end -->\n' >>"$T/docs/fuzz.md"
+out=$($fig --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"(found 2 and 2)"*) true ;; *) false ;; esac && ok "a doubled table: exit 2" || bad "exit $rc: $out"
+cp "$t/before/docs/fuzz.md" "$T/docs/fuzz.md"
+printf '\n<!-- figures:nonesuch:begin -->\n<!-- figures:nonesuch:end -->\n' >>"$T/docs/vp.md"
+out=$($fig --check --root "$T" 2>&1); rc=$?
+[ $rc = 2 ] && case $out in *"docs/vp.md:2: a marker of table 'nonesuch'"*) true ;; *) false ;; esac &&
+	ok "a marker of an unknown table: exit 2 naming file and line" || bad "exit $rc: $out"
+rm "$T/docs/vp.md"
+
+# ---- usage
+out=$($fig --root "$t/none" 2>&1); rc=$?
+[ $rc = 2 ] && ok "a root that is not there: exit 2" || bad "exit $rc: $out"
 out=$($fig --bogus 2>&1); rc=$?
 [ $rc = 2 ] && ok "an unknown argument: exit 2" || bad "exit $rc: $out"
-printf '# no markers\n' >"$t/bare.md"
-mkdir -p "$t/empty"
-out=$($fig --records "$t/empty" --readme "$t/bare.md" 2>&1); rc=$?
-[ $rc = 2 ] && [ "$(cat "$t/bare.md")" = "# no markers" ] && ok "a README without markers: exit 2, untouched ($out)" ||
-	bad "no markers: exit $rc: $out"
+out=$($fig --print nonesuch 2>&1); rc=$?
+[ $rc = 2 ] && ok "--print of an unknown table: exit 2" || bad "exit $rc: $out"
+out=$($fig --print soak --root "$T" 2>&1)
+printf '%s\n' "$out" | grep -q '^| 8x256 | 1 | 1,000 | 0 | 4 |$' && ok "--print TABLE" || bad "--print soak: $out"
 $fig --help | grep -q -- '--check' && ok "--help" || bad "--help says nothing of --check"
 
-# ---- README.md's table: the rows the script gives, in its order
-want=$($fig --print --records "$t/empty" | awk -F'|' 'NR > 2 { print $2 }')
-have=$(sed -n '/^<!-- figures:begin -->$/,/^<!-- figures:end -->$/p' README.md | awk -F'|' '/^\| / && NR > 3 { print $2 }')
-[ -n "$want" ] && [ "$want" = "$have" ] && ok "README.md's table has the script's $(echo "$want" | wc -l) rows" ||
-	bad "README.md's figures rows differ from the script's: have [$have] want [$want]"
+# ---- tools/record.sh: the header every record starts with
+hdr=$(bash -c '. tools/record.sh && { printf "{\n"; record_head "make x Y=\"1\""; printf "  \"z\": 1\n}\n"; }')
+if printf '%s' "$hdr" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for k in ("version", "schema", "commit", "command", "machine", "date", "full"):
+    assert k in d, k
+assert list(d)[:2] == ["version", "schema"], list(d)
+assert d["command"] == "make x Y=\"1\"" and d["full"] is True and "scope" not in d
+assert isinstance(d["schema"], int) and set(d["machine"]) == {"cpu_model", "cores", "host"}
+assert d["date"].endswith("Z") and d["date"][10] == "T"
+'; then ok "record_head: valid JSON, every key, a quote in the command escaped"; else bad "record_head: $hdr"; fi
+hdr=$(bash -c '. tools/record.sh && { printf "{\n"; record_head "make soak" "10 commands"; printf "  \"z\": 1\n}\n"; }')
+printf '%s' "$hdr" | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["full"] is False and d["scope"] == "10 commands"' &&
+	ok "record_head: a small run's full false and scope" || bad "record_head small: $hdr"
+[ "$(bash -c '. tools/record.sh && record_commit')" = "$(git describe --always --dirty 2>/dev/null || tr -d ' \n' <VERSION)" ] &&
+	ok "record_commit is git describe --always --dirty" || bad "record_commit: $(bash -c '. tools/record.sh && record_commit')"
+
+# ---- the repository's tables are what its records give
+if out=$($fig --check 2>&1); then ok "the repository's tables are current ($out)"; else bad "the repository: $out"; fi
 
 echo "figures_test: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -17,7 +17,8 @@ cov=$1 shape=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 seed=${HWS_SEED:-1}
-commands=${COV_COMMANDS:-200000}
+full_commands=200000	# each lockstep run of the full measurement (docs/coverage.md)
+commands=${COV_COMMANDS:-$full_commands}
 [ -s "$cov/shapes/$shape/libhws_shape.so" ] || { echo "coverage: no coverage shape $cov/shapes/$shape (make coverage builds it)" >&2; exit 2; }
 
 rtl=$cov/rtl
@@ -88,6 +89,33 @@ python3 tools/coverage/report.py --rtl "$rtl/merged.dat" --rtl-info "$rtl/rtl.in
 	--exclude tools/coverage/exclude.list \
 	--c "$cov/c.info" --root "$root" | tee "$cov/report.txt"
 rc=${PIPESTATUS[0]}
+# The record (tools/record.sh): report.txt's rows as JSON, COVDIR/record.json through a
+# temporary file. Fewer lockstep commands than the full measurement is a small run.
+. "$root/tools/record.sh"
+scope=
+[ "$commands" -ge "$full_commands" ] || scope="COV_COMMANDS=$commands (the full measurement: $full_commands)"
+{
+	printf '{\n'
+	record_head "${COV_RECORD_COMMAND:-make coverage}" "$scope"
+	printf '  "seed": %s, "commands": %s, "exit": %s,\n' "$seed" "$commands" "$rc"
+	python3 - "$cov/report.txt" <<'PY'
+import json, re, sys
+rows, goals = [], None
+for l in open(sys.argv[1]):
+    m = re.match(r"(rtl \S+|RTL, all modules|C \S+/|C, all folders)\s+(\d+)/(\d+)\s+([\d.]+)\s+([\d.]+)(?:\s+(\d+)/(\d+)\s+([\d.]+))?\s*$", l)
+    if m:
+        r = {"name": m.group(1), "lines_hit": int(m.group(2)), "lines": int(m.group(3)),
+             "lines_pct": float(m.group(4)), "goal_pct": float(m.group(5))}
+        if m.group(6):
+            r.update(toggles_hit=int(m.group(6)), toggles=int(m.group(7)), toggles_pct=float(m.group(8)))
+        rows.append(r)
+    elif l.startswith("goals "):
+        goals = l.strip()
+print('  "goals": %s,\n  "goals_met": %s,\n  "rows": [\n    %s\n  ]\n}' % (
+    json.dumps(goals), "true" if goals and goals.startswith("goals met") else "false",
+    ",\n    ".join(json.dumps(r) for r in rows)))
+PY
+} >"$cov/record.json.tmp" && mv "$cov/record.json.tmp" "$cov/record.json" && echo "coverage: wrote $cov/record.json"
 genhtml -q --output-directory "$cov/html/c" --title "hwsched C (lib, models, driver, firmware)" \
 	"$cov/c.info" >/dev/null 2>&1 || echo "coverage: genhtml (C) failed" >&2
 genhtml -q --output-directory "$cov/html/rtl" --title "hwsched RTL ($shape)" \
