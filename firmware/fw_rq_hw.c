@@ -133,7 +133,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	q->e = o->engine;
 	cfg.backend = o->engine.backend;
 	cfg.nr_cpus = env->topo->nr_cpus;
-	cfg.nr_tasks = fw_engine_nr_tasks(env->nr_tasks);
+	cfg.nr_tasks = o->engine.nr_tasks ? o->engine.nr_tasks : fw_engine_nr_tasks(env->nr_tasks);
 	cfg.cmd_depth = cfg.res_depth = HWS_DEF_DEPTH;
 	cfg.nr_groups = HWS_DEF_GROUPS;
 	cfg.wave = o->engine.wave;
@@ -141,6 +141,12 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	cfg.no_err_counters = o->engine.no_err_counters != 0;
 	cfg.no_irq = o->engine.no_irq != 0;
 	cfg.transport = o->engine.bus;
+	if (env->nr_tasks > cfg.nr_tasks) {
+		snprintf(msg, len, "the engine holds %u tasks, the workload has %u",
+			 cfg.nr_tasks, env->nr_tasks);
+		free(q);
+		return NULL;
+	}
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
 			 cfg.nr_groups, env->nr_groups);
