@@ -650,6 +650,7 @@ formal         every formal proof and the mutation check (docs/formal.md)
 synth          the Yosys/nextpnr sweep over FPGA families and sizes (docs/synthesis.md)
 board          the iCEBreaker bitstream (docs/board.md)
 board-sim      the Verilated board behind a pseudo-terminal
+board-run      hackbench scheduled over the simulated board's UART
 bench          engine figures, software BALANCE instructions (build/bench/)
 profile        where a lockstep run's time goes, by part, from perf (build/bench/profile.json)
 fuzz           the libFuzzer targets, FUZZ_TIME=S each (docs/fuzz.md)
@@ -757,6 +758,9 @@ synth-check:
 #                                lockstep:uart:PTY; tests/sim/board_test.cc)
 # make bench-board               the command rate over the simulated UART, into
 #                                build/bench/board.json
+# make board-run                 hackbench scheduled through the simulated UART (hwsched
+#                                run --backend uart:PTY), compared with the rtl backend;
+#                                its command rates into build/bench/board_run.json
 # See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] with
 # OPTS nb, ne, ni or their concatenation in that order (nbne, nbneni, ...); the simulator
 # is built at the same shape. 2 CPUs x 64 tasks without
@@ -768,6 +772,18 @@ BOARD_CLK_HZ := $(call board_param,CLK_HZ)
 BOARD_BAUD := $(call board_param,BAUD)
 BOARD_DIR := $(BUILD)/board
 BOARD_SIM := $(BOARD_DIR)/board_sim
+# The fast simulator: the same board_top and frame protocol, its UART at BOARD_FAST_BAUD
+# (board_top's BAUD parameter, -G), so a bit lasts CLK_HZ / BOARD_FAST_BAUD = 12 clocks
+# instead of 104 and a workload crosses the line 8.7 times sooner in simulated clocks
+# (make board-run, tests/sim/board_test.cc). 1,000,000 is a termios rate (B1000000), so
+# the host's uart:PTY,baud=1000000 names it, and the fastest such rate with the 10 clocks
+# per bit the uart backend asks for (driver/hws_uart.c) at 12 MHz.
+BOARD_FAST_BAUD ?= 1000000
+BOARD_SIM_FAST := $(BOARD_DIR)/fast/board_sim
+# The board's shape as a key of the rtl backend's shapes (docs/shapes.md), for comparing.
+board_shape_key = $(word 1,$(subst x, ,$(1)))x$(word 2,$(subst x, ,$(1)))x$(word 3,$(subst x, ,$(1)))g$(RTL_GROUPS)$(call vl_opts,$(1))
+# hwsched run's options for the shape (the firmware asks for FIFOs of 16 and 16 groups).
+board_run_opts = --topology core=$(word 1,$(subst x, ,$(1))) --engine-tasks $(word 2,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-hw-balance)$(if $(call vl_ne,$(1)), --no-err-counters)$(if $(call vl_ni,$(1)), --no-irq)
 # synth_one.sh's name for the shape: CPUS TASKS[nb][ne].
 board_synth_args = $(word 1,$(subst x, ,$(1))) $(word 2,$(subst x, ,$(1)))$(call vl_opts,$(1))
 # hwsched lockstep's options for the shape.
@@ -779,16 +795,25 @@ board_lockstep_opts = --cpus $(word 1,$(subst x, ,$(1))) --tasks $(word 2,$(subs
 BOARD_VL_FLAGS := $(filter-out --top-module hws_top --trace-fst,$(VL_FLAGS))
 BOARD_VL_FLAGS += --top-module board_top
 BOARD_VL_FLAGS += --exe --build   # build the executable, not only the model
-$(BOARD_SIM): $(RTL_SRCS) $(RTL_INC) synth/board_top.v sim/board/board_sim.cpp
-	@mkdir -p $(BOARD_DIR)
-	verilator $(BOARD_VL_FLAGS) $(call vl_gparams,$(BOARD_SHAPE)) --Mdir $(BOARD_DIR)/vl \
-		-j $(JOBS) -CFLAGS '$(call vl_defs,$(BOARD_SHAPE)) -DBOARD_CLK_HZ=$(BOARD_CLK_HZ) -DBOARD_BAUD=$(BOARD_BAUD)' \
+# $(call board_sim_rule,DIR,BAUD): the simulator in DIR (its Mdir DIR/vl) at that baud rate.
+define board_sim_rule
+$(1)/board_sim: $(RTL_SRCS) $(RTL_INC) synth/board_top.v sim/board/board_sim.cpp
+	@mkdir -p $(1)
+	verilator $(BOARD_VL_FLAGS) $(call vl_gparams,$(BOARD_SHAPE)) -GBAUD=$(2) --Mdir $(1)/vl \
+		-j $(JOBS) -CFLAGS '$(call vl_defs,$(BOARD_SHAPE)) -DBOARD_CLK_HZ=$(BOARD_CLK_HZ) -DBOARD_BAUD=$(2)' \
 		-LDFLAGS -lutil -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 -o board_sim \
 		$(RTL_SRCS) synth/board_top.v $(abspath sim/board/board_sim.cpp) >/dev/null
-	cp $(BOARD_DIR)/vl/board_sim $@.tmp && mv $@.tmp $@
+	cp $(1)/vl/board_sim $(1)/board_sim.tmp && mv $(1)/board_sim.tmp $(1)/board_sim
+endef
+$(eval $(call board_sim_rule,$(BOARD_DIR),$(BOARD_BAUD)))
+$(eval $(call board_sim_rule,$(BOARD_DIR)/fast,$(BOARD_FAST_BAUD)))
 
-.PHONY: board board-sim bench-board
-board-sim: $(BOARD_SIM)
+.PHONY: board board-sim bench-board board-run
+board-sim: $(BOARD_SIM) $(BOARD_SIM_FAST)
+	@echo "board-sim: $(BOARD_SIM) (at $(BOARD_BAUD) baud) and $(BOARD_SIM_FAST) (at $(BOARD_FAST_BAUD) baud); start one, then:"
+	@echo "board-sim:   $(HWSCHED) lockstep --backend lockstep:uart:PTY $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 1000"
+	@echo "board-sim:   $(HWSCHED) run --sched hw --backend uart:PTY[,baud=$(BOARD_FAST_BAUD)] $(call board_run_opts,$(BOARD_SHAPE)) --workload hackbench:groups=1,loops=2"
+	@echo "board-sim: or make board-run (both, and the rtl backend at the same shape, compared)"
 
 # The bitstream: synth/synth_one.sh places and routes board_top at BOARD_SHAPE on the
 # UP5K sg48 with the board's pins (BOARD=icebreaker; it also synthesises and places the
@@ -828,13 +853,26 @@ board: $(BOARD_BIN)
 # make test: the board's tests run the simulator (tests/sim/board_test.cc).
 $(BUILD)/obj/tests/sim/board_test.o $(BUILD)/san/tests/sim/board_test.o: \
 	CXXFLAGS_HWS += -DBOARD_SIM_BIN='"$(abspath $(BOARD_SIM))"'
-test: $(BOARD_SIM)
+$(BUILD)/obj/tests/sim/board_test.o $(BUILD)/san/tests/sim/board_test.o: \
+	CXXFLAGS_HWS += -DBOARD_SIM_FAST_BIN='"$(abspath $(BOARD_SIM_FAST))"' -DBOARD_FAST_BAUD=$(BOARD_FAST_BAUD) \
+	-DBOARD_RUN_OPTS='"$(call board_run_opts,$(BOARD_SHAPE))"'
+test: $(BOARD_SIM) $(BOARD_SIM_FAST) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
 
 # The command rate over the simulated UART (sim/board/bench_board.sh; docs/board.md).
 BOARD_BENCH_COMMANDS ?= 2000
 bench-board: $(BOARD_SIM) $(HWSCHED)
 	@mkdir -p $(BUILD)/bench
 	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
+
+# The scheduler over the simulated UART (sim/board/board_run.sh; docs/board.md): hackbench
+# on the board's CPUs with the firmware driving the engine through uart:PTY, on the board
+# at its real rate and on the fast simulator, each compared with the rtl backend at the
+# board's shape; the command rates into build/bench/board_run.json.
+BOARD_RUN_LOOPS ?= 2
+board-run: $(BOARD_SIM) $(BOARD_SIM_FAST) $(HWSCHED) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
+	@mkdir -p $(BUILD)/bench
+	sim/board/board_run.sh $(HWSCHED) $(BUILD)/bench/board_run.json $(BOARD_RUN_LOOPS) 1 \
+		"$(call board_run_opts,$(BOARD_SHAPE))" $(BOARD_SIM) $(BOARD_SIM_FAST)
 
 # ---- Formal proofs and per-module testbenches (docs/formal.md) ---------------------------
 # make formal       every proof of formal/proofs.list, a table: property, method, depth, result, time

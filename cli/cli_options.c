@@ -295,6 +295,11 @@ static int set_no_irq(struct cli_args *a, const char *opt, const char *v)
 	return 0;
 }
 
+static int set_engine_tasks(struct cli_args *a, const char *opt, const char *v)
+{
+	return in_range(a, opt, v, 1, HWS_MAX_NR_TASKS, &a->mo.sched_opts.engine.nr_tasks);
+}
+
 static int set_engine_irq(struct cli_args *a, const char *opt, const char *v)
 {
 	(void)opt;
@@ -615,7 +620,8 @@ static const struct cli_opt {
 	  "docs/board.md)" },
 	{ "backend", "B", R | P, set_backend,
 	  "engine backend of a scheduler with an engine (hw): model\n(default), rtl, lockstep, "
-	  "uart:DEVICE (a board, docs/board.md)" },
+	  "uart:DEVICE (a board, docs/board.md; run:\nwith the board's shape, e.g. --topology "
+	  "core=2 --engine-tasks 64\n--no-hw-balance --no-err-counters; make board-run)" },
 	{ "wave", "FILE", L, set_wave, "write an FST waveform of the RTL (rtl and lockstep)" },
 	{ "wave", "FILE", R | P, set_wave,
 	  "with --sched hw on the rtl or lockstep backend: the engine's FST\nwaveform" },
@@ -688,6 +694,10 @@ static const struct cli_opt {
 	{ "no-irq", NULL, R, set_no_irq,
 	  "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith "
 	  "--no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" },
+	{ "engine-tasks", "N", R, set_engine_tasks,
+	  "hw: the engine's task table, 1..4096 (default: the smallest power\nof 2 >= 256 that "
+	  "holds the workload): a smaller build's, e.g. the\nboard's 64 (--backend uart:DEV, "
+	  "docs/board.md); a workload with\nmore tasks is refused" },
 	{ "engine-irq", NULL, R | V, set_engine_irq,
 	  "hw: the firmware learns of wake-up preemption from the engine's\n"
 	  "interrupt (IRQ_PEND lines; it keeps CURR[cpu] right) instead of\n"
@@ -997,6 +1007,7 @@ static const struct {
 	{ "no-hw-balance", SCHED_USES_ENGINE, "--sched hw" },
 	{ "no-err-counters", SCHED_USES_ENGINE, "--sched hw" },
 	{ "no-irq", SCHED_USES_ENGINE, "--sched hw" },
+	{ "engine-tasks", SCHED_USES_ENGINE, "--sched hw" },
 	{ "bus-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
 	{ "bus-read-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },
 	{ "bus-write-latency", SCHED_USES_ENGINE, "--sched hw (the engine on the bus)" },

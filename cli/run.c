@@ -114,6 +114,12 @@ static int exec_vp(const struct cli_args *a, char **argv)
 	return cli_fail(a, "cannot run %s: %s", path, strerror(errno));
 }
 
+/* A board behind a serial line (driver/hws_uart.c), alone or beside the model. */
+static int uart_backend(const char *b)
+{
+	return b && (!strncmp(b, "uart:", 5) || !strncmp(b, "lockstep:uart:", 14));
+}
+
 /* The checks of run and vp that need every option: 0, or the exit status. */
 static int check(struct cli_args *a)
 {
@@ -126,6 +132,9 @@ static int check(struct cli_args *a)
 	if (e->irq && e->no_irq)
 		return cli_error(a, "--engine-irq needs the engine's preemption interrupt, and "
 				 "--no-irq builds the engine without it (IRQ=0, FEATURES.IRQ = 0)");
+	if (e->irq && uart_backend(e->backend))
+		return cli_error(a, "--engine-irq keeps the engine's CURR window, which a serial line's "
+				 "frames cannot reach (--backend %s; docs/board.md)", e->backend);
 	if (!strncmp(a->mo.workload, "hackbench", 9) && !a->duration_given)
 		a->mo.duration_ns = 0;	/* hackbench runs until its tasks exit */
 	if (machine_check_opts(&a->mo, err, sizeof(err)))
@@ -194,7 +203,13 @@ static int run_or_vp(enum cli_cmd cmd, int argc, char **argv)
 	else
 		ret = machine_run(&a.mo, &r, cli_report_file(&a), err, sizeof(err));
 	cli_progress_end(&pr);
-	if (ret)	/* -EINVAL: options the scheduler refused (bad input) */
+	if (ret && ret != -EINVAL && uart_backend(a.mo.sched_opts.engine.backend) &&
+	    !a.mo.sched_opts.engine.nr_tasks && strstr(err, "the board's engine has"))
+		/* the engine the machine sizes for a workload is not the board's */
+		ret = cli_fail(&a, "%s (ask for the board's engine: --engine-tasks N, and "
+			       "--no-hw-balance, --no-err-counters as it was built; docs/board.md)",
+			       err);
+	else if (ret)	/* -EINVAL: options the scheduler refused (bad input) */
 		ret = (ret == -EINVAL ? cli_error : cli_fail)(&a, "%s", err);
 	else
 		ret = report(&a, &r, cmd == CLI_VP ? &vr : NULL);

@@ -117,8 +117,14 @@ static uint64_t now(struct sched *s)
 static void fail(struct sched *s, int ret, const char *what)
 {
 	if (ret < 0 && !s->err) {
+		const char *why = s->ops->errmsg ? s->ops->errmsg(s->q) : NULL;
+
 		s->err = ret;
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s failed: %s", what, strerror(-ret));
+		/* the driver's own words when it failed on its bus (-EIO: a board's line) */
+		if (ret == -EIO && why && *why)
+			snprintf(s->errmsg, sizeof(s->errmsg), "%s failed: %s", what, why);
+		else
+			snprintf(s->errmsg, sizeof(s->errmsg), "%s failed: %s", what, strerror(-ret));
 	}
 }
 

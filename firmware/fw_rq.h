@@ -78,6 +78,9 @@ struct fw_rq_ops {
 	int (*irq_lines)(struct fw_rq *q, uint64_t *lines);
 	/* Engine statistics (commands, cycles); zero for software queues. */
 	void (*stats)(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio);
+	/* What the engine's driver said of its last failure (e.g. the serial line's own
+	 * words: the device and the frame), or NULL; NULL for software queues. */
+	const char *(*errmsg)(struct fw_rq *q);
 };
 
 extern const struct fw_rq_ops fw_rq_hw_ops;

@@ -133,7 +133,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	q->e = o->engine;
 	cfg.backend = o->engine.backend;
 	cfg.nr_cpus = env->topo->nr_cpus;
-	cfg.nr_tasks = fw_engine_nr_tasks(env->nr_tasks);
+	cfg.nr_tasks = o->engine.nr_tasks ? o->engine.nr_tasks : fw_engine_nr_tasks(env->nr_tasks);
 	cfg.cmd_depth = cfg.res_depth = HWS_DEF_DEPTH;
 	cfg.nr_groups = HWS_DEF_GROUPS;
 	cfg.wave = o->engine.wave;
@@ -141,6 +141,12 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	cfg.no_err_counters = o->engine.no_err_counters != 0;
 	cfg.no_irq = o->engine.no_irq != 0;
 	cfg.transport = o->engine.bus;
+	if (env->nr_tasks > cfg.nr_tasks) {
+		snprintf(msg, len, "the engine holds %u tasks, the workload has %u",
+			 cfg.nr_tasks, env->nr_tasks);
+		free(q);
+		return NULL;
+	}
 	if (env->nr_groups > cfg.nr_groups) {
 		snprintf(msg, len, "the engine holds %u task groups, the workload has %u",
 			 cfg.nr_groups, env->nr_groups);
@@ -358,16 +364,24 @@ static int hw_balance(struct fw_rq *q, unsigned cpu, unsigned level, enum hws_id
 	return 0;
 }
 
+/* On a failure (a board that stopped answering) the answer is a harmless one, the asking
+ * CPU or none: the policy goes on to use it before the machine sees the error and stops. */
 static int hw_idlest(struct fw_rq *q, unsigned cpu, unsigned level, unsigned *found)
 {
-	return charged(q, cpu, hws_idlest(on(q, cpu), cpu, level, found));
+	int ret = charged(q, cpu, hws_idlest(on(q, cpu), cpu, level, found));
+
+	if (ret)
+		*found = cpu;
+	return ret;
 }
 
 static int hw_idle_core(struct fw_rq *q, unsigned cpu, unsigned level, int *found)
 {
-	int whole;
+	int whole, ret = charged(q, cpu, hws_idle_core(on(q, cpu), cpu, level, found, &whole));
 
-	return charged(q, cpu, hws_idle_core(on(q, cpu), cpu, level, found, &whole));
+	if (ret)
+		*found = -1;
+	return ret;
 }
 
 static int hw_set_curr(struct fw_rq *q, unsigned on_cpu, unsigned cpu, unsigned prio)
@@ -400,6 +414,11 @@ static int hw_irq_lines(struct fw_rq *q, uint64_t *lines)
 	q->probe_edges += s.edges - q->last.edges;
 	q->last = s;
 	return ret;
+}
+
+static const char *hw_errmsg(struct fw_rq *q)
+{
+	return hws_errmsg(q->d);
 }
 
 static void hw_stats(struct fw_rq *q, uint64_t *commands, uint64_t *cycles, uint64_t *mmio)
@@ -435,4 +454,5 @@ const struct fw_rq_ops fw_rq_hw_ops = {
 	.irq_ack = hw_irq_ack,
 	.irq_lines = hw_irq_lines,
 	.stats = hw_stats,
+	.errmsg = hw_errmsg,
 };

@@ -131,6 +131,11 @@ struct sched_costs {
 struct sched_engine {
 	const char *backend;	/* a driver backend by name: model, rtl, lockstep */
 	const char *wave;	/* the engine's FST waveform (backends that simulate RTL), or NULL */
+	/* The engine's task table (NR_TASKS): 0 (default) the smallest power of 2 >= 256 that
+	 * holds the workload's tasks (fw_engine_nr_tasks()); N: exactly N, the shape of an
+	 * engine built smaller (a board's, docs/board.md), and a workload with more tasks is
+	 * refused, naming both numbers */
+	unsigned nr_tasks;
 	int no_balance;		/* built without BALANCE (LCU_BALANCE=0): balance in software */
 	int no_err_counters;	/* built without the per-code error counters (ERR_COUNTERS=0) */
 	int no_irq;		/* built without the preemption interrupt (IRQ=0) */

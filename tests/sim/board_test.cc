@@ -49,7 +49,7 @@ std::string le(uint32_t v)
 // the statistics it prints when stopped.
 class BoardSim {
 public:
-	explicit BoardSim(const std::string &args = "")
+	explicit BoardSim(const std::string &args = "", const char *bin = BOARD_SIM_BIN)
 	{
 		int fds[2];
 		if (pipe(fds))
@@ -59,7 +59,7 @@ public:
 			dup2(fds[1], 1);
 			close(fds[0]);
 			close(fds[1]);
-			std::string cmd = std::string("exec ") + BOARD_SIM_BIN + " --max-idle 120 " + args;
+			std::string cmd = std::string("exec ") + bin + " --max-idle 120 " + args;
 			execl("/bin/sh", "sh", "-c", cmd.c_str(), (char *)nullptr);
 			_exit(127);
 		}
@@ -261,6 +261,144 @@ TEST(BoardSim, UnknownBackendAndWaveAreRefused)
 	EXPECT_EQ(r.status, 1) << r.out;
 	EXPECT_TRUE(has(r.out, "hwsched lockstep: cannot open the uart:/nonexistent/ttyQ backend: "
 			       "cannot open /nonexistent/ttyQ: No such file")) << r.out;
+}
+
+// The scheduler through the line: hwsched run with the firmware (--sched hw) driving the
+// engine over uart:PTY, hackbench on the board's 2 CPUs, on the fast simulator (the same
+// board_top and frames at BOARD_FAST_BAUD). The line reaches no POP/PEEKW window, so
+// the firmware uses the synchronous protocol, and the line does not carry the board's
+// clock, so the uart backend reports no clock edges: the rtl backend, at the board's
+// shape, with --sync-cmds and the engine's clock not charged (engine_clk_ns=0), must
+// then give the same report but for the line counting the engine's cycles.
+constexpr unsigned kRunLoops = 2;	// hackbench loops: a few seconds over the fast line
+
+std::string run_args(const std::string &backend, uint64_t seed)
+{
+	return "run --sched hw --sync-cmds --cost engine_clk_ns=0 " BOARD_RUN_OPTS
+	       " --workload hackbench:groups=1,loops=" + std::to_string(kRunLoops) +
+	       " --seed " + std::to_string(seed) + " --backend " + backend;
+}
+
+// The report without its "engine: ..." line (returned in @engine), and with the backend's
+// name on the "run: " line replaced by B.
+std::string without_engine_line(const std::string &out, std::string *engine)
+{
+	std::string rest;
+	size_t at = 0;
+	while (at < out.size()) {
+		size_t nl = out.find('\n', at);
+		std::string l = out.substr(at, nl == std::string::npos ? std::string::npos : nl + 1 - at);
+		at = nl == std::string::npos ? out.size() : nl + 1;
+		size_t b = l.find(", backend "), e = l.rfind(", seed ");
+		if (l.rfind("run: ", 0) == 0 && b != std::string::npos && e != std::string::npos && e > b)
+			l = l.substr(0, b) + ", backend B" + l.substr(e);
+		if (l.rfind("engine: ", 0) == 0)
+			*engine = l;
+		else
+			rest += l;
+	}
+	return rest;
+}
+
+TEST(BoardRun, HackbenchOverTheSimulatedUartEqualsTheRtlAtTheBoardsShape)
+{
+	uint64_t seed = hwstest::seed_from_env(3);
+	BoardSim s("", BOARD_SIM_FAST_BIN);
+	ASSERT_FALSE(s.opts().empty()) << s.head();
+	CliRun u = hwsched(run_args("uart:" + s.pty() + ",baud=" + std::to_string(BOARD_FAST_BAUD) +
+				    ",timeout=10000", seed));
+	std::string sim = s.stop();
+	ASSERT_EQ(u.status, 0) << "seed " << seed << "\n" << u.out << sim;
+	CliRun r = hwsched(run_args("rtl", seed));
+	ASSERT_EQ(r.status, 0) << "seed " << seed << "\n" << r.out;
+	std::string ue, re;
+	EXPECT_EQ(without_engine_line(u.out, &ue), without_engine_line(r.out, &re)) << "seed " << seed;
+	EXPECT_TRUE(has(u.out, ", backend uart:" + s.pty() + ",")) << u.out;
+	EXPECT_TRUE(has(r.out, ", backend rtl, seed ")) << r.out;
+	// The engine line: the same commands and MMIO accesses, cycles only on the rtl side.
+	unsigned long long uc = 0, um = 0, ucy = 1, rc = 0, rm = 0, rcy = 0;
+	ASSERT_EQ(sscanf(ue.c_str(), "engine: %llu commands, %llu MMIO accesses, %llu cycles", &uc,
+			 &um, &ucy), 3) << u.out;
+	ASSERT_EQ(sscanf(re.c_str(), "engine: %llu commands, %llu MMIO accesses, %llu cycles", &rc,
+			 &rm, &rcy), 3) << r.out;
+	EXPECT_EQ(uc, rc);
+	EXPECT_EQ(um, rm);
+	EXPECT_GT(uc, 100u) << "hackbench made too few engine commands to show anything";
+	EXPECT_EQ(ucy, 0u) << "the line carries no clock edges";
+	EXPECT_GT(rcy, 0u);
+	// Every MMIO access the firmware made was one frame on the line, beside the open's
+	// reads (ID and the five shape registers) and the close's.
+	unsigned long long frames = 0;
+	size_t at = sim.find("board_sim: ");
+	for (; at != std::string::npos; at = sim.find("board_sim: ", at + 1))
+		if (sscanf(sim.c_str() + at, "board_sim: %llu frames (", &frames) == 1)
+			break;
+	EXPECT_GE(frames, um) << sim;
+	EXPECT_LT(frames, um + 64) << sim;
+	EXPECT_TRUE(has(sim, " 0 unsolicited, 0 framing errors")) << sim;
+}
+
+// hwsched run's errors with the board: a workload with more tasks than the board's engine
+// holds, the board's shape not asked for, an option the line cannot serve, a board that
+// stops answering.
+TEST(BoardRun, AWorkloadLargerThanTheBoardsEngineIsRefusedNamingBoth)
+{
+	// hackbench groups=2: 80 tasks; the firmware refuses before it opens the device.
+	CliRun r = hwsched("run --sched hw --backend uart:/nonexistent/ttyQ " BOARD_RUN_OPTS
+			   " --workload hackbench:groups=2,loops=1");
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_TRUE(has(r.out, "scheduler hw: the engine holds 64 tasks, the workload has 80"))
+		<< r.out;
+	EXPECT_FALSE(has(r.out, "ttyQ")) << r.out;
+}
+
+TEST(BoardRun, TheDefaultEngineIsRefusedByTheBoardNamingBothShapes)
+{
+	BoardSim s;
+	ASSERT_FALSE(s.pty().empty()) << s.head();
+	CliRun r = hwsched("run --sched hw --topology core=2 --backend uart:" + s.pty() +
+			   ",timeout=10000 --workload hackbench:groups=1,loops=1");
+	EXPECT_EQ(r.status, 1) << r.out;
+	EXPECT_TRUE(has(r.out, "engine (2 CPUs, 256 tasks, uart:" + s.pty() + ",timeout=10000 "
+			       "backend): " +
+			       s.pty() + ": the board's engine has 2 CPUs, 64 tasks")) << r.out;
+	EXPECT_TRUE(has(r.out, "asked for 2 CPUs, 256 tasks")) << r.out;
+	EXPECT_TRUE(has(r.out, "--engine-tasks")) << r.out;
+}
+
+TEST(BoardRun, OptionsTheLineCannotServeAreRefusedNamingThem)
+{
+	CliRun r = hwsched("run --sched hw --backend uart:/dev/x " BOARD_RUN_OPTS " --wave w.fst");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_TRUE(has(r.out, "--wave needs a backend that simulates the RTL (rtl or lockstep; "
+			       "got 'uart:/dev/x')")) << r.out;
+	r = hwsched("run --sched hw --backend uart:/dev/x " BOARD_RUN_OPTS " --engine-irq");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_TRUE(has(r.out, "--engine-irq")) << r.out;
+	EXPECT_TRUE(has(r.out, "uart:/dev/x")) << r.out;
+	r = hwsched("run --sched o1 --engine-tasks 64");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_TRUE(has(r.out, "--engine-tasks")) << r.out;
+	r = hwsched("run --sched hw --engine-tasks 5000");
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_TRUE(has(r.out, "--engine-tasks")) << r.out;
+}
+
+TEST(BoardRun, ABoardThatStopsAnsweringMidRunIsNamed)
+{
+	// Early (programming the domain table), among the first tasks' commands, and mid-run:
+	// the firmware stops with the line's own words, whatever the policy was doing.
+	for (unsigned n : { 20u, 80u, 450u }) {
+		BoardSim s("--drop-after " + std::to_string(n), BOARD_SIM_FAST_BIN);
+		ASSERT_FALSE(s.pty().empty()) << s.head();
+		CliRun r = hwsched("run --sched hw " BOARD_RUN_OPTS " --backend uart:" + s.pty() +
+				   ",baud=" + std::to_string(BOARD_FAST_BAUD) +
+				   ",timeout=500 --workload hackbench:groups=1,loops=2");
+		EXPECT_EQ(r.status, 1) << "drop after " << n << ": " << r.out;
+		EXPECT_TRUE(has(r.out, s.pty() + ": no reply to the frame")) << r.out;
+		EXPECT_TRUE(has(r.out, "within 500 ms")) << r.out;
+		EXPECT_FALSE(has(r.out, "Input/output error")) << r.out;
+	}
 }
 
 // board_top ignores bytes that start no frame, and a frame a previous user left half sent
