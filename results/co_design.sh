@@ -125,9 +125,12 @@ vp_raw() {	# sched cpus rq latency duration_ms [seed]
 		# shellcheck disable=SC2086
 		"$HWSCHED" vp --sched "$s" --workload "mix:tasks=$((c * q)),burst=200,sleep=100,msg=$msg" \
 			--topology "$(topology "$c")" --duration "${ms}ms" $bus \
-			--seed "$seed" --top 0 --json "$j.tmp" >/dev/null ||
-			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" >&2; return 1; }
-		mv "$j.tmp" "$j"
+			--seed "$seed" --top 0 --json "$j.$$.tmp" >/dev/null ||
+			{ echo "co_design: vp run failed: $s $c x $q at $lat ns" | tee -a "$OUT/failed" >&2
+			  return 1; }
+		# two cells may run the same run at once (the o1 runs are shared): each through a
+		# file of its own, the same result renamed into place
+		mv -f "$j.$$.tmp" "$j"
 	fi
 	awk -v c="$c" '
 		/"sim_s"/ { for (i = 1; i <= NF; i++) { if ($i == "\"sim_s\":") sim = $(i+1) + 0;
@@ -205,7 +208,14 @@ for c in $CPUS; do
 		[ $((c * q)) -le $MAX_TASKS ] && cells+=("$c $q")
 	done
 done
+# A run that fails inside a command substitution would leave zeros in the table: each
+# failure is written to $OUT/failed, and any stops the study before its table is written.
+rm -f "$OUT/failed"
 printf '%s\n' "${cells[@]}" | parallel -j "$JOBS" --colsep ' ' cell {1} {2} >"$OUT/cells.tsv"
+if [ -s "$OUT/failed" ]; then
+	echo "co_design: $(wc -l <"$OUT/failed") VP run(s) failed; no table written (see above)" >&2
+	exit 1
+fi
 {
 	printf "cpus\trq\ttasks\to1_throughput_seed_spread_pct\to1_overhead_pct\thw0_overhead_pct\tbreakeven_overhead_ns\t"
 	printf "o1_throughput\thw0_throughput\tbreakeven_throughput_ns\n"
