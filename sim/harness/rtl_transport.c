@@ -105,6 +105,9 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 		a->wave, a->deep_check, p->no_balance, p->no_err_counters, p->nr_ports,
 		p->bal_lanes, p->no_irq, p->pipe,
 	};
+#define COPY(field, NAME) o.field = p->field;
+	HWS_PARAMS_ADDED(COPY)	/* regmap/params.def's, after "added" */
+#undef COPY
 	struct rtl_tp *r;
 	int ret;
 
