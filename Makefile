@@ -68,7 +68,7 @@ GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn
 # regmap/params.def (with regmap.def's constants and FEATURES fields): the parameters'
 # one home; the table of docs/accelerator.md section 1 is rewritten between its markers.
 PARAMS_GEN_FILES := include/hws/params_list.h lib/hws_params_table.h rtl/hws_params.vh \
-	rtl/hws_params_check.vh
+	rtl/hws_params_check.vh cli/cli_param_opts.h
 PARAMS_DOC := docs/accelerator.md
 
 $(BUILD)/regmap_gen: regmap/regmap_gen.c

@@ -1,11 +1,11 @@
 /*
  * params_gen - turn regmap/params.def (the engine's build parameters) into the C X-macro of
  * struct hws_params' fields, the C table lib/hws_params.c reads, the Verilog range tests
- * and FEATURES word, hws_top's parameter check and the table of docs/accelerator.md
- * section 1.
+ * and FEATURES word, hws_top's parameter check, hwsched's options that set parameters
+ * and the table of docs/accelerator.md section 1.
  *
  * Usage: params_gen REGMAP.def PARAMS.def OUT_LIST.h OUT_TABLE.h OUT.vh OUT_CHECK.vh
- *                   DOC_IN.md DOC_OUT.md
+ *                   OUT_CLI.h DOC_IN.md DOC_OUT.md
  *
  * REGMAP.def gives the constants a default may name (DEF_GROUPS) and the FEATURES fields
  * a parameter names. DOC_IN.md is copied to DOC_OUT.md with the text between the markers
@@ -49,6 +49,18 @@ struct param {
 
 static struct param params[MAX_PARAMS];
 static int nparams;
+
+/* A command-line option of hwsched that sets parameters (cli/cli_options.c). */
+struct cli {
+	char slot[32], option[48], arg[16], cmds[8];
+	char plist[96];		/* NAME[,NAME]: the parameters it sets */
+	int p[2];
+	char help[1024];
+	int line;
+};
+#define MAX_CLI 64
+static struct cli clis[MAX_CLI];
+static int nclis;
 static int nbase = -1;		/* the parameters before the line "added" */
 static struct { char name[64]; unsigned long v; } consts[MAX_CONSTS];
 static int nconsts;
@@ -206,6 +218,28 @@ static void read_params(const char *path)
 			nbase = nparams;
 			continue;
 		}
+		if (!strncmp(p, "cli", 3) && isspace((unsigned char)p[3])) {
+			struct cli *c = &clis[nclis];
+			char *hb = strchr(p, '|');
+
+			if (nclis == MAX_CLI)
+				die(line, "too many cli lines");
+			memset(c, 0, sizeof(*c));
+			c->line = line;
+			if (!hb)
+				die(line, "expected '| help' after the columns");
+			*hb++ = '\0';
+			snprintf(c->help, sizeof(c->help), "%s", hb);
+			trim(c->help);
+			for (const char *h = c->help; *h; h++)
+				if (*h == '"' || (*h == '\\' && h[1] != 'n'))
+					die(line, "the help may hold \\n, but no other '\\' and no '\"'");
+			if (sscanf(p, "cli %31s %47s %15s %7s %95s", c->slot, c->option, c->arg, c->cmds,
+				   c->plist) != 5)
+				die(line, "expected: cli SLOT OPTION ARG CMDS NAME[,NAME] | help");
+			nclis++;
+			continue;
+		}
 		if (nparams == MAX_PARAMS)
 			die(line, "too many parameters");
 		q = &params[nparams];
@@ -313,6 +347,29 @@ static void read_params(const char *path)
 		*pend[i].slot = param_index(pend[i].name);
 		if (*pend[i].slot < 0)
 			die(pend[i].line, "'%s' is not a parameter", pend[i].name);
+	}
+	for (int k = 0; k < nclis; k++) {
+		struct cli *c = &clis[k];
+		char list[96], *save = NULL, *w;
+		int n = 0;
+
+		snprintf(list, sizeof(list), "%s", c->plist);
+		c->p[1] = -1;
+		for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			if (n == 2)
+				die(c->line, "an option sets at most two parameters");
+			c->p[n] = param_index(w);
+			if (c->p[n] < 0)
+				die(c->line, "'%s' is not a parameter", w);
+			n++;
+		}
+		if (!n)
+			die(c->line, "no parameter");
+		for (const char *m = c->cmds; *m; m++)
+			if (!strchr("LRVPI", *m))
+				die(c->line, "CMDS: letters of L R V P I (lockstep, run, vp, replay, trace-info)");
+		if ((strcmp(c->arg, "-") == 0) != (params[c->p[0]].key_name[0] == '\0'))
+			die(c->line, "ARG: - for a flag parameter, a name for a number");
 	}
 	/* The key: places 1..N, each once; the first part a number without letters. */
 	for (int i = 0; i < nparams; i++) {
@@ -603,6 +660,86 @@ static void gen_check(const char *path)
 	close_out(&o);
 }
 
+/* ---- cli/cli_param_opts.h ---- */
+
+/* The largest value an option takes: MAX, or the largest MAX of the parameter it names. */
+static unsigned long cli_max(const struct param *q)
+{
+	return q->max_param >= 0 ? params[q->max_param].max : q->max;
+}
+
+static void gen_cli(const char *path)
+{
+	static const char *const cmd[] = { "L", "CLI_LOCKSTEP", "R", "CLI_RUN", "V", "CLI_VP",
+					   "P", "CLI_REPLAY", "I", "CLI_TRACE_INFO" };
+	char slots[MAX_CLI][32];
+	int nslots = 0;
+	struct out o;
+
+	open_out(&o, path);
+	fprintf(o.f, "%s", HEAD_C);
+	fprintf(o.f, "/* hwsched's options that set engine parameters (regmap/params.def's cli lines), for\n"
+		     " * cli/cli_options.c only: CLI_PARAM_OPTS_<slot>, rows of its option table where the\n"
+		     " * slot belongs; cli_param_opts[], what set_param() sets. In a help, {range} and\n"
+		     " * {default} are the first parameter's. */\n\n");
+	for (int k = 0; k < nclis; k++) {
+		int s;
+
+		for (s = 0; s < nslots && strcmp(slots[s], clis[k].slot); s++)
+			;
+		if (s < nslots)
+			continue;
+		snprintf(slots[nslots++], sizeof(slots[0]), "%s", clis[k].slot);
+		fprintf(o.f, "#define CLI_PARAM_OPTS_%s", clis[k].slot);
+		for (int j = k; j < nclis; j++) {
+			const struct cli *c = &clis[j];
+			const struct param *q = &params[c->p[0]];
+			const char *h;
+
+			if (strcmp(c->slot, clis[k].slot))
+				continue;
+			fprintf(o.f, " \\\n\t{ \"%s\", ", c->option);
+			if (strcmp(c->arg, "-"))
+				fprintf(o.f, "\"%s\", ", c->arg);
+			else
+				fprintf(o.f, "NULL, ");
+			for (const char *m = c->cmds; *m; m++)
+				for (unsigned t = 0; t < sizeof(cmd) / sizeof(cmd[0]); t += 2)
+					if (*m == cmd[t][0])
+						fprintf(o.f, "%s%s", m == c->cmds ? "" : " | ", cmd[t + 1]);
+			fprintf(o.f, ", set_param, \"");
+			for (h = c->help; *h; h++) {
+				if (!strncmp(h, "{range}", 7)) {
+					fprintf(o.f, "%lu..%lu", q->min, cli_max(q));
+					h += 6;
+				} else if (!strncmp(h, "{default}", 9)) {
+					fprintf(o.f, "%lu", q->defv);
+					h += 8;
+				} else {
+					fputc(*h, o.f);
+				}
+			}
+			fprintf(o.f, "\" },");
+		}
+		fprintf(o.f, "\n\n");
+	}
+	fprintf(o.f, "static const struct cli_param_opt cli_param_opts[] = {\n");
+	for (int k = 0; k < nclis; k++) {
+		const struct cli *c = &clis[k];
+		const struct param *q = &params[c->p[0]];
+
+		fprintf(o.f, "\t{ \"%s\", ", c->option);
+		for (const char *m = c->cmds; *m; m++)
+			for (unsigned t = 0; t < sizeof(cmd) / sizeof(cmd[0]); t += 2)
+				if (*m == cmd[t][0])
+					fprintf(o.f, "%s%s", m == c->cmds ? "" : " | ", cmd[t + 1]);
+		fprintf(o.f, ", { %d, %d }, %lu, %lu },\n", c->p[0], c->p[1],
+			q->key_name[0] ? q->min : 1, q->key_name[0] ? cli_max(q) : 1);
+	}
+	fprintf(o.f, "};\n");
+	close_out(&o);
+}
+
 /* ---- the table of docs/accelerator.md section 1 ---- */
 
 static const char *const BEGIN = "<!-- params:begin (make gen writes this table from regmap/params.def) -->\n";
@@ -672,9 +809,9 @@ static void gen_doc(const char *in, const char *out_path)
 
 int main(int argc, char **argv)
 {
-	if (argc != 9) {
+	if (argc != 10) {
 		fprintf(stderr, "usage: params_gen REGMAP.def PARAMS.def OUT_LIST.h OUT_TABLE.h "
-				"OUT.vh OUT_CHECK.vh DOC_IN.md DOC_OUT.md\n");
+				"OUT.vh OUT_CHECK.vh OUT_CLI.h DOC_IN.md DOC_OUT.md\n");
 		return 2;
 	}
 	read_regmap(argv[1]);
@@ -683,6 +820,7 @@ int main(int argc, char **argv)
 	gen_table(argv[4]);
 	gen_vh(argv[5]);
 	gen_check(argv[6]);
-	gen_doc(argv[7], argv[8]);
+	gen_cli(argv[7]);
+	gen_doc(argv[8], argv[9]);
 	return 0;
 }
