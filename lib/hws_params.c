@@ -262,11 +262,7 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 		    hws_param_value(p, i) != implied(p, &param_table[i]))
 			hws_param_set_field(p, i, implied(p, &param_table[i]));
 	}
-	hws_params_key(p, canon, sizeof(canon));
-	if (strcmp(canon, key)) {
-		snprintf(msg, len, "'%s' is not canonical: use %s", key, canon);
-		return -EINVAL;
-	}
+	/* the values written first (bl0 is out of range, not another spelling of no bl) */
 	for (unsigned k = 0; k < HWS_NR_PARAMS; k++) {
 		const unsigned i = key_order[k];
 		const struct hws_param_desc *d = &param_table[i];
@@ -287,6 +283,11 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 				 max_of(p, d), v);
 			return -EINVAL;
 		}
+	}
+	hws_params_key(p, canon, sizeof(canon));
+	if (strcmp(canon, key)) {
+		snprintf(msg, len, "'%s' is not canonical: use %s", key, canon);
+		return -EINVAL;
 	}
 	return 0;
 not_a_key:

@@ -185,6 +185,16 @@ TEST(Params, EveryRangeEdge)
 		}
 	}
 	EXPECT_GE(edges, 40);
+	// a 0 written in a key is out of range, not another spelling of the part left out
+	for (const char *k : { "8x256x16g16bl0", "8x256x16g16p0" }) {
+		Parsed r = parse(k);
+		EXPECT_EQ(r.ret, -EINVAL) << k;
+		EXPECT_NE(r.msg.find(std::string(k) + ": " + (k[11] == 'b' ? "BAL_LANES must be 1..8" :
+									  "NR_PORTS must be 1..4") +
+				     " (got 0)"),
+			  std::string::npos)
+			<< r.msg;
+	}
 	// BAL_LANES needs BALANCE in the struct too
 	hws_params p = defaults();
 	p.no_balance = 1;
