@@ -12,7 +12,8 @@
 #                make uninstall removes them (docs/usage.md)
 #   make help    every goal, one line each, with the package group it needs
 #   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
-#                docs/regmap.md from regmap/regmap.def
+#                docs/regmap.md from regmap/regmap.def, and the engine parameters' files
+#                (PARAMS_GEN_FILES, docs/accelerator.md section 1) from regmap/params.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -682,7 +683,7 @@ results        the five published results rerun (docs/results.md)
 vp-study       the break-even study of docs/co-design.md
 replay-check   every trace replayed, judged against Linux (docs/trace.md)
 traces-record  record the recipe's traces again, as root (traces/README.md)
-gen            regenerate the register map files from regmap/regmap.def
+gen            regenerate the register map and parameter files (regmap/*.def)
 layers         the layering check (tools/check_layers.sh)
 lib            build/lib/libhws.a and libhws.so
 install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
