@@ -408,9 +408,38 @@ static void open_out(struct out *o, const char *path)
 	}
 }
 
+/* 1 when files @a and @b hold the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	int same = fa && fb, ca, cb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* Into place, unless the file already holds this text (its time stays: nothing built from
+ * it is rebuilt, e.g. the engine shapes). */
 static void close_out(struct out *o)
 {
-	if (ferror(o->f) || fclose(o->f) || rename(o->tmp, o->path)) {
+	int bad = ferror(o->f) != 0;
+
+	bad |= fclose(o->f) != 0;
+	if (!bad && same_file(o->tmp, o->path)) {
+		remove(o->tmp);
+		return;
+	}
+	if (bad || rename(o->tmp, o->path)) {
 		fprintf(stderr, "params_gen: error writing %s\n", o->path);
 		remove(o->tmp);
 		exit(1);
