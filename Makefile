@@ -12,7 +12,8 @@
 #                make uninstall removes them (docs/usage.md)
 #   make help    every goal, one line each, with the package group it needs
 #   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
-#                docs/regmap.md from regmap/regmap.def
+#                docs/regmap.md from regmap/regmap.def, and the engine parameters' files
+#                (PARAMS_GEN_FILES, docs/accelerator.md section 1) from regmap/params.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -63,25 +64,43 @@ test-deps:
 	@tests/tools/deps_test.sh
 test: test-deps
 
-# ---- Generated register map ------------------------------------------------------------
+# ---- Generated register map and engine parameters ---------------------------------------
 GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
+# regmap/params.def (with regmap.def's constants and FEATURES fields): the parameters'
+# one home; the table of docs/accelerator.md section 1 is rewritten between its markers.
+PARAMS_GEN_FILES := include/hws/params_list.h lib/hws_params_table.h rtl/hws_params.vh \
+	rtl/hws_params_check.vh cli/cli_param_opts.h
+PARAMS_DOC := docs/accelerator.md
 
 $(BUILD)/regmap_gen: regmap/regmap_gen.c
 	@mkdir -p $(BUILD)
 	$(CC) $(CWARN) -O2 -o $@ $<
+$(BUILD)/params_gen: regmap/params_gen.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CWARN) -O2 -o $@ $<
 
 .PHONY: gen gen-check
-gen: $(BUILD)/regmap_gen
+gen: $(BUILD)/regmap_gen $(BUILD)/params_gen
 	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
+	$(BUILD)/params_gen regmap/regmap.def regmap/params.def $(PARAMS_GEN_FILES) $(PARAMS_DOC) $(PARAMS_DOC)
 
 $(GEN_FILES) &: regmap/regmap.def $(BUILD)/regmap_gen
 	$(BUILD)/regmap_gen regmap/regmap.def $(GEN_FILES)
+# params_gen leaves a file whose text is the same alone (the shapes built from it stay
+# built), so the definitions' time is kept in a stamp; a changed generator is gen-check's.
+$(BUILD)/params.stamp: regmap/params.def regmap/regmap.def | $(BUILD)/params_gen
+	$(BUILD)/params_gen regmap/regmap.def regmap/params.def $(PARAMS_GEN_FILES) $(PARAMS_DOC) $(PARAMS_DOC)
+	@touch $@
+$(PARAMS_GEN_FILES): $(BUILD)/params.stamp ;
 
-# The committed generated files must be what the generator makes of the definition.
-gen-check: $(BUILD)/regmap_gen
+# The committed generated files must be what the generators make of the definitions.
+gen-check: $(BUILD)/regmap_gen $(BUILD)/params_gen
 	@mkdir -p $(BUILD)/gen-check
 	@$(BUILD)/regmap_gen regmap/regmap.def $(addprefix $(BUILD)/gen-check/,$(notdir $(GEN_FILES)))
-	@for f in $(GEN_FILES); do \
+	@$(BUILD)/params_gen regmap/regmap.def regmap/params.def \
+		$(addprefix $(BUILD)/gen-check/,$(notdir $(PARAMS_GEN_FILES))) $(PARAMS_DOC) \
+		$(BUILD)/gen-check/$(notdir $(PARAMS_DOC))
+	@for f in $(GEN_FILES) $(PARAMS_GEN_FILES) $(PARAMS_DOC); do \
 		cmp -s $$f $(BUILD)/gen-check/$$(basename $$f) \
 			|| { echo "gen-check: $$f is stale: run make gen" >&2; exit 1; }; \
 	done; echo "gen-check: generated files are current"
@@ -104,7 +123,8 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh \
+	rtl/hws_params.vh rtl/hws_params_check.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
@@ -125,7 +145,7 @@ SHAPE_TRACE ?= 0
 # hwsched from the list the build writes beside the shape).
 SHAPE_SRCS := $(RTL_SRCS) $(RTL_INC) sim/harness/hws_shape_so.cpp sim/harness/hws_vsim_impl.h \
 	sim/harness/axi_master.h sim/harness/hws_vsim.h sim/harness/hws_shape.h tools/build_shape.sh \
-	include/hws/axil_pins.h lib/hws_port_master.c lib/hws_port_master.h
+	include/hws/axil_pins.h lib/hws_port_master.c lib/hws_port_master.h include/hws/params_list.h
 # The Verilator runtime, compiled once, position-independent with hidden symbols, and
 # linked into every shape (each shared object is self-contained).
 SHAPE_RT_OBJS := $(addprefix $(BUILD)/obj/shape-rt/,verilated.o verilated_threads.o verilated_fst_c.o)
@@ -136,10 +156,18 @@ $(BUILD)/obj/shape-rt/%.o: $(VL_ROOT)/%.cpp
 $(SHAPE_RT): $(SHAPE_RT_OBJS)
 	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
 shape_so = $(SHAPES_DIR)/$(1)/libhws_shape$(if $(filter 1,$(2)),_trace).so
-$(SHAPES_DIR)/%/libhws_shape.so: $(SHAPE_SRCS) $(SHAPE_RT)
-	tools/build_shape.sh $* $(SHAPES_DIR) 0 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
-$(SHAPES_DIR)/%/libhws_shape_trace.so: $(SHAPE_SRCS) $(SHAPE_RT)
-	tools/build_shape.sh $* $(SHAPES_DIR) 1 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+# build/hws_shape_key: the key's parser and printer (lib/hws_params.c, regmap/params.def)
+# for the scripts: tools/build_shape.sh and synth/ ask it for the -G flags, the -D defines
+# and the canonical key instead of parsing a key themselves.
+SHAPE_KEY := $(BUILD)/hws_shape_key
+$(SHAPE_KEY): tools/hws_shape_key.c lib/hws_params.c lib/hws_params.h lib/hws_params_table.h \
+		include/hws/params_list.h include/hws/transport.h include/hws/regs.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HWS) $(INC) -o $@.tmp tools/hws_shape_key.c lib/hws_params.c && mv $@.tmp $@
+$(SHAPES_DIR)/%/libhws_shape.so: $(SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) tools/build_shape.sh $* $(SHAPES_DIR) 0 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+$(SHAPES_DIR)/%/libhws_shape_trace.so: $(SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) tools/build_shape.sh $* $(SHAPES_DIR) 1 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
 .PRECIOUS: $(SHAPES_DIR)/%/libhws_shape.so $(SHAPES_DIR)/%/libhws_shape_trace.so
 
 .PHONY: shape
@@ -211,7 +239,7 @@ $(HWSCHED): $(CLI_OBJS) $(BUILD)/obj/sim/vp/hws_vp_stub.o $(C_OBJS) $(SIM_OBJS)
 # make / make run: hwsched, the default shape (8 CPUs x 256 tasks) and the virtual platform
 # (build/hwsched_vp, added below where it is defined: about 9 s); other shapes on demand.
 .PHONY: all
-all: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
+all: $(HWSCHED) $(SHAPE_KEY) $(call shape_so,$(DEFAULT_SHAPE))
 
 # ---- make run: the main job -------------------------------------------------------------
 # hackbench on an 8-CPU SMT machine (2 packages x 2 cores x 2 threads), scheduled by the
@@ -406,6 +434,9 @@ TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x
 	$(addprefix 8x256x16g$(RTL_GROUPS),pi p4pi) 4x64x8g$(RTL_GROUPS)p2pi \
 	$(addprefix 4x16x4g$(RTL_GROUPS),pi p2pi)
 TEST_SHAPE_SOS := $(foreach k,$(TEST_SHAPES),$(call shape_so,$(k))) $(call shape_so,$(DEFAULT_SHAPE),1)
+# tests/lib/params_test.cc: every key of TEST_SHAPES round-trips through lib/hws_params.c.
+$(BUILD)/obj/tests/lib/params_test.o $(BUILD)/san/tests/lib/params_test.o: \
+	CXXFLAGS_HWS += -DHWS_TEST_SHAPES='"$(TEST_SHAPES)"'
 .PHONY: test-shapes
 test-shapes: $(TEST_SHAPE_SOS)
 
@@ -667,7 +698,7 @@ results        the five published results rerun (docs/results.md)
 vp-study       the break-even study of docs/co-design.md
 replay-check   every trace replayed, judged against Linux (docs/trace.md)
 traces-record  record the recipe's traces again, as root (traces/README.md)
-gen            regenerate the register map files from regmap/regmap.def
+gen            regenerate the register map and parameter files (regmap/*.def)
 layers         the layering check (tools/check_layers.sh)
 lib            build/lib/libhws.a and libhws.so
 install        install into PREFIX (default /usr/local), DESTDIR to stage (docs/usage.md)
@@ -986,8 +1017,8 @@ COV_DIR := $(BUILD)/coverage
 COV_SHAPES := $(COV_DIR)/shapes
 COV_SHAPE_SO := $(COV_SHAPES)/$(DEFAULT_SHAPE)/libhws_shape.so
 COV_SHAPE_SRCS := $(SHAPE_SRCS) tools/coverage/cov_shape_so.cpp
-$(COV_SHAPES)/%/libhws_shape.so: $(COV_SHAPE_SRCS) $(SHAPE_RT)
-	HWS_SHAPE_COVERAGE=1 tools/build_shape.sh $* $(COV_SHAPES) 0 $(SHAPE_RT) $(JOBS) $(COV_SHAPE_SRCS)
+$(COV_SHAPES)/%/libhws_shape.so: $(COV_SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) HWS_SHAPE_COVERAGE=1 tools/build_shape.sh $* $(COV_SHAPES) 0 $(SHAPE_RT) $(JOBS) $(COV_SHAPE_SRCS)
 .PRECIOUS: $(COV_SHAPES)/%/libhws_shape.so
 
 # The C under gcov: -O0 so that lines map to code; its own objects and programs. gcc 12's

@@ -167,24 +167,6 @@ static int set_commands(struct cli_args *a, const char *opt, const char *v)
 	return count_in(a, opt, v, 1, CLI_MAX_COMMANDS, &a->ro.commands);
 }
 
-static int set_cpus(struct cli_args *a, const char *opt, const char *v)
-{
-	return in_range(a, opt, v, 1, HWS_MAX_NR_CPUS, &a->cfg.nr_cpus);
-}
-
-static int set_tasks(struct cli_args *a, const char *opt, const char *v)
-{
-	return in_range(a, opt, v, 1, HWS_MAX_NR_TASKS, &a->cfg.nr_tasks);
-}
-
-static int set_depth(struct cli_args *a, const char *opt, const char *v)
-{
-	int ret = in_range(a, opt, v, HWS_MIN_DEPTH, HWS_MAX_DEPTH, &a->cfg.cmd_depth);
-
-	a->cfg.res_depth = a->cfg.cmd_depth;
-	return ret;
-}
-
 static int set_deep_check(struct cli_args *a, const char *opt, const char *v)
 {
 	return in_range(a, opt, v, 0, 1000000, &a->cfg.deep_check);
@@ -250,49 +232,47 @@ static int set_check_every(struct cli_args *a, const char *opt, const char *v)
 	return ret;
 }
 
-static int set_no_balance(struct cli_args *a, const char *opt, const char *v)
-{
-	(void)opt;
-	(void)v;
-	a->cfg.no_balance = 1;
-	a->mo.sched_opts.engine.no_balance = 1;
-	return 0;
-}
+/*
+ * The options that set engine parameters are regmap/params.def's cli lines
+ * (cli/cli_param_opts.h, generated): their rows of the table below, and what each sets.
+ */
+struct cli_param_opt {
+	const char *name;
+	unsigned cmds;
+	int param[2];		/* the parameters it sets (lib/hws_params.h), -1: none */
+	unsigned lo, hi;	/* a number's range; a flag sets the field to 1 */
+};
 
-static int set_bal_lanes(struct cli_args *a, const char *opt, const char *v)
-{
-	return in_range(a, opt, v, 1, HWS_MAX_NR_CPUS, &a->cfg.bal_lanes);
-}
+#include "cli/cli_param_opts.h"
 
-static int set_no_err_counters(struct cli_args *a, const char *opt, const char *v)
-{
-	(void)opt;
-	(void)v;
-	a->cfg.no_err_counters = 1;
-	a->mo.sched_opts.engine.no_err_counters = 1;
-	return 0;
-}
+/* The fields of struct hws_config that hold the parameters, by parameter. */
+static const size_t cfg_offset[HWS_NR_PARAMS] = {
+#define CFG_OFFSET(field, NAME) offsetof(struct hws_config, field),
+	HWS_PARAMS_FIELDS(CFG_OFFSET)
+#undef CFG_OFFSET
+};
 
-static int set_pipe(struct cli_args *a, const char *opt, const char *v)
+static int set_param(struct cli_args *a, const char *opt, const char *v)
 {
-	(void)opt;
-	(void)v;
-	a->cfg.pipe = 1;
-	return 0;
-}
+	const struct cli_param_opt *o = NULL;
+	unsigned val = 1;
+	int ret = 0;
 
-static int set_engine_ports(struct cli_args *a, const char *opt, const char *v)
-{
-	return in_range(a, opt, v, 1, HWS_MAX_NR_PORTS, &a->cfg.nr_ports);
-}
-
-static int set_no_irq(struct cli_args *a, const char *opt, const char *v)
-{
-	(void)opt;
-	(void)v;
-	a->cfg.no_irq = 1;
-	a->mo.sched_opts.engine.no_irq = 1;
-	return 0;
+	for (size_t i = 0; i < sizeof(cli_param_opts) / sizeof(cli_param_opts[0]); i++)
+		if (!strcmp(cli_param_opts[i].name, opt) && (cli_param_opts[i].cmds & a->cmd))
+			o = &cli_param_opts[i];
+	if (!o)
+		return cli_error(a, "--%s: no engine parameter (regmap/params.def)", opt);
+	if (v && (ret = in_range(a, opt, v, o->lo, o->hi, &val)) != 0)
+		return ret;
+	for (int k = 0; k < 2; k++)
+		if (o->param[k] >= 0)
+			memcpy((char *)&a->cfg + cfg_offset[o->param[k]], &val, sizeof(val));
+	/* the firmware's engine (include/hws/sched.h): the units it can do without */
+	a->mo.sched_opts.engine.no_balance = (int)a->cfg.no_balance;
+	a->mo.sched_opts.engine.no_err_counters = (int)a->cfg.no_err_counters;
+	a->mo.sched_opts.engine.no_irq = (int)a->cfg.no_irq;
+	return ret;
 }
 
 static int set_engine_tasks(struct cli_args *a, const char *opt, const char *v)
@@ -607,9 +587,7 @@ static const struct cli_opt {
 } opts[] = {
 	{ "seed", "S", L | R | V | P, set_seed, "random seed, 0..18446744073709551615 (default 1)" },
 	{ "commands", "N", L, set_commands, "command words to write, 1..1e12 (default 100000; k/M/G\nsuffixes ok)" },
-	{ "cpus", "C", L, set_cpus, "NR_CPUS, 1..64 (default 8)" },
-	{ "tasks", "T", L, set_tasks, "NR_TASKS, 1..4096 (default 256)" },
-	{ "depth", "D", L, set_depth, "CMD_DEPTH and RES_DEPTH, 2..32 (default 16)" },
+	CLI_PARAM_OPTS_size
 	{ "backend", "B", L, set_backend,
 	  "a driver backend: model, rtl or lockstep (default lockstep);\n"
 	  "uart:DEVICE[,baud=N][,clk=HZ][,timeout=MS]: the engine on a\n"
@@ -639,24 +617,7 @@ static const struct cli_opt {
 	  "backends model, rtl, lockstep; docs/fuzz.md, the soak)" },
 	{ "check-every", "N", R | V | P, set_check_every,
 	  "deep conservation check every N events, 0..1e9 (default 64;\n0 off)" },
-	{ "no-balance", NULL, L, set_no_balance,
-	  "the engine built without BALANCE (LCU_BALANCE=0; on rtl and\nlockstep the shape "
-	  "8x256x16g16nb, docs/shapes.md)" },
-	{ "bal-lanes", "N", L, set_bal_lanes,
-	  "BALANCE's lanes, 1..--cpus (BAL_LANES; default one per CPU; on\nrtl and lockstep the "
-	  "shape's suffix bl<N>, docs/shapes.md)" },
-	{ "no-err-counters", NULL, L, set_no_err_counters,
-	  "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, "
-	  "checked; e.g. the shape 8x256x16g16nbne)" },
-	{ "no-irq", NULL, L, set_no_irq,
-	  "the engine built without the preemption interrupt (IRQ=0:\nIRQ_PEND/IRQ_EN read 0, "
-	  "checked; e.g. the shape 8x256x16g16nbneni)" },
-	{ "pipe", NULL, L, set_pipe,
-	  "the engine built with overlapped issue (PIPE=1, docs/accelerator.md\n4.1.1; on rtl "
-	  "and lockstep the shape's suffix pi)" },
-	{ "ports", "N", L, set_engine_ports,
-	  "the engine's AXI4-Lite ports, 1..4 (NR_PORTS; default 1; the\nstream drives port 0, "
-	  "the others stay idle; shape suffix p<N>)" },
+	CLI_PARAM_OPTS_units
 	{ "quiet", NULL, L, set_quiet, "print the last line only" },
 	{ "workload", "W", R | V, set_workload,
 	  "mix:tasks=N,burst=US,sleep=US,msg=P,groups=G,g0=N (default mix;\nsleep=0: CPU-bound; "
@@ -683,17 +644,7 @@ static const struct cli_opt {
 	{ "flat", NULL, R | V, set_flat,
 	  "hw/o1: one flat balancing domain over all CPUs (2.6.0 before\nsched domains) instead of "
 	  "the SMT/MC/package/NUMA levels" },
-	{ "no-hw-balance", NULL, R, set_no_balance,
-	  "hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\nthe small-FPGA "
-	  "build): the firmware reads each CPU's loads and\ndecides in software (same decisions, "
-	  "more bus traffic)" },
-	{ "no-err-counters", NULL, R, set_no_err_counters,
-	  "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with "
-	  "--no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware "
-	  "never reads them" },
-	{ "no-irq", NULL, R, set_no_irq,
-	  "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith "
-	  "--no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" },
+	CLI_PARAM_OPTS_run
 	{ "engine-tasks", "N", R, set_engine_tasks,
 	  "hw: the engine's task table, 1..4096 (default: the smallest power\nof 2 >= 256 that "
 	  "holds the workload): a smaller build's, e.g. the\nboard's 64 (--backend uart:DEV, "

@@ -127,6 +127,9 @@ void hws_config_default(struct hws_config *c)
 	c->cmd_depth = p.cmd_depth;
 	c->res_depth = p.res_depth;
 	c->nr_groups = p.nr_groups;
+#define COPY(field, NAME) c->field = p.field;
+	HWS_PARAMS_ADDED(COPY)	/* regmap/params.def's, after "added" */
+#undef COPY
 }
 
 const char *hws_config_backend(const struct hws_config *c)

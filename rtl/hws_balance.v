@@ -133,10 +133,10 @@ module hws_balance #(
   localparam integer CNTW = (CF >= 63) ? 10 : 6;   // cycle counter width
   localparam integer PSW = (R > 1) ? $clog2(R) : 1; // pass index width
 
+`include "hws_params.vh"
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 18 || LOAD_W > 30 ||
-        BAL_LANES < 0 || BAL_LANES > NR_CPUS ||
+    if (`HWS_PARAM_BAD_NR_CPUS || LOAD_W < 18 || LOAD_W > 30 || `HWS_PARAM_BAD_BAL_LANES ||
         CW != ((NR_CPUS > 1) ? $clog2(NR_CPUS) : 1)) begin : g_bad_param
       $error("hws_balance: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, BAL_LANES, CW);

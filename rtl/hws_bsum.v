@@ -41,9 +41,10 @@ module hws_bsum #(
   output wire [NR_CPUS*SW-1:0] ss_o,
   output wire [NR_CPUS*SW-1:0] st_o
 );
+`include "hws_params.vh"
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || CW != ((NR_CPUS > 1) ? $clog2(NR_CPUS) : 1) ||
+    if (`HWS_PARAM_BAD_NR_CPUS || CW != ((NR_CPUS > 1) ? $clog2(NR_CPUS) : 1) ||
         SW != LOAD_W + CW) begin : g_bad_param
       $error("hws_bsum: NR_CPUS=%0d CW=%0d SW=%0d", NR_CPUS, CW, SW);
     end

@@ -72,9 +72,10 @@ module hws_domain #(
 `include "hws_regs.vh"
   /* verilator lint_on UNUSEDPARAM */
 
+`include "hws_params.vh"
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || LOAD_W < 18 || LOAD_W > 30) begin : g_bad_param
+    if (`HWS_PARAM_BAD_NR_CPUS || LOAD_W < 18 || LOAD_W > 30) begin : g_bad_param
       $error("hws_domain: NR_CPUS=%0d LOAD_W=%0d (need 1..64, 18..30)", NR_CPUS, LOAD_W);
     end
   endgenerate

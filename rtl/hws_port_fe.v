@@ -102,12 +102,8 @@ module hws_port_fe #(
   localparam [31:0] NR_CPUS32   = NR_CPUS;
   localparam [31:0] NR_TASKS32  = NR_TASKS;
   localparam [31:0] NR_GROUPS32 = NR_GROUPS;
-  localparam [31:0] BLN32       = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;
-  localparam [31:0] FEATURES32  = ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) |
-                                  ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) |
-                                  ((LCU_BALANCE != 0) ? (BLN32 << HWS_FEATURES_BAL_LANES_LSB) : 32'd0) |
-                                  ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0) |
-                                  ((PIPE != 0) ? (32'd1 << HWS_FEATURES_PIPE_LSB) : 32'd0);
+`include "hws_params.vh"
+  localparam [31:0] FEATURES32  = `HWS_PARAMS_FEATURES;   // regmap/params.def's FEATURE column
   localparam [31:0] CMD_DEPTH32 = CMD_DEPTH;
   localparam [31:0] RES_DEPTH32 = RES_DEPTH;
   localparam [31:0] RES_ROOM32  = RES_DEPTH - 2;   // pop only while RES_LEVEL <= this

@@ -114,10 +114,10 @@ module hws_rq_engine #(
 `include "hws_weight_fn.vh"
 `endif
 
+`include "hws_params.vh"
 `ifndef __ICARUS__
   generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-        NR_GROUPS < 1 || NR_GROUPS > 64) begin : g_bad_param
+    if (`HWS_PARAM_BAD_NR_CPUS || `HWS_PARAM_BAD_NR_TASKS || `HWS_PARAM_BAD_NR_GROUPS) begin : g_bad_param
       $error("hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d NR_GROUPS=%0d (need 1..64, 1..4096, 1..64)",
              NR_CPUS, NR_TASKS, NR_GROUPS);
     end
@@ -126,8 +126,7 @@ module hws_rq_engine #(
 `ifndef SYNTHESIS
   // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
   // simulation at time 0 as well.
-  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-              NR_GROUPS < 1 || NR_GROUPS > 64)
+  initial if (`HWS_PARAM_BAD_NR_CPUS || `HWS_PARAM_BAD_NR_TASKS || `HWS_PARAM_BAD_NR_GROUPS)
     $fatal(1, "hws_rq_engine: NR_CPUS=%0d NR_TASKS=%0d NR_GROUPS=%0d (need 1..64, 1..4096, 1..64)",
            NR_CPUS, NR_TASKS, NR_GROUPS);
 `endif

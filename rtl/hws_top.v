@@ -78,29 +78,9 @@ module hws_top #(
 `include "hws_regs.vh"
   /* verilator lint_on UNUSEDPARAM */
 
-`ifndef __ICARUS__
-  generate
-    if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-        CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-        NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-        ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-        BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE < 0 || PIPE > 1) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
-    end
-  endgenerate
-`endif
-`ifndef SYNTHESIS
-  // Elaboration errors are warnings to Verilator -Wno-fatal and unknown to Icarus: stop the
-  // simulation at time 0 as well.
-  initial if (NR_CPUS < 1 || NR_CPUS > 64 || NR_TASKS < 1 || NR_TASKS > 4096 ||
-              CMD_DEPTH < 2 || CMD_DEPTH > 32 || RES_DEPTH < 2 || RES_DEPTH > 32 ||
-              NR_GROUPS < 1 || NR_GROUPS > 64 || LCU_BALANCE < 0 || LCU_BALANCE > 1 ||
-              ERR_COUNTERS < 0 || ERR_COUNTERS > 1 || NR_PORTS < 1 || NR_PORTS > 4 ||
-              BAL_LANES < 0 || BAL_LANES > NR_CPUS || IRQ < 0 || IRQ > 1 || PIPE < 0 || PIPE > 1)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
-           NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
-`endif
+  // The ranges of regmap/params.def (generated): an illegal value stops elaboration.
+`include "hws_params.vh"
+`include "hws_params_check.vh"
 
   localparam integer NCNT = HWS_ERR_CODES - 1;   // ERR_CNTn, n = 1..NCNT
   localparam integer BLN  = (BAL_LANES == 0) ? NR_CPUS : BAL_LANES;   // BALANCE's lanes

@@ -30,6 +30,10 @@ OUTDIR=${1:-build/synth}
 CONFIGS=${2:-}
 FAMILIES=${3:-ice40 ecp5 xilinx gowin}
 explicit=1
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KEYTOOL=${HWS_SHAPE_KEY:-$ROOT/build/hws_shape_key}
+TOP_PARAMS=$(sed -n 's/^ *parameter integer \([A-Z_0-9]*\) *=.*/\1/p' "$ROOT/synth/hws_synth_top.v" | tr '\n' ' ')
+TOP_PARAMS=${TOP_PARAMS% }
 if [ -z "$CONFIGS" ]; then
 	explicit=0
 	for c in 2 4 8 16 64; do for t in 64 256 1024 4096; do CONFIGS="$CONFIGS ${c}x${t}"; done; done
@@ -38,8 +42,12 @@ for f in $FAMILIES; do
 	case "$f" in ice40|ecp5|xilinx|gowin) ;; *) echo "sweep_list.sh: unknown family '$f'" >&2; exit 2;; esac
 	for cfg in $CONFIGS; do
 		c=${cfg%x*} t=${cfg#*x}
-		tn=${t%ni}; tn=${tn%ne}; tn=${tn%nb}
-		case "$c$tn" in ''|*[!0-9]*) echo "sweep_list.sh: bad configuration '$cfg' (want CPUSxTASKS, e.g. 8x256, with optional suffixes nb, ne, ni in that order, e.g. 8x256nbneni)" >&2; exit 2;; esac
+		case "$c" in ''|*[!0-9]*) echo "sweep_list.sh: bad configuration '$cfg' (want CPUSxTASKS, e.g. 8x256, with optional suffixes nb, ne, ni, bl<lanes> in that order, e.g. 8x256nbneni)" >&2; exit 2;; esac
+		# the configuration as synth_one.sh reads it (build/hws_shape_key, when built)
+		if [ -x "$KEYTOOL" ]; then
+			err=$("$KEYTOOL" --synth "$c" "$t" "$TOP_PARAMS" 2>&1 >/dev/null) ||
+				{ echo "sweep_list.sh: bad configuration '$cfg': ${err#hws_shape_key: }" >&2; exit 2; }
+		fi
 		if [ $explicit = 0 ] && [ "$c" -gt 16 ] && { [ "$f" = ice40 ] || [ "$f" = gowin ]; }; then
 			continue
 		fi

@@ -24,7 +24,10 @@ all three, is the reference HX8K build at 8x256; the files are then
 <family>_<C>x<T>nb, ..ne, ..ni, ..nbne, ..nbneni and so on. The suffix bl<lanes> (last),
 or BAL_LANES=<lanes>, builds BALANCE with that many lanes (hws_top parameter BAL_LANES,
 1..NR_CPUS; docs/accelerator.md 8.2), files <family>_<C>x<T>bl<lanes> (none when the lanes
-are NR_CPUS, the default). Exits 0 whenever the JSON
+are NR_CPUS, the default). The configuration is the shape key's (docs/shapes.md) without
+x<cmd_depth>[r<res_depth>]g<groups>: build/hws_shape_key --synth reads and checks it (it is
+built here when missing), and every parameter synth/hws_synth_top.v declares is passed to
+Yosys. Exits 0 whenever the JSON
 was written (even for "failed" or "too big"), 2 on bad usage. Runs from any directory;
 paths are relative to the repository.
 
@@ -68,32 +71,25 @@ fi
 FAMILY=$1 CPUS=$2 TASKS=$3 OUTDIR=$4
 case "$FAMILY" in ice40|ecp5|xilinx|gowin) ;; *) die_usage "unknown family '$FAMILY' (ice40 ecp5 xilinx gowin)";; esac
 case "$CPUS" in ''|*[!0-9]*) die_usage "NR_CPUS '$CPUS' is not a number";; esac
-BAL=${LCU_BALANCE:-1}
-case "$BAL" in 0|1) ;; *) die_usage "LCU_BALANCE '$BAL' is not 0 or 1";; esac
-ECNT=${ERR_COUNTERS:-1}
-case "$ECNT" in 0|1) ;; *) die_usage "ERR_COUNTERS '$ECNT' is not 0 or 1";; esac
-LANES=${BAL_LANES:-0}
-case "$TASKS" in *bl*) LANES=${TASKS##*bl}; TASKS=${TASKS%bl*};; esac
-case "$LANES" in ''|*[!0-9]*) die_usage "BAL_LANES '$LANES' is not a number";; esac
-LANES=$((10#$LANES))
-[ "$LANES" -le "$CPUS" ] || die_usage "BAL_LANES $LANES is not 1..NR_CPUS ($CPUS)"
-[ "$LANES" = "$CPUS" ] && LANES=0
-IRQP=${IRQ:-1}
-case "$IRQP" in 0|1) ;; *) die_usage "IRQ '$IRQP' is not 0 or 1";; esac
-case "$TASKS" in *ni) TASKS=${TASKS%ni}; IRQP=0;; esac
-case "$TASKS" in *ne) TASKS=${TASKS%ne}; ECNT=0;; esac
-case "$TASKS" in *nb) TASKS=${TASKS%nb}; BAL=0;; esac
-case "$TASKS" in ''|*[!0-9]*) die_usage "NR_TASKS '$TASKS' is not a number (suffixes nb, ne, ni, bl<lanes> in that order are allowed, e.g. 256nbneni)";; esac
-[ "$LANES" = 0 ] || [ "$BAL" = 1 ] || die_usage "bl$LANES (BAL_LANES) needs BALANCE: drop nb or bl"
-SFX=""
-[ "$BAL" = 0 ] && SFX=nb
-[ "$ECNT" = 0 ] && SFX=${SFX}ne
-[ "$IRQP" = 0 ] && SFX=${SFX}ni
-[ "$LANES" = 0 ] || SFX=${SFX}bl$LANES
-
-GROUPS_=${NR_GROUPS:-16}
-CMDD=${CMD_DEPTH:-16}
-RESD=${RES_DEPTH:-16}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+# The configuration and the environment's parameters: build/hws_shape_key (lib/hws_params.c,
+# regmap/params.def) checks them and gives each parameter's value, the canonical name and
+# the -chparam list of the parameters synth/hws_synth_top.v declares. Built here when
+# missing (a synthesis host may have only the sources).
+KEYTOOL=${HWS_SHAPE_KEY:-$ROOT/build/hws_shape_key}
+if [ ! -x "$KEYTOOL" ]; then
+	mkdir -p "$(dirname "$KEYTOOL")"
+	${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$ROOT" -o "$KEYTOOL.tmp.$$" \
+		"$ROOT/tools/hws_shape_key.c" "$ROOT/lib/hws_params.c" && mv "$KEYTOOL.tmp.$$" "$KEYTOOL" ||
+		die_usage "cannot build $KEYTOOL"
+fi
+TOP_PARAMS=$(sed -n 's/^ *parameter integer \([A-Z_0-9]*\) *=.*/\1/p' "$HERE/hws_synth_top.v" | tr '\n' ' ')
+CFG=$("$KEYTOOL" --synth "$CPUS" "$TASKS" "${TOP_PARAMS% }" 2>&1) || die_usage "${CFG#hws_shape_key: }"
+eval "$CFG"
+BAL=$LCU_BALANCE ECNT=$ERR_COUNTERS LANES=$BAL_LANES IRQP=$IRQ CPUS=$NR_CPUS TASKS=$NR_TASKS
+GROUPS_=$NR_GROUPS CMDD=$CMD_DEPTH RESD=$RES_DEPTH
+SFX=${SYNTH_NAME#"${CPUS}x${TASKS}"}
 SYNTH_TIMEOUT=${SYNTH_TIMEOUT:-10800}
 PNR_TIMEOUT=${PNR_TIMEOUT:-3600}
 LTP_TIMEOUT=${LTP_TIMEOUT:-1800}
@@ -115,8 +111,6 @@ case "$BOARD" in ''|icebreaker) ;; *) die_usage "unknown BOARD '$BOARD' (icebrea
 # The cap holds for every tool this job starts (ulimit applies to this shell's children).
 [ "$SYNTH_MEM_MB" -gt 0 ] && ulimit -v $((SYNTH_MEM_MB * 1024))
 
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 cd "$ROOT"
@@ -140,7 +134,7 @@ jnum() { if [ -n "$1" ]; then printf '%s' "$1"; else printf 'null'; fi; }
 
 # ---- per family: synthesis command, cell classes, reference device -----------------------
 TOP=hws_synth_top
-PARAMS="-chparam NR_CPUS $CPUS -chparam NR_TASKS $TASKS -chparam NR_GROUPS $GROUPS_ -chparam CMD_DEPTH $CMDD -chparam RES_DEPTH $RESD -chparam LCU_BALANCE $BAL -chparam ERR_COUNTERS $ECNT -chparam BAL_LANES $LANES -chparam IRQ $IRQP"
+PARAMS=$CHPARAMS   # every parameter hws_synth_top declares (hws_shape_key --synth)
 case "$FAMILY" in
 ice40)
 	SYNTH="synth_ice40 -top $TOP $YOSYS_EXTRA; write_json $WORK/netlist.json"
@@ -437,7 +431,7 @@ RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknow
 {
 	printf '{\n'
 	printf '  "family": "%s", "nr_cpus": %s, "nr_tasks": %s,\n' "$FAMILY" "$CPUS" "$TASKS"
-	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s, "bal_lanes": %s, "irq": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT" "$([ "$LANES" = 0 ] && echo "$CPUS" || echo "$LANES")" "$IRQP"
+	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s, "bal_lanes": %s, "irq": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT" "$LANES" "$IRQP"
 	printf '  "status": %s, "reason": %s,\n' "$(jstr "$STATUS")" "$(jstr "$REASON")"
 	printf '  "luts": %s, "lut_sizes": %s, "ffs": %s, "brams": %s, "carries": %s,\n' \
 		"$(jnum "$LUTS")" "$LUT_SIZES" "$(jnum "$FFS")" "$(jnum "$BRAMS")" "$(jnum "$CARRIES")"

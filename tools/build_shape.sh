@@ -2,8 +2,8 @@
 # build_shape.sh - build one engine shape into the cache (docs/shapes.md).
 #
 # usage: tools/build_shape.sh KEY CACHE TRACE RUNTIME JOBS SOURCE...
-#   KEY      <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi],
-#            e.g. 8x256x16g16, 4x256x16g16bl1, 8x256x16g16nbneni, 8x256x16g16p2pi
+#   KEY      the shape key, `build/hws_shape_key --grammar` (docs/shapes.md), e.g. 8x256x16g16,
+#            4x256x16g16bl1, 8x256x16g16nbneni, 8x256x16g16p2pi
 #   CACHE    the cache folder (build/shapes); the shape goes to CACHE/KEY/
 #   TRACE    1: the build with FST waveform support (libhws_shape_trace.so), 0: without
 #            (libhws_shape.so)
@@ -11,7 +11,8 @@
 #   JOBS     parallel compiler jobs
 #   SOURCE   what the shape is built from: the RTL (*.v, *.vh) and the harness; the list
 #            is written beside the shape, and a shape older than one of them is rebuilt
-# Environment: HWS_SHAPE_COVERAGE=1 builds the coverage variant instead (make coverage,
+# Environment: HWS_SHAPE_KEY, the key tool (default build/hws_shape_key; make builds it).
+# HWS_SHAPE_COVERAGE=1 builds the coverage variant instead (make coverage,
 # docs/coverage.md): Verilated with --coverage-line --coverage-toggle, the harness of
 # tools/coverage/cov_shape_so.cpp (hws_shape_so.cpp plus the writing of the counts); CACHE
 # is then the coverage build's own (build/coverage/shapes), never build/shapes.
@@ -26,40 +27,14 @@ die() { echo "build_shape: $*" >&2; exit 2; }
 key=$1 cache=$2 trace=$3 runtime=$4 jobs=$5
 shift 5
 
-# The key, and the ranges of lib/hws_params.h (their one home).
-[[ $key =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r([0-9]+))?g([0-9]+)(nb)?(ne)?(ni)?(bl([0-9]+))?(p([0-9]+))?(pi)?$ ]] ||
-	die "'$key' is not a shape key: <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi], e.g. 8x256x16g16 (docs/shapes.md)"
-cpus=$((10#${BASH_REMATCH[1]})) tasks=$((10#${BASH_REMATCH[2]})) cmd=$((10#${BASH_REMATCH[3]}))
-res=$((10#${BASH_REMATCH[5]:-$cmd})) groups=$((10#${BASH_REMATCH[6]}))
-nb=${BASH_REMATCH[7]:+1} ne=${BASH_REMATCH[8]:+1} ni=${BASH_REMATCH[9]:+1}
-nb=${nb:-0} ne=${ne:-0} ni=${ni:-0}
-lanes_given=${BASH_REMATCH[10]:+1}
-lanes=$((10#${BASH_REMATCH[11]:-$cpus}))
-ports=$((10#${BASH_REMATCH[13]:-1}))
-pipe=${BASH_REMATCH[14]:+1}
-pipe=${pipe:-0}
-canon="${cpus}x${tasks}x${cmd}"
-[ "$res" = "$cmd" ] || canon+="r$res"
-canon+="g$groups"
-[ "$nb" = 0 ] || canon+=nb
-[ "$ne" = 0 ] || canon+=ne
-[ "$ni" = 0 ] || canon+=ni
-[ "$lanes" = "$cpus" ] || canon+="bl$lanes"
-[ "$ports" = 1 ] || canon+="p$ports"
-[ "$pipe" = 0 ] || canon+=pi
-[ "$canon" = "$key" ] || die "'$key' is not canonical: use $canon"
-lim() { awk -v n="$1" '$1 == "#define" && $2 == n { print $3 }' lib/hws_params.h; }
-check() { # name value min max
-	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || die "$key: $1 must be $3..$4 (got $2)"
-}
-check NR_CPUS "$cpus" 1 "$(lim HWS_MAX_NR_CPUS)"
-check NR_TASKS "$tasks" 1 "$(lim HWS_MAX_NR_TASKS)"
-check CMD_DEPTH "$cmd" "$(lim HWS_MIN_DEPTH)" "$(lim HWS_MAX_DEPTH)"
-check RES_DEPTH "$res" "$(lim HWS_MIN_DEPTH)" "$(lim HWS_MAX_DEPTH)"
-check NR_GROUPS "$groups" 1 "$(lim HWS_MAX_NR_GROUPS)"
-check NR_PORTS "$ports" 1 "$(lim HWS_MAX_NR_PORTS)"
-[ -z "$lanes_given" ] || [ "$nb" = 0 ] || die "$key: bl<lanes> (BAL_LANES) needs BALANCE: drop nb or bl"
-check BAL_LANES "$lanes" 1 "$cpus"
+# The key: build/hws_shape_key (lib/hws_params.c, regmap/params.def) checks it (canonical,
+# every parameter in its range) and gives the Verilator -G flags and the harness's -D defines.
+tool=${HWS_SHAPE_KEY:-build/hws_shape_key}
+[ -x "$tool" ] || die "no $tool (make builds it)"
+gflags=$("$tool" --gflags "$key" 2>&1) || die "${gflags#hws_shape_key: }"
+defines=$("$tool" --defines "$key")
+read -r -a gflags <<<"$gflags"
+read -r -a defines <<<"$defines"
 case $trace in 0) so=libhws_shape.so ;; 1) so=libhws_shape_trace.so ;; *) die "TRACE must be 0 or 1" ;; esac
 [ -r "$runtime" ] || die "no Verilator runtime archive $runtime (make builds it)"
 
@@ -100,8 +75,7 @@ opt=-O2
 # Verilator's own make runs -j JOBS, not as a sub-make of the make that runs this script.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 verilator "${vflags[@]}" --prefix Vhws --Mdir "$tmp/vl" --build -j "$jobs" \
-	-GNR_CPUS="$cpus" -GNR_TASKS="$tasks" -GCMD_DEPTH="$cmd" -GRES_DEPTH="$res" \
-	-GNR_GROUPS="$groups" -GLCU_BALANCE=$((1 - nb)) -GERR_COUNTERS=$((1 - ne)) -GIRQ=$((1 - ni)) -GNR_PORTS="$ports" -GBAL_LANES="$lanes" -GPIPE="$pipe" \
+	"${gflags[@]}" \
 	-CFLAGS "$pic" -MAKEFLAGS "OPT_FAST=$opt" -MAKEFLAGS "OPT_SLOW=-O1" -MAKEFLAGS "OPT_GLOBAL=-O1" \
 	"${rtl[@]}" >"$tmp/verilator.log" || { cat "$tmp/verilator.log" >&2; exit 1; }
 
@@ -109,8 +83,7 @@ vl=/usr/share/verilator/include
 built_with="Verilator $(verilator --version | awk '{ print $2 }') ${vflags[*]} $opt"
 ${CXX:-g++} -std=gnu++17 $opt $pic "${defs[@]}" -I"$vl" -I"$vl/vltstd" -I"$tmp/vl" -Isim/harness -I. -Iinclude \
 	-Wall -Wextra -Wno-unused-parameter -DHWS_VHDR='"Vhws.h"' \
-	-DHWS_V_CPUS="$cpus" -DHWS_V_TASKS="$tasks" -DHWS_V_CMD_DEPTH="$cmd" -DHWS_V_RES_DEPTH="$res" \
-	-DHWS_V_GROUPS="$groups" -DHWS_V_NO_BALANCE="$nb" -DHWS_V_NO_ERR_COUNTERS="$ne" -DHWS_V_NO_IRQ="$ni" -DHWS_V_PORTS="$ports" -DHWS_V_BAL_LANES="$lanes" -DHWS_V_PIPE="$pipe" \
+	"${defines[@]}" \
 	-DHWS_V_BUILT_WITH="\"$built_with\"" -c -o "$tmp/hws_shape_so.o" "$harness"
 # The harness's AXI master steps lib/hws_port_master (its timing rule's one home).
 ${CC:-cc} -std=c11 $opt -fPIC -fvisibility=hidden -I. -Iinclude -Wall -Wextra -c -o "$tmp/hws_port_master.o" \

@@ -59,6 +59,7 @@ struct hws_config {
 	unsigned pipe;		/* PIPE: 1 = overlapped issue (docs/accelerator.md 4.1.1;
 				 * every backend: the rtl and lockstep ones use a shape
 				 * built with it, suffix pi) */
+	HWS_PARAMS_ADDED(HWS_PARAMS_DECLARE)	/* regmap/params.def's, after "added" */
 };
 
 struct hws_dev;

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "hws/axil_pins.h"
+#include "hws/params_list.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,28 +47,17 @@ extern "C" {
 				 * ops->errmsg() says why; the transport answers nothing more */
 
 /*
- * The parameters of one engine instance (docs/accelerator.md section 1). Ranges and
- * defaults: lib/hws_params.h.
+ * The parameters of one engine instance (docs/accelerator.md section 1), one unsigned
+ * field each, in the order of regmap/params.def (include/hws/params_list.h, generated;
+ * HWS_PARAMS_FIELD_DOCS there says what each holds):
+ *   nr_cpus 1..64, nr_tasks 1..4096, cmd_depth 2..32, res_depth 2..32, nr_groups 1..64,
+ *   no_balance 0, 1 (1 = built without BALANCE, LCU_BALANCE = 0), no_err_counters 0, 1
+ *   (ERR_COUNTERS = 0), nr_ports 0..4 (NR_PORTS; 0 means 1), bal_lanes 0..nr_cpus
+ *   (BAL_LANES; 0 means nr_cpus), no_irq 0, 1 (IRQ = 0), pipe 0, 1 (PIPE),
+ * then any parameter added since. Ranges, defaults and checks: lib/hws_params.h.
  */
 struct hws_params {
-	unsigned nr_cpus;	/* 1..64 */
-	unsigned nr_tasks;	/* 1..4096 */
-	unsigned cmd_depth;	/* 2..32 */
-	unsigned res_depth;	/* 2..32 */
-	unsigned nr_groups;	/* 1..64: task groups of the load-comparison unit */
-	unsigned no_balance;	/* 0, 1: 1 = built without the BALANCE query (LCU_BALANCE = 0):
-				 * QUERY kind 2 fails with OPCODE, FEATURES.BALANCE reads 0 */
-	unsigned no_err_counters; /* 0, 1: 1 = built without the per-code error counters
-				 * (ERR_COUNTERS = 0): ERR_CNTn read 0, FEATURES.ERR_COUNTERS reads 0 */
-	unsigned nr_ports;	/* 0..4: AXI4-Lite ports (NR_PORTS); 0 means 1 (docs/accelerator.md 4.5) */
-	unsigned bal_lanes;	/* 0..nr_cpus: BALANCE's lanes (BAL_LANES); 0 means nr_cpus, one
-				 * per CPU. Fewer lanes: less area, a longer BALANCE
-				 * (hws_bal_latency(), docs/accelerator.md 8.2); FEATURES.BAL_LANES */
-	unsigned no_irq;	/* 0, 1: 1 = built without the preemption interrupt (IRQ = 0):
-				 * IRQ_PEND/IRQ_EN read 0, their and CURR's writes are ignored,
-				 * FEATURES.IRQ reads 0 (docs/accelerator.md 4.6) */
-	unsigned pipe;		/* 0, 1: PIPE, overlapped issue (docs/accelerator.md 4.1.1); the
-				 * rtl and lockstep backends use a shape built with it (pi) */
+	HWS_PARAMS_FIELDS(HWS_PARAMS_DECLARE)
 };
 
 /*

@@ -11,13 +11,10 @@
  * builds it first when it is missing or older than its sources (unless building is off),
  * and loads it; hwsched is never relinked for a shape.
  *
- * The key, canonical (one key per shape):
+ * The key, canonical (one key per shape), is regmap/params.def's (docs/shapes.md):
  *     <cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi]
- * r<res_depth> only when the result FIFO's depth differs from the command FIFO's; nb: built
- * without the BALANCE query (LCU_BALANCE = 0); ne: without the per-code error counters
- * (ERR_COUNTERS = 0); ni: without the preemption interrupt (IRQ = 0); bl<lanes> only when
- * BAL_LANES is below NR_CPUS (never with nb); p<ports> only when NR_PORTS > 1; pi: with
- * overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1). The default shape is 8x256x16g16.
+ * printed and parsed by lib/hws_params.c (hws_params_key(), hws_params_key_parse()), for
+ * the scripts by build/hws_shape_key. The default shape is 8x256x16g16.
  */
 #ifndef HWS_SHAPE_H
 #define HWS_SHAPE_H
@@ -25,14 +22,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hws/params_list.h"
 #include "sim/harness/hws_vsim.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The version of the table below; a shared object of another version is rebuilt. */
-#define HWS_SHAPE_ABI 6
+/* The version of the table below; a shared object of another version is rebuilt. Its
+ * low byte is the number of parameters (a parameter added to regmap/params.def makes the
+ * table longer). */
+#define HWS_SHAPE_ABI (7u << 8 | HWS_NR_PARAMS)
 /* The one symbol a shape's shared object exports. */
 #define HWS_SHAPE_ENTRY "hws_shape_v1"
 /* The file of a shape in its cache folder: without and with FST waveform support. */
@@ -44,12 +44,9 @@ extern "C" {
 struct hws_shape_ops {
 	unsigned abi;		/* HWS_SHAPE_ABI */
 	unsigned size;		/* sizeof(struct hws_shape_ops) */
-	unsigned nr_cpus, nr_tasks, cmd_depth, res_depth, nr_groups;
-	unsigned no_balance, no_err_counters;
-	unsigned nr_ports;
-	unsigned bal_lanes;	/* BAL_LANES as built (1..nr_cpus; never 0) */
-	unsigned no_irq;	/* built without the preemption interrupt (IRQ = 0) */
-	unsigned pipe;		/* PIPE */
+	/* The fields of struct hws_params as built: nr_ports 1..4 and bal_lanes 1..nr_cpus,
+	 * never 0 (tools/hws_shape_key.c --defines gives them) */
+	HWS_PARAMS_FIELDS(HWS_PARAMS_DECLARE)
 	unsigned trace;		/* built with --trace-fst (a waveform can be written) */
 	const char *built_with;	/* the Verilator version and flags, for messages */
 	/* An instance, reset; NULL with @msg set on failure (a waveform it cannot open). */
@@ -71,13 +68,13 @@ struct hws_shape_ops {
 typedef const struct hws_shape_ops *(*hws_shape_entry_fn)(void);
 
 /**
- * hws_shape_key - the canonical key of a shape
- * @o: the parameters (nr_cpus .. pipe; the options are ignored)
+ * hws_shape_key - the canonical key of a shape (hws_params_key() of lib/hws_params.h)
+ * @o: the parameters (nr_cpus .. pipe and those added; the options are ignored)
  * @key: receives the key, e.g. "8x256x16g16", "2x64x16g16nbne", "2x16x4r8g16", "8x256x16g16p4",
  *	 "4x256x16g16bl1", "8x256x16g16nbneni", "8x256x16g16p2pi"
  * @len: size of @key (HWS_SHAPE_KEY_MAX is enough)
  */
-#define HWS_SHAPE_KEY_MAX 48
+#define HWS_SHAPE_KEY_MAX HWS_PARAMS_KEY_MAX
 void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len);
 
 /**

@@ -1,10 +1,10 @@
 // hws_shape_so.cpp - the harness of one engine shape, compiled into that shape's shared
 // object (build/shapes/<key>/libhws_shape.so, tools/build_shape.sh; docs/shapes.md).
 //
-// Compiled with -DHWS_VHDR="Vhws.h" (the Verilated class Vhws of this shape),
-// -DHWS_V_CPUS/-DHWS_V_TASKS/-DHWS_V_CMD_DEPTH/-DHWS_V_RES_DEPTH/-DHWS_V_GROUPS,
-// -DHWS_V_NO_BALANCE/-DHWS_V_NO_ERR_COUNTERS/-DHWS_V_NO_IRQ, -DHWS_V_PORTS, -DHWS_V_BAL_LANES
-// (1..cpus), -DHWS_V_PIPE, -DHWS_V_BUILT_WITH="..." and VM_TRACE 0 or 1,
+// Compiled with -DHWS_VHDR="Vhws.h" (the Verilated class Vhws of this shape), the
+// parameters as built, -DHWS_V_<field>=N for each field of struct hws_params
+// (build/hws_shape_key --defines KEY: regmap/params.def's, nr_ports and bal_lanes never 0),
+// -DHWS_V_BUILT_WITH="..." and VM_TRACE 0 or 1,
 // and -fvisibility=hidden: the one symbol exported is hws_shape_v1().
 #include "hws_vsim_impl.h"
 
@@ -65,9 +65,10 @@ uint64_t irq(void *inst, unsigned *any)
 
 const hws_shape_ops ops = {
 	HWS_SHAPE_ABI, sizeof(hws_shape_ops),
-	HWS_V_CPUS, HWS_V_TASKS, HWS_V_CMD_DEPTH, HWS_V_RES_DEPTH, HWS_V_GROUPS,
-	HWS_V_NO_BALANCE, HWS_V_NO_ERR_COUNTERS, HWS_V_PORTS, HWS_V_BAL_LANES, HWS_V_NO_IRQ,
-	HWS_V_PIPE, VM_TRACE, HWS_V_BUILT_WITH,
+#define HWS_V_FIELD(field, NAME) HWS_V_##field,
+	HWS_PARAMS_FIELDS(HWS_V_FIELD)
+#undef HWS_V_FIELD
+	VM_TRACE, HWS_V_BUILT_WITH,
 	create, destroy, reset, write, read, idle, pins, irq,
 };
 

@@ -49,19 +49,21 @@ void hws_shape_set_build(int build)
 	build_allowed = !!build;
 }
 
+/* The engine parameters of @o. */
+static void params_of_opts(const struct hws_vsim_opts *o, struct hws_params *p)
+{
+	memset(p, 0, sizeof(*p));
+#define COPY(field, NAME) p->field = o->field;
+	HWS_PARAMS_FIELDS(COPY)
+#undef COPY
+}
+
 void hws_shape_key(const struct hws_vsim_opts *o, char *key, size_t len)
 {
-	char res[16] = "", ports[16] = "", lanes[16] = "";
+	struct hws_params p;
 
-	if (o->res_depth != o->cmd_depth)
-		snprintf(res, sizeof(res), "r%u", o->res_depth);
-	if (o->nr_ports > 1)
-		snprintf(ports, sizeof(ports), "p%u", o->nr_ports);
-	if (o->bal_lanes && o->bal_lanes != o->nr_cpus)
-		snprintf(lanes, sizeof(lanes), "bl%u", o->bal_lanes);
-	snprintf(key, len, "%ux%ux%u%sg%u%s%s%s%s%s%s", o->nr_cpus, o->nr_tasks, o->cmd_depth, res,
-		 o->nr_groups, o->no_balance ? "nb" : "", o->no_err_counters ? "ne" : "",
-		 o->no_irq ? "ni" : "", lanes, ports, o->pipe ? "pi" : "");
+	params_of_opts(o, &p);
+	hws_params_key(&p, key, len);
 }
 
 /* 1 when the tree shapes are built from is an installed PREFIX/share/hwsched (make
@@ -351,15 +353,25 @@ static int build(const char *root, const char *cache, const char *key,
 	return 0;
 }
 
+/* The parameters a shape was built with (hws_shape.h: its fields are struct hws_params'). */
+static void params_of_shape(const struct hws_shape_ops *s, struct hws_params *p)
+{
+	memset(p, 0, sizeof(*p));
+#define COPY(field, NAME) p->field = s->field;
+	HWS_PARAMS_FIELDS(COPY)
+#undef COPY
+}
+
 static int same_shape(const struct hws_shape_ops *s, const struct hws_vsim_opts *o)
 {
-	return s->nr_cpus == o->nr_cpus && s->nr_tasks == o->nr_tasks &&
-	       s->cmd_depth == o->cmd_depth && s->res_depth == o->res_depth &&
-	       s->nr_groups == o->nr_groups && s->no_balance == o->no_balance &&
-	       s->no_err_counters == o->no_err_counters && s->no_irq == o->no_irq &&
-	       s->nr_ports == (o->nr_ports ? o->nr_ports : 1) && s->pipe == o->pipe &&
-	       s->bal_lanes == (o->bal_lanes ? o->bal_lanes : o->nr_cpus) &&
-	       s->trace == (o->wave != NULL);
+	struct hws_params built, want;
+
+	params_of_shape(s, &built);
+	params_of_opts(o, &want);
+	for (unsigned i = 0; i < HWS_NR_PARAMS; i++)
+		if (hws_param_value(&built, i) != hws_param_value(&want, i))
+			return 0;
+	return s->trace == (o->wave != NULL);
 }
 
 static const struct hws_shape_ops *load(const char *so, const char *key,
@@ -383,11 +395,13 @@ static const struct hws_shape_ops *load(const char *so, const char *key,
 		return NULL;
 	}
 	if (!same_shape(s, o)) {
-		snprintf(msg, len,
-			 "engine shape %s: %s holds %ux%ux%u/%u g%u%s%s%s p%u bl%u%s, not this shape",
-			 key, so, s->nr_cpus, s->nr_tasks, s->cmd_depth, s->res_depth,
-			 s->nr_groups, s->no_balance ? " nb" : "", s->no_err_counters ? " ne" : "",
-			 s->no_irq ? " ni" : "", s->nr_ports, s->bal_lanes, s->pipe ? " pi" : "");
+		struct hws_params built;
+		char held[HWS_SHAPE_KEY_MAX];
+
+		params_of_shape(s, &built);
+		hws_params_key(&built, held, sizeof(held));
+		snprintf(msg, len, "engine shape %s: %s holds %s%s, not this shape", key, so, held,
+			 s->trace ? " (with waveform support)" : "");
 		dlclose(h);
 		return NULL;
 	}
@@ -397,9 +411,7 @@ static const struct hws_shape_ops *load(const char *so, const char *key,
 static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, int *err,
 					       char *msg, size_t len)
 {
-	struct hws_params p = { o->nr_cpus, o->nr_tasks, o->cmd_depth, o->res_depth,
-				o->nr_groups, o->no_balance, o->no_err_counters, o->nr_ports,
-				o->bal_lanes, o->no_irq, o->pipe };
+	struct hws_params p;
 	char key[HWS_SHAPE_KEY_MAX], why[384], dir[PATH_LEN], so[PATH_LEN + 64];
 	char cmd[2 * PATH_LEN];
 	const char *cache, *root = repo_root();
@@ -408,6 +420,7 @@ static const struct hws_shape_ops *open_locked(const struct hws_vsim_opts *o, in
 	struct loaded *l;
 
 	*err = -EINVAL;
+	params_of_opts(o, &p);
 	if (hws_params_check(&p, why, sizeof(why))) {
 		snprintf(msg, len, "engine shape: %s", why);
 		return NULL;

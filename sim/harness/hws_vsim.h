@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "include/hws/axil_pins.h"
+#include "include/hws/params_list.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,7 @@ struct hws_vsim_opts {
 	unsigned no_irq;	/* ... without the preemption interrupt (IRQ = 0) */
 	unsigned pipe;		/* PIPE, 0 or 1 (overlapped issue, docs/accelerator.md 4.1.1;
 				 * the shape key's pi) */
+	HWS_PARAMS_ADDED(HWS_PARAMS_DECLARE)	/* regmap/params.def's, after "added" */
 };
 
 /**

@@ -100,14 +100,13 @@ static int rtl_open(const struct hws_backend_args *a, struct hws_transport *out,
 		    size_t len)
 {
 	const struct hws_params *p = &a->params;
-	struct hws_vsim_opts o = {
-		p->nr_cpus, p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
-		a->wave, a->deep_check, p->no_balance, p->no_err_counters, p->nr_ports,
-		p->bal_lanes, p->no_irq, p->pipe,
-	};
+	struct hws_vsim_opts o = { .wave = a->wave, .deep_check = a->deep_check };
 	struct rtl_tp *r;
 	int ret;
 
+#define COPY(field, NAME) o.field = p->field;
+	HWS_PARAMS_FIELDS(COPY)	/* every parameter of regmap/params.def */
+#undef COPY
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(msg, len, "out of memory");

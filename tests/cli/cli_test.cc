@@ -1,6 +1,8 @@
 // cli_test.cc - the hwsched executable as a user runs it.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -114,6 +116,44 @@ TEST(Cli, BadArgumentsAreNamed)
 		EXPECT_NE(r.status, 0) << c.args;
 		EXPECT_NE(r.out.find(c.want), std::string::npos) << c.args << ": " << r.out;
 	}
+}
+
+// The options that set engine parameters (regmap/params.def's cli lines, cli/cli_param_opts.h):
+// each refuses a value outside its range naming the option and the range, and takes the
+// edges of the range (on the model backend: no shape to build).
+TEST(Cli, EngineParameterOptionsTakeTheirRangeAndNameIt)
+{
+	const struct {
+		const char *opt;
+		unsigned lo, hi;
+	} opts[] = {
+		{ "--cpus", 1, 64 }, { "--tasks", 1, 4096 }, { "--depth", 2, 32 },
+		{ "--ports", 1, 4 }, { "--bal-lanes", 1, 64 },
+	};
+	for (const auto &o : opts) {
+		for (unsigned bad : { o.lo - 1, o.hi + 1 }) {
+			const std::string args = std::string("lockstep --backend model --commands 10 ") +
+						 o.opt + " " + std::to_string(bad) +
+						 (!strcmp(o.opt, "--bal-lanes") ? " --cpus 64" : "");
+			CliRun r = hwsched(args);
+			EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+			const std::string want = std::string(o.opt) + " '" + std::to_string(bad) +
+						 "': expected a whole number in " + std::to_string(o.lo) +
+						 ".." + std::to_string(o.hi);
+			EXPECT_NE(r.out.find(want), std::string::npos) << args << ": " << r.out;
+		}
+		for (unsigned good : { o.lo, o.hi }) {
+			/* --bal-lanes N needs N CPUs; --tasks 4096 and 64 CPUs are slow enough */
+			const std::string args = std::string("lockstep --backend model --commands 10 ") +
+						 o.opt + " " + std::to_string(good) +
+						 (!strcmp(o.opt, "--bal-lanes") ? " --cpus " + std::to_string(good) : "");
+			CliRun r = hwsched(args);
+			EXPECT_EQ(r.status, 0) << args << ": " << r.out;
+		}
+	}
+	CliRun r = hwsched("lockstep --backend model --commands 10 --cpus 4 --bal-lanes 5");
+	EXPECT_NE(r.status, 0) << r.out;
+	EXPECT_NE(r.out.find("BAL_LANES must be 1..NR_CPUS"), std::string::npos) << r.out;
 }
 
 TEST(Cli, WaveformIsWritten)

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/hws_params.h"
 #include "sim/harness/hws_shape.h"
 #include "tests/test_util.h"
 
@@ -123,6 +124,44 @@ TEST(Shapes, KeysAreCanonical)
 	o = { 4, 256, 16, 16, 16, nullptr, 0, 0, 0, 2, 2, 0, 1 };
 	hws_shape_key(&o, key, sizeof(key));
 	EXPECT_STREQ(key, "4x256x16g16bl2p2pi");
+}
+
+// The RTL's range checks are the C ones: rtl/hws_params.vh's test of each parameter has the
+// table's bounds (lib/hws_params.h), and Verilator stops hws_top at a value one past them.
+TEST(Shapes, RtlRangesAreTheCOnes)
+{
+	const std::string root = repo_root();
+	FILE *f = fopen((root + "/rtl/hws_params.vh").c_str(), "r");
+	ASSERT_NE(f, nullptr);
+	std::string vh;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		vh.append(buf, n);
+	fclose(f);
+	hws_params def;
+	hws_params_default(&def);
+	for (unsigned i = 0; i < HWS_NR_PARAMS; i++) {
+		const struct hws_param_desc *d = hws_param_desc(i);
+		/* the RTL takes 0 too where 0 means another value and is the default */
+		const unsigned lo = d->has_zero && d->def == 0 ? 0 : d->min;
+		const std::string max = d->max_param >= 0 ? hws_param_desc(d->max_param)->name :
+							    std::to_string(d->max);
+		const std::string want = std::string("`define HWS_PARAM_BAD_") + d->name + " (" +
+					 d->name + " < " + std::to_string(lo) + " || " + d->name +
+					 " > " + max + ")";
+		EXPECT_NE(vh.find(want), std::string::npos) << want;
+	}
+	for (const char *g : { "-GNR_CPUS=65", "-GCMD_DEPTH=1", "-GNR_PORTS=5", "-GBAL_LANES=9",
+			       "-GPIPE=2" }) {
+		CliRun r = shell("cd " + root + " && verilator --lint-only -Wall -Irtl --top-module hws_top " +
+				 g + " rtl/*.v");
+		EXPECT_NE(r.status, 0) << g;
+		EXPECT_NE(r.out.find("hws_top: illegal parameters"), std::string::npos) << g << ": " << r.out;
+	}
+	CliRun r = shell("cd " + root + " && verilator --lint-only -Wall -Irtl --top-module hws_top "
+			 "-GNR_CPUS=64 -GCMD_DEPTH=2 -GNR_PORTS=4 -GBAL_LANES=1 -GPIPE=1 rtl/*.v");
+	EXPECT_EQ(r.status, 0) << r.out;
 }
 
 // Out of the spec's ranges: refused by name before any build (the cache stays empty), by
