@@ -125,7 +125,7 @@ SHAPE_TRACE ?= 0
 # hwsched from the list the build writes beside the shape).
 SHAPE_SRCS := $(RTL_SRCS) $(RTL_INC) sim/harness/hws_shape_so.cpp sim/harness/hws_vsim_impl.h \
 	sim/harness/axi_master.h sim/harness/hws_vsim.h sim/harness/hws_shape.h tools/build_shape.sh \
-	include/hws/axil_pins.h lib/hws_port_master.c lib/hws_port_master.h
+	include/hws/axil_pins.h include/hws/units.h lib/hws_port_master.c lib/hws_port_master.h
 # The Verilator runtime, compiled once, position-independent with hidden symbols, and
 # linked into every shape (each shared object is self-contained).
 SHAPE_RT_OBJS := $(addprefix $(BUILD)/obj/shape-rt/,verilated.o verilated_threads.o verilated_fst_c.o)

@@ -15,6 +15,7 @@
  *   hws_m_domain.c   rtl/hws_domain.v, rtl/hws_balance.v: the domain table, QUERY, BALANCE
  *   hws_m_irq.c      rtl/hws_irq.v          CURR, IRQ_PEND, IRQ_EN
  *   hws_m_axil.c     rtl/hws_axil_slave.v  the handshakes around the edge; the transactions
+ *   hws_m_units.c    the units' boundary values a lockstep pair compares (hws/units.h)
  *
  * The FIFOs (rtl/hws_fifo.v) and the bitmaps' bit operations are small enough to be inline
  * functions here. Each unit's fields of struct hws_model are grouped under its name.
@@ -25,6 +26,7 @@
 #include <stdint.h>
 
 #include "hws/regs.h"
+#include "hws/units.h"
 #include "lib/hws_balance.h"
 #include "lib/hws_bus_timing.h"
 #include "lib/hws_params.h"
@@ -337,6 +339,12 @@ void hws_m_domain_reset(struct hws_model *m);
 int hws_m_is_curr(const struct hws_model *m, uint32_t addr);
 void hws_m_irq_decode(struct hws_model *m, struct edge_ctx *e, unsigned i);
 void hws_m_irq_step(struct hws_model *m, const struct edge_ctx *e);
+
+/* hws_m_units.c: the boundary values (include/hws/units.h): 0, or -EAGAIN when the model
+ * is not quiescent; a fault in one unit's state (tests): 0, or -ENOTSUP for a unit this
+ * engine cannot corrupt that way (the arbiter of one port, the irq of an IRQ = 0 build). */
+int hws_model_units(const struct hws_model *m, struct hws_units *u);
+int hws_model_inject_unit_fault(struct hws_model *m, enum hws_unit unit);
 
 #ifdef __cplusplus
 }
