@@ -10,9 +10,16 @@
  * hws_lockstep_create()): edge for edge when both engines are clocked by their
  * transports; data and responses only, the reference idled settle_edges before each
  * transaction, when the second engine runs on a clock of its own (dut.settle_edges).
+ *
+ * Beside the bus, when both sides offer units() (the model and the rtl backend), the units'
+ * boundary values (include/hws/units.h) are compared after every transaction, idle and
+ * edge at which the model is quiescent; the first difference stops the pair too, and
+ * errmsg() names the unit whose values first differ, the edge and both values.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +34,12 @@ struct lockstep {
 	uint64_t resets;		/* reset() calls */
 	int broken;			/* a mismatch or a failure stopped the pair */
 	uint64_t edges;			/* pins() edges */
-	char msg[512];
+	uint64_t clock;			/* every edge both sides ran (transactions, idles) */
+	int units;			/* both sides offer units(): compared */
+	int dirty;			/* the units may have changed since the last compare:
+					 * a write, a reset, a fault, a command in flight */
+	struct hws_units ua, ub;	/* the last values read, reference and second side */
+	char msg[640];
 };
 
 static void set_msg(struct lockstep *l, const char *fmt, ...)
@@ -95,6 +107,146 @@ static void settle(struct lockstep *l)
 		l->ref.ops->idle(l->ref.ctx, l->dut.settle_edges, &ns);
 }
 
+/* ---- The units' boundary values (include/hws/units.h) ---- */
+
+static const char *const unit_name[HWS_UNIT_COUNT] = {
+	[HWS_UNIT_FE] = "fe", [HWS_UNIT_ARBITER] = "arbiter", [HWS_UNIT_SEQ] = "seq",
+	[HWS_UNIT_LISTS] = "lists", [HWS_UNIT_LOADS] = "loads", [HWS_UNIT_DOMAIN] = "domain",
+	[HWS_UNIT_IRQ] = "irq",
+};
+
+/* How many entries of a field are compared: one, a fixed count, one per CPU, two per CPU,
+ * one per 32 tasks. */
+enum field_count { FC_ONE, FC_FIXED, FC_CPUS, FC_CPUS2, FC_TASKW };
+
+/* One field of struct hws_units: its unit, name, place, count and element size. */
+struct unit_field {
+	enum hws_unit unit;
+	const char *name;
+	size_t off;
+	enum field_count count;
+	unsigned fixed, size;
+};
+
+#define UF(u, f, c) { u, #f, offsetof(struct hws_units, f), c, 0, \
+		      sizeof(((struct hws_units *)0)->f) }
+#define UF_ARR(u, f, c) { u, #f, offsetof(struct hws_units, f), c, \
+			  sizeof(((struct hws_units *)0)->f) / \
+				  sizeof(((struct hws_units *)0)->f[0]), \
+			  sizeof(((struct hws_units *)0)->f[0]) }
+
+/* In enum hws_unit's order: the first field that differs names the unit. */
+static const struct unit_field unit_fields[] = {
+	UF(HWS_UNIT_FE, fe_eligible, FC_ONE), UF(HWS_UNIT_ARBITER, arb_win, FC_ONE),
+	UF(HWS_UNIT_SEQ, seq_busy, FC_ONE), UF(HWS_UNIT_SEQ, seq_two, FC_ONE),
+	UF_ARR(HWS_UNIT_LISTS, queued, FC_TASKW), UF_ARR(HWS_UNIT_LOADS, nr, FC_CPUS2),
+	UF_ARR(HWS_UNIT_LOADS, load, FC_CPUS), UF_ARR(HWS_UNIT_LOADS, hist, FC_CPUS),
+	UF(HWS_UNIT_LOADS, idle, FC_ONE), UF(HWS_UNIT_LOADS, swap, FC_ONE),
+	UF_ARR(HWS_UNIT_DOMAIN, bal, FC_FIXED), UF(HWS_UNIT_IRQ, irq_pend, FC_ONE),
+	UF(HWS_UNIT_IRQ, irq_en, FC_ONE),
+};
+
+/* The entries of @f compared for an engine of @u's size. */
+static unsigned field_n(const struct unit_field *f, const struct hws_units *u)
+{
+	switch (f->count) {
+	case FC_FIXED:
+		return f->fixed;
+	case FC_CPUS:
+		return u->nr_cpus;
+	case FC_CPUS2:
+		return 2 * u->nr_cpus;
+	case FC_TASKW:
+		return (u->nr_tasks + 31) / 32;
+	default:
+		return 1;
+	}
+}
+
+static uint64_t field_value(const struct hws_units *u, const struct unit_field *f, unsigned i)
+{
+	const unsigned char *p = (const unsigned char *)u + f->off + (size_t)i * f->size;
+	uint64_t v64;
+	uint32_t v32;
+
+	if (f->size == sizeof(v64)) {
+		memcpy(&v64, p, sizeof(v64));
+		return v64;
+	}
+	memcpy(&v32, p, sizeof(v32));
+	return v32;
+}
+
+/*
+ * Compare the units now, when both sides offer them and the model is quiescent: 0, or
+ * -EIO with the pair stopped and the message naming the unit that first differs. @what
+ * says what ran last ("read", "write", "idle", ...), at register @off for a read or write.
+ */
+static int units_check(struct lockstep *l, const char *what, uint32_t off)
+{
+	char cbuf[112], where[48];
+
+	if (!l->units || !l->dirty)
+		return 0;
+	if (l->ref.ops->units(l->ref.ctx, &l->ua))
+		return 0;	/* not quiescent: still dirty */
+	l->dirty = 0;
+	if (l->dut.ops->units(l->dut.ctx, &l->ub))
+		return 0;
+	if (l->ua.nr_cpus != l->ub.nr_cpus || l->ua.nr_tasks != l->ub.nr_tasks ||
+	    l->ua.nr_cpus > HWS_UNITS_MAX_CPUS || l->ua.nr_tasks > HWS_UNITS_MAX_TASKS) {
+		l->broken = 1;
+		set_msg(l, "lockstep: the sides' units are of different engines (%s %u CPUs %u "
+			   "tasks, %s %u CPUs %u tasks)", l->ref.name, l->ua.nr_cpus,
+			l->ua.nr_tasks, l->dut.name, l->ub.nr_cpus, l->ub.nr_tasks);
+		return -EIO;
+	}
+	for (size_t k = 0; k < sizeof(unit_fields) / sizeof(unit_fields[0]); k++) {
+		const struct unit_field *f = &unit_fields[k];
+		const unsigned n = field_n(f, &l->ua);
+
+		if (!memcmp((const char *)&l->ua + f->off, (const char *)&l->ub + f->off,
+			    (size_t)n * f->size))
+			continue;
+		for (unsigned i = 0; i < n; i++) {
+			const uint64_t a = field_value(&l->ua, f, i), b = field_value(&l->ub, f, i);
+			char idx[16] = "";
+
+			if (a == b)
+				continue;
+			if (f->count != FC_ONE)
+				snprintf(idx, sizeof(idx), "[%u]", i);
+			if (!strcmp(what, "read") || !strcmp(what, "write"))
+				snprintf(where, sizeof(where), "%s %s (0x%02x)", what,
+					 hws_reg_name(off), off);
+			else
+				snprintf(where, sizeof(where), "%s", what);
+			l->broken = 1;
+			set_msg(l, "lockstep mismatch at command #%llu (last command written: %s), "
+				   "after %s: unit %s first differs at edge %" PRIu64
+				   ": %s %s%s 0x%" PRIx64 ", %s %s%s 0x%" PRIx64,
+				(unsigned long long)(l->commands ? l->commands - 1 : 0),
+				l->commands ? hws_cmd_format(l->last_cmd, cbuf, sizeof(cbuf)) : "none",
+				where, unit_name[f->unit], l->clock, l->ref.name, f->name, idx, a,
+				l->dut.name, f->name, idx, b);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* After transaction @what at @off: the units compared; on a difference, *resp failed. */
+static unsigned units_after(struct lockstep *l, const char *what, uint32_t off, unsigned edges,
+			    uint32_t *resp)
+{
+	l->clock += edges;
+	if (units_check(l, what, off)) {
+		*resp = HWS_RESP_FAILED;
+		return 0;
+	}
+	return edges;
+}
+
 /* Do the two reads agree? CYCLES counts a free-running engine's own clock: not compared. */
 static int reads_agree(const struct lockstep *l, uint32_t addr, uint32_t mv, uint32_t mr,
 		       unsigned me, uint32_t rv, uint32_t rr, unsigned re)
@@ -116,6 +268,8 @@ static unsigned ls_read(void *ctx, unsigned master, uint32_t addr, uint32_t *dat
 		*resp = HWS_RESP_FAILED;
 		return 0;
 	}
+	if (addr >= HWS_POP_BASE)	/* a window read runs a PICK_NEXT or PEEK */
+		l->dirty = 1;
 	settle(l);
 	me = l->ref.ops->read(l->ref.ctx, master, addr, &mv, &mr, ns);
 	if (mr == HWS_RESP_FAILED)
@@ -127,7 +281,7 @@ static unsigned ls_read(void *ctx, unsigned master, uint32_t addr, uint32_t *dat
 		return mismatch(l, "read", addr, mv, mr, me, rv, rr, re, resp);
 	*data = l->dut.settle_edges && addr == HWS_REG_CYCLES ? rv : mv;
 	*resp = mr;
-	return me;
+	return units_after(l, "read", addr, me, resp);
 }
 
 static unsigned ls_write(void *ctx, unsigned master, uint32_t addr, uint32_t data,
@@ -146,6 +300,7 @@ static unsigned ls_write(void *ctx, unsigned master, uint32_t addr, uint32_t dat
 		l->last_cmd = data;
 		l->commands++;
 	}
+	l->dirty = 1;
 	settle(l);
 	me = l->ref.ops->write(l->ref.ctx, master, addr, data, strb, &mr, ns);
 	if (mr == HWS_RESP_FAILED)
@@ -156,7 +311,7 @@ static unsigned ls_write(void *ctx, unsigned master, uint32_t addr, uint32_t dat
 	if (mr != rr || (me != re && !l->dut.settle_edges))
 		return mismatch(l, "write", addr, data, mr, me, data, rr, re, resp);
 	*resp = mr;
-	return me;
+	return units_after(l, "write", addr, me, resp);
 }
 
 static void ls_idle(void *ctx, unsigned edges, double *ns)
@@ -168,6 +323,8 @@ static void ls_idle(void *ctx, unsigned edges, double *ns)
 		return;
 	l->ref.ops->idle(l->ref.ctx, edges, ns);
 	l->dut.ops->idle(l->dut.ctx, edges, &dut_ns);
+	l->clock += edges;
+	units_check(l, "idle", 0);	/* a difference stops the pair: the next access fails */
 }
 
 /*
@@ -188,6 +345,7 @@ static unsigned ls_reset(void *ctx, uint32_t *resp, double *ns)
 		return 0;
 	}
 	l->resets++;
+	l->dirty = 1;
 	settle(l);
 	me = l->ref.ops->reset(l->ref.ctx, &mr, ns);
 	if (mr == HWS_RESP_FAILED)
@@ -198,6 +356,11 @@ static unsigned ls_reset(void *ctx, uint32_t *resp, double *ns)
 	if (mr != rr || (me != re && !l->dut.settle_edges))
 		return mismatch(l, "reset", 0, 0, mr, me, 0, rr, re, resp);
 	*resp = mr;
+	l->clock += me;
+	if (units_check(l, "reset", 0)) {
+		*resp = HWS_RESP_FAILED;
+		return 0;
+	}
 	return me;
 }
 
@@ -240,6 +403,7 @@ static int ls_inject_fault(void *ctx, unsigned cpu)
 {
 	const struct hws_transport *t = side_with(ctx, 1);
 
+	((struct lockstep *)ctx)->dirty = 1;
 	return t ? t->ops->inject_fault(t->ctx, cpu) : -ENOTSUP;
 }
 
@@ -313,7 +477,9 @@ static int ls_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_out 
 			return -EIO;
 		}
 	}
-	return 0;
+	l->clock++;
+	l->dirty = 1;	/* the edge may have taken a write */
+	return units_check(l, "an edge of the pin-driven run", 0);
 }
 
 static const struct hws_transport_ops lockstep_ops = {
@@ -358,6 +524,8 @@ int hws_lockstep_create(struct hws_transport *ref, struct hws_transport *dut,
 	out->name = "lockstep";
 	out->addr_w = ref->addr_w < dut->addr_w ? ref->addr_w : dut->addr_w;
 	out->nr_ports = ref->nr_ports;
+	l->units = ref->ops->units && dut->ops->units && !dut->settle_edges;
+	l->dirty = 1;
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 
 #include "hws/regs.h"
 #include "hws/transport.h"
-#include "models/hws_model.h"
+#include "models/hws_model_int.h"
 
 static unsigned model_read(void *ctx, unsigned master, uint32_t addr, uint32_t *data,
 			   uint32_t *resp, double *ns)
@@ -69,6 +69,11 @@ static int model_overlaps(void *ctx, uint64_t *n)
 	return 0;
 }
 
+static int model_units(void *ctx, struct hws_units *u)
+{
+	return hws_model_units(ctx, u);
+}
+
 static const struct hws_transport_ops model_ops = {
 	.read = model_read,
 	.write = model_write,
@@ -79,6 +84,7 @@ static const struct hws_transport_ops model_ops = {
 	.reset = model_reset,
 	.pins = model_pins,
 	.overlaps = model_overlaps,
+	.units = model_units,
 };
 
 /* The model starts in its reset state, as the RTL comes out of its harness's reset. */

@@ -22,7 +22,7 @@ module hws_arbiter #(
   input  wire                ready_i,     // the engine can start a command at this edge
   input  wire [NR_PORTS-1:0] eligible_i,  // each port's head may start (pop rule)
   output wire                start_o,     // a command starts at this edge
-  output reg  [PW-1:0]       win_o,       // from this port (meaningful with start_o)
+  output reg  [PW-1:0]       win_o /*verilator public_flat_rd*/,       // from this port (meaningful with start_o)
   output wire [NR_PORTS-1:0] start_vec_o  // start_o, one-hot by port
 );
   reg  [PW-1:0] rr_q;

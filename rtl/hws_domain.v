@@ -65,7 +65,7 @@ module hws_domain #(
   output wire                       q_done_o,   // BALANCE: its final cycle
   output wire [31:0]                q_res_o,    // the result word: kinds 0, 1 in step 3,
                                                 // BALANCE with q_done_o
-  output wire [127:0]               bal_regs_o  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+  output wire [127:0]               bal_regs_o /*verilator public_flat_rd*/  // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
 );
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */

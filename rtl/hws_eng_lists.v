@@ -72,7 +72,7 @@ module hws_eng_lists #(
   output wire                  u_empty_o,  // the unlink empties the list
   output wire [TW-1:0]         nx_raddr_o, // next's read address (wt is read there too)
   output wire [AIW+3:0]        bnew_o,     // a move's new list {array, prio[7:4]} (bnew_q)
-  output wire [NR_TASKS-1:0]   queued_o,   // queued[t] of every task
+  output wire [NR_TASKS-1:0]   queued_o /*verilator public_flat_rd*/,   // queued[t] of every task
   output wire                  q_t_o,      // queued[t] of the command's task (qt_q)
   output wire                  q_head_o    // queued[t] of cmd_i's task just after this edge
                                            // (qt_q's D input)

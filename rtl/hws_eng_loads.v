@@ -76,11 +76,11 @@ module hws_eng_loads #(
   input  wire [7:0]              pk_prio_i,   // PICK_NEXT's priority (from step 3)
   input  wire                    pk_swap_i,   // PICK_NEXT swaps the arrays
   output wire [2*NR_CPUS-1:0]    ne_o,        // array a is non-empty
-  output wire [2*NR_CPUS*NRW-1:0] nr_o,       // task count of array a at [a*NRW +: NRW]
-  output wire [NR_CPUS*LDW-1:0]  load_o,      // load of CPU c at [c*LDW +: LDW]
-  output wire [NR_CPUS*LDW-1:0]  hist_o,      // hist of CPU c
-  output wire [NR_CPUS-1:0]      idle_o,
-  output wire [NR_CPUS-1:0]      swap_o,
+  output wire [2*NR_CPUS*NRW-1:0] nr_o /*verilator public_flat_rd*/,       // task count of array a at [a*NRW +: NRW]
+  output wire [NR_CPUS*LDW-1:0]  load_o /*verilator public_flat_rd*/,      // load of CPU c at [c*LDW +: LDW]
+  output wire [NR_CPUS*LDW-1:0]  hist_o /*verilator public_flat_rd*/,      // hist of CPU c
+  output wire [NR_CPUS-1:0]      idle_o /*verilator public_flat_rd*/,
+  output wire [NR_CPUS-1:0]      swap_o /*verilator public_flat_rd*/,
   output wire                    swap_c_o,    // swap[c] of the command's CPU (retiring view)
   output wire                    swap_c_n_o,  // ... of the youngest command's CPU (swc_q)
   output wire [WGTW-1:0]         wl_o,        // weight(PRIO), or of PICK_NEXT's prio (wl_q)

@@ -37,7 +37,7 @@ module hws_eng_seq #(
   input  wire [4:0]             dom_ok_i,   // hws_domain's consistency flags
   input  wire                   dom_bad_i,  // hws_domain's own DOMAIN verdict (asserted equal)
   input  wire                   bal_done_i, // BALANCE: hws_balance's final cycle
-  output wire                   busy_o,     // a command is executing (any in flight)
+  output wire                   busy_o /*verilator public_flat_rd*/,     // a command is executing (any in flight)
   output wire [2:0]             step_o,     // the youngest's step, 1..5 (0 idle)
   // The retiring view: the command in its last step when two are in flight (cmd_r,
   // ctl_r), else the one executing (cmd_q, ctl_q); its last-step actions read these.
@@ -47,7 +47,7 @@ module hws_eng_seq #(
   // step reads these (with PIPE = 0 they are cmd_o, ctl_o).
   output wire [31:0]            cmd_n_o,
   output wire [`HWS_CTL_W-1:0]  ctl_n_o,
-  output wire                   two_o,      // two commands in flight (PIPE = 1; else 0)
+  output wire                   two_o /*verilator public_flat_rd*/,      // two commands in flight (PIPE = 1; else 0)
   output wire                   free_o,     // condition 2 of 4.1: every command in flight
                                             // completes at the coming edge (or none)
   output wire                   ovl_ok_o,   // PIPE = 1: cmd_i may pop beside the older

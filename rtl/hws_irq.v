@@ -38,7 +38,7 @@ module hws_irq #(
   input  wire               pick_i,
   input  wire [5:0]         pick_cpu_i,
   input  wire [7:0]         pick_prio_i,
-  output wire [127:0]       regs_o,      // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
+  output wire [127:0]       regs_o /*verilator public_flat_rd*/,      // {IRQ_EN1, IRQ_EN0, IRQ_PEND1, IRQ_PEND0}
   output wire               irq_o,       // |(IRQ_PEND & IRQ_EN)
   output wire [NR_CPUS-1:0] irq_cpu_o    // IRQ_PEND & IRQ_EN, a line per CPU
 );

@@ -47,7 +47,7 @@ module hws_port_fe #(
   output wire [31:0] s_axi_rdata_o,
   output wire [1:0]  s_axi_rresp_o,
   // To and from the arbiter and the engine
-  output wire        eligible_o,      // the head may start (pop rule, 4.1 conditions 1 and 3)
+  output wire        eligible_o /*verilator public_flat_rd*/,      // the head may start (pop rule, 4.1 conditions 1 and 3)
   output wire [32:0] head_o,          // the head command, bit 32: a window read's
   input  wire        start_i,         // the head starts at this edge
   input  wire        eng_busy_i,

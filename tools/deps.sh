@@ -81,7 +81,7 @@ declare -A GROUP_GOALS=(
 	[traces]="traces-record profile"
 )
 # Goals that need no package (the Makefile checks nothing for them either).
-NO_PACKAGE_GOALS="clean help deps deps-list uninstall figures"
+NO_PACKAGE_GOALS="clean help deps deps-list uninstall figures fn-length"
 
 die() { echo "deps.sh: $*" >&2; exit 2; }
 

@@ -131,7 +131,7 @@ install_all() {
 	put "$root/tools/shape_tree.mk" "$share/Makefile" 644
 	put "$root/tools/build_shape.sh" "$share/tools/build_shape.sh" 755
 	for f in sim/harness/hws_shape_so.cpp sim/harness/hws_vsim_impl.h sim/harness/axi_master.h \
-		sim/harness/hws_vsim.h sim/harness/hws_shape.h include/hws/axil_pins.h \
+		sim/harness/hws_vsim.h sim/harness/hws_shape.h include/hws/axil_pins.h include/hws/units.h \
 		include/hws/regs.h lib/hws_port_master.c lib/hws_port_master.h lib/hws_bus_timing.h \
 		lib/hws_params.h; do
 		put "$root/$f" "$share/$f" 644

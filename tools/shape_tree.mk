@@ -19,7 +19,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) -I$(VL_ROOT) -I$(VL_ROOT)/vltstd -Wno
 
 SHAPE_SRCS := $(sort $(wildcard rtl/*.v)) $(sort $(wildcard rtl/*.vh)) sim/harness/hws_shape_so.cpp \
 	sim/harness/hws_vsim_impl.h sim/harness/axi_master.h sim/harness/hws_vsim.h \
-	sim/harness/hws_shape.h tools/build_shape.sh include/hws/axil_pins.h lib/hws_port_master.c \
+	sim/harness/hws_shape.h tools/build_shape.sh include/hws/axil_pins.h include/hws/units.h lib/hws_port_master.c \
 	lib/hws_port_master.h
 
 .PHONY: help shape

@@ -34,6 +34,7 @@
 
 #include "hws/axil_pins.h"
 #include "hws/params_list.h"
+#include "hws/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,6 +104,10 @@ struct hws_transport_ops {
 	 * docs/accelerator.md 4.1.1), as the transport's model counts them: 0, or -ENOTSUP
 	 * when it has no model. */
 	int (*overlaps)(void *ctx, uint64_t *n);
+	/* Optional: the units' boundary values now (include/hws/units.h): 0, or -EAGAIN when
+	 * the engine is not at a point where they are compared (the model: a command in
+	 * flight or in a FIFO). A lockstep pair whose sides both have it compares them. */
+	int (*units)(void *ctx, struct hws_units *u);
 };
 
 /* The edges a transport's reset() holds rst_ni low: the harness's (hws_vsim_reset()). */

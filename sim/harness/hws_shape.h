@@ -32,7 +32,7 @@ extern "C" {
 /* The version of the table below; a shared object of another version is rebuilt. Its
  * low byte is the number of parameters (a parameter added to regmap/params.def makes the
  * table longer). */
-#define HWS_SHAPE_ABI (7u << 8 | HWS_NR_PARAMS)
+#define HWS_SHAPE_ABI (8u << 8 | HWS_NR_PARAMS)
 /* The one symbol a shape's shared object exports. */
 #define HWS_SHAPE_ENTRY "hws_shape_v1"
 /* The file of a shape in its cache folder: without and with FST waveform support. */
@@ -63,6 +63,8 @@ struct hws_shape_ops {
 	void (*pins)(void *inst, const struct hws_axil_in *in, struct hws_axil_out *out);
 	/* irq_cpu_o now (bit c = CPU c); *@any receives irq_o (hws_vsim_irq()). */
 	uint64_t (*irq)(void *inst, unsigned *any);
+	/* The units' boundary values now, from their output ports (hws_vsim_units()). */
+	void (*units)(void *inst, struct hws_units *u);
 };
 
 typedef const struct hws_shape_ops *(*hws_shape_entry_fn)(void);

@@ -11,7 +11,9 @@
 #include <cstdio>
 
 #include HWS_VHDR
+#include "Vhws___024root.h"
 #include "hws_shape.h"
+#include "hws/regs.h"
 
 namespace {
 
@@ -63,13 +65,96 @@ uint64_t irq(void *inst, unsigned *any)
 	return static_cast<Impl *>(inst)->irq(any);
 }
 
+// ---- The units' boundary values (include/hws/units.h): output ports the RTL marks
+// /*verilator public_flat_rd*/, read from the Verilated root by their flattened names.
+
+constexpr unsigned clog2(uint64_t v)
+{
+	unsigned n = 0;
+
+	while ((1ull << n) < v)
+		n++;
+	return n;
+}
+
+// rtl/hws_rq_engine.v's widths: a task count (NRW), a load (LDW).
+constexpr unsigned kNrw = clog2(HWS_V_TASKS + 1ull);
+constexpr unsigned kLdw = clog2(uint64_t(HWS_V_TASKS) * HWS_RT_WEIGHT + 1);
+
+// @w <= 32 bits at @lsb: word by word from a wide signal, by shifts from a narrow one.
+template <class T> inline uint32_t ufield(const T &sig, unsigned lsb, unsigned w)
+{
+	return hws::get_field(sig, lsb, w);
+}
+template <std::size_t N> inline uint32_t ufield(const VlWide<N> &sig, unsigned lsb, unsigned w)
+{
+	const unsigned k = lsb / 32, sh = lsb % 32;
+	uint64_t v = static_cast<uint64_t>(sig[k]) >> sh;
+
+	if (sh + w > 32 && k + 1 < N)
+		v |= static_cast<uint64_t>(sig[k + 1]) << (32 - sh);
+	return static_cast<uint32_t>(w >= 32 ? v : v & ((1ull << w) - 1));
+}
+template <class T> inline uint64_t ufield64(const T &sig, unsigned n)
+{
+	return n > 32 ? ufield(sig, 0, 32) | static_cast<uint64_t>(ufield(sig, 32, n - 32)) << 32 :
+			ufield(sig, 0, n);
+}
+
+#define HWS_R(sig) (r->hws_top__DOT__##sig)
+#define HWS_ENG(sig) HWS_R(u_engine__DOT__##sig)
+
+void units(void *inst, hws_units *u)
+{
+	const Vhws___024root *r = static_cast<hws::VsimImpl<Vhws> *>(static_cast<Impl *>(inst))
+					  ->model()->rootp;
+
+	u->nr_cpus = HWS_V_CPUS;
+	u->nr_tasks = HWS_V_TASKS;
+	u->fe_eligible = HWS_R(g_port__BRA__0__KET____DOT__u_fe__DOT__eligible_o);
+#if HWS_V_PORTS > 1
+	u->fe_eligible |= HWS_R(g_port__BRA__1__KET____DOT__u_fe__DOT__eligible_o) << 1;
+#endif
+#if HWS_V_PORTS > 2
+	u->fe_eligible |= HWS_R(g_port__BRA__2__KET____DOT__u_fe__DOT__eligible_o) << 2;
+#endif
+#if HWS_V_PORTS > 3
+	u->fe_eligible |= HWS_R(g_port__BRA__3__KET____DOT__u_fe__DOT__eligible_o) << 3;
+#endif
+	u->arb_win = HWS_R(u_arb__DOT__win_o);
+	u->seq_busy = HWS_ENG(u_seq__DOT__busy_o);
+	u->seq_two = HWS_ENG(u_seq__DOT__two_o);
+	for (unsigned k = 0; k * 32 < HWS_V_TASKS; k++)
+		u->queued[k] = ufield(HWS_ENG(u_lists__DOT__queued_o), k * 32,
+				      HWS_V_TASKS - k * 32 < 32 ? HWS_V_TASKS - k * 32 : 32);
+	for (unsigned c = 0; c < HWS_V_CPUS; c++) {
+		u->nr[c * 2] = ufield(HWS_ENG(u_loads__DOT__nr_o), (c * 2) * kNrw, kNrw);
+		u->nr[c * 2 + 1] = ufield(HWS_ENG(u_loads__DOT__nr_o), (c * 2 + 1) * kNrw, kNrw);
+		u->load[c] = ufield(HWS_ENG(u_loads__DOT__load_o), c * kLdw, kLdw);
+		u->hist[c] = ufield(HWS_ENG(u_loads__DOT__hist_o), c * kLdw, kLdw);
+	}
+	u->idle = ufield64(HWS_ENG(u_loads__DOT__idle_o), HWS_V_CPUS);
+	u->swap = ufield64(HWS_ENG(u_loads__DOT__swap_o), HWS_V_CPUS);
+	for (unsigned k = 0; k < 4; k++)
+		u->bal[k] = ufield(HWS_ENG(u_dom__DOT__bal_regs_o), k * 32, 32);
+	u->irq_pend = u->irq_en = 0;
+#if !HWS_V_NO_IRQ
+	u->irq_pend = ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 0, 32) |
+		      static_cast<uint64_t>(ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 32, 32))
+			      << 32;
+	u->irq_en = ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 64, 32) |
+		    static_cast<uint64_t>(ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 96, 32))
+			    << 32;
+#endif
+}
+
 const hws_shape_ops ops = {
 	HWS_SHAPE_ABI, sizeof(hws_shape_ops),
 #define HWS_V_FIELD(field, NAME) HWS_V_##field,
 	HWS_PARAMS_FIELDS(HWS_V_FIELD)
 #undef HWS_V_FIELD
 	VM_TRACE, HWS_V_BUILT_WITH,
-	create, destroy, reset, write, read, idle, pins, irq,
+	create, destroy, reset, write, read, idle, pins, irq, units,
 };
 
 } // namespace

@@ -617,3 +617,8 @@ uint64_t hws_vsim_irq(struct hws_vsim *s, unsigned *any)
 		*any = a;
 	return lines;
 }
+
+void hws_vsim_units(struct hws_vsim *s, struct hws_units *u)
+{
+	s->ops->units(s->inst, u);
+}

@@ -20,6 +20,7 @@
 
 #include "include/hws/axil_pins.h"
 #include "include/hws/params_list.h"
+#include "include/hws/units.h"
 #include "lib/hws_bus_timing.h"
 
 #ifdef __cplusplus
@@ -94,6 +95,10 @@ void hws_vsim_pins(struct hws_vsim *s, const struct hws_axil_in *in, struct hws_
 /* hws_vsim_irq - the interrupt pins now: irq_cpu_o (bit c = CPU c; 0 in a shape built
  * without the interrupt, IRQ = 0); @any, when not NULL, receives irq_o. */
 uint64_t hws_vsim_irq(struct hws_vsim *s, unsigned *any);
+
+/* hws_vsim_units - the units' boundary values now (include/hws/units.h): the output ports
+ * the RTL marks public_flat_rd, read after the last edge. */
+void hws_vsim_units(struct hws_vsim *s, struct hws_units *u);
 
 /* The shapes that can be simulated and where they are built, for help texts. */
 const char *hws_vsim_shapes(void);

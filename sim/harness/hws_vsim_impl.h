@@ -188,6 +188,9 @@ public:
 		}
 	}
 
+	// The Verilated model, for the shape's reads of public signals (the units' ports).
+	T *model() { return top_.get(); }
+
 private:
 	// The slave's pins for the shared master (sim/harness/axi_master.h).
 	struct Pins {

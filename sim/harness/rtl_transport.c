@@ -85,6 +85,13 @@ static int rtl_pins(void *ctx, const struct hws_axil_in *in, struct hws_axil_out
 	return 0;
 }
 
+/* The units' boundary values: the RTL's ports, whenever asked. */
+static int rtl_units(void *ctx, struct hws_units *u)
+{
+	hws_vsim_units(((struct rtl_tp *)ctx)->s, u);
+	return 0;
+}
+
 /* No check or fault injection: the RTL checks its own invariants (deep_check). */
 static const struct hws_transport_ops rtl_ops = {
 	.read = rtl_read,
@@ -93,6 +100,7 @@ static const struct hws_transport_ops rtl_ops = {
 	.destroy = rtl_destroy,
 	.reset = rtl_reset,
 	.pins = rtl_pins,
+	.units = rtl_units,
 };
 
 /* The engine comes out of the harness's reset. */

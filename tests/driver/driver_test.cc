@@ -110,11 +110,11 @@ TEST(DriverLockstep, AnyTwoTransportsAreComparedAndTheFirstMismatchStops)
 	ASSERT_EQ(hws_inject_model_fault(d, 3), 0);	// the reference's load of CPU 3 + 1
 	EXPECT_EQ(hws_check(d), -EPROTO) << "the reference's own invariants catch it too";
 	uint32_t v;
-	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0) << "counts agree";
-	EXPECT_EQ(v, 2u);
+	// The answer read next shows it: the bus names both (the units are compared after the
+	// bus, when the model is quiescent; Units/UnitMismatch.* in lockstep_test.cc).
 	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), -EIO);
 	std::string m = hws_errmsg(d);
-	EXPECT_NE(m.find("lockstep mismatch at command #3"), std::string::npos) << m;
+	EXPECT_NE(m.find("lockstep mismatch at command #2"), std::string::npos) << m;
 	EXPECT_NE(m.find("CPU_STAT"), std::string::npos) << m;
 	EXPECT_NE(m.find("read RESULT (0x1c)"), std::string::npos) << m;
 	char want_ref[48], want_dut[48];

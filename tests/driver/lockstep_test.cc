@@ -12,6 +12,7 @@
 
 #include "lib/hws_params.h"
 #include "models/hws_model.h"
+#include "models/hws_model_int.h"
 #include "sim/stim/hws_randcmd.h"
 #include "tests/test_util.h"
 
@@ -127,10 +128,11 @@ TEST(Lockstep, FirstMismatchStopsWithCommandAndBothAnswers)
 	ASSERT_EQ(hws_enqueue(d, 6, 3, 121, 0, 0), 0);
 	ASSERT_EQ(hws_inject_model_fault(d, 3), 0);	// the model's load of CPU 3 is now +1
 	uint32_t v;
-	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0) << "counts agree";
+	// The read of the answer differs first: the bus's message (the units are compared
+	// after it, when the model is quiescent; UnitMismatchNamesTheUnit).
 	EXPECT_EQ(hws_cpu_stat(d, 3, HWS_SEL_CPU_STAT_LOAD, &v), -EIO);
 	std::string msg = hws_errmsg(d);
-	EXPECT_NE(msg.find("lockstep mismatch at command #3"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("lockstep mismatch at command #2"), std::string::npos) << msg;
 	EXPECT_NE(msg.find("CPU_STAT"), std::string::npos) << msg;
 	EXPECT_NE(msg.find("RESULT"), std::string::npos) << msg;
 	char want_model[32], want_rtl[32];
@@ -141,6 +143,110 @@ TEST(Lockstep, FirstMismatchStopsWithCommandAndBothAnswers)
 	// The device stays stopped: nothing after the first mismatch is trusted.
 	EXPECT_EQ(hws_nop(d), -EIO);
 	hws_close(d);
+}
+
+// ---- The units' boundary values (include/hws/units.h) ----------------------------------
+
+// The model and the RTL of @cpus x @tasks (the optional build variants off), paired by
+// hws_lockstep_create() so that the test reaches the model's state, and a device on them.
+struct UnitPair {
+	hws_transport ref{}, dut{}, pair{};
+	hws_dev *d = nullptr;
+
+	UnitPair(unsigned cpus, unsigned tasks, unsigned ports = 1)
+	{
+		hws_backend_args a{};
+		char msg[512];
+		hws_params_default(&a.params);
+		a.params.nr_cpus = cpus;
+		a.params.nr_tasks = tasks;
+		a.params.nr_ports = ports;
+		EXPECT_EQ(hws_transport_open("model", &a, &ref, msg, sizeof(msg)), 0) << msg;
+		EXPECT_EQ(hws_transport_open("rtl", &a, &dut, msg, sizeof(msg)), 0) << msg;
+		EXPECT_EQ(hws_lockstep_create(&ref, &dut, &pair), 0);
+		hws_config c;
+		hws_config_default(&c);
+		c.nr_cpus = cpus;
+		c.nr_tasks = tasks;
+		c.nr_ports = ports;
+		c.transport = &pair;
+		EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	}
+	hws_model *model() const { return static_cast<hws_model *>(ref.ctx); }
+	~UnitPair()
+	{
+		hws_close(d);
+		hws_transport_close(&pair);	// closes both sides
+	}
+};
+
+struct UnitFault {
+	hws_unit unit;
+	const char *name;	// as the message names it
+	const char *field;	// the first field that differs, with its index
+};
+
+class UnitMismatch : public ::testing::TestWithParam<UnitFault> {};
+
+// A fault in one unit of the model is caught at the next quiescent point, before any bus
+// answer shows it, and the message names that unit, the edge, the command and both values.
+TEST_P(UnitMismatch, NamesTheUnit)
+{
+	const UnitFault &f = GetParam();
+	UnitPair p(8, 256);
+	ASSERT_NE(p.d, nullptr);
+	ASSERT_EQ(hws_enqueue(p.d, 5, 3, 120, 0, 0), 0);
+	uint32_t v;
+	ASSERT_EQ(hws_cpu_stat(p.d, 3, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0) << hws_errmsg(p.d);
+	ASSERT_EQ(hws_model_inject_unit_fault(p.model(), f.unit), 0);
+	// A write that runs no command and changes nothing (IRQ_EN1 of CPUs 32..63, none
+	// here): its answer agrees, the units after it do not.
+	EXPECT_EQ(hws_reg_write(p.d, HWS_REG_IRQ_EN1, 0), -EIO);
+	const std::string msg = hws_errmsg(p.d);
+	EXPECT_NE(msg.find(std::string("unit ") + f.name + " first differs at edge "),
+		  std::string::npos) << msg;
+	EXPECT_NE(msg.find(std::string("model ") + f.field + " 0x"), std::string::npos) << msg;
+	EXPECT_NE(msg.find(std::string("rtl ") + f.field + " 0x"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("lockstep mismatch at command #1 (last command written: CPU_STAT"),
+		  std::string::npos) << msg;
+	EXPECT_NE(msg.find("after write IRQ_EN1"), std::string::npos) << msg;
+	EXPECT_EQ(hws_nop(p.d), -EIO) << "stays stopped";
+}
+
+INSTANTIATE_TEST_SUITE_P(Units, UnitMismatch,
+			 ::testing::Values(UnitFault{ HWS_UNIT_LISTS, "lists", "queued[7]" },
+					   UnitFault{ HWS_UNIT_LOADS, "loads", "load[0]" },
+					   UnitFault{ HWS_UNIT_DOMAIN, "domain", "bal[0]" },
+					   UnitFault{ HWS_UNIT_IRQ, "irq", "irq_en" }),
+			 [](const ::testing::TestParamInfo<UnitFault> &i) {
+				 return std::string(i.param.name);
+			 });
+
+// The arbiter's pointer, on an engine of two ports.
+TEST(UnitMismatch, NamesTheArbiter)
+{
+	UnitPair p(2, 16, 2);
+	ASSERT_NE(p.d, nullptr);
+	uint32_t v;
+	ASSERT_EQ(hws_cpu_stat(p.d, 1, HWS_SEL_CPU_STAT_NR_RUNNING, &v), 0) << hws_errmsg(p.d);
+	ASSERT_EQ(hws_model_inject_unit_fault(p.model(), HWS_UNIT_ARBITER), 0);
+	EXPECT_EQ(hws_reg_write(p.d, HWS_REG_IRQ_EN1, 0), -EIO);
+	const std::string msg = hws_errmsg(p.d);
+	EXPECT_NE(msg.find("unit arbiter first differs"), std::string::npos) << msg;
+	EXPECT_NE(msg.find("model arb_win 0x"), std::string::npos) << msg;
+}
+
+// Without a fault the units agree at every quiescent point of a random stream (the sweep
+// above compares them too); and a unit that cannot be corrupted so is refused.
+TEST(UnitMismatch, RefusesAFaultItCannotMake)
+{
+	hws_params pr;
+	hws_params_default(&pr);
+	hws_model *m = nullptr;
+	ASSERT_EQ(hws_model_create(&m, &pr), 0);
+	EXPECT_EQ(hws_model_inject_unit_fault(m, HWS_UNIT_ARBITER), -ENOTSUP) << "one port";
+	EXPECT_EQ(hws_model_inject_unit_fault(m, HWS_UNIT_SEQ), -ENOTSUP);
+	hws_model_destroy(m);
 }
 
 // ---- An engine on its own clock: data and responses compared, not edges ----------------
