@@ -11,8 +11,8 @@
 #   make install PREFIX=/usr/local [DESTDIR=]   hwsched, libhws, the RTL, the man page;
 #                make uninstall removes them (docs/usage.md)
 #   make help    every goal, one line each, with the package group it needs
-#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
-#                docs/regmap.md from regmap/regmap.def
+#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, rtl/hws_regs_decode.vh,
+#                include/hws/regs.h, docs/regmap.md from regmap/regmap.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -64,7 +64,8 @@ test-deps:
 test: test-deps
 
 # ---- Generated register map ------------------------------------------------------------
-GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
+GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh \
+	rtl/hws_regs_decode.vh
 
 $(BUILD)/regmap_gen: regmap/regmap_gen.c
 	@mkdir -p $(BUILD)
@@ -104,7 +105,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_regs_decode.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------
