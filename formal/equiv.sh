@@ -35,18 +35,21 @@ git -C "$root" rev-parse --verify -q "$rev^{commit}" >/dev/null \
 
 # name | top | chparam settings (K V ...) | internal nets not to pair (their values differ
 # where nothing reads them: hws_port_fe's pop_cmd names PICK_NEXT or PEEK outside the
-# window too, read only inside it)
+# window too, read only inside it) | names the revision had: OLD:NEW, ports and registers
+# renamed since (paired under the new name)
 cases() {
 	cat <<'EOF'
-port_fe    | hws_port_fe  | CMD_DEPTH 4 RES_DEPTH 4 | pop_cmd
-port_fe_p  | hws_port_fe  | CMD_DEPTH 4 RES_DEPTH 4 NR_CPUS 64 LCU_BALANCE 0 ERR_COUNTERS 0 IRQ 0 PIPE 1 | pop_cmd
-irq        | hws_irq      | NR_CPUS 4 NR_PORTS 2 |
-irq_wide   | hws_irq      | NR_CPUS 40 NR_PORTS 1 |
-balance    | hws_balance  | NR_CPUS 4 NR_GROUPS 2 |
-balance_l  | hws_balance  | NR_CPUS 5 NR_GROUPS 2 BAL_LANES 2 |
-bsum       | hws_bsum     | NR_CPUS 3 NR_GROUPS 2 |
+port_fe    | hws_port_fe  | CMD_DEPTH 4 RES_DEPTH 4 | pop_cmd |
+port_fe_p  | hws_port_fe  | CMD_DEPTH 4 RES_DEPTH 4 NR_CPUS 64 LCU_BALANCE 0 ERR_COUNTERS 0 IRQ 0 PIPE 1 | pop_cmd |
+irq        | hws_irq      | NR_CPUS 4 NR_PORTS 2 | |
+irq_wide   | hws_irq      | NR_CPUS 40 NR_PORTS 1 | |
+balance    | hws_balance  | NR_CPUS 4 LOAD_W 18 | | BAL_RENAMES
+balance_l  | hws_balance  | NR_CPUS 5 LOAD_W 18 BAL_LANES 2 | | BAL_RENAMES
+bsum       | hws_bsum     | NR_CPUS 3 LOAD_W 18 | | d_n_i:d_now_i v_n_i:v_now_i
 EOF
 }
+BAL_RENAMES="upd_n_old_i:upd_now_old_i upd_n_new_i:upd_now_new_i gf_v:gf_v_q gf_q:gf_quo_q
+	gf_i:gf_i_q cf_v:cf_v_q cf_l:cf_l_q cf_i:cf_i_q ldr_nx:ldr_d ldx_nx:ldx_d"
 
 mkdir -p "$out"
 ref=$(mktemp -d)
@@ -65,8 +68,11 @@ flatten() {
 
 fail=0
 n=0
-while IFS='|' read -r name top params skip; do
+while IFS='|' read -r name top params skip renames; do
 	name=$(echo $name); top=$(echo $top)
+	[ "$(echo $renames)" = BAL_RENAMES ] && renames=$BAL_RENAMES
+	ren=""
+	for r in $renames; do ren="$ren rename ${r%%:*} ${r#*:};"; done
 	bl=$out/$name.blacklist
 	: >"$bl"
 	for w in $skip; do echo "$w" >>"$bl"; done
@@ -81,8 +87,9 @@ while IFS='|' read -r name top params skip; do
 	if flatten "$ref" "$top" "$params" "$out/$name.gold.il" gold >"$log" 2>&1 &&
 	   flatten "$root" "$top" "$params" "$out/$name.gate.il" gate >>"$log" 2>&1 &&
 	   yosys -p "read_rtlil $out/$name.gold.il $out/$name.gate.il;
+		${ren:+cd gold;$ren cd ..;}
 		equiv_make -blacklist $bl gold gate equiv; hierarchy -top equiv; async2sync;
-		equiv_simple -seq 4; equiv_induct -seq 4; equiv_status -assert" >>"$log" 2>&1; then
+		equiv_struct; equiv_simple -seq 4; equiv_induct -seq 4; equiv_status -assert" >>"$log" 2>&1; then
 		echo "equiv: $name ($top $params): proven ($(( $(date +%s) - t0 )) s)"
 	else
 		echo "equiv: $name ($top $params): NOT proven, see $log" >&2

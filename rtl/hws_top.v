@@ -338,7 +338,7 @@ module hws_top #(
   wire [LW:0]      tot_lo   = {1'b0, tot_b_lo} + {{(LW+1-NW){1'b0}}, n_err};
   wire [31-LW:0]   tot_hi1  = err_total_q[31:LW] + {{(31-LW){1'b0}}, 1'b1};
   wire [31-LW:0]   tot_hi   = err_clear ? {(32-LW){1'b0}} : tot_lo[LW] ? tot_hi1 : err_total_q[31:LW];
-  wire [31:0]      tot_next = {tot_hi, tot_lo[LW-1:0]};
+  wire [31:0]      err_total_d = {tot_hi, tot_lo[LW-1:0]};
 
   generate
     if (ERR_COUNTERS != 0) begin : g_err_cnt
@@ -384,7 +384,7 @@ module hws_top #(
         err_last_q <= last_code;
         err_cmd_q  <= last_word;
       end
-      err_total_q <= tot_next;
+      err_total_q <= err_total_d;
     end
   end
 
