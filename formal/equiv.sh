@@ -9,10 +9,10 @@
 # Each case is a module and a small parameter set (the FIFOs and memories mapped to
 # flip-flops). Both versions are read and flattened by Yosys 0.23 (the reference from
 # `git archive REV rtl`), paired by equiv_make (outputs, and registers of the same name),
-# and equiv_simple -seq then equiv_induct must prove every pair: equiv_status -assert.
-# A register renamed between the two versions (one side's name not found on the other)
-# is then not assumed equal: it is proven by the induction like any other net, or the
-# case fails. Exit status: 0 when every case is proven, 1 when one is not (its log under
+# and equiv_struct, equiv_simple -seq, equiv_induct must prove every pair: equiv_status -assert.
+# A case lists the ports and registers renamed since REV (paired under the new name); a
+# register renamed and not listed is not assumed equal, so the induction must prove it or
+# the case fails. The hws_balance cases take longer than minutes on 2 cores. Exit status: 0 when every case is proven, 1 when one is not (its log under
 # OUT/), 2 for bad usage.
 set -u
 case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
