@@ -534,7 +534,7 @@ static void gen_decode_vh(const char *path)
 	FILE *f = open_out(path);
 	const unsigned long aw = const_of("ADDR_W"), hi = aw - 1;
 	const unsigned long pg_w = aw - 8;
-	unsigned long pop_pg, peek_pg, curr_pg, off;
+	unsigned long pop_pg, peek_pg, curr_pg, off, pbit;
 	int i, nrd = 0, nwr = 0;
 
 	if (aw < 9 || aw > 16)
@@ -597,9 +597,14 @@ static void gen_decode_vh(const char *path)
 		   "function automatic hws_win_pop_fn(input [HWS_ADDR_W-1:0] a);\n"
 		   "  hws_win_pop_fn = ((a[%lu:8] == %lu'd%lu) || (a[%lu:8] == %lu'd%lu)) && "
 		   "(a[1:0] == 2'b00);\nendfunction\n\n", hi, pg_w, pop_pg, hi, pg_w, peek_pg);
-	fprintf(f, "// 1: address a (a word of the POP or the PEEKW window) is PEEKW's\n"
+	/* within the two windows, the lowest page bit in which their pages differ tells them apart */
+	for (pbit = 0; !(((pop_pg ^ peek_pg) >> pbit) & 1); pbit++)
+		;
+	fprintf(f, "// 1: address a, a word of the POP or the PEEKW window, is PEEKW's (page bit %lu, the\n"
+		   "// lowest in which the two pages differ; meaningless for another address)\n"
 		   "function automatic hws_win_peek_fn(input [HWS_ADDR_W-1:0] a);\n"
-		   "  hws_win_peek_fn = (a[%lu:8] == %lu'd%lu);\nendfunction\n\n", hi, pg_w, peek_pg);
+		   "  hws_win_peek_fn = (a[%lu] == 1'b%lu);\nendfunction\n\n",
+		8 + pbit, 8 + pbit, (peek_pg >> pbit) & 1);
 	fprintf(f, "// 1: address a is a word of the CURR window, CURR[a[7:2]] (whether that CPU "
 		   "exists is the\n// caller's to check)\n"
 		   "function automatic hws_win_curr_fn(input [HWS_ADDR_W-1:0] a);\n"
@@ -622,21 +627,32 @@ static void gen_decode_vh(const char *path)
 	fprintf(f, "        default: hws_wr_fn = {HWS_WR_N{1'b0}};\n      endcase\n  end\n"
 		   "endfunction\n\n");
 
-	fprintf(f, "// The read mux: {readable, word} of address a, v the values of the readable "
-		   "registers\n// (HWS_RD_<name>); {0, 0} when a names no readable register (the "
-		   "windows are the caller's)\n"
-		   "function automatic [32:0] hws_rd_fn(input [HWS_ADDR_W-1:0] a, "
-		   "input [HWS_RD_N*32-1:0] v);\n"
-		   "  begin\n    hws_rd_fn = 33'd0;\n    if (a[%lu:8] == %lu'd0)\n"
+	fprintf(f, "// 1: address a names a readable register (the windows are the caller's)\n"
+		   "function automatic hws_rd_ok_fn(input [HWS_ADDR_W-1:0] a);\n"
+		   "  begin\n    hws_rd_ok_fn = 1'b0;\n    if (a[%lu:8] == %lu'd0)\n"
 		   "      case (a[7:0])\n", hi, pg_w);
 	for (off = 0; off < 0x100; off += 4) {
 		const struct item *r = reg_at(off);
 
 		if (r && readable(r))
-			fprintf(f, "        HWS_REG_%s: hws_rd_fn = {1'b1, v[HWS_RD_%s*32 +: 32]};\n",
+			fprintf(f, "        HWS_REG_%s: hws_rd_ok_fn = 1'b1;\n", r->tok[0]);
+	}
+	fprintf(f, "        default: hws_rd_ok_fn = 1'b0;\n      endcase\n  end\nendfunction\n\n");
+
+	fprintf(f, "// The read mux: the word of address a, v the values of the readable registers\n"
+		   "// (HWS_RD_<name>); 0 when a names no readable register (hws_rd_ok_fn)\n"
+		   "function automatic [31:0] hws_rd_fn(input [HWS_ADDR_W-1:0] a, "
+		   "input [HWS_RD_N*32-1:0] v);\n"
+		   "  begin\n    hws_rd_fn = 32'd0;\n    if (a[%lu:8] == %lu'd0)\n"
+		   "      case (a[7:0])\n", hi, pg_w);
+	for (off = 0; off < 0x100; off += 4) {
+		const struct item *r = reg_at(off);
+
+		if (r && readable(r))
+			fprintf(f, "        HWS_REG_%s: hws_rd_fn = v[HWS_RD_%s*32 +: 32];\n",
 				r->tok[0], r->tok[0]);
 	}
-	fprintf(f, "        default: hws_rd_fn = 33'd0;\n      endcase\n  end\nendfunction\n");
+	fprintf(f, "        default: hws_rd_fn = 32'd0;\n      endcase\n  end\nendfunction\n");
 	close_out(f, path);
 }
 

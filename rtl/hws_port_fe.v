@@ -7,7 +7,7 @@
 // are decoded by hws_irq: wr_irq_hit_i) and reads (the whole register map: the shared
 // registers come in as inputs). The address decode, which address names which register
 // and whether it may be read or written, is generated from regmap/regmap.def
-// (hws_regs_decode.vh: hws_rd_fn, hws_wr_fn, the window pages); this module gives each
+// (hws_regs_decode.vh: hws_rd_ok_fn, hws_rd_fn, hws_wr_fn, the window pages); this module gives each
 // readable register its value. hws_top's arbiter pops the head
 // (start_i) when eligible_o says the pop rule lets it; the engine's result word comes back
 // to the port that issued the command (res_push_i into the result FIFO, win_push_i into
@@ -230,7 +230,8 @@ module hws_port_fe #(
       ({26'd0, RES_DEPTH32[5:0]} << HWS_DEPTHS_RES_DEPTH_LSB);
   wire [31:0] result_word = res_empty ? (HWS_ERR_FLAG | {24'd0, HWS_ERR_UNDERFLOW}) : res_head;
 
-  // The value of each readable register (the generated read mux hws_rd_fn picks one; a
+  // The value of each readable register (the generated read mux hws_rd_fn picks one,
+  // hws_rd_ok_fn says whether the address names one; a
   // register of regmap.def without a value here is an undriven bit for the lint)
   wire [HWS_RD_N*32-1:0] rd_vals;
   assign rd_vals[HWS_RD_ID*32 +: 32]        = HWS_ID_VALUE;
@@ -251,7 +252,8 @@ module hws_port_fe #(
   assign rd_vals[HWS_RD_ERR_CNT*32 +: HWS_RD_ERR_CNT_N*32] = err_cnt_i;
   assign rd_vals[HWS_RD_BAL*32 +: HWS_RD_BAL_N*32]         = bal_regs_i;
   assign rd_vals[HWS_RD_IRQ*32 +: HWS_RD_IRQ_N*32]         = irq_regs_i;
-  wire [32:0] rd_reg = hws_rd_fn(rd_addr, rd_vals);   // {readable, word}
+  wire        rd_reg_ok = hws_rd_ok_fn(rd_addr);
+  wire [31:0] rd_reg    = hws_rd_fn(rd_addr, rd_vals);
 
   reg rd_valid_r;   // a readable register or window word
   assign rd_valid = rd_valid_r;
@@ -261,8 +263,9 @@ module hws_port_fe #(
       rd_word    = pop_refuse ? POP_REFUSED :
                    pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
     end else begin
-      // unmapped, misaligned, write-only, or CURR (write-only): {0, 0}
-      {rd_valid_r, rd_word} = rd_reg;
+      // unmapped, misaligned, write-only, or CURR (write-only): not readable, 0
+      rd_valid_r = rd_reg_ok;
+      rd_word    = rd_reg;
     end
   end
 

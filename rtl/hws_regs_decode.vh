@@ -74,9 +74,10 @@ function automatic hws_win_pop_fn(input [HWS_ADDR_W-1:0] a);
   hws_win_pop_fn = ((a[9:8] == 2'd1) || (a[9:8] == 2'd2)) && (a[1:0] == 2'b00);
 endfunction
 
-// 1: address a (a word of the POP or the PEEKW window) is PEEKW's
+// 1: address a, a word of the POP or the PEEKW window, is PEEKW's (page bit 8, the
+// lowest in which the two pages differ; meaningless for another address)
 function automatic hws_win_peek_fn(input [HWS_ADDR_W-1:0] a);
-  hws_win_peek_fn = (a[9:8] == 2'd2);
+  hws_win_peek_fn = (a[8] == 1'b0);
 endfunction
 
 // 1: address a is a word of the CURR window, CURR[a[7:2]] (whether that CPU exists is the
@@ -104,48 +105,93 @@ function automatic [HWS_WR_N-1:0] hws_wr_fn(input [HWS_ADDR_W-1:0] a);
   end
 endfunction
 
-// The read mux: {readable, word} of address a, v the values of the readable registers
-// (HWS_RD_<name>); {0, 0} when a names no readable register (the windows are the caller's)
-function automatic [32:0] hws_rd_fn(input [HWS_ADDR_W-1:0] a, input [HWS_RD_N*32-1:0] v);
+// 1: address a names a readable register (the windows are the caller's)
+function automatic hws_rd_ok_fn(input [HWS_ADDR_W-1:0] a);
   begin
-    hws_rd_fn = 33'd0;
+    hws_rd_ok_fn = 1'b0;
     if (a[9:8] == 2'd0)
       case (a[7:0])
-        HWS_REG_ID: hws_rd_fn = {1'b1, v[HWS_RD_ID*32 +: 32]};
-        HWS_REG_NR_CPUS: hws_rd_fn = {1'b1, v[HWS_RD_NR_CPUS*32 +: 32]};
-        HWS_REG_NR_TASKS: hws_rd_fn = {1'b1, v[HWS_RD_NR_TASKS*32 +: 32]};
-        HWS_REG_DEPTHS: hws_rd_fn = {1'b1, v[HWS_RD_DEPTHS*32 +: 32]};
-        HWS_REG_STATUS: hws_rd_fn = {1'b1, v[HWS_RD_STATUS*32 +: 32]};
-        HWS_REG_RESULT: hws_rd_fn = {1'b1, v[HWS_RD_RESULT*32 +: 32]};
-        HWS_REG_SYNC: hws_rd_fn = {1'b1, v[HWS_RD_SYNC*32 +: 32]};
-        HWS_REG_CMD_DONE: hws_rd_fn = {1'b1, v[HWS_RD_CMD_DONE*32 +: 32]};
-        HWS_REG_CYCLES: hws_rd_fn = {1'b1, v[HWS_RD_CYCLES*32 +: 32]};
-        HWS_REG_ERR_LAST: hws_rd_fn = {1'b1, v[HWS_RD_ERR_LAST*32 +: 32]};
-        HWS_REG_ERR_CMD: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CMD*32 +: 32]};
-        HWS_REG_ERR_SEQ: hws_rd_fn = {1'b1, v[HWS_RD_ERR_SEQ*32 +: 32]};
-        HWS_REG_NR_GROUPS: hws_rd_fn = {1'b1, v[HWS_RD_NR_GROUPS*32 +: 32]};
-        HWS_REG_ERR_TOTAL: hws_rd_fn = {1'b1, v[HWS_RD_ERR_TOTAL*32 +: 32]};
-        HWS_REG_ERR_CNT1: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT1*32 +: 32]};
-        HWS_REG_ERR_CNT2: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT2*32 +: 32]};
-        HWS_REG_ERR_CNT3: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT3*32 +: 32]};
-        HWS_REG_ERR_CNT4: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT4*32 +: 32]};
-        HWS_REG_ERR_CNT5: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT5*32 +: 32]};
-        HWS_REG_ERR_CNT6: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT6*32 +: 32]};
-        HWS_REG_ERR_CNT7: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT7*32 +: 32]};
-        HWS_REG_ERR_CNT8: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT8*32 +: 32]};
-        HWS_REG_ERR_CNT9: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT9*32 +: 32]};
-        HWS_REG_ERR_CNT10: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT10*32 +: 32]};
-        HWS_REG_ERR_CNT11: hws_rd_fn = {1'b1, v[HWS_RD_ERR_CNT11*32 +: 32]};
-        HWS_REG_BAL_THIS: hws_rd_fn = {1'b1, v[HWS_RD_BAL_THIS*32 +: 32]};
-        HWS_REG_BAL_MAX: hws_rd_fn = {1'b1, v[HWS_RD_BAL_MAX*32 +: 32]};
-        HWS_REG_BAL_AVG: hws_rd_fn = {1'b1, v[HWS_RD_BAL_AVG*32 +: 32]};
-        HWS_REG_BAL_IMB: hws_rd_fn = {1'b1, v[HWS_RD_BAL_IMB*32 +: 32]};
-        HWS_REG_FEATURES: hws_rd_fn = {1'b1, v[HWS_RD_FEATURES*32 +: 32]};
-        HWS_REG_IRQ_PEND0: hws_rd_fn = {1'b1, v[HWS_RD_IRQ_PEND0*32 +: 32]};
-        HWS_REG_IRQ_PEND1: hws_rd_fn = {1'b1, v[HWS_RD_IRQ_PEND1*32 +: 32]};
-        HWS_REG_IRQ_EN0: hws_rd_fn = {1'b1, v[HWS_RD_IRQ_EN0*32 +: 32]};
-        HWS_REG_IRQ_EN1: hws_rd_fn = {1'b1, v[HWS_RD_IRQ_EN1*32 +: 32]};
-        default: hws_rd_fn = 33'd0;
+        HWS_REG_ID: hws_rd_ok_fn = 1'b1;
+        HWS_REG_NR_CPUS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_NR_TASKS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_DEPTHS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_STATUS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_RESULT: hws_rd_ok_fn = 1'b1;
+        HWS_REG_SYNC: hws_rd_ok_fn = 1'b1;
+        HWS_REG_CMD_DONE: hws_rd_ok_fn = 1'b1;
+        HWS_REG_CYCLES: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_LAST: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CMD: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_SEQ: hws_rd_ok_fn = 1'b1;
+        HWS_REG_NR_GROUPS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_TOTAL: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT1: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT2: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT3: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT4: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT5: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT6: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT7: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT8: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT9: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT10: hws_rd_ok_fn = 1'b1;
+        HWS_REG_ERR_CNT11: hws_rd_ok_fn = 1'b1;
+        HWS_REG_BAL_THIS: hws_rd_ok_fn = 1'b1;
+        HWS_REG_BAL_MAX: hws_rd_ok_fn = 1'b1;
+        HWS_REG_BAL_AVG: hws_rd_ok_fn = 1'b1;
+        HWS_REG_BAL_IMB: hws_rd_ok_fn = 1'b1;
+        HWS_REG_FEATURES: hws_rd_ok_fn = 1'b1;
+        HWS_REG_IRQ_PEND0: hws_rd_ok_fn = 1'b1;
+        HWS_REG_IRQ_PEND1: hws_rd_ok_fn = 1'b1;
+        HWS_REG_IRQ_EN0: hws_rd_ok_fn = 1'b1;
+        HWS_REG_IRQ_EN1: hws_rd_ok_fn = 1'b1;
+        default: hws_rd_ok_fn = 1'b0;
+      endcase
+  end
+endfunction
+
+// The read mux: the word of address a, v the values of the readable registers
+// (HWS_RD_<name>); 0 when a names no readable register (hws_rd_ok_fn)
+function automatic [31:0] hws_rd_fn(input [HWS_ADDR_W-1:0] a, input [HWS_RD_N*32-1:0] v);
+  begin
+    hws_rd_fn = 32'd0;
+    if (a[9:8] == 2'd0)
+      case (a[7:0])
+        HWS_REG_ID: hws_rd_fn = v[HWS_RD_ID*32 +: 32];
+        HWS_REG_NR_CPUS: hws_rd_fn = v[HWS_RD_NR_CPUS*32 +: 32];
+        HWS_REG_NR_TASKS: hws_rd_fn = v[HWS_RD_NR_TASKS*32 +: 32];
+        HWS_REG_DEPTHS: hws_rd_fn = v[HWS_RD_DEPTHS*32 +: 32];
+        HWS_REG_STATUS: hws_rd_fn = v[HWS_RD_STATUS*32 +: 32];
+        HWS_REG_RESULT: hws_rd_fn = v[HWS_RD_RESULT*32 +: 32];
+        HWS_REG_SYNC: hws_rd_fn = v[HWS_RD_SYNC*32 +: 32];
+        HWS_REG_CMD_DONE: hws_rd_fn = v[HWS_RD_CMD_DONE*32 +: 32];
+        HWS_REG_CYCLES: hws_rd_fn = v[HWS_RD_CYCLES*32 +: 32];
+        HWS_REG_ERR_LAST: hws_rd_fn = v[HWS_RD_ERR_LAST*32 +: 32];
+        HWS_REG_ERR_CMD: hws_rd_fn = v[HWS_RD_ERR_CMD*32 +: 32];
+        HWS_REG_ERR_SEQ: hws_rd_fn = v[HWS_RD_ERR_SEQ*32 +: 32];
+        HWS_REG_NR_GROUPS: hws_rd_fn = v[HWS_RD_NR_GROUPS*32 +: 32];
+        HWS_REG_ERR_TOTAL: hws_rd_fn = v[HWS_RD_ERR_TOTAL*32 +: 32];
+        HWS_REG_ERR_CNT1: hws_rd_fn = v[HWS_RD_ERR_CNT1*32 +: 32];
+        HWS_REG_ERR_CNT2: hws_rd_fn = v[HWS_RD_ERR_CNT2*32 +: 32];
+        HWS_REG_ERR_CNT3: hws_rd_fn = v[HWS_RD_ERR_CNT3*32 +: 32];
+        HWS_REG_ERR_CNT4: hws_rd_fn = v[HWS_RD_ERR_CNT4*32 +: 32];
+        HWS_REG_ERR_CNT5: hws_rd_fn = v[HWS_RD_ERR_CNT5*32 +: 32];
+        HWS_REG_ERR_CNT6: hws_rd_fn = v[HWS_RD_ERR_CNT6*32 +: 32];
+        HWS_REG_ERR_CNT7: hws_rd_fn = v[HWS_RD_ERR_CNT7*32 +: 32];
+        HWS_REG_ERR_CNT8: hws_rd_fn = v[HWS_RD_ERR_CNT8*32 +: 32];
+        HWS_REG_ERR_CNT9: hws_rd_fn = v[HWS_RD_ERR_CNT9*32 +: 32];
+        HWS_REG_ERR_CNT10: hws_rd_fn = v[HWS_RD_ERR_CNT10*32 +: 32];
+        HWS_REG_ERR_CNT11: hws_rd_fn = v[HWS_RD_ERR_CNT11*32 +: 32];
+        HWS_REG_BAL_THIS: hws_rd_fn = v[HWS_RD_BAL_THIS*32 +: 32];
+        HWS_REG_BAL_MAX: hws_rd_fn = v[HWS_RD_BAL_MAX*32 +: 32];
+        HWS_REG_BAL_AVG: hws_rd_fn = v[HWS_RD_BAL_AVG*32 +: 32];
+        HWS_REG_BAL_IMB: hws_rd_fn = v[HWS_RD_BAL_IMB*32 +: 32];
+        HWS_REG_FEATURES: hws_rd_fn = v[HWS_RD_FEATURES*32 +: 32];
+        HWS_REG_IRQ_PEND0: hws_rd_fn = v[HWS_RD_IRQ_PEND0*32 +: 32];
+        HWS_REG_IRQ_PEND1: hws_rd_fn = v[HWS_RD_IRQ_PEND1*32 +: 32];
+        HWS_REG_IRQ_EN0: hws_rd_fn = v[HWS_RD_IRQ_EN0*32 +: 32];
+        HWS_REG_IRQ_EN1: hws_rd_fn = v[HWS_RD_IRQ_EN1*32 +: 32];
+        default: hws_rd_fn = 32'd0;
       endcase
   end
 endfunction
