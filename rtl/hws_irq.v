@@ -45,7 +45,6 @@ module hws_irq #(
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
-`include "hws_regs_decode.vh"
   /* verilator lint_on UNUSEDPARAM */
 
   localparam [31:0] NCPU32 = NR_CPUS;
@@ -55,8 +54,7 @@ module hws_irq #(
   reg [NR_CPUS*8-1:0] curr_q;
   reg [NR_CPUS-1:0]   pend_q, en_q;
 
-  // Write decode, per port (the generated write select and CURR window of
-  // hws_regs_decode.vh): the four registers, or CURR[c] of a CPU that exists. The W1C
+  // Write decode, per port: the four registers, or CURR[c] of a CPU that exists. The W1C
   // masks of all ports are OR-ed; CURR[c] and IRQ_ENn take the word of the highest-numbered
   // port writing them (the register loop below applies the ports in order).
   wire [NR_PORTS-1:0] w_pend0, w_pend1, w_en0, w_en1, w_curr;
@@ -67,13 +65,14 @@ module hws_irq #(
     for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_wr
       wire [9:0]  a  = wr_addr_i[gp*10 +: 10];
       wire [31:0] d  = wr_data_i[gp*32 +: 32];
-      wire [HWS_WR_N-1:0] sel = hws_wr_fn(a);   // CTRL and CMD are hws_port_fe's
-      assign w_pend0[gp] = sel[HWS_WR_IRQ_PEND0];
-      assign w_pend1[gp] = sel[HWS_WR_IRQ_PEND1];
-      assign w_en0[gp]   = sel[HWS_WR_IRQ_EN0];
-      assign w_en1[gp]   = sel[HWS_WR_IRQ_EN1];
+      wire        lo = (a[9:8] == 2'd0);
+      assign w_pend0[gp] = lo && (a[7:0] == HWS_REG_IRQ_PEND0);
+      assign w_pend1[gp] = lo && (a[7:0] == HWS_REG_IRQ_PEND1);
+      assign w_en0[gp]   = lo && (a[7:0] == HWS_REG_IRQ_EN0);
+      assign w_en1[gp]   = lo && (a[7:0] == HWS_REG_IRQ_EN1);
       assign w_cpu[gp*6 +: 6] = a[7:2];
-      assign w_curr[gp]  = hws_win_curr_fn(a) && ({1'b0, a[7:2]} < NCPU7);
+      assign w_curr[gp]  = (a[9:8] == HWS_CURR_BASE[9:8]) && (a[1:0] == 2'b00) &&
+                           ({1'b0, a[7:2]} < NCPU7);
       assign w1c_p[gp*64 +: 64] = {d, d} & {{32{wr_i[gp] && w_pend1[gp]}},
                                             {32{wr_i[gp] && w_pend0[gp]}}};
     end
