@@ -11,9 +11,10 @@
 #   make install PREFIX=/usr/local [DESTDIR=]   hwsched, libhws, the RTL, the man page;
 #                make uninstall removes them (docs/usage.md)
 #   make help    every goal, one line each, with the package group it needs
-#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, include/hws/regs.h,
-#                docs/regmap.md from regmap/regmap.def, and the engine parameters' files
-#                (PARAMS_GEN_FILES, docs/accelerator.md section 1) from regmap/params.def
+#   make gen     regenerate rtl/hws_regs.vh, rtl/hws_weight_fn.vh, rtl/hws_regs_decode.vh,
+#                include/hws/regs.h, docs/regmap.md from regmap/regmap.def, and the engine
+#                parameters' files (PARAMS_GEN_FILES, docs/accelerator.md section 1) from
+#                regmap/params.def
 #   make clean   remove build/
 #
 # Build products go under build/ only.
@@ -65,7 +66,8 @@ test-deps:
 test: test-deps
 
 # ---- Generated register map and engine parameters ---------------------------------------
-GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh
+GEN_FILES := rtl/hws_regs.vh include/hws/regs.h docs/regmap.md rtl/hws_weight_fn.vh \
+	rtl/hws_regs_decode.vh
 # regmap/params.def (with regmap.def's constants and FEATURES fields): the parameters'
 # one home; the table of docs/accelerator.md section 1 is rewritten between its markers.
 PARAMS_GEN_FILES := include/hws/params_list.h lib/hws_params_table.h rtl/hws_params.vh \
@@ -123,8 +125,8 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) $(VL_INC) -Wno-unused-parameter
 # ---- RTL sources -----------------------------------------------------------------------
 RTL_SRCS := $(sort $(wildcard rtl/*.v))
 SYNTH_TOPS := synth/hws_synth_top.v synth/board_top.v
-RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_ffs16.vh rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh \
-	rtl/hws_params.vh rtl/hws_params_check.vh
+RTL_INC := rtl/hws_regs.vh rtl/hws_weight_fn.vh rtl/hws_regs_decode.vh rtl/hws_ffs16.vh \
+	rtl/hws_eng_ctl.vh rtl/hws_formal_env.vh rtl/hws_params.vh rtl/hws_params_check.vh
 HARNESS_HDRS := $(wildcard sim/harness/*.h)
 
 # ---- Engine shapes (docs/shapes.md) ---------------------------------------------------

@@ -80,7 +80,7 @@ module hws_balance #(
   input  wire                       pw_we_i,
   input  wire [1:0]                 pw_lvl_i,
   input  wire [5:0]                 pw_cpu_i,   // < NR_CPUS
-  input  wire [16:0]                pw_i,       // >= 256
+  input  wire [16:0]                pw_i,       // >= 256 (PWW bits)
   // The stored partitions P1..P3 (lead of CPU x at [x*CW +: CW]), consistent when go_i
   input  wire [NR_CPUS*CW-1:0]      lead1_i,
   input  wire [NR_CPUS*CW-1:0]      lead2_i,
@@ -94,8 +94,8 @@ module hws_balance #(
   // this edge (the engine's load and history writes)
   input  wire                       upd_i,
   input  wire [CW-1:0]              upd_cpu_i,
-  input  wire [LOAD_W-1:0]          upd_n_old_i,
-  input  wire [LOAD_W-1:0]          upd_n_new_i,
+  input  wire [LOAD_W-1:0]          upd_now_old_i,
+  input  wire [LOAD_W-1:0]          upd_now_new_i,
   input  wire [LOAD_W-1:0]          upd_h_old_i,
   input  wire [LOAD_W-1:0]          upd_h_new_i,
   // BALANCE(cpu, level, idle type): go_i at the edge ending its check cycle
@@ -115,9 +115,17 @@ module hws_balance #(
   /* verilator lint_on UNUSEDPARAM */
 
   localparam integer N   = NR_CPUS;
+  // Widths of the datapath (docs/accelerator.md 8.3)
+  localparam integer PWW = HWS_DSET_HI_W + HWS_DSET_DATA_W;  // a group power: DOM_SET's HI:DATA
+  localparam integer QW  = HWS_BAL_LAT_PASS * 8;  // a lane division's dividend bits brought
+                                                 // down, then its quotient: a pass of hws_div8
+  localparam integer DNW = QW + 8;   // a dividend {sum, 10'b0} < 2^46: its top 8 bits are the
+                                     // first partial remainder, the QW below are brought down
+  localparam [PWW-1:0] TMP1_R0 = 16;   // tmp1 = 2^20 / pb: bits 20..16 of its dividend, its
+                                       // first partial remainder
   localparam integer SW  = LOAD_W + CW;        // a sum of per-CPU loads
   localparam integer AW  = SW + 2;             // a scaled load, sum * 1024 / power (>= 256)
-  localparam integer DVW = 17 + CW;            // total power: up to NR_CPUS powers of 17 bits
+  localparam integer DVW = PWW + CW;           // total power: up to NR_CPUS powers of PWW bits
   localparam integer NPW = 4 << CW;            // pw words, address {level, cpu}
   localparam integer LG  = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 0;   // busiest-CPU tree depth
   localparam integer MLG = HWS_BAL_LAT_MIN_LG; // each tree takes at least this many cycles
@@ -126,7 +134,7 @@ module hws_balance #(
   localparam integer R   = (N + NL - 1) / NL;  // passes: lane j serves groups jR .. jR+R-1
   localparam integer LGL = (NL > 1) ? $clog2(NL) : 0;   // group-max tree depth
   localparam integer GLP = (LGL > MLG) ? LGL : MLG;     // group-max tree cycles
-  localparam integer DP  = HWS_BAL_LAT_PASS;   // cycles of one lane division (40 bits / 8)
+  localparam integer DP  = HWS_BAL_LAT_PASS;   // cycles of one lane division (QW bits / 8)
   localparam integer CD  = DP * R;             // the last lane-divider cycle
   localparam integer CP  = CD + 1 + GLP;       // the pick cycle
   localparam integer CF  = CP + 1 + LGP;       // the final cycle
@@ -183,24 +191,24 @@ module hws_balance #(
   // pw[l][x]: flops (every lane reads its power at once), word {level, cpu}. Every read
   // and write below selects words with constant part-selects under compares: a variable
   // part-select of a flat vector becomes a barrel shifter in Yosys.
-  reg  [NPW*17-1:0] pw_q;
+  reg  [NPW*PWW-1:0] pw_q;
   wire [CW+1:0]     pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
   integer           pwx;
   always @(posedge clk_i) begin
     if (srst_i) begin
-      pw_q <= {NPW{HWS_DEF_POWER[16:0]}};
+      pw_q <= {NPW{HWS_DEF_POWER[PWW-1:0]}};
     end else if (pw_we_i) begin
       for (pwx = 0; pwx < NPW; pwx = pwx + 1)
-        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*17 +: 17] <= pw_i;
+        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*PWW +: PWW] <= pw_i;
     end
   end
-  // The powers of level l, lane g at [g*17 +: 17]
-  function automatic [N*17-1:0] lvl_pw_fn(input [1:0] l);
+  // The powers of level l, lane g at [g*PWW +: PWW]
+  function automatic [N*PWW-1:0] lvl_pw_fn(input [1:0] l);
     case (l)
-      2'd0:    lvl_pw_fn = pw_q[(0 << CW)*17 +: N*17];
-      2'd1:    lvl_pw_fn = pw_q[(1 << CW)*17 +: N*17];
-      2'd2:    lvl_pw_fn = pw_q[(2 << CW)*17 +: N*17];
-      default: lvl_pw_fn = pw_q[(3 << CW)*17 +: N*17];
+      2'd0:    lvl_pw_fn = pw_q[(0 << CW)*PWW +: N*PWW];
+      2'd1:    lvl_pw_fn = pw_q[(1 << CW)*PWW +: N*PWW];
+      2'd2:    lvl_pw_fn = pw_q[(2 << CW)*PWW +: N*PWW];
+      default: lvl_pw_fn = pw_q[(3 << CW)*PWW +: N*PWW];
     endcase
   endfunction
 
@@ -211,49 +219,49 @@ module hws_balance #(
   function automatic [SW-1:0] ext(input [LOAD_W-1:0] v);
     ext = {{CW{1'b0}}, v};
   endfunction
-  wire [LOAD_W-1:0] u_so = (upd_h_old_i < upd_n_old_i) ? upd_h_old_i : upd_n_old_i;
-  wire [LOAD_W-1:0] u_to = (upd_h_old_i < upd_n_old_i) ? upd_n_old_i : upd_h_old_i;
-  wire [LOAD_W-1:0] u_sn = (upd_h_new_i < upd_n_new_i) ? upd_h_new_i : upd_n_new_i;
-  wire [LOAD_W-1:0] u_tn = (upd_h_new_i < upd_n_new_i) ? upd_n_new_i : upd_h_new_i;
-  wire [SW-1:0]     d_n  = ext(upd_n_new_i) - ext(upd_n_old_i);
+  wire [LOAD_W-1:0] u_so = (upd_h_old_i < upd_now_old_i) ? upd_h_old_i : upd_now_old_i;
+  wire [LOAD_W-1:0] u_to = (upd_h_old_i < upd_now_old_i) ? upd_now_old_i : upd_h_old_i;
+  wire [LOAD_W-1:0] u_sn = (upd_h_new_i < upd_now_new_i) ? upd_h_new_i : upd_now_new_i;
+  wire [LOAD_W-1:0] u_tn = (upd_h_new_i < upd_now_new_i) ? upd_now_new_i : upd_h_new_i;
+  wire [SW-1:0]     d_now  = ext(upd_now_new_i) - ext(upd_now_old_i);
   wire [SW-1:0]     d_s  = ext(u_sn) - ext(u_so);
   wire [SW-1:0]     d_t  = ext(u_tn) - ext(u_to);
-  reg  [LOAD_W-1:0] m_n, m_h;               // load and history of the moved CPU
+  reg  [LOAD_W-1:0] m_now, m_h;               // load and history of the moved CPU
   integer           mx;
   always @* begin
-    m_n = {LOAD_W{1'b0}};
+    m_now = {LOAD_W{1'b0}};
     m_h = {LOAD_W{1'b0}};
     if (lset_i) begin
       for (mx = 0; mx < N; mx = mx + 1) begin
         if (lset_cpu_i == mx[CW-1:0]) begin
-          m_n = load_i[mx*LOAD_W +: LOAD_W];
+          m_now = load_i[mx*LOAD_W +: LOAD_W];
           m_h = hist_i[mx*LOAD_W +: LOAD_W];
         end
       end
     end
   end
-  wire [SW-1:0]     v_n  = ext(m_n);
-  wire [SW-1:0]     v_s  = ext((m_h < m_n) ? m_h : m_n);
-  wire [SW-1:0]     v_t  = ext((m_h < m_n) ? m_n : m_h);
+  wire [SW-1:0]     v_now  = ext(m_now);
+  wire [SW-1:0]     v_s  = ext((m_h < m_now) ? m_h : m_now);
+  wire [SW-1:0]     v_t  = ext((m_h < m_now) ? m_now : m_h);
 
   wire [N*SW-1:0] s1n, s1s, s1t, s2n, s2s, s2t, s3n, s3s, s3t;
   hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s1 (
     .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead1_i),
-    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_now_i(d_now), .d_s_i(d_s), .d_t_i(d_t),
     .mv_i(lset_i && (lset_k_i == 2'd1)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
-    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s1n), .ss_o(s1s), .st_o(s1t)
+    .v_now_i(v_now), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s1n), .ss_o(s1s), .st_o(s1t)
   );
   hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s2 (
     .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead2_i),
-    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_now_i(d_now), .d_s_i(d_s), .d_t_i(d_t),
     .mv_i(lset_i && (lset_k_i == 2'd2)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
-    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s2n), .ss_o(s2s), .st_o(s2t)
+    .v_now_i(v_now), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s2n), .ss_o(s2s), .st_o(s2t)
   );
   hws_bsum #(.NR_CPUS(N), .LOAD_W(LOAD_W)) u_s3 (
     .clk_i(clk_i), .srst_i(srst_i), .lead_i(lead3_i),
-    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_n_i(d_n), .d_s_i(d_s), .d_t_i(d_t),
+    .upd_i(upd_i), .upd_cpu_i(upd_cpu_i), .d_now_i(d_now), .d_s_i(d_s), .d_t_i(d_t),
     .mv_i(lset_i && (lset_k_i == 2'd3)), .mv_cpu_i(lset_cpu_i), .mv_v_i(lset_v_i),
-    .v_n_i(v_n), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s3n), .ss_o(s3s), .st_o(s3t)
+    .v_now_i(v_now), .v_s_i(v_s), .v_t_i(v_t), .sn_o(s3n), .ss_o(s3s), .st_o(s3t)
   );
   reg [SW-1:0] s4n_q, s4s_q;
   always @(posedge clk_i) begin
@@ -261,7 +269,7 @@ module hws_balance #(
       s4n_q <= {SW{1'b0}};
       s4s_q <= {SW{1'b0}};
     end else if (upd_i) begin
-      s4n_q <= s4n_q + d_n;
+      s4n_q <= s4n_q + d_now;
       s4s_q <= s4s_q + d_s;
     end
   end
@@ -275,30 +283,30 @@ module hws_balance #(
   reg               now_q;
   reg  [CW-1:0]     this_ld_q;              // T, leader of the local group
   reg  [SW-1:0]     tot_q;                  // total_load
-  reg  [NL*17-1:0]  ldr_q;                  // lane dividers: partial remainders
-  reg  [NL*40-1:0]  ldx_q;                  // ... dividend bits to bring down / quotient
+  reg  [NL*PWW-1:0]  ldr_q;                  // lane dividers: partial remainders
+  reg  [NL*QW-1:0]  ldx_q;                  // ... dividend bits to bring down / quotient
   reg  [AW-1:0]     thq_q;                  // this_load, from the pass that divides T
   reg  [N*DVW-1:0]  pf_q;                   // pw fold
   reg  [DVW-1:0]    adr_q;                  // avg divider
-  reg  [39:0]       adx_q;
+  reg  [QW-1:0]       adx_q;
   reg  [AW-1:0]     avg_q;
-  reg  [NL-1:0]     gf_v;                   // group-max fold: valid, quotient, leader;
-  reg  [NL*AW-1:0]  gf_q;                   // during the passes each lane's running max
-  reg  [NL*CW-1:0]  gf_i;
-  reg  [N-1:0]      cf_v;                   // busiest-CPU fold: member, load, CPU
-  reg  [N*LOAD_W-1:0] cf_l;
-  reg  [N*CW-1:0]   cf_i;
+  reg  [NL-1:0]     gf_v_q;                   // group-max fold: valid, quotient, leader;
+  reg  [NL*AW-1:0]  gf_quo_q;                   // during the passes each lane's running max
+  reg  [NL*CW-1:0]  gf_i_q;
+  reg  [N-1:0]      cf_v_q;                   // busiest-CPU fold: member, load, CPU
+  reg  [N*LOAD_W-1:0] cf_l_q;
+  reg  [N*CW-1:0]   cf_i_q;
   reg               has_b_q;                // pick: a busiest group exists
   reg  [CW-1:0]     bus_q;                  // its leader (0 when none)
   reg  [AW-1:0]     this_q, max_q;          // this_load, max_load
-  reg  [16:0]       pb_q, pt_q;             // powers of the busiest and the local group
+  reg  [PWW-1:0]       pb_q, pt_q;             // powers of the busiest and the local group
   reg  [29:0]       pm_q, ptp_q;            // pb * min(max, 8191), pt * min(this, 8191)
   reg               imb_big_q;              // imb >= 1024
   reg  [31:0]       imb_q;                  // (uint32) imb
   reg               within_q;               // 100 * max_load <= pct * this_load
   reg  [20:0]       n2_q;                   // min(max_load * pb, 2^20)
-  reg  [16:0]       sdr1_q, sdr2_q;         // tmp1, tmp2 dividers
-  reg  [39:0]       sdx1_q, sdx2_q;
+  reg  [PWW-1:0]       sdr1_q, sdr2_q;         // tmp1, tmp2 dividers
+  reg  [QW-1:0]       sdx1_q, sdx2_q;
   reg  [2:0]        verd_q;                 // the verdict, from the edge ending CP+2
   reg  [N-1:0]      lv_q;                   // lanes that lead a group of the domain
 
@@ -306,7 +314,7 @@ module hws_balance #(
   // The last cycle of a pass (lane divisions complete at its edge), and of the last pass
   wire pass_end = run && (cnt_q <= C_DIV_END) && (ph_q == DP[2:0]);
   wire last_end = run && (cnt_q == C_DIV_END);
-  wire [N*17-1:0] pwl;                      // the powers of level lvl_q, lane g at [g*17]
+  wire [N*PWW-1:0] pwl;                      // the powers of level lvl_q, lane g at [g*PWW]
 
   // ---------------------------------------------------------------------------------------
   // Functions of the table, evaluated only at the edges that need them. They read the
@@ -403,17 +411,17 @@ module hws_balance #(
   // dividend bits} (the layout of {ldr_q, ldx_q}): lane j divides group g = jR + p (none
   // when g >= NR_CPUS: dividend 0); the dividend is the sum of group g times 1024; the local
   // group T sums target loads, the others source loads, the idle types loads now.
-  function automatic [NL*57-1:0] lanes_fn(input [CW-1:0] t, input [1:0] l, input now_only,
+  function automatic [NL*(QW+PWW)-1:0] lanes_fn(input [CW-1:0] t, input [1:0] l, input now_only,
                                            input [PSW-1:0] p);
     reg [SW-1:0]     s;
     reg [N*SW-1:0]   sg;                    // the sum of every group g at [g*SW +: SW]
     reg [SW-1:0]     sl;
-    reg [47:0]       dn;
+    reg [DNW-1:0]       dn;
     reg [LOAD_W-1:0] n, h;
     reg [1:0]        kd;                    // 0 now, 1 source, 2 target
     integer          g, j, r;
     begin
-      lanes_fn = {NL*57{1'b0}};
+      lanes_fn = {NL*(QW+PWW){1'b0}};
       sg = {N*SW{1'b0}};
       for (g = 0; g < N; g = g + 1) begin
         kd = now_only ? 2'd0 : (g[CW-1:0] == t) ? 2'd2 : 2'd1;
@@ -436,23 +444,23 @@ module hws_balance #(
         for (r = 0; r < R; r = r + 1)
           if ((j * R + r < N) && (p == r[PSW-1:0]))
             sl = sg[((j * R + r < N) ? j * R + r : 0) * SW +: SW];
-        dn = 48'd0;
+        dn = {DNW{1'b0}};
         dn[SW+9:0] = {sl, 10'd0};
-        lanes_fn[NL*40 + j*17 +: 17] = {9'd0, dn[47:40]};
-        lanes_fn[j*40 +: 40]         = dn[39:0];
+        lanes_fn[NL*QW + j*PWW +: PWW] = {{(PWW-8){1'b0}}, dn[DNW-1:QW]};
+        lanes_fn[j*QW +: QW]         = dn[QW-1:0];
       end
     end
   endfunction
 
   // At go: the pw fold's leaves, pw[l][g] for the lanes lv, 0 elsewhere.
   function automatic [N*DVW-1:0] pwl_fn(input [1:0] l, input [N-1:0] lv);
-    reg [N*17-1:0] pl;
+    reg [N*PWW-1:0] pl;
     integer        g;
     begin
       pl = lvl_pw_fn(l);
       pwl_fn = {N*DVW{1'b0}};
       for (g = 0; g < N; g = g + 1)
-        if (lv[g]) pwl_fn[g*DVW +: DVW] = {{(DVW-17){1'b0}}, pl[g*17 +: 17]};
+        if (lv[g]) pwl_fn[g*DVW +: DVW] = {{(DVW-PWW){1'b0}}, pl[g*PWW +: PWW]};
     end
   endfunction
 
@@ -484,8 +492,8 @@ module hws_balance #(
   // with pb * min(1024, v) = min(pb << 10, pb * v), pb * tmp1 = 2^20 - rem1 and
   // pt * tmp2 = n2 - rem2. The clamp of max and this to 8191 in pm and ptp changes no
   // min(1024, ...) (tmp1, tmp2 <= 4096).
-  function automatic [2:0] verdict_fn(input [12:0] tmp1, input [16:0] rem1,
-                                      input [16:0] rem2);
+  function automatic [2:0] verdict_fn(input [12:0] tmp1, input [PWW-1:0] rem1,
+                                      input [PWW-1:0] rem2);
     reg [26:0] pbk, ptk, a1, a2, m1, m2;
     reg [29:0] x1;
     reg [30:0] x2;
@@ -533,29 +541,29 @@ module hws_balance #(
   // divider steps, tree levels.
   assign pwl = lvl_pw_fn(lvl_q);
 
-  reg  [NL*17-1:0]    ldr_nx;
-  reg  [NL*40-1:0]    ldx_nx;
-  reg  [N*DVW-1:0]    pf_nx;
-  reg  [DVW-1:0]      adr_nx;
-  reg  [39:0]         adx_nx;
-  reg  [NL-1:0]       gf_v_nx;
-  reg  [N-1:0]        cf_v_nx;
-  reg  [NL*AW-1:0]    gf_q_nx;
-  reg  [NL*CW-1:0]    gf_i_nx;
-  reg  [N*CW-1:0]     cf_i_nx;
-  reg  [AW-1:0]       thq_nx;
-  reg  [N*LOAD_W-1:0] cf_l_nx;
-  reg  [16:0]         sdr1_nx, sdr2_nx;
-  reg  [39:0]         sdx1_nx, sdx2_nx;
+  reg  [NL*PWW-1:0]    ldr_d;
+  reg  [NL*QW-1:0]    ldx_d;
+  reg  [N*DVW-1:0]    pf_d;
+  reg  [DVW-1:0]      adr_d;
+  reg  [QW-1:0]         adx_d;
+  reg  [NL-1:0]       gf_v_d;
+  reg  [N-1:0]        cf_v_d;
+  reg  [NL*AW-1:0]    gf_quo_d;
+  reg  [NL*CW-1:0]    gf_i_d;
+  reg  [N*CW-1:0]     cf_i_d;
+  reg  [AW-1:0]       thq_d;
+  reg  [N*LOAD_W-1:0] cf_l_d;
+  reg  [PWW-1:0]         sdr1_d, sdr2_d;
+  reg  [QW-1:0]         sdx1_d, sdx2_d;
   // Each lane's group in the current pass (g = jR + ps_q): its power (the lane's divisor;
   // 1024 when g >= NR_CPUS, a lane with no group this pass), whether it exists (lge), leads a group of
   // the domain (lgl) and a group other than the local one (lgv), and g itself (lgi).
-  reg  [NL*17-1:0]    ldd;
+  reg  [NL*PWW-1:0]    ldd;
   reg  [NL-1:0]       lge, lgl, lgv;
   reg  [NL*CW-1:0]    lgi;
   integer             lj, lr, lg_;
   always @* begin
-    ldd = {NL{HWS_DEF_POWER[16:0]}};
+    ldd = {NL{HWS_DEF_POWER[PWW-1:0]}};
     lge = {NL{1'b0}};
     lgl = {NL{1'b0}};
     lgv = {NL{1'b0}};
@@ -566,7 +574,7 @@ module hws_balance #(
         for (lr = 0; lr < R; lr = lr + 1) begin
           lg_ = (lj * R + lr < N) ? lj * R + lr : 0;
           if ((lj * R + lr < N) && (ps_q == lr[PSW-1:0])) begin
-            ldd[lj*17 +: 17] = pwl[lg_*17 +: 17];
+            ldd[lj*PWW +: PWW] = pwl[lg_*PWW +: PWW];
             lge[lj]          = 1'b1;
             lgl[lj]          = lv_q[lg_];
             lgv[lj]          = lv_q[lg_] && (lg_[CW-1:0] != this_ld_q);
@@ -580,62 +588,69 @@ module hws_balance #(
   // their registers, avg (cnt LG+1..LG+5) from {total_load, 10'b0} / total_pwr, tmp1 =
   // 2^20 / pb and tmp2 = n2 / pt (cnt CP+1..CP+2, 16 quotient bits, from bits 20..16 of the
   // dividend, which are below 256 <= the divisor).
-  wire [NL*17-1:0]    ldr_st;
-  wire [NL*40-1:0]    ldx_st;
+  wire [NL*PWW-1:0]    ldr_st;
+  wire [NL*QW-1:0]    ldx_st;
   genvar              gv;
   generate
     for (gv = 0; gv < NL; gv = gv + 1) begin : g_lane_div
-      hws_div8 #(.DW(17)) u_div (
-        .r_i(ldr_q[gv*17 +: 17]), .x_i(ldx_q[gv*40 +: 40]), .d_i(ldd[gv*17 +: 17]),
-        .r_o(ldr_st[gv*17 +: 17]), .x_o(ldx_st[gv*40 +: 40]));
+      hws_div8 #(.DW(PWW), .XW(QW)) u_div (
+        .r_i(ldr_q[gv*PWW +: PWW]), .x_i(ldx_q[gv*QW +: QW]), .d_i(ldd[gv*PWW +: PWW]),
+        .r_o(ldr_st[gv*PWW +: PWW]), .x_o(ldx_st[gv*QW +: QW]));
     end
   endgenerate
-  wire [47:0]         a_dn = {{(38 - SW){1'b0}}, tot_q, 10'd0};
+  wire [DNW-1:0]         a_dn = {{(DNW - 10 - SW){1'b0}}, tot_q, 10'd0};
   wire                a_first = (cnt_q == C_AVG0);
   wire [DVW-1:0]      adr_st;
-  wire [39:0]         adx_st;
-  hws_div8 #(.DW(DVW)) u_avg_div (
-    .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[47:40]} : adr_q), .x_i(a_first ? a_dn[39:0] : adx_q),
+  wire [QW-1:0]         adx_st;
+  hws_div8 #(.DW(DVW), .XW(QW)) u_avg_div (
+    .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[DNW-1:QW]} : adr_q), .x_i(a_first ? a_dn[QW-1:0] : adx_q),
     .d_i(pf_q[0 +: DVW]), .r_o(adr_st), .x_o(adx_st));
   wire                s_first = (cnt_q == C_PICK + C_ONE);
-  wire [16:0]         sdr1_st, sdr2_st;
-  wire [39:0]         sdx1_st, sdx2_st;
-  hws_div8 #(.DW(17)) u_tmp1_div (
-    .r_i(s_first ? 17'd16 : sdr1_q), .x_i(s_first ? 40'd0 : sdx1_q), .d_i(pb_q),
+  wire [PWW-1:0]         sdr1_st, sdr2_st;
+  wire [QW-1:0]         sdx1_st, sdx2_st;
+  hws_div8 #(.DW(PWW), .XW(QW)) u_tmp1_div (
+    .r_i(s_first ? TMP1_R0 : sdr1_q), .x_i(s_first ? {QW{1'b0}} : sdx1_q), .d_i(pb_q),
     .r_o(sdr1_st), .x_o(sdx1_st));
-  hws_div8 #(.DW(17)) u_tmp2_div (
-    .r_i(s_first ? {12'd0, n2_q[20:16]} : sdr2_q), .x_i(s_first ? {n2_q[15:0], 24'd0} : sdx2_q),
+  hws_div8 #(.DW(PWW), .XW(QW)) u_tmp2_div (
+    .r_i(s_first ? {{(PWW-5){1'b0}}, n2_q[20:16]} : sdr2_q), .x_i(s_first ? {n2_q[15:0], {(QW-16){1'b0}}} : sdx2_q),
     .d_i(pt_q), .r_o(sdr2_st), .x_o(sdx2_st));
+  // One level of each argmax fold (hws_argmax, below): the group-max tree over the lanes
+  // after the last pass, the busiest-CPU tree over the CPUs
+  wire [NL-1:0]       gm_v;
+  wire [NL*AW-1:0]    gm_quo;
+  wire [NL*CW-1:0]    gm_i;
+  hws_argmax #(.N(NL), .VW(AW), .IW(CW)) u_group_max (
+    .v_i(gf_v_q), .val_i(gf_quo_q), .idx_i(gf_i_q), .v_o(gm_v), .val_o(gm_quo), .idx_o(gm_i));
+  wire [N-1:0]        cm_v;
+  wire [N*LOAD_W-1:0] cm_l;
+  wire [N*CW-1:0]     cm_i;
+  hws_argmax #(.N(N), .VW(LOAD_W), .IW(CW)) u_busiest_cpu (
+    .v_i(cf_v_q), .val_i(cf_l_q), .idx_i(cf_i_q), .v_o(cm_v), .val_o(cm_l), .idx_o(cm_i));
   // temporaries
   reg  [2*N*DVW-1:0]  pf_in;
-  reg  [2*N-1:0]      f_v;
-  reg  [2*N*AW-1:0]   f_q;
-  reg  [2*N*CW-1:0]   f_i;
-  reg  [2*N*LOAD_W-1:0] f_l;
   reg                 tk;
   integer             g;
   always @* begin
-    ldr_nx = {NL*17{1'b0}};  ldx_nx = {NL*40{1'b0}};  pf_nx = {N*DVW{1'b0}};
-    adr_nx = {DVW{1'b0}};   adx_nx = 40'd0;
-    gf_v_nx = {NL{1'b0}};   gf_q_nx = {NL*AW{1'b0}};  gf_i_nx = {NL*CW{1'b0}};
-    thq_nx = thq_q;
-    cf_v_nx = {N{1'b0}};    cf_l_nx = {N*LOAD_W{1'b0}};  cf_i_nx = {N*CW{1'b0}};
-    sdr1_nx = 17'd0;  sdr2_nx = 17'd0;  sdx1_nx = 40'd0;  sdx2_nx = 40'd0;
+    ldr_d = {NL*PWW{1'b0}};  ldx_d = {NL*QW{1'b0}};  pf_d = {N*DVW{1'b0}};
+    adr_d = {DVW{1'b0}};   adx_d = {QW{1'b0}};
+    gf_v_d = {NL{1'b0}};   gf_quo_d = {NL*AW{1'b0}};  gf_i_d = {NL*CW{1'b0}};
+    thq_d = thq_q;
+    cf_v_d = {N{1'b0}};    cf_l_d = {N*LOAD_W{1'b0}};  cf_i_d = {N*CW{1'b0}};
+    sdr1_d = {PWW{1'b0}};  sdr2_d = {PWW{1'b0}};  sdx1_d = {QW{1'b0}};  sdx2_d = {QW{1'b0}};
     pf_in = {2*N*DVW{1'b0}};
-    f_v = {2*N{1'b0}};  f_q = {2*N*AW{1'b0}};  f_i = {2*N*CW{1'b0}};  f_l = {2*N*LOAD_W{1'b0}};
     tk = 1'b0;
     if (run) begin
       // lane dividers (cnt 1..DP*R): eight restoring steps each (hws_div8)
       if (cnt_q <= C_DIV_END) begin
-        ldr_nx = ldr_st;
-        ldx_nx = ldx_st;
+        ldr_d = ldr_st;
+        ldx_d = ldx_st;
       end
       // pw fold (cnt 1..LG): entry i = entry 2i + entry 2i+1
       pf_in[N*DVW-1:0] = pf_q;
       for (g = 0; g < N; g = g + 1)
-        pf_nx[g*DVW +: DVW] = pf_in[2*g*DVW +: DVW] + pf_in[(2*g+1)*DVW +: DVW];
-      adr_nx = adr_st;
-      adx_nx = adx_st;
+        pf_d[g*DVW +: DVW] = pf_in[2*g*DVW +: DVW] + pf_in[(2*g+1)*DVW +: DVW];
+      adr_d = adr_st;
+      adx_d = adx_st;
       // group-max fold: at the end of every pass each lane keeps the greatest quotient of
       // its groups so far (a later group, a higher leader, only when strictly greater: the
       // first pass sets it), a valid one leading a non-local group with a quotient > 0;
@@ -644,45 +659,34 @@ module hws_balance #(
       // j+1's, so ties go to the lowest leader, as the C's strict '>' in leader order).
       if (pass_end) begin
         for (g = 0; g < NL; g = g + 1) begin
-          tk = lgv[g] && (ldx_nx[g*40 +: AW] != {AW{1'b0}});
+          tk = lgv[g] && (ldx_d[g*QW +: AW] != {AW{1'b0}});
           if ((ps_q == {PSW{1'b0}}) ||
-              (tk && (!gf_v[g] || (ldx_nx[g*40 +: AW] > gf_q[g*AW +: AW])))) begin
-            gf_q_nx[g*AW +: AW] = ldx_nx[g*40 +: AW];
-            gf_v_nx[g]          = tk;
-            gf_i_nx[g*CW +: CW] = lgi[g*CW +: CW];
+              (tk && (!gf_v_q[g] || (ldx_d[g*QW +: AW] > gf_quo_q[g*AW +: AW])))) begin
+            gf_quo_d[g*AW +: AW] = ldx_d[g*QW +: AW];
+            gf_v_d[g]          = tk;
+            gf_i_d[g*CW +: CW] = lgi[g*CW +: CW];
           end else begin
-            gf_q_nx[g*AW +: AW] = gf_q[g*AW +: AW];
-            gf_v_nx[g]          = gf_v[g];
-            gf_i_nx[g*CW +: CW] = gf_i[g*CW +: CW];
+            gf_quo_d[g*AW +: AW] = gf_quo_q[g*AW +: AW];
+            gf_v_d[g]          = gf_v_q[g];
+            gf_i_d[g*CW +: CW] = gf_i_q[g*CW +: CW];
           end
           // this_load: the quotient of the local group T, in the pass that divides it
-          if (lge[g] && (lgi[g*CW +: CW] == this_ld_q)) thq_nx = ldx_nx[g*40 +: AW];
+          if (lge[g] && (lgi[g*CW +: CW] == this_ld_q)) thq_d = ldx_d[g*QW +: AW];
         end
         tk = 1'b0;
       end else begin
-        f_v[NL-1:0] = gf_v;  f_q[NL*AW-1:0] = gf_q;  f_i[NL*CW-1:0] = gf_i;
-        for (g = 0; g < NL; g = g + 1) begin
-          tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*AW +: AW] >= f_q[(2*g+1)*AW +: AW]));
-          gf_v_nx[g]          = tk ? f_v[2*g] : f_v[2*g+1];
-          gf_q_nx[g*AW +: AW] = tk ? f_q[2*g*AW +: AW] : f_q[(2*g+1)*AW +: AW];
-          gf_i_nx[g*CW +: CW] = tk ? f_i[2*g*CW +: CW] : f_i[(2*g+1)*CW +: CW];
-        end
+        gf_v_d   = gm_v;
+        gf_quo_d = gm_quo;
+        gf_i_d   = gm_i;
       end
       // busiest-CPU fold (cnt CP+1..CP+LGP), the same rule
-      f_v = {2*N{1'b0}};  f_i = {2*N*CW{1'b0}};
-      f_v[N-1:0] = cf_v;  f_l[N*LOAD_W-1:0] = cf_l;  f_i[N*CW-1:0] = cf_i;
-      for (g = 0; g < N; g = g + 1) begin
-        tk = f_v[2*g] && (!f_v[2*g+1] ||
-                          (f_l[2*g*LOAD_W +: LOAD_W] >= f_l[(2*g+1)*LOAD_W +: LOAD_W]));
-        cf_v_nx[g]                  = tk ? f_v[2*g] : f_v[2*g+1];
-        cf_l_nx[g*LOAD_W +: LOAD_W] = tk ? f_l[2*g*LOAD_W +: LOAD_W]
-                                         : f_l[(2*g+1)*LOAD_W +: LOAD_W];
-        cf_i_nx[g*CW +: CW]         = tk ? f_i[2*g*CW +: CW] : f_i[(2*g+1)*CW +: CW];
-      end
-      sdr1_nx = sdr1_st;
-      sdx1_nx = sdx1_st;
-      sdr2_nx = sdr2_st;
-      sdx2_nx = sdx2_st;
+      cf_v_d = cm_v;
+      cf_l_d = cm_l;
+      cf_i_d = cm_i;
+      sdr1_d = sdr1_st;
+      sdx1_d = sdx1_st;
+      sdr2_d = sdr2_st;
+      sdx2_d = sdx2_st;
     end
   end
 
@@ -706,27 +710,27 @@ module hws_balance #(
   function automatic [63:0] x64(input [AW-1:0] v);
     x64 = {{(64-AW){1'b0}}, v};
   endfunction
-  function automatic [63:0] p64(input [16:0] v);
-    p64 = {47'd0, v};
+  function automatic [63:0] p64(input [PWW-1:0] v);
+    p64 = {{(64-PWW){1'b0}}, v};
   endfunction
   function automatic [63:0] c64(input [AW-1:0] v);   // min(v, 8191)
     c64 = {51'd0, (v > L8191) ? 13'h1fff : v[12:0]};
   endfunction
   reg [AW-1:0] pk_max, pk_this, pk_dmx, pk_dth;
   reg [CW-1:0] pk_b;
-  reg [16:0]   pk_pb, pk_pt;
+  reg [PWW-1:0]   pk_pb, pk_pt;
   reg [63:0]   pk_pm, pk_ptp, pk_p5, pk_pp, pk_m100;
   integer      px;
   always @* begin
     pk_max = {AW{1'b0}};  pk_this = {AW{1'b0}};  pk_dmx = {AW{1'b0}};  pk_dth = {AW{1'b0}};
-    pk_b = {CW{1'b0}};  pk_pb = 17'd0;  pk_pt = 17'd0;
+    pk_b = {CW{1'b0}};  pk_pb = {PWW{1'b0}};  pk_pt = {PWW{1'b0}};
     pk_pm = 64'd0;  pk_ptp = 64'd0;  pk_p5 = 64'd0;  pk_pp = 64'd0;  pk_m100 = 64'd0;
     if (cnt_q == C_PICK) begin
-      pk_max = gf_v[0] ? gf_q[0 +: AW] : {AW{1'b0}};
-      pk_b   = gf_v[0] ? gf_i[0 +: CW] : {CW{1'b0}};
+      pk_max = gf_v_q[0] ? gf_quo_q[0 +: AW] : {AW{1'b0}};
+      pk_b   = gf_v_q[0] ? gf_i_q[0 +: CW] : {CW{1'b0}};
       for (px = 0; px < N; px = px + 1) begin
-        if (pk_b == px[CW-1:0])      pk_pb   = pwl[px*17 +: 17];
-        if (this_ld_q == px[CW-1:0]) pk_pt   = pwl[px*17 +: 17];
+        if (pk_b == px[CW-1:0])      pk_pb   = pwl[px*PWW +: PWW];
+        if (this_ld_q == px[CW-1:0]) pk_pt   = pwl[px*PWW +: PWW];
       end
       pk_this = thq_q;
       pk_dmx  = pk_max - avg_q;
@@ -764,23 +768,23 @@ module hws_balance #(
       tot_q <= total_fn(cpu_i[CW-1:0], level_i, now_only_i);
     end
     if (go_i || (run && (cnt_q <= C_PW_END)))
-      pf_q  <= go_i ? pwl_fn(level_i, go_st[N-1:0]) : pf_nx;
+      pf_q  <= go_i ? pwl_fn(level_i, go_st[N-1:0]) : pf_d;
     if (go_i || (run && (cnt_q <= C_DIV_END)))
       {ldr_q, ldx_q} <= (go_i || mid_end) ? lanes_fn(ld_t, ld_l, ld_now, ld_p)
-                                          : {ldr_nx, ldx_nx};
-    if (pass_end) thq_q <= thq_nx;
+                                          : {ldr_d, ldx_d};
+    if (pass_end) thq_q <= thq_d;
     if (run && (cnt_q >= C_AVG0) && (cnt_q <= C_AVG_END)) begin
-      adr_q <= adr_nx;
-      adx_q <= adx_nx;
+      adr_q <= adr_d;
+      adx_q <= adx_d;
     end
-    if (run && (cnt_q == C_AVG_END)) avg_q <= adx_nx[AW-1:0];
+    if (run && (cnt_q == C_AVG_END)) avg_q <= adx_d[AW-1:0];
     if (pass_end || (run && (cnt_q > C_DIV_END) && (cnt_q <= C_GF_END))) begin
-      gf_v <= gf_v_nx;
-      gf_q <= gf_q_nx;
-      gf_i <= gf_i_nx;
+      gf_v_q <= gf_v_d;
+      gf_quo_q <= gf_quo_d;
+      gf_i_q <= gf_i_d;
     end
     if (run && (cnt_q == C_PICK)) begin
-      has_b_q   <= gf_v[0];
+      has_b_q   <= gf_v_q[0];
       bus_q     <= pk_b;
       max_q     <= pk_max;
       this_q    <= pk_this;
@@ -794,18 +798,18 @@ module hws_balance #(
       n2_q      <= (pk_pm < 64'd1048576) ? pk_pm[20:0] : 21'd1048576;
     end
     if (run && (cnt_q >= C_PICK) && (cnt_q <= C_CF_END)) begin
-      {cf_v, cf_l} <= (cnt_q == C_PICK) ? cpul_fn(lvl_q, pk_b, now_q, gf_v[0])
-                                        : {cf_v_nx, cf_l_nx};
-      cf_i         <= (cnt_q == C_PICK) ? LANE_IDX : cf_i_nx;
+      {cf_v_q, cf_l_q} <= (cnt_q == C_PICK) ? cpul_fn(lvl_q, pk_b, now_q, gf_v_q[0])
+                                        : {cf_v_d, cf_l_d};
+      cf_i_q         <= (cnt_q == C_PICK) ? LANE_IDX : cf_i_d;
     end
     if (run && (cnt_q == C_PICK + C_ONE)) begin
-      sdr1_q <= sdr1_nx;
-      sdx1_q <= sdx1_nx;
-      sdr2_q <= sdr2_nx;
-      sdx2_q <= sdx2_nx;
+      sdr1_q <= sdr1_d;
+      sdx1_q <= sdx1_d;
+      sdr2_q <= sdr2_d;
+      sdx2_q <= sdx2_d;
     end
     if (run && (cnt_q == C_SD_END))
-      verd_q <= verdict_fn(sdx1_nx[12:0], sdr1_nx, sdr2_nx);
+      verd_q <= verdict_fn(sdx1_d[12:0], sdr1_d, sdr2_d);
   end
 
   // ---------------------------------------------------------------------------------------
@@ -817,7 +821,7 @@ module hws_balance #(
     bq6  = 6'd0;
     this6 = 6'd0;
     bus6[CW-1:0]  = bus_q;
-    bq6[CW-1:0]   = has_cpu ? cf_i[0 +: CW] : {CW{1'b0}};
+    bq6[CW-1:0]   = has_cpu ? cf_i_q[0 +: CW] : {CW{1'b0}};
     this6[CW-1:0] = this_ld_q;
   end
   assign res_o = ({29'd0, verd_q}   << HWS_BRES_VERDICT_LSB) |
@@ -843,8 +847,8 @@ module hws_balance #(
   end
   assign regs_o = bal_q;
 
-  wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_nx, adx_nx[39:AW], sdx1_nx[39:13],
-                            sdx2_nx, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
+  wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, cf_l_d, adx_d[QW-1:AW], sdx1_d[QW-1:13],
+                            sdx2_d, pk_pm[63:30], pk_ptp[63:30], pk_p5[63:42],
                             s4n_q, ldx_q, pw_q};
 
   // ---------------------------------------------------------------------------------------
@@ -892,18 +896,18 @@ module hws_balance #(
     end
     if (!srst_i && pass_end) begin
       for (cx = 0; cx < NL; cx = cx + 1) begin
-        if (lgl[cx] && (ldx_nx[cx*40 + AW +: 40 - AW] != {(40-AW){1'b0}})) begin
+        if (lgl[cx] && (ldx_d[cx*QW + AW +: QW - AW] != {(QW-AW){1'b0}})) begin
           $display("hws_balance: ASSERTION FAILED at %0t: lane %0d (group %0d) quotient wider than %0d bits",
                    $time, cx, lgi[cx*CW +: CW], AW);
           $fatal(1, "hws_balance: quotient overflow");
         end
       end
     end
-    if (!srst_i && run && (cnt_q == C_AVG_END) && (adx_nx[39:AW] != {(40-AW){1'b0}})) begin
+    if (!srst_i && run && (cnt_q == C_AVG_END) && (adx_d[QW-1:AW] != {(QW-AW){1'b0}})) begin
       $display("hws_balance: ASSERTION FAILED at %0t: avg_load wider than %0d bits", $time, AW);
       $fatal(1, "hws_balance: quotient overflow");
     end
-    if (!srst_i && pw_we_i && (pw_i < HWS_MIN_POWER[16:0])) begin
+    if (!srst_i && pw_we_i && (pw_i < HWS_MIN_POWER[PWW-1:0])) begin
       $display("hws_balance: ASSERTION FAILED at %0t: power %0d written", $time, pw_i);
       $fatal(1, "hws_balance: power below MIN_POWER");
     end
@@ -911,5 +915,42 @@ module hws_balance #(
 `endif
 `endif
 endmodule
+
+// hws_argmax: one level of an in-place argmax fold, the rule of both of hws_balance's trees
+// (the group-max tree over the lanes, the busiest-CPU tree over the CPUs). Entry g of the
+// output is the better of input entries 2g and 2g+1 (entries at N and above are invalid):
+// the left one when it is valid and the right one is not valid or not greater (so ties go
+// to the lower entry), else the right one. Combinational. (Kept in this file, its only user.)
+/* verilator lint_off DECLFILENAME */
+module hws_argmax #(
+  parameter integer N  = 8,    // entries
+  parameter integer VW = 26,   // value width
+  parameter integer IW = 3     // index width
+) (
+  input  wire [N-1:0]    v_i,    // entry g valid
+  input  wire [N*VW-1:0] val_i,  // its value at [g*VW +: VW]
+  input  wire [N*IW-1:0] idx_i,  // its index at [g*IW +: IW]
+  output reg  [N-1:0]    v_o,
+  output reg  [N*VW-1:0] val_o,
+  output reg  [N*IW-1:0] idx_o
+);
+  reg [2*N-1:0]    f_v;     // the inputs, entries N..2N-1 invalid (0)
+  reg [2*N*VW-1:0] f_q;
+  reg [2*N*IW-1:0] f_i;
+  reg              tk;      // the left entry wins
+  integer          g;
+  always @* begin
+    f_v = {2*N{1'b0}};  f_q = {2*N*VW{1'b0}};  f_i = {2*N*IW{1'b0}};
+    f_v[N-1:0] = v_i;  f_q[N*VW-1:0] = val_i;  f_i[N*IW-1:0] = idx_i;
+    tk = 1'b0;
+    for (g = 0; g < N; g = g + 1) begin
+      tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*VW +: VW] >= f_q[(2*g+1)*VW +: VW]));
+      v_o[g]            = tk ? f_v[2*g] : f_v[2*g+1];
+      val_o[g*VW +: VW] = tk ? f_q[2*g*VW +: VW] : f_q[(2*g+1)*VW +: VW];
+      idx_o[g*IW +: IW] = tk ? f_i[2*g*IW +: IW] : f_i[(2*g+1)*IW +: IW];
+    end
+  end
+endmodule
+/* verilator lint_on DECLFILENAME */
 
 `default_nettype wire

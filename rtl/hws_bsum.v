@@ -28,13 +28,13 @@ module hws_bsum #(
   input  wire [NR_CPUS*CW-1:0] lead_i,     // the partition, lead of CPU x at [x*CW +: CW]
   input  wire                  upd_i,
   input  wire [CW-1:0]         upd_cpu_i,
-  input  wire [SW-1:0]         d_n_i,
+  input  wire [SW-1:0]         d_now_i,
   input  wire [SW-1:0]         d_s_i,
   input  wire [SW-1:0]         d_t_i,
   input  wire                  mv_i,
   input  wire [CW-1:0]         mv_cpu_i,
   input  wire [CW-1:0]         mv_v_i,
-  input  wire [SW-1:0]         v_n_i,
+  input  wire [SW-1:0]         v_now_i,
   input  wire [SW-1:0]         v_s_i,
   input  wire [SW-1:0]         v_t_i,
   output wire [NR_CPUS*SW-1:0] sn_o,       // sum of block L at [L*SW +: SW]
@@ -70,7 +70,7 @@ module hws_bsum #(
   // One adder per word and kind, fed by two gated buses: bus 1 carries the update's change
   // (upd_i) or the moved values negated (to the old block), bus 2 the moved values (to the
   // new block). At most one bus is enabled per word.
-  wire [SW-1:0] b1n = upd_i ? d_n_i : -v_n_i;
+  wire [SW-1:0] b1n = upd_i ? d_now_i : -v_now_i;
   wire [SW-1:0] b1s = upd_i ? d_s_i : -v_s_i;
   wire [SW-1:0] b1t = upd_i ? d_t_i : -v_t_i;
   wire [CW-1:0] h1  = upd_i ? a : o;
@@ -85,7 +85,7 @@ module hws_bsum #(
         if ((h1 == w[CW-1:0]) || (!upd_i && (mv_v_i == w[CW-1:0]))) begin
           sn_q[w*SW +: SW] <= sn_q[w*SW +: SW] +
                               (((h1 == w[CW-1:0]) ? b1n : {SW{1'b0}}) |
-                               ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_n_i : {SW{1'b0}}));
+                               ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_now_i : {SW{1'b0}}));
           ss_q[w*SW +: SW] <= ss_q[w*SW +: SW] +
                               (((h1 == w[CW-1:0]) ? b1s : {SW{1'b0}}) |
                                ((!upd_i && (mv_v_i == w[CW-1:0])) ? v_s_i : {SW{1'b0}}));

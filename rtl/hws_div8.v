@@ -10,13 +10,15 @@
 `default_nettype none
 
 module hws_div8 #(
-  parameter integer DW = 17     // divisor and remainder width
+  parameter integer DW = 17,    // divisor and remainder width (hws_balance: a group power)
+  parameter integer XW = 40     // dividend bits to bring down, then the quotient: five calls
+                                // (BAL_LAT_PASS) of eight steps (hws_balance's QW)
 ) (
   input  wire [DW-1:0] r_i,     // partial remainder (< d_i)
-  input  wire [39:0]   x_i,     // dividend bits to bring down, then quotient bits
+  input  wire [XW-1:0] x_i,     // dividend bits to bring down, then quotient bits
   input  wire [DW-1:0] d_i,     // divisor
   output reg  [DW-1:0] r_o,
-  output reg  [39:0]   x_o
+  output reg  [XW-1:0] x_o
 );
   reg [DW+1:0] df;
   reg          q;
@@ -27,10 +29,10 @@ module hws_div8 #(
     df  = {(DW+2){1'b0}};
     q   = 1'b0;
     for (k = 0; k < 8; k = k + 1) begin
-      df  = {1'b0, r_o, x_o[39]} - {2'b0, d_i};
+      df  = {1'b0, r_o, x_o[XW-1]} - {2'b0, d_i};
       q   = !df[DW+1];
-      r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[39]};
-      x_o = {x_o[38:0], q};
+      r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[XW-1]};
+      x_o = {x_o[XW-2:0], q};
     end
   end
   // df[DW] is the top bit of a remainder below the divisor: always 0 when q is 1.

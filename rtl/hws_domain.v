@@ -58,8 +58,8 @@ module hws_domain #(
   // this edge (for hws_balance's block sums)
   input  wire                       upd_i,
   input  wire [5:0]                 upd_cpu_i,  // < NR_CPUS
-  input  wire [LOAD_W-1:0]          upd_n_old_i,
-  input  wire [LOAD_W-1:0]          upd_n_new_i,
+  input  wire [LOAD_W-1:0]          upd_now_old_i,
+  input  wire [LOAD_W-1:0]          upd_now_new_i,
   input  wire [LOAD_W-1:0]          upd_h_old_i,
   input  wire [LOAD_W-1:0]          upd_h_new_i,
   output wire                       q_done_o,   // BALANCE: its final cycle
@@ -186,32 +186,32 @@ module hws_domain #(
   wire          p4_c    = (set_kk == 2'd2) ? (n3_v != t3v[set_c])
                                            : (((n2_c == set_c) ? set_v : n3_n2c) != set_v);
   reg  [NR_CPUS-1:0] bad0_q, bad1_q, bad2_q, bad3_q, bad4_q;
-  reg  [NR_CPUS-1:0] bad0_nx, bad1_nx, bad2_nx, bad3_nx, bad4_nx;
+  reg  [NR_CPUS-1:0] bad0_d, bad1_d, bad2_d, bad3_d, bad4_d;
   integer bx;
   always @* begin
-    bad0_nx = bad0_q;  bad1_nx = bad1_q;  bad2_nx = bad2_q;
-    bad3_nx = bad3_q;  bad4_nx = bad4_q;
+    bad0_d = bad0_q;  bad1_d = bad1_q;  bad2_d = bad2_q;
+    bad3_d = bad3_q;  bad4_d = bad4_q;
     for (bx = 0; bx < NR_CPUS; bx = bx + 1) begin
       if (bx[CW-1:0] == set_c) begin
-        if (set_kk == 2'd1) bad0_nx[bx] = wf_c;
-        if (set_kk == 2'd2) bad1_nx[bx] = wf_c;
-        if (set_kk == 2'd3) bad2_nx[bx] = wf_c;
-        if (set_kk != 2'd3) bad3_nx[bx] = p3_c;
-        if (set_kk != 2'd1) bad4_nx[bx] = p4_c;
+        if (set_kk == 2'd1) bad0_d[bx] = wf_c;
+        if (set_kk == 2'd2) bad1_d[bx] = wf_c;
+        if (set_kk == 2'd3) bad2_d[bx] = wf_c;
+        if (set_kk != 2'd3) bad3_d[bx] = p3_c;
+        if (set_kk != 2'd1) bad4_d[bx] = p4_c;
       end else begin
         // x's own entry is unchanged; the entry it looks up is c's
         if ((set_kk == 2'd1) && (t1v[bx] == set_c))
-          bad0_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+          bad0_d[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
         if ((set_kk == 2'd2) && (t2v[bx] == set_c))
-          bad1_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+          bad1_d[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
         if ((set_kk == 2'd3) && (t3v[bx] == set_c))
-          bad2_nx[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
-        if ((set_kk == 2'd2) && (t1v[bx] == set_c)) bad3_nx[bx] = (set_v != t2v[bx]);
-        if ((set_kk == 2'd3) && (t2v[bx] == set_c)) bad4_nx[bx] = (set_v != t3v[bx]);
+          bad2_d[bx] = (set_c > bx[CW-1:0]) || (set_v != set_c);
+        if ((set_kk == 2'd2) && (t1v[bx] == set_c)) bad3_d[bx] = (set_v != t2v[bx]);
+        if ((set_kk == 2'd3) && (t2v[bx] == set_c)) bad4_d[bx] = (set_v != t3v[bx]);
       end
     end
   end
-  wire [4:0] ok_nx = {~|bad4_nx, ~|bad3_nx, ~|bad2_nx, ~|bad1_nx, ~|bad0_nx};
+  wire [4:0] ok_d = {~|bad4_d, ~|bad3_d, ~|bad2_d, ~|bad1_d, ~|bad0_d};
 
   // Registered at a DOM_SET edge that writes a leader, so a QUERY issued back to back sees
   // the new table.
@@ -222,18 +222,18 @@ module hws_domain #(
       bad0_q <= {NR_CPUS{1'b0}};  bad1_q <= {NR_CPUS{1'b0}};  bad2_q <= {NR_CPUS{1'b0}};
       bad3_q <= {NR_CPUS{1'b0}};  bad4_q <= {NR_CPUS{1'b0}};
     end else if (set_lead) begin
-      ok_q   <= ok_nx;
-      bad0_q <= bad0_nx;  bad1_q <= bad1_nx;  bad2_q <= bad2_nx;
-      bad3_q <= bad3_nx;  bad4_q <= bad4_nx;
+      ok_q   <= ok_d;
+      bad0_q <= bad0_d;  bad1_q <= bad1_d;  bad2_q <= bad2_d;
+      bad3_q <= bad3_d;  bad4_q <= bad4_d;
     end
   end
 `ifndef SYNTHESIS
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
   always @(posedge clk_i) begin
     if (!srst_i && set_lead &&
-        (ok_nx != flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v))) begin
+        (ok_d != flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v))) begin
       $display("hws_domain: INVARIANT FAILED at %0t: DOM_SET k %0d cpu %0d leader %0d: incremental flags %b, recomputed %b",
-               $time, set_kk, set_c, set_v, ok_nx, flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v));
+               $time, set_kk, set_c, set_v, ok_d, flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v));
       $fatal(1, "hws_domain: consistency flags");
     end
   end
@@ -471,8 +471,8 @@ module hws_domain #(
         .pw_i(set_data_i),
         .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
         .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
-        .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_n_old_i(upd_n_old_i),
-        .upd_n_new_i(upd_n_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
+        .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_now_old_i(upd_now_old_i),
+        .upd_now_new_i(upd_now_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
         .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
         .load_i(load_i), .hist_i(hist_i),
         .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
@@ -483,7 +483,7 @@ module hws_domain #(
       assign q_done_o   = 1'b0;
       assign bal_res    = 32'd0;
       assign bal_regs_o = 128'd0;
-      wire unused_nobal = &{1'b0, upd_i, upd_n_old_i, upd_n_new_i, upd_h_old_i, upd_h_new_i,
+      wire unused_nobal = &{1'b0, upd_i, upd_now_old_i, upd_now_new_i, upd_h_old_i, upd_h_new_i,
                             hist_i, q_now_i, set_k_i, set_lead, set_c, set_v};
     end
   endgenerate

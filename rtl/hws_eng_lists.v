@@ -40,12 +40,12 @@ module hws_eng_lists #(
   input  wire                  srst_i,     // synchronous reset: every task not queued
   input  wire [`HWS_CTL_W-1:0] ctl_i,      // the control word (hws_eng_seq's retiring view:
                                            // the links, unlinks and their writes)
-  input  wire [`HWS_CTL_W-1:0] ctl_n_i,    // the youngest command's (the read addresses; with
+  input  wire [`HWS_CTL_W-1:0] ctl_yng_i,    // the youngest command's (the read addresses; with
                                            // PIPE = 0 the same word)
   input  wire                  start_i,    // pop edge: qt_q samples cmd_i's task
   input  wire [31:0]           cmd_i,      // the command FIFO's head
   input  wire [11:0]           task_i,     // the command's TASK field (retiring view)
-  input  wire [11:0]           task_n_i,   // ... the youngest command's (read addresses)
+  input  wire [11:0]           task_yng_i,   // ... the youngest command's (read addresses)
   // The youngest command's fields (they form read addresses; the moves are serial):
   input  wire [CW-1:0]         c_i,        // the command's CPU
   input  wire [7:0]            prio_i,     // the command's PRIO field
@@ -109,7 +109,7 @@ module hws_eng_lists #(
 
   wire          s3  = ctl_i[`HWS_S_3];
   wire [TW-1:0] t_i = task_i[TW-1:0];       // the command's task
-  wire [TW-1:0] t_n = task_n_i[TW-1:0];     // the youngest command's task
+  wire [TW-1:0] t_yng = task_yng_i[TW-1:0];     // the youngest command's task
 
   // ht index of list (a, p): {p[7], a, p[6:0]} (p[6:4] is 0 when p[7] is set)
   function automatic [HTAW-1:0] ht_idx(input [AIW-1:0] a, input [7:0] p);
@@ -149,10 +149,10 @@ module hws_eng_lists #(
   reg  [HTAW-1:0] ht_addr_q, hnew_q;
   reg  [AIW+3:0]  bnew_q;
   wire [AIW-1:0]  enq_arr  = {c_i, array_i ^ swap_c_i};   // ENQUEUE's list
-  wire [HTAW-1:0] ht_raddr = !ctl_n_i[`HWS_S_HT_RD] ? ht_addr_q :
-                             ctl_n_i[`HWS_S_HT_ENQ] ? ht_idx(enq_arr, prio_i) :
-                             ctl_n_i[`HWS_S_HT_PK]  ? pk_ht_i :
-                             ctl_n_i[`HWS_S_HT_OLD] ? hti_e : hnew_q;
+  wire [HTAW-1:0] ht_raddr = !ctl_yng_i[`HWS_S_HT_RD] ? ht_addr_q :
+                             ctl_yng_i[`HWS_S_HT_ENQ] ? ht_idx(enq_arr, prio_i) :
+                             ctl_yng_i[`HWS_S_HT_PK]  ? pk_ht_i :
+                             ctl_yng_i[`HWS_S_HT_OLD] ? hti_e : hnew_q;
   // The new list of a move: MIGRATE keeps the logical array on the command's CPU, SET_PRIO
   // takes the command's priority, REQUEUE the same list. Taken whole a step later (hnew_q,
   // bnew_q), as MIGRATE's array needs the swap flags of two CPUs.
@@ -160,7 +160,7 @@ module hws_eng_lists #(
                                                : {tt_cpu, tt_phys};
   wire [7:0]      nl_prio = ctl_i[`HWS_C_SETP] ? prio_i : tt_prio;
 
-  wire [TW-1:0] nx_raddr = ctl_n_i[`HWS_S_NX_HEAD] ? ht_h : t_n;
+  wire [TW-1:0] nx_raddr = ctl_yng_i[`HWS_S_NX_HEAD] ? ht_h : t_yng;
 
   // Unlink (step 3 of DEQUEUE and moves, step 4 of PICK_NEXT with a task) of task u from
   // its list; link (step 2 of ENQUEUE, step 5 of moves) of t into the focus list.
@@ -168,7 +168,7 @@ module hws_eng_lists #(
   wire          link   = ctl_i[`HWS_S_LINK];
   wire          pick   = ctl_i[`HWS_C_PICK];
   wire [TW-1:0] u_task = pick ? ht_h : t_i;
-  wire [TW-1:0] u_task_n = ctl_n_i[`HWS_C_PICK] ? ht_h : t_n;
+  wire [TW-1:0] u_task_yng = ctl_yng_i[`HWS_C_PICK] ? ht_h : t_yng;
   // PICK_NEXT unlinks its list's head, and whether that is also the tail is registered in
   // step 3 (pk_one_q), so no compare sits after the ht read of its step 4. DEQUEUE and the
   // moves read their list in step 1 and unlink t in step 3: whether t is its head and its
@@ -234,7 +234,7 @@ module hws_eng_lists #(
   hws_ram #(.DEPTH(TDEP), .WIDTH(TTW + WGTW), .AW(TW)) u_tt (
     .clk_i(clk_i), .we_i(link), .waddr_i(t_i),
     .wdata_i({tt_wgt_wd, f_phys_i, f_prio_i, f_cpu_i}),
-    .raddr_i(t_n), .rdata_o({tt_wgt, tt_rd})
+    .raddr_i(t_yng), .rdata_o({tt_wgt, tt_rd})
 `ifdef FORMAL
     , .f_mem_o(f_tt_lo)
 `endif
@@ -264,7 +264,7 @@ module hws_eng_lists #(
   );
   hws_ram #(.DEPTH(TDEP), .WIDTH(TW), .AW(TW)) u_pv (
     .clk_i(clk_i), .we_i(pv_we), .waddr_i(pv_wa), .wdata_i(pv_wd),
-    .raddr_i(t_n), .rdata_o(pv_rd)
+    .raddr_i(t_yng), .rdata_o(pv_rd)
 `ifdef FORMAL
     , .f_mem_o(f_pv_o)
 `endif
@@ -335,7 +335,7 @@ module hws_eng_lists #(
   assign ht_h_o     = ht_h;
   assign link_o     = link;
   assign unlink_o   = unlink;
-  assign u_task_o   = u_task_n;
+  assign u_task_o   = u_task_yng;
   assign u_empty_o  = u_is_h && u_is_t;
   assign nx_raddr_o = nx_raddr;
   assign bnew_o     = bnew_q;
@@ -344,8 +344,8 @@ module hws_eng_lists #(
   assign q_head_o   = q_head;
 
   // Bits that some configurations do not need, and the fields this module does not read.
-  wire unused_bits = &{1'b0, htl_wa, htl_ra, hth_wa, hth_ra, cmd_i, task_i, task_n_i, ctl_i,
-                       ctl_n_i};
+  wire unused_bits = &{1'b0, htl_wa, htl_ra, hth_wa, hth_ra, cmd_i, task_i, task_yng_i, ctl_i,
+                       ctl_yng_i};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks: qt_q is queued[t] in every step of the command (the command's
@@ -359,11 +359,11 @@ module hws_eng_lists #(
   always @(posedge clk_i) begin
     // (PICK_NEXT, PEEK and CPU_STAT do not read it: their TASK field is no task, and with
     // PIPE = 1 an older command may link it after their pop)
-    if (!srst_i && (ctl_n_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}}) &&
-        !ctl_n_i[`HWS_C_PK] && !ctl_n_i[`HWS_C_RS + 1] &&
-        (qt_q != (({1'b0, task_n_i} >= NR_TASKS32[12:0]) ? 1'b0 : queued_q[t_n]))) begin
+    if (!srst_i && (ctl_yng_i[`HWS_CTL_W-1:`HWS_C_W] != {(`HWS_CTL_W - `HWS_C_W){1'b0}}) &&
+        !ctl_yng_i[`HWS_C_PK] && !ctl_yng_i[`HWS_C_RS + 1] &&
+        (qt_q != (({1'b0, task_yng_i} >= NR_TASKS32[12:0]) ? 1'b0 : queued_q[t_yng]))) begin
       $display("hws_eng_lists: INVARIANT FAILED at %0t: qt_q %0d, queued[%0d] %0d",
-               $time, qt_q, t_n, queued_q[t_n]);
+               $time, qt_q, t_yng, queued_q[t_yng]);
       $fatal(1, "hws_eng_lists: qt_q differs from queued[t]");
     end
     if (!srst_i && ctl_i[`HWS_S_UNL_T] &&

@@ -52,14 +52,14 @@ module hws_eng_loads #(
   input  wire                    clk_i,
   input  wire                    srst_i,      // synchronous reset: counts, loads, flags 0
   input  wire [`HWS_CTL_W-1:0]   ctl_i,       // the control word (hws_eng_seq's retiring view)
-  input  wire [`HWS_CTL_W-1:0]   ctl_n_i,     // the youngest command's (wl_q's latch)
+  input  wire [`HWS_CTL_W-1:0]   ctl_yng_i,     // the youngest command's (wl_q's latch)
   input  wire                    two_i,       // PIPE = 1: two commands in flight (hws_eng_seq)
   input  wire                    opop_i,      // PIPE = 1: an overlapping pop at this edge
   input  wire                    start_i,     // pop edge: swc_q and tv_q sample cmd_i's
   input  wire [31:0]             cmd_i,       // the command FIFO's head
   input  wire                    ok1_i,       // step 1 of a command that passed its checks
   input  wire [CW-1:0]           c_i,         // the command's CPU
-  input  wire [CW-1:0]           c_n_i,       // the youngest command's CPU (the per-CPU words
+  input  wire [CW-1:0]           c_yng_i,       // the youngest command's CPU (the per-CPU words
                                               // hws_eng_result registers in step 1)
   input  wire [11:0]             task_i,      // the command's TASK field (LCU_STAT: group)
   input  wire [7:0]              prio_i,      // the youngest command's PRIO field
@@ -82,7 +82,7 @@ module hws_eng_loads #(
   output wire [NR_CPUS-1:0]      idle_o /*verilator public_flat_rd*/,
   output wire [NR_CPUS-1:0]      swap_o /*verilator public_flat_rd*/,
   output wire                    swap_c_o,    // swap[c] of the command's CPU (retiring view)
-  output wire                    swap_c_n_o,  // ... of the youngest command's CPU (swc_q)
+  output wire                    swap_c_yng_o,  // ... of the youngest command's CPU (swc_q)
   output wire [WGTW-1:0]         wl_o,        // weight(PRIO), or of PICK_NEXT's prio (wl_q)
   output wire [WGTW-1:0]         f_weight_o,  // the weight in force of the task u
   output wire [GW-1:0]           grp_u_o,     // the group of the task u
@@ -134,7 +134,7 @@ module hws_eng_loads #(
 `endif
 
   wire s1   = ctl_i[`HWS_S_1];
-  wire s1_n = ctl_n_i[`HWS_S_1];
+  wire s1_yng = ctl_yng_i[`HWS_S_1];
   wire [TW-1:0] t_i = task_i[TW-1:0];   // the command's task
   wire link = link_i;
   wire upd  = link_i || unlink_i;
@@ -153,7 +153,7 @@ module hws_eng_loads #(
   reg             tv_q;      // grp_vld[t] of the command's task
   wire            tv_o;      // ... of the retiring command's (tv_q, or its copy)
   wire            uv     = ctl_i[`HWS_C_PK] || tv_o;
-  wire [WGTW-1:0] wl_rom = hws_weight_fn(s1_n ? prio_i : pk_prio_i);
+  wire [WGTW-1:0] wl_rom = hws_weight_fn(s1_yng ? prio_i : pk_prio_i);
   // the weight of the focus list's priority: from the command or PICK_NEXT's FFS (wl_q),
   // else the task's own list (tt_wgt)
   wire            wl_use = ctl_i[`HWS_C_WLC] || ctl_i[`HWS_S_WLS];
@@ -260,7 +260,7 @@ module hws_eng_loads #(
   // The command's CPU's load and counts, for the commands that name a CPU and report or
   // decay them (CPU_STAT, LCU_STAT, LOAD_TICK): not through the focus multiplexer, which
   // also takes a task's CPU from tt, a path from a RAM output no result needs.
-  wire [LDW-1:0] load_c   = load_cpu[c_n_i];
+  wire [LDW-1:0] load_c   = load_cpu[c_yng_i];
 
   // swap[c] of the command's CPU, registered at the pop from the FIFO head (swc_q): a swap
   // flips only at PICK_NEXT's last edge, which is forwarded, so swc_q holds for the whole
@@ -362,7 +362,7 @@ module hws_eng_loads #(
   // overlapping pop (opop_i), the newcomer's replace them.
   generate
     if (PIPE != 0) begin : g_pipe
-      reg           gl_fw_q, gt_fw_q, swc_r, tv_r;
+      reg           gl_fw_q, gt_fw_q, swc_ret_q, tv_ret_q;
       reg [LDW-1:0] gl_fd_q, gt_fd_q;
       always @(posedge clk_i) begin
         gl_fw_q <= gu_pend_q && gu_req && (gu_la_q == gl_a);
@@ -370,16 +370,16 @@ module hws_eng_loads #(
         gl_fd_q <= gl_wd;
         gt_fd_q <= gt_wd;
         if (opop_i) begin
-          swc_r <= swc_q;
-          tv_r  <= tv_q;
+          swc_ret_q <= swc_q;
+          tv_ret_q  <= tv_q;
         end
       end
       assign gl_fwv   = gl_fw_q;
       assign gt_fwv   = gt_fw_q;
       assign gl_base  = gl_fw_q ? gl_fd_q : gl_rd;
       assign gt_base  = gt_fw_q ? gt_fd_q : gt_rd;
-      assign swap_c_o = two_i ? swc_r : swc_q;
-      assign tv_o     = two_i ? tv_r : tv_q;
+      assign swap_c_o = two_i ? swc_ret_q : swc_q;
+      assign tv_o     = two_i ? tv_ret_q : tv_q;
     end else begin : g_serial
       assign gl_fwv   = 1'b0;
       assign gt_fwv   = 1'b0;
@@ -411,7 +411,7 @@ module hws_eng_loads #(
   // LDW bits hold it; the sum takes one more bit, so the halving is exact. One flat
   // register, hist of CPU x at [x*LDW +: LDW] (a flat vector costs Verilator nothing to
   // pass; read for one CPU through the array view hist_cpu).
-  wire [LDW-1:0] hist_c   = hist_cpu[c_n_i];
+  wire [LDW-1:0] hist_c   = hist_cpu[c_yng_i];
   wire [LDW:0]   hist_sum = {1'b0, hist_c} + {1'b0, load_c};
   wire           tick_we  = ok1_i && ctl_i[`HWS_C_TICK];
   integer hx;
@@ -446,7 +446,7 @@ module hws_eng_loads #(
       swc_q <= swap_all[c_in] ^ (swap_flip && (c_i == c_in));
       tv_q  <= !t_in_bad && ((grp_we && (t_i == t_in[TW-1:0])) || grp_vld_q[t_in[TW-1:0]]);
     end
-    if (ctl_n_i[`HWS_S_WL_LD]) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
+    if (ctl_yng_i[`HWS_S_WL_LD]) wl_q <= wl_rom;   // weight(PRIO), or of PICK_NEXT's prio
     gu_la_q  <= gl_a;
     gu_ga_q  <= gu_g;
     gu_dlt_q <= gu_dlt;
@@ -464,7 +464,7 @@ module hws_eng_loads #(
   assign hist_o      = hist_all;
   assign idle_o      = idle_q;
   assign swap_o      = swap_all;
-  assign swap_c_n_o  = swc_q;
+  assign swap_c_yng_o  = swc_q;
   assign wl_o        = wl_q;
   assign f_weight_o  = f_weight;
   assign grp_u_o     = grp_u;
@@ -472,8 +472,8 @@ module hws_eng_loads #(
   assign gt_lcu_o    = lcu_ft_q ? lcu_gt_q : lcu_vt_q ? gt_rd : {LDW{1'b0}};
   assign load_c_o    = load_c;
   assign hist_c_o    = hist_c;
-  assign nr_c0_o     = nr_cpu[c_n_i][0 +: NRW];
-  assign nr_c1_o     = nr_cpu[c_n_i][NRW +: NRW];
+  assign nr_c0_o     = nr_cpu[c_yng_i][0 +: NRW];
+  assign nr_c1_o     = nr_cpu[c_yng_i][NRW +: NRW];
   assign upd_o       = load_we || tick_we;
   assign upd_cpu_o   = gs_cpu6;
   assign upd_n_old_o = load_f;
@@ -512,7 +512,7 @@ module hws_eng_loads #(
 `endif
 
   // Bits that some configurations do not need, and the fields this module does not read.
-  wire unused_bits = &{1'b0, ctl_n_i, w32, wn32, gl_a_full, lcu_la_full, cf_in, hist_sum[0], task_i,
+  wire unused_bits = &{1'b0, ctl_yng_i, w32, wn32, gl_a_full, lcu_la_full, cf_in, hist_sum[0], task_i,
                        prio_i, cmd_i, ctl_i};
 
   // ---------------------------------------------------------------------------------------

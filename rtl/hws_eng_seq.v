@@ -1,8 +1,8 @@
 // hws_eng_seq: the engine's sequencer and its step table (part of hws_rq_engine).
 //
 // Owns: busy_q, step_q, the executing command cmd_q and the control word ctl_q.
-// ctrl_fn(cmd, step) is the step table of hws_rq_engine's header written as code: for a
-// command word and a step it returns every named field of rtl/hws_eng_ctl.vh (which RAM
+// ctrl_fn(cmd, step) is the engine's step schedule (the table above step_fn, its one home)
+// as code: for a command word and a step it returns every named field of rtl/hws_eng_ctl.vh (which RAM
 // reads a new address and from which source, which list links or unlinks, which flops
 // update, where the focus list comes from, the checks and the result's source, whether
 // the step is the last). ctl_q is that word registered a step ahead, so every action of
@@ -24,7 +24,7 @@ module hws_eng_seq #(
   parameter integer NR_GROUPS   = 16,   // task groups, 1..64
   parameter integer LCU_BALANCE = 1,    // 0: QUERY kind 2 fails with OPCODE
   // 1: overlapped issue (docs/accelerator.md 4.1.1): the pop rule's (a)-(d) (ovl_ok_o)
-  // and the retiring copy of the older command (cmd_r, ctl_r)
+  // and the retiring copy of the older command (cmd_ret_q, ctl_ret_q)
   parameter integer PIPE        = 0
 ) (
   input  wire                   clk_i,
@@ -39,14 +39,14 @@ module hws_eng_seq #(
   input  wire                   bal_done_i, // BALANCE: hws_balance's final cycle
   output wire                   busy_o /*verilator public_flat_rd*/,     // a command is executing (any in flight)
   output wire [2:0]             step_o,     // the youngest's step, 1..5 (0 idle)
-  // The retiring view: the command in its last step when two are in flight (cmd_r,
-  // ctl_r), else the one executing (cmd_q, ctl_q); its last-step actions read these.
+  // The retiring view: the command in its last step when two are in flight (cmd_ret_q,
+  // ctl_ret_q), else the one executing (cmd_q, ctl_q); its last-step actions read these.
   output wire [31:0]            cmd_o,
   output wire [`HWS_CTL_W-1:0]  ctl_o,
   // The youngest command (cmd_q, ctl_q): step 1 of a newcomer beside the older's last
   // step reads these (with PIPE = 0 they are cmd_o, ctl_o).
-  output wire [31:0]            cmd_n_o,
-  output wire [`HWS_CTL_W-1:0]  ctl_n_o,
+  output wire [31:0]            cmd_yng_o,
+  output wire [`HWS_CTL_W-1:0]  ctl_yng_o,
   output wire                   two_o /*verilator public_flat_rd*/,      // two commands in flight (PIPE = 1; else 0)
   output wire                   free_o,     // condition 2 of 4.1: every command in flight
                                             // completes at the coming edge (or none)
@@ -309,8 +309,54 @@ module hws_eng_seq #(
     end
   endfunction
 
-  // The step fields of a command word in step st (bits CTL_W-1..C_W; the rest 0; none in
-  // step 0, idle): the table above.
+  // The engine's step schedule (its one home; hws_rq_engine's header and
+  // docs/accelerator.md section 7 cite it): what each command reads (R) and writes (W) in
+  // each step k (the cycle after the (k-1)-th edge following its pop; it completes at the
+  // edge ending its last step, its latency in regmap.def). The focus list each step names
+  // is hws_rq_engine's (S_F* below).
+  //
+  //   NOP        1: done
+  //   ENQUEUE    1: R ht[list], bm word       2: W link at head/tail, tt[t], bitmap word and
+  //                                              summary, nr, load, queued
+  //   DEQUEUE    1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
+  //              2: R bm word
+  //              3: W unlink, bitmap word and summary, nr, load, queued
+  //   PICK_NEXT  1: FFS of the summary of the active (else expired) array, R bm[that word]
+  //              2: FFS16 of the word -> prio, R ht[that list]
+  //              3: R next[head], wt[head]    4: W unlink head, bitmap word and summary, nr,
+  //                                              load, queued, swap; result
+  //   PEEK       1, 2: as PICK_NEXT           3: result
+  //   REQUEUE,   1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
+  //              2: R bm word
+  //   SET_PRIO,  3: W unlink from the old list, its bitmap word and summary, nr, load
+  //   MIGRATE    4: R ht[new list], bm word (after the unlink wrote)
+  //              5: W link at the tail of the new list, tt[t], its bitmap word and summary,
+  //                 nr, load
+  //   CPU_STAT   1: R bm[chunk] (every selector) 2: result from the flops or the word
+  //   TASK_STAT  1: R tt[t]                   2: result
+  //   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
+  //   SET_GROUP  1: R tt[t], wt[t], grp[t]    2: if queued and the group changes, subtract
+  //                                              its weight from gload[cpu][old], gtotal[old]
+  //              3: ... and add it to gload[cpu][new], gtotal[new]; W grp[t], wt[t]
+  //   SET_WEIGHT 1: R tt[t], wt[t], grp[t];   2: if queued, latch weight(PRIO) - the old
+  //   (SET_GROUP                                 weight
+  //    HEAD = 1)                              3: ... add it to load, gload and gtotal;
+  //                                              W wt[t] = {1, PRIO}, grp[t] (unchanged)
+  //   LCU_STAT   1: R gload[c][g], gtotal[g]  2: result (a group word pending at the edge
+  //                                              ending step 1 is forwarded)
+  //   SET_IDLE   1: W idle[c]
+  //   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
+  //   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain latches
+  //                 the query's domain (one bit per CPU)   2: hws_domain computes IDLEST's
+  //                 winner and IDLE_CORE's candidate sets from it, load[], idle[] and
+  //                 lead[1][], latched            3: the answer from them; result
+  //              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
+  //                 step 2 until hws_balance's final cycle (BAL_LAT_* of the register
+  //                 map: 8 + 2 max(2, ceil(log2 NR_CPUS)) cycles with a lane per CPU,
+  //                 more with fewer BAL_LANES; never a function of the groups)
+  //
+  // step_fn is this table as code: the step fields of a command word in step st (bits
+  // CTL_W-1..C_W; the rest 0; none in step 0, idle).
   function automatic [`HWS_CTL_W-1:0] step_fn(input [31:0] c, input [2:0] st);
     reg [3:0]  o;
     reg        af, hf, deq, pick, pk, req, setp, migr, move, tst, setg, bal;
@@ -468,9 +514,9 @@ module hws_eng_seq #(
 
   // The word of the coming step: the command's first at the pop, the next step's while the
   // command runs on (BALANCE's step 2 holds), none when it completes.
-  wire [2:0]            step_nx  = ctl_q[`HWS_S_STAY] ? step_q : step_q + 3'd1;
+  wire [2:0]            step_d  = ctl_q[`HWS_S_STAY] ? step_q : step_q + 3'd1;
   wire [`HWS_CTL_W-1:0] ctl_pop  = ctrl_fn(cmd_i, 3'd1);
-  wire [`HWS_CTL_W-1:0] ctl_next = step_fn(cmd_q, step_nx);
+  wire [`HWS_CTL_W-1:0] ctl_d = step_fn(cmd_q, step_d);
 
   always @(posedge clk_i) begin
     if (srst_i) begin
@@ -483,7 +529,7 @@ module hws_eng_seq #(
       busy_q <= 1'b0;
       step_q <= 3'd0;
     end else if (busy_q) begin
-      step_q <= step_nx;
+      step_q <= step_d;
     end
   end
 
@@ -499,7 +545,7 @@ module hws_eng_seq #(
     else if (start_i)
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= ctl_pop[`HWS_CTL_W-1:`HWS_C_W];
     else if (busy_q && !done_y)
-      ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= ctl_next[`HWS_CTL_W-1:`HWS_C_W];
+      ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= ctl_d[`HWS_CTL_W-1:`HWS_C_W];
     else
       ctl_q[`HWS_CTL_W-1:`HWS_C_W] <= {(`HWS_CTL_W - `HWS_C_W){1'b0}};
   end
@@ -507,13 +553,13 @@ module hws_eng_seq #(
   // ---------------------------------------------------------------------------------------
   // Overlapped issue (PIPE = 1, docs/accelerator.md 4.1.1). The youngest command is cmd_q;
   // a newcomer popped while it stays in flight (an overlapping pop, opop) moves it into the
-  // retiring copy cmd_r / ctl_r with the word of its last step, and two_q says two are in
+  // retiring copy cmd_ret_q / ctl_ret_q with the word of its last step, and two_q says two are in
   // flight for the one cycle that follows: the older completes at the edge ending it.
   generate
     if (PIPE != 0) begin : g_pipe
       reg                   two_q;
-      reg [31:0]            cmd_r;
-      reg [`HWS_CTL_W-1:0]  ctl_r;
+      reg [31:0]            cmd_ret_q;
+      reg [`HWS_CTL_W-1:0]  ctl_ret_q;
       wire [3:0] op_q = cmd_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
       wire [3:0] op_i = cmd_i[HWS_CMD_OP_LSB +: HWS_CMD_OP_W];
       wire free = !busy_q || (done_w && !two_q);
@@ -521,7 +567,7 @@ module hws_eng_seq #(
       // (a) the youngest stays in flight and enters its last step; (b) both in the class;
       // (c) the raw CPU fields differ, and the TASK fields of two ENQUEUEs; (d) the
       // newcomer passes its word checks and, ENQUEUE, QUEUED on the state after this edge.
-      wire ok_a = busy_q && !done_y && ctl_next[`HWS_S_FIN];
+      wire ok_a = busy_q && !done_y && ctl_d[`HWS_S_FIN];
       wire ok_b = cls_fn(cmd_q) && cls_fn(cmd_i);
       wire ok_c = (cmd_q[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W] != cmd_i[HWS_CMD_CPU_LSB +: HWS_CMD_CPU_W]) &&
                   !((op_q == HWS_OP_ENQUEUE) && (op_i == HWS_OP_ENQUEUE) &&
@@ -533,26 +579,26 @@ module hws_eng_seq #(
       end
       always @(posedge clk_i) begin
         if (opop) begin
-          cmd_r <= cmd_q;
-          ctl_r <= {ctl_next[`HWS_CTL_W-1:`HWS_C_W], ctl_q[`HWS_C_W-1:0]};
+          cmd_ret_q <= cmd_q;
+          ctl_ret_q <= {ctl_d[`HWS_CTL_W-1:`HWS_C_W], ctl_q[`HWS_C_W-1:0]};
         end
       end
       assign done     = two_q || done_y;
       assign two_o    = two_q;
       assign free_o   = free;
       assign ovl_ok_o = ok_a && ok_b && ok_c && ok_d;
-      assign cmd_o    = two_q ? cmd_r : cmd_q;
-      assign ctl_o    = two_q ? ctl_r : ctl_q;
+      assign cmd_o    = two_q ? cmd_ret_q : cmd_q;
+      assign ctl_o    = two_q ? ctl_ret_q : ctl_q;
 `ifndef SYNTHESIS
 `ifndef FORMAL
       // The retiring copy is its command's last step; the youngest beside it is in step 1
       // and passed its checks; a pop is condition 2's or the overlap rule's.
       always @(posedge clk_i) begin
         if (!srst_i && two_q &&
-            ((ctl_r != ctrl_fn(cmd_r, lat_fn(cmd_r[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]))) ||
-             !ctl_r[`HWS_S_FIN] || step_q != 3'd1 || failed || done_y)) begin
+            ((ctl_ret_q != ctrl_fn(cmd_ret_q, lat_fn(cmd_ret_q[HWS_CMD_OP_LSB +: HWS_CMD_OP_W]))) ||
+             !ctl_ret_q[`HWS_S_FIN] || step_q != 3'd1 || failed || done_y)) begin
           $display("hws_eng_seq: INVARIANT FAILED at %0t: retiring %h word %h, youngest %h step %0d failed %0d",
-                   $time, cmd_r, ctl_r, cmd_q, step_q, failed);
+                   $time, cmd_ret_q, ctl_ret_q, cmd_q, step_q, failed);
           $fatal(1, "hws_eng_seq: two in flight");
         end
         if (!srst_i && start_i && !free && !ovl_ok_o) begin
@@ -576,14 +622,14 @@ module hws_eng_seq #(
 
   assign busy_o   = busy_q;
   assign step_o   = step_q;
-  assign cmd_n_o  = cmd_q;
-  assign ctl_n_o  = ctl_q;
+  assign cmd_yng_o  = cmd_q;
+  assign ctl_yng_o  = ctl_q;
   assign done_o   = done;
   assign failed_o = failed;
   assign ok1_o    = s1 && !ck_fail;
   assign ecode_o  = ecode;
   // (step_fn leaves the command fields 0)
-  wire unused_ctl_next = &{1'b0, ctl_next[`HWS_C_W-1:0]};
+  wire unused_ctl_d = &{1'b0, ctl_d[`HWS_C_W-1:0]};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only check: the control word is the step table's, the one register for every
@@ -695,7 +741,7 @@ module hws_eng_seq #(
           if (done) f_dones <= f_dones + 4'd1;
         end
       end
-      wire [3:0] f_n = f_pops - f_dones;   // commands in flight
+      wire [3:0] f_nr = f_pops - f_dones;   // commands in flight
       // The environment's queued[t]: hws_eng_lists registers it at the pop (qt_q) from the
       // value q_head_i gave the pop rule, and holds it for the command.
       reg f_qh = 1'b0;
@@ -703,8 +749,8 @@ module hws_eng_seq #(
       always @(*) if (f_past_valid && busy_q) assume (q_t_i == f_qh);
       always @(*) begin
         if (f_past_valid && !srst_i) begin
-          assert (f_n == {3'd0, busy_q} + {3'd0, two_o});
-          assert (f_n <= 4'd2);
+          assert (f_nr == {3'd0, busy_q} + {3'd0, two_o});
+          assert (f_nr <= 4'd2);
           if (busy_q)          assert (f_yid == f_pops - 4'd1);
           if (busy_q && !two_o) assert (f_dones == f_yid);
           if (two_o) begin

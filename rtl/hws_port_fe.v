@@ -5,7 +5,10 @@
 // (pop_issued, pop_ready, the window's word), its count of queued result-pushing commands
 // and its STATUS.ERR bit; decodes the port's writes (CMD, CTRL; the interrupt's registers
 // are decoded by hws_irq: wr_irq_hit_i) and reads (the whole register map: the shared
-// registers come in as inputs). hws_top's arbiter pops the head
+// registers come in as inputs). The address decode, which address names which register
+// and whether it may be read or written, is generated from regmap/regmap.def
+// (hws_regs_decode.vh: hws_rd_ok_fn, hws_rd_fn, hws_wr_fn, the window pages); this module gives each
+// readable register its value. hws_top's arbiter pops the head
 // (start_i) when eligible_o says the pop rule lets it; the engine's result word comes back
 // to the port that issued the command (res_push_i into the result FIFO, win_push_i into
 // the window's word).
@@ -89,6 +92,7 @@ module hws_port_fe #(
 );
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
+`include "hws_regs_decode.vh"
   /* verilator lint_on UNUSEDPARAM */
 
 `ifndef __ICARUS__
@@ -149,9 +153,10 @@ module hws_port_fe #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // Write decode
-  wire wr_is_ctrl = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CTRL);
-  wire wr_is_cmd  = (wr_addr[9:8] == 2'd0) && (wr_addr[7:0] == HWS_REG_CMD);
+  // Write decode (the generated write select; the IRQ registers and CURR[c] are hws_irq's)
+  wire [HWS_WR_N-1:0] wr_sel = hws_wr_fn(wr_addr);
+  wire wr_is_ctrl = wr_sel[HWS_WR_CTRL];
+  wire wr_is_cmd  = wr_sel[HWS_WR_CMD];
   assign wr_ok    = (wr_is_ctrl || wr_is_cmd || wr_irq_hit_i) && (wr_strb == 4'hF);
   assign wr_irq_o      = wr_take && (wr_strb == 4'hF);
   assign wr_irq_addr_o = wr_addr;
@@ -175,11 +180,11 @@ module hws_port_fe #(
 
   // ---------------------------------------------------------------------------------------
   // Read decode: the register rd_addr names, whether it waits, its value before this edge
-  wire rd_lo        = (rd_addr[9:8] == 2'd0);
+  wire rd_lo        = hws_pg_regs_fn(rd_addr);
   wire rd_is_result = rd_lo && (rd_addr[7:0] == HWS_REG_RESULT);
   wire rd_is_sync   = rd_lo && (rd_addr[7:0] == HWS_REG_SYNC);
   wire rd_is_status = rd_lo && (rd_addr[7:0] == HWS_REG_STATUS);
-  wire rd_is_pop    = (rd_addr[9] != rd_addr[8]) && (rd_addr[1:0] == 2'b00);  // POP or PEEKW
+  wire rd_is_pop    = hws_win_pop_fn(rd_addr);   // POP or PEEKW
 
   // RESULT and SYNC wait for this port's commands only: its FIFO, and the executing
   // command when it is this port's.
@@ -204,7 +209,8 @@ module hws_port_fe #(
   wire        pop_wants  = rd_act && rd_is_pop && !pop_issued_q && !pop_ready_q;
   wire        pop_refuse = pop_wants && pop_stall;
   wire        pop_push   = pop_wants && !pop_stall && !cmd_full && !wr_cmd;
-  wire [31:0] pop_cmd  = {rd_addr[9] ? HWS_OP_PEEK : HWS_OP_PICK_NEXT, 20'd0, rd_addr[7:2], 2'b00};
+  wire [31:0] pop_cmd  = {hws_win_peek_fn(rd_addr) ? HWS_OP_PEEK : HWS_OP_PICK_NEXT, 20'd0,
+                          rd_addr[7:2], 2'b00};
   localparam [31:0] POP_REFUSED = HWS_ERR_FLAG | (32'd1 << HWS_POP_ERRP_LSB) |
                                   {24'd0, HWS_ERR_OVERFLOW};
 
@@ -220,53 +226,43 @@ module hws_port_fe #(
       ({26'd0, RES_DEPTH32[5:0]} << HWS_DEPTHS_RES_DEPTH_LSB);
   wire [31:0] result_word = res_empty ? (HWS_ERR_FLAG | {24'd0, HWS_ERR_UNDERFLOW}) : res_head;
 
-  reg rd_valid_r;   // a readable register
+  // The value of each readable register (the generated read mux hws_rd_fn picks one,
+  // hws_rd_ok_fn says whether the address names one; a
+  // register of regmap.def without a value here is an undriven bit for the lint)
+  wire [HWS_RD_N*32-1:0] rd_vals;
+  assign rd_vals[HWS_RD_ID*32 +: 32]        = HWS_ID_VALUE;
+  assign rd_vals[HWS_RD_NR_CPUS*32 +: 32]   = NR_CPUS32;
+  assign rd_vals[HWS_RD_NR_TASKS*32 +: 32]  = NR_TASKS32;
+  assign rd_vals[HWS_RD_NR_GROUPS*32 +: 32] = NR_GROUPS32;
+  assign rd_vals[HWS_RD_DEPTHS*32 +: 32]    = depths_word;
+  assign rd_vals[HWS_RD_FEATURES*32 +: 32]  = FEATURES32;
+  assign rd_vals[HWS_RD_STATUS*32 +: 32]    = status_word;
+  assign rd_vals[HWS_RD_RESULT*32 +: 32]    = result_word;
+  assign rd_vals[HWS_RD_SYNC*32 +: 32]      = status_word;
+  assign rd_vals[HWS_RD_CMD_DONE*32 +: 32]  = cmd_done_i;
+  assign rd_vals[HWS_RD_CYCLES*32 +: 32]    = cycles_i;
+  assign rd_vals[HWS_RD_ERR_LAST*32 +: 32]  = {24'd0, err_last_i};
+  assign rd_vals[HWS_RD_ERR_CMD*32 +: 32]   = err_cmd_i;
+  assign rd_vals[HWS_RD_ERR_SEQ*32 +: 32]   = err_seq_i;
+  assign rd_vals[HWS_RD_ERR_TOTAL*32 +: 32] = err_total_i;
+  assign rd_vals[HWS_RD_ERR_CNT*32 +: HWS_RD_ERR_CNT_N*32] = err_cnt_i;
+  assign rd_vals[HWS_RD_BAL*32 +: HWS_RD_BAL_N*32]         = bal_regs_i;
+  assign rd_vals[HWS_RD_IRQ*32 +: HWS_RD_IRQ_N*32]         = irq_regs_i;
+  wire        rd_reg_ok = hws_rd_ok_fn(rd_addr);
+  wire [31:0] rd_reg    = hws_rd_fn(rd_addr, rd_vals);
+
+  reg rd_valid_r;   // a readable register or window word
   assign rd_valid = rd_valid_r;
   always @* begin
-    rd_valid_r = 1'b1;
-    rd_word    = 32'd0;
-    if (rd_is_pop)
-      rd_word = pop_refuse ? POP_REFUSED :
-                pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
-    else if (!rd_lo)
-      rd_valid_r = 1'b0;                    // misaligned in a window, or CURR (write-only)
-    else case (rd_addr[7:0])
-      HWS_REG_ID:        rd_word = HWS_ID_VALUE;
-      HWS_REG_NR_CPUS:   rd_word = NR_CPUS32;
-      HWS_REG_NR_TASKS:  rd_word = NR_TASKS32;
-      HWS_REG_NR_GROUPS: rd_word = NR_GROUPS32;
-      HWS_REG_DEPTHS:    rd_word = depths_word;
-      HWS_REG_FEATURES:  rd_word = FEATURES32;
-      HWS_REG_STATUS:    rd_word = status_word;
-      HWS_REG_RESULT:    rd_word = result_word;
-      HWS_REG_SYNC:      rd_word = status_word;
-      HWS_REG_CMD_DONE:  rd_word = cmd_done_i;
-      HWS_REG_CYCLES:    rd_word = cycles_i;
-      HWS_REG_ERR_LAST:  rd_word = {24'd0, err_last_i};
-      HWS_REG_ERR_CMD:   rd_word = err_cmd_i;
-      HWS_REG_ERR_SEQ:   rd_word = err_seq_i;
-      HWS_REG_ERR_TOTAL: rd_word = err_total_i;
-      HWS_REG_ERR_CNT1:  rd_word = err_cnt_i[0*32 +: 32];
-      HWS_REG_ERR_CNT2:  rd_word = err_cnt_i[1*32 +: 32];
-      HWS_REG_ERR_CNT3:  rd_word = err_cnt_i[2*32 +: 32];
-      HWS_REG_ERR_CNT4:  rd_word = err_cnt_i[3*32 +: 32];
-      HWS_REG_ERR_CNT5:  rd_word = err_cnt_i[4*32 +: 32];
-      HWS_REG_ERR_CNT6:  rd_word = err_cnt_i[5*32 +: 32];
-      HWS_REG_ERR_CNT7:  rd_word = err_cnt_i[6*32 +: 32];
-      HWS_REG_ERR_CNT8:  rd_word = err_cnt_i[7*32 +: 32];
-      HWS_REG_ERR_CNT9:  rd_word = err_cnt_i[8*32 +: 32];
-      HWS_REG_ERR_CNT10: rd_word = err_cnt_i[9*32 +: 32];
-      HWS_REG_ERR_CNT11: rd_word = err_cnt_i[10*32 +: 32];
-      HWS_REG_BAL_THIS:  rd_word = bal_regs_i[0*32 +: 32];
-      HWS_REG_BAL_MAX:   rd_word = bal_regs_i[1*32 +: 32];
-      HWS_REG_BAL_AVG:   rd_word = bal_regs_i[2*32 +: 32];
-      HWS_REG_BAL_IMB:   rd_word = bal_regs_i[3*32 +: 32];
-      HWS_REG_IRQ_PEND0: rd_word = irq_regs_i[0*32 +: 32];
-      HWS_REG_IRQ_PEND1: rd_word = irq_regs_i[1*32 +: 32];
-      HWS_REG_IRQ_EN0:   rd_word = irq_regs_i[2*32 +: 32];
-      HWS_REG_IRQ_EN1:   rd_word = irq_regs_i[3*32 +: 32];
-      default:           rd_valid_r = 1'b0;   // unmapped, misaligned, or write-only
-    endcase
+    if (rd_is_pop) begin
+      rd_valid_r = 1'b1;
+      rd_word    = pop_refuse ? POP_REFUSED :
+                   pop_word_q | ({31'd0, err_sticky_q} << HWS_POP_ERRP_LSB);
+    end else begin
+      // unmapped, misaligned, write-only, or CURR (write-only): not readable, 0
+      rd_valid_r = rd_reg_ok;
+      rd_word    = rd_reg;
+    end
   end
 
   wire rd_addr_err  = rd_latch && !rd_valid;

@@ -25,47 +25,8 @@
 // A command is latched at its pop edge (start_i) and runs steps 1..L; "step k" is the
 // cycle after the (k-1)-th edge following the pop, and the command completes at the edge
 // ending step L (done_o). Checks are decided in step 1; a failing command completes there
-// with nothing changed. The step schedule is hws_eng_seq's table (step_fn); in short:
-//
-//   NOP        1: done
-//   ENQUEUE    1: R ht[list], bm word       2: W link at head/tail, tt[t], bitmap word and
-//                                              summary, nr, load, queued
-//   DEQUEUE    1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
-//              2: R bm word
-//              3: W unlink, bitmap word and summary, nr, load, queued
-//   PICK_NEXT  1: FFS of the summary of the active (else expired) array, R bm[that word]
-//              2: FFS16 of the word -> prio, R ht[that list]
-//              3: R next[head], wt[head]    4: W unlink head, bitmap word and summary, nr,
-//                                              load, queued, swap; result
-//   PEEK       1, 2: as PICK_NEXT           3: result
-//   REQUEUE,   1: R tt[t], next[t], prev[t], ht[old list] (its index read at the pop)
-//              2: R bm word
-//   SET_PRIO,  3: W unlink from the old list, its bitmap word and summary, nr, load
-//   MIGRATE    4: R ht[new list], bm word (after the unlink wrote)
-//              5: W link at the tail of the new list, tt[t], its bitmap word and summary,
-//                 nr, load
-//   CPU_STAT   1: R bm[chunk] (every selector) 2: result from the flops or the word
-//   TASK_STAT  1: R tt[t]                   2: result
-//   LOAD_TICK  1: W hist[c] = (hist[c] + load[c]) >> 1
-//   SET_GROUP  1: R tt[t], wt[t], grp[t]    2: if queued and the group changes, subtract
-//                                              its weight from gload[cpu][old], gtotal[old]
-//              3: ... and add it to gload[cpu][new], gtotal[new]; W grp[t], wt[t]
-//   SET_WEIGHT 1: R tt[t], wt[t], grp[t];   2: if queued, latch weight(PRIO) - the old
-//   (SET_GROUP                                 weight
-//    HEAD = 1)                              3: ... add it to load, gload and gtotal;
-//                                              W wt[t] = {1, PRIO}, grp[t] (unchanged)
-//   LCU_STAT   1: R gload[c][g], gtotal[g]  2: result (a group word pending at the edge
-//                                              ending step 1 is forwarded)
-//   SET_IDLE   1: W idle[c]
-//   DOM_SET    1: W lead[k][c] (hws_domain, with its consistency flags), pct[l] or pw[l][c]
-//   QUERY      1: DOMAIN check from the registered flags; kinds 0, 1: hws_domain latches
-//                 the query's domain (one bit per CPU)   2: hws_domain computes IDLEST's
-//                 winner and IDLE_CORE's candidate sets from it, load[], idle[] and
-//                 lead[1][], latched            3: the answer from them; result
-//              BALANCE (kind 2): 1: checks, then hws_balance runs; the command stays in
-//                 step 2 until hws_balance's final cycle (BAL_LAT_* of the register
-//                 map: 8 + 2 max(2, ceil(log2 NR_CPUS)) cycles with a lane per CPU,
-//                 more with fewer BAL_LANES; never a function of the groups)
+// with nothing changed. The step schedule, what each command does in each step, has one
+// home: the table above step_fn in rtl/hws_eng_seq.v (and step_fn, the table as code).
 `default_nettype none
 `include "hws_eng_ctl.vh"
 
@@ -174,8 +135,8 @@ module hws_rq_engine #(
   wire [2:0]            step;
   wire [31:0]           cmd_q;      // the retiring view (last-step actions, the result)
   wire [`HWS_CTL_W-1:0] ctl;
-  wire [31:0]           cmd_n;      // the youngest command (step-1 reads; PIPE = 0: cmd_q)
-  wire [`HWS_CTL_W-1:0] ctl_n;
+  wire [31:0]           cmd_yng;      // the youngest command (step-1 reads; PIPE = 0: cmd_q)
+  wire [`HWS_CTL_W-1:0] ctl_yng;
   wire                  two, free, ovl_ok, q_head;
   wire                  done, failed, ok1;
   wire [7:0]            ecode;
@@ -187,8 +148,8 @@ module hws_rq_engine #(
                 .LCU_BALANCE(LCU_BALANCE), .PIPE(PIPE)) u_seq (
     .clk_i(clk_i), .srst_i(srst_i), .start_i(start_i), .cmd_i(cmd_i), .q_t_i(q_t),
     .q_head_i(q_head), .dom_ok_i(dom_ok), .dom_bad_i(dom_bad), .bal_done_i(bal_done),
-    .busy_o(busy), .step_o(step), .cmd_o(cmd_q), .ctl_o(ctl), .cmd_n_o(cmd_n),
-    .ctl_n_o(ctl_n), .two_o(two), .free_o(free), .ovl_ok_o(ovl_ok), .done_o(done),
+    .busy_o(busy), .step_o(step), .cmd_o(cmd_q), .ctl_o(ctl), .cmd_yng_o(cmd_yng),
+    .ctl_yng_o(ctl_yng), .two_o(two), .free_o(free), .ovl_ok_o(ovl_ok), .done_o(done),
     .failed_o(failed), .ok1_o(ok1), .ecode_o(ecode)
   );
 
@@ -200,11 +161,11 @@ module hws_rq_engine #(
   wire [CW-1:0] c_w    = cfield[CW-1:0];
   // The youngest command's fields: what a step 1 beside the older's last step reads (the
   // read addresses, the latches of step 1). With PIPE = 0 they are the fields above.
-  wire [11:0]   tfield_n = cmd_n[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
-  wire [7:0]    pfield_n = cmd_n[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
-  wire [5:0]    cfield_n = cmd_n[HWS_CMD_CPU_LSB  +: HWS_CMD_CPU_W];
-  wire          afield_n = cmd_n[HWS_CMD_ARRAY_LSB];
-  wire [CW-1:0] c_n      = cfield_n[CW-1:0];
+  wire [11:0]   tfield_yng = cmd_yng[HWS_CMD_TASK_LSB +: HWS_CMD_TASK_W];
+  wire [7:0]    pfield_yng = cmd_yng[HWS_CMD_PRIO_LSB +: HWS_CMD_PRIO_W];
+  wire [5:0]    cfield_yng = cmd_yng[HWS_CMD_CPU_LSB  +: HWS_CMD_CPU_W];
+  wire          afield_yng = cmd_yng[HWS_CMD_ARRAY_LSB];
+  wire [CW-1:0] c_yng      = cfield_yng[CW-1:0];
   wire          opop     = start_i && !free;   // an overlapping pop (PIPE = 1)
 
   // ---------------------------------------------------------------------------------------
@@ -216,7 +177,7 @@ module hws_rq_engine #(
   wire            pk_phys;           // PICK_NEXT/PEEK's latched search (hws_eng_bitmap)
   wire [7:0]      pk_prio;
   wire            swap_c;            // swap[c] of the command's CPU
-  wire            swap_c_n;          // ... of the youngest command's CPU
+  wire            swap_c_yng;          // ... of the youngest command's CPU
   wire [CW-1:0]   f_cpu  = ctl[`HWS_S_FN] ? bnew[AIW+3:5] : ctl[`HWS_S_FT] ? tt_cpu : c_w;
   wire            f_phys = ctl[`HWS_S_FN] ? bnew[4] : ctl[`HWS_S_FPK] ? pk_phys :
                            ctl[`HWS_S_FCP] ? (afield ^ swap_c) : tt_phys;
@@ -229,10 +190,10 @@ module hws_rq_engine #(
   wire [7:0]      fn_prio;
   generate
     if (PIPE != 0) begin : g_fn
-      assign fn_cpu  = ctl_n[`HWS_S_FN] ? bnew[AIW+3:5] : ctl_n[`HWS_S_FT] ? tt_cpu : c_n;
-      assign fn_phys = ctl_n[`HWS_S_FN] ? bnew[4] : ctl_n[`HWS_S_FPK] ? pk_phys :
-                       ctl_n[`HWS_S_FCP] ? (afield_n ^ swap_c_n) : tt_phys;
-      assign fn_prio = ctl_n[`HWS_S_FPK] ? pk_prio : ctl_n[`HWS_S_FCPR] ? pfield_n : tt_prio;
+      assign fn_cpu  = ctl_yng[`HWS_S_FN] ? bnew[AIW+3:5] : ctl_yng[`HWS_S_FT] ? tt_cpu : c_yng;
+      assign fn_phys = ctl_yng[`HWS_S_FN] ? bnew[4] : ctl_yng[`HWS_S_FPK] ? pk_phys :
+                       ctl_yng[`HWS_S_FCP] ? (afield_yng ^ swap_c_yng) : tt_phys;
+      assign fn_prio = ctl_yng[`HWS_S_FPK] ? pk_prio : ctl_yng[`HWS_S_FCPR] ? pfield_yng : tt_prio;
     end else begin : g_f
       assign fn_cpu  = f_cpu;
       assign fn_phys = f_phys;
@@ -247,18 +208,18 @@ module hws_rq_engine #(
   wire                pk_none, pk_swap, f_ne;
   wire [WGTW-1:0]     wl, tt_wgt;
   wire                swap_o;        // swap of the task's CPU
-  wire [TW-1:0]       ht_h, u_task_n, nx_raddr;
+  wire [TW-1:0]       ht_h, u_task_yng, nx_raddr;
   wire                link, unlink, u_empty;
   wire [NR_TASKS-1:0] queued_q;
   hws_eng_lists #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .WGTW(WGTW)) u_lists (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_n_i(ctl_n), .start_i(start_i),
-    .cmd_i(cmd_i), .task_i(tfield), .task_n_i(tfield_n), .c_i(c_n), .prio_i(pfield_n),
-    .array_i(afield_n), .swap_c_i(swap_c_n),
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_yng_i(ctl_yng), .start_i(start_i),
+    .cmd_i(cmd_i), .task_i(tfield), .task_yng_i(tfield_yng), .c_i(c_yng), .prio_i(pfield_yng),
+    .array_i(afield_yng), .swap_c_i(swap_c_yng),
     .swap_i(swap_all), .pk_ht_i(pk_ht), .pk_none_i(pk_none), .f_ne_i(f_ne),
     .f_cpu_i(f_cpu), .f_phys_i(f_phys), .f_prio_i(f_prio), .wl_i(wl),
     .tt_cpu_o(tt_cpu), .tt_prio_o(tt_prio), .tt_phys_o(tt_phys), .tt_wgt_o(tt_wgt),
     .swap_o_o(swap_o), .ht_h_o(ht_h), .link_o(link), .unlink_o(unlink),
-    .u_task_o(u_task_n), .u_empty_o(u_empty), .nx_raddr_o(nx_raddr), .bnew_o(bnew),
+    .u_task_o(u_task_yng), .u_empty_o(u_empty), .nx_raddr_o(nx_raddr), .bnew_o(bnew),
     .queued_o(queued_q), .q_t_o(q_t), .q_head_o(q_head)
 `ifdef FORMAL
     , .f_tt_o(f_tt), .f_nx_o(f_nx), .f_pv_o(f_pv), .f_ht_o(f_ht), .f_hth_o(f_hth)
@@ -270,8 +231,8 @@ module hws_rq_engine #(
   wire [NARR-1:0] ne_all;
   wire [15:0]     chunk;
   hws_eng_bitmap #(.NR_CPUS(NR_CPUS)) u_bitmap (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl_n), .c_i(c_n), .prio_i(pfield_n),
-    .array_i(afield_n), .swap_c_i(swap_c_n), .swap_i(swap_all), .ne_i(ne_all),
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl_yng), .c_i(c_yng), .prio_i(pfield_yng),
+    .array_i(afield_yng), .swap_c_i(swap_c_yng), .swap_i(swap_all), .ne_i(ne_all),
     .f_cpu_i(fn_cpu), .f_phys_i(fn_phys), .f_prio_i(fn_prio), .fo_cpu_i(f_cpu),
     .fo_phys_i(f_phys), .fo_prio_i(f_prio), .tt_cpu_i(tt_cpu),
     .tt_phys_i(tt_phys), .tt_prio_i(tt_prio), .bnew_i(bnew), .link_i(link),
@@ -297,15 +258,15 @@ module hws_rq_engine #(
   wire [LDW-1:0]         gs_n_old, gs_n_new, gs_h_old, gs_h_new;
   hws_eng_loads #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
                   .WGTW(WGTW), .LDW(LDW), .PIPE(PIPE)) u_loads (
-    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_n_i(ctl_n), .two_i(two),
+    .clk_i(clk_i), .srst_i(srst_i), .ctl_i(ctl), .ctl_yng_i(ctl_yng), .two_i(two),
     .opop_i(opop), .start_i(start_i), .cmd_i(cmd_i),
-    .ok1_i(ok1), .c_i(c_w), .c_n_i(c_n), .task_i(tfield), .prio_i(pfield_n), .array_i(afield),
+    .ok1_i(ok1), .c_i(c_w), .c_yng_i(c_yng), .task_i(tfield), .prio_i(pfield_yng), .array_i(afield),
     .f_cpu_i(f_cpu), .f_phys_i(f_phys), .link_i(link), .unlink_i(unlink),
-    .u_task_i(u_task_n), .nx_raddr_i(nx_raddr), .q_t_i(q_t),
+    .u_task_i(u_task_yng), .nx_raddr_i(nx_raddr), .q_t_i(q_t),
     .tt_wgt_i(tt_wgt),
     .pk_prio_i(pk_prio), .pk_swap_i(pk_swap),
     .ne_o(ne_all), .nr_o(nr_all), .load_o(load_all), .hist_o(hist_all), .idle_o(idle_q),
-    .swap_o(swap_all), .swap_c_o(swap_c), .swap_c_n_o(swap_c_n), .wl_o(wl),
+    .swap_o(swap_all), .swap_c_o(swap_c), .swap_c_yng_o(swap_c_yng), .wl_o(wl),
     .f_weight_o(f_weight),
     .grp_u_o(grp_u), .gl_lcu_o(gl_lcu), .gt_lcu_o(gt_lcu), .load_c_o(load_c),
     .hist_c_o(hist_c), .nr_c0_o(nr_c0), .nr_c1_o(nr_c1),
@@ -330,7 +291,7 @@ module hws_rq_engine #(
     .q_cpu_i(cfield), .q_level_i(pfield[1:0]), .q_kind_i({afield, hfield}),
     .q_now_i(tfield[1:0] != 2'd0), .q_bad_o(dom_bad), .q_ok_o(dom_ok),
     .q_go_i(ok1 && ctl[`HWS_C_QRY]), .load_i(load_all), .hist_i(hist_all), .idle_i(idle_q),
-    .upd_i(gs_upd), .upd_cpu_i(gs_cpu6), .upd_n_old_i(gs_n_old), .upd_n_new_i(gs_n_new),
+    .upd_i(gs_upd), .upd_cpu_i(gs_cpu6), .upd_now_old_i(gs_n_old), .upd_now_new_i(gs_n_new),
     .upd_h_old_i(gs_h_old), .upd_h_new_i(gs_h_new),
     .q_done_o(bal_done), .q_res_o(qry_word), .bal_regs_o(bal_regs_o)
   );
@@ -340,9 +301,9 @@ module hws_rq_engine #(
   wire [31:0] res_word;
   hws_eng_result #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
                    .WGTW(WGTW), .LDW(LDW)) u_result (
-    .clk_i(clk_i), .ctl_i(ctl), .prio_i(pfield_n), .failed_i(failed), .ecode_i(ecode),
+    .clk_i(clk_i), .ctl_i(ctl), .prio_i(pfield_yng), .failed_i(failed), .ecode_i(ecode),
     .nr_c0_i(nr_c0), .nr_c1_i(nr_c1), .load_c_i(load_c), .hist_c_i(hist_c),
-    .swap_c_i(swap_c_n), .chunk_i(chunk), .idle_i(idle_q), .gl_lcu_i(gl_lcu),
+    .swap_c_i(swap_c_yng), .chunk_i(chunk), .idle_i(idle_q), .gl_lcu_i(gl_lcu),
     .gt_lcu_i(gt_lcu), .qry_i(qry_word), .pk_none_i(pk_none), .pk_swap_i(pk_swap),
     .pk_prio_i(pk_prio), .ht_h_i(ht_h), .tt_cpu_i(tt_cpu), .tt_phys_i(tt_phys),
     .tt_prio_i(tt_prio), .swap_o_i(swap_o), .grp_u_i(grp_u), .q_t_i(q_t),
@@ -370,8 +331,8 @@ module hws_rq_engine #(
   assign lnk_o = link ? {1'b1, f_phys == swap_all[f_cpu], lnk_cpu6, f_prio} : 16'd0;
 
   // Bits that some configurations do not need.
-  wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr, tfield_n,
-                        cfield_n};
+  wire unused_bits = &{1'b0, tfield, cfield, step, nr_all, queued_q, f_arr, tfield_yng,
+                        cfield_yng};
 
   // ---------------------------------------------------------------------------------------
   // Simulation-only checks of the invariants of docs/accelerator.md section 6.

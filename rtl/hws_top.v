@@ -19,8 +19,10 @@
 //   - CTRL.ERR_CLEAR (any port) clears the error registers before this edge's errors are
 //     recorded, CTRL.SOFT_RESET (any port) resets everything but the bus handshake state
 //     and wins over all.
-// Register decode: the read mux and the write decode of one port are in rtl/hws_port_fe.v
-// (it gets the shared registers as inputs); the shared registers are written here.
+// Register decode: the address decode is generated from regmap/regmap.def
+// (rtl/hws_regs_decode.vh); the read mux and the write decode of one port are in
+// rtl/hws_port_fe.v (it gets the shared registers as inputs); the shared registers are
+// written here.
 // The reset is synchronous; the AXI handshake state is reset by rst_ni only.
 `default_nettype none
 
@@ -76,6 +78,7 @@ module hws_top #(
   // The generated header defines every constant of the register map; this module uses some.
   /* verilator lint_off UNUSEDPARAM */
 `include "hws_regs.vh"
+`include "hws_regs_decode.vh"
   /* verilator lint_on UNUSEDPARAM */
 
   // The ranges of regmap/params.def (generated): an illegal value stops elaboration.
@@ -216,10 +219,10 @@ module hws_top #(
       localparam [63:0] CPU_MASK = (NR_CPUS >= 64) ? {64{1'b1}} : ((64'd1 << NR_CPUS) - 64'd1);
       for (gp = 0; gp < NR_PORTS; gp = gp + 1) begin : g_hit
         wire [9:0] a = p_wr_irq_addr[gp*10 +: 10];
+        wire [HWS_WR_N-1:0] sel = hws_wr_fn(a);   // CTRL and CMD are hws_port_fe's
         assign p_wr_irq_hit[gp] =
-            ((a[9:8] == 2'd0) && (a[7:0] == HWS_REG_IRQ_PEND0 || a[7:0] == HWS_REG_IRQ_PEND1 ||
-                                  a[7:0] == HWS_REG_IRQ_EN0 || a[7:0] == HWS_REG_IRQ_EN1)) ||
-            ((a[9:8] == HWS_CURR_BASE[9:8]) && (a[1:0] == 2'b00) && CPU_MASK[a[7:2]]);
+            sel[HWS_WR_IRQ_PEND0] || sel[HWS_WR_IRQ_PEND1] || sel[HWS_WR_IRQ_EN0] ||
+            sel[HWS_WR_IRQ_EN1] || (hws_win_curr_fn(a) && CPU_MASK[a[7:2]]);
       end
       assign irq_regs  = 128'd0;
       assign irq_o     = 1'b0;
@@ -315,7 +318,7 @@ module hws_top #(
   wire [LW:0]      tot_lo   = {1'b0, tot_b_lo} + {{(LW+1-NW){1'b0}}, n_err};
   wire [31-LW:0]   tot_hi1  = err_total_q[31:LW] + {{(31-LW){1'b0}}, 1'b1};
   wire [31-LW:0]   tot_hi   = err_clear ? {(32-LW){1'b0}} : tot_lo[LW] ? tot_hi1 : err_total_q[31:LW];
-  wire [31:0]      tot_next = {tot_hi, tot_lo[LW-1:0]};
+  wire [31:0]      err_total_d = {tot_hi, tot_lo[LW-1:0]};
 
   generate
     if (ERR_COUNTERS != 0) begin : g_err_cnt
@@ -361,7 +364,7 @@ module hws_top #(
         err_last_q <= last_code;
         err_cmd_q  <= last_word;
       end
-      err_total_q <= tot_next;
+      err_total_q <= err_total_d;
     end
   end
 

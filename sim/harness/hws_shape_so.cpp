@@ -78,8 +78,8 @@ constexpr unsigned clog2(uint64_t v)
 }
 
 // rtl/hws_rq_engine.v's widths: a task count (NRW), a load (LDW).
-constexpr unsigned kNrw = clog2(HWS_V_TASKS + 1ull);
-constexpr unsigned kLdw = clog2(uint64_t(HWS_V_TASKS) * HWS_RT_WEIGHT + 1);
+constexpr unsigned kNrw = clog2(HWS_V_nr_tasks + 1ull);
+constexpr unsigned kLdw = clog2(uint64_t(HWS_V_nr_tasks) * HWS_RT_WEIGHT + 1);
 
 // @w <= 32 bits at @lsb: word by word from a wide signal, by shifts from a narrow one.
 template <class T> inline uint32_t ufield(const T &sig, unsigned lsb, unsigned w)
@@ -109,36 +109,36 @@ void units(void *inst, hws_units *u)
 	const Vhws___024root *r = static_cast<hws::VsimImpl<Vhws> *>(static_cast<Impl *>(inst))
 					  ->model()->rootp;
 
-	u->nr_cpus = HWS_V_CPUS;
-	u->nr_tasks = HWS_V_TASKS;
+	u->nr_cpus = HWS_V_nr_cpus;
+	u->nr_tasks = HWS_V_nr_tasks;
 	u->fe_eligible = HWS_R(g_port__BRA__0__KET____DOT__u_fe__DOT__eligible_o);
-#if HWS_V_PORTS > 1
+#if HWS_V_nr_ports > 1
 	u->fe_eligible |= HWS_R(g_port__BRA__1__KET____DOT__u_fe__DOT__eligible_o) << 1;
 #endif
-#if HWS_V_PORTS > 2
+#if HWS_V_nr_ports > 2
 	u->fe_eligible |= HWS_R(g_port__BRA__2__KET____DOT__u_fe__DOT__eligible_o) << 2;
 #endif
-#if HWS_V_PORTS > 3
+#if HWS_V_nr_ports > 3
 	u->fe_eligible |= HWS_R(g_port__BRA__3__KET____DOT__u_fe__DOT__eligible_o) << 3;
 #endif
 	u->arb_win = HWS_R(u_arb__DOT__win_o);
 	u->seq_busy = HWS_ENG(u_seq__DOT__busy_o);
 	u->seq_two = HWS_ENG(u_seq__DOT__two_o);
-	for (unsigned k = 0; k * 32 < HWS_V_TASKS; k++)
+	for (unsigned k = 0; k * 32 < HWS_V_nr_tasks; k++)
 		u->queued[k] = ufield(HWS_ENG(u_lists__DOT__queued_o), k * 32,
-				      HWS_V_TASKS - k * 32 < 32 ? HWS_V_TASKS - k * 32 : 32);
-	for (unsigned c = 0; c < HWS_V_CPUS; c++) {
+				      HWS_V_nr_tasks - k * 32 < 32 ? HWS_V_nr_tasks - k * 32 : 32);
+	for (unsigned c = 0; c < HWS_V_nr_cpus; c++) {
 		u->nr[c * 2] = ufield(HWS_ENG(u_loads__DOT__nr_o), (c * 2) * kNrw, kNrw);
 		u->nr[c * 2 + 1] = ufield(HWS_ENG(u_loads__DOT__nr_o), (c * 2 + 1) * kNrw, kNrw);
 		u->load[c] = ufield(HWS_ENG(u_loads__DOT__load_o), c * kLdw, kLdw);
 		u->hist[c] = ufield(HWS_ENG(u_loads__DOT__hist_o), c * kLdw, kLdw);
 	}
-	u->idle = ufield64(HWS_ENG(u_loads__DOT__idle_o), HWS_V_CPUS);
-	u->swap = ufield64(HWS_ENG(u_loads__DOT__swap_o), HWS_V_CPUS);
+	u->idle = ufield64(HWS_ENG(u_loads__DOT__idle_o), HWS_V_nr_cpus);
+	u->swap = ufield64(HWS_ENG(u_loads__DOT__swap_o), HWS_V_nr_cpus);
 	for (unsigned k = 0; k < 4; k++)
 		u->bal[k] = ufield(HWS_ENG(u_dom__DOT__bal_regs_o), k * 32, 32);
 	u->irq_pend = u->irq_en = 0;
-#if !HWS_V_NO_IRQ
+#if !HWS_V_no_irq
 	u->irq_pend = ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 0, 32) |
 		      static_cast<uint64_t>(ufield(HWS_R(g_irq__DOT__u_irq__DOT__regs_o), 32, 32))
 			      << 32;
