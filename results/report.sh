@@ -408,6 +408,24 @@ if [ -s "$D/goals" ]; then
 	echo
 fi
 } >"$T"
+# The sections of the tables (each "### " heading of $T up to the next) into the summary
+# as "sections": {"exp1": [lines], ..., "calibration": [...], "contention": [...]}, for
+# tools/figures.sh to render into docs/results.md (make figures); the published points and
+# the ratio goals are there already as data.
+awk '
+	function flush() { if (slug != "") { while (n > 0 && body[n] == "") n--
+		printf "%s\"%s\": [", (k++ ? ", " : ""), slug
+		for (i = 1; i <= n; i++) { l = body[i]; gsub(/\\/, "\\\\", l); gsub(/"/, "\\\"", l)
+			printf "%s\"%s\"", (i > 1 ? ", " : ""), l }
+		printf "]" } slug = ""; n = 0 }
+	BEGIN { printf "\"sections\": {" }
+	/^### / { flush()
+		if ($0 ~ /^### Experiment [0-9]+:/) { slug = "exp" $3; sub(/:$/, "", slug) }
+		else if ($0 ~ /^### Calibration/) slug = "calibration"
+		else if ($0 ~ /^### What each contention model moves/) slug = "contention"
+		next }
+	slug != "" { if (n == 0 && $0 == "") next; body[++n] = $0 }
+	END { flush(); printf "}\n" }' "$T" >>"$J"
 # summary.json: the same figures as the tables, written via a temporary file and rename
 S=$R/summary.json
 {

@@ -537,6 +537,22 @@ def t_results_ratios():
     return with_caption(r, body)
 
 
+def t_results_section(slug):
+    """One section of results/report.sh's tables (an experiment's, the calibration's or the
+    contention models'), as the record holds it: the record's "sections"."""
+    def t():
+        r = Record("results")
+
+        def body():
+            lines = r.get("sections", slug, kind=list)
+            for k, l in enumerate(lines):
+                if not isinstance(l, str):
+                    die("%s: \"sections\".\"%s\" line %d is not a string" % (r.path, slug, k + 1))
+            return list(lines)
+        return with_caption(r, body)
+    return t
+
+
 # ---- docs/co-design.md: make vp-study -----------------------------------------------------
 def t_vp(name):
     def t():
@@ -694,6 +710,13 @@ TABLES = {
     "replay-check": ("docs/trace.md", "replay-check", t_replay_check),
     "results-points": ("docs/results.md", "results", t_results_points),
     "results-ratios": ("docs/results.md", "results", t_results_ratios),
+    "results-calibration": ("docs/results.md", "results", t_results_section("calibration")),
+    "results-contention": ("docs/results.md", "results", t_results_section("contention")),
+    "results-exp1": ("docs/results.md", "results", t_results_section("exp1")),
+    "results-exp2": ("docs/results.md", "results", t_results_section("exp2")),
+    "results-exp3": ("docs/results.md", "results", t_results_section("exp3")),
+    "results-exp4": ("docs/results.md", "results", t_results_section("exp4")),
+    "results-exp5": ("docs/results.md", "results", t_results_section("exp5")),
     "vp-study-new": ("docs/co-design.md", "vp-study-old vp-study-new", t_vp_compare("vp-study-old", "vp-study-new", "iface")),
     "vp-study-new-modern": ("docs/co-design.md", "vp-study-old-modern vp-study-new-modern",
                             t_vp_compare("vp-study-old-modern", "vp-study-new-modern", "iface")),

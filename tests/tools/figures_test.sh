@@ -73,7 +73,11 @@ cat >"$T/records/results.json" <<'EOF'
     {"goal": "a", "bound": ">= 1", "ours": 1.2, "met": true},
     {"goal": "b", "bound": ">= 1", "ours": 0.8, "met": false},
     {"goal": "c", "bound": ">= 1", "ours": null, "met": null}
-  ]
+  ],
+  "sections": {"exp1": ["| scheduler | 64 procs |", "|---|---|", "| ours o1 | 109.8 \u00b1 1.3 |"],
+               "exp2": ["x"], "exp3": ["dbench, MB/s:", "", "| a | b |"], "exp4": ["x"], "exp5": ["x"],
+               "calibration": ["| experiment | work |", "|---|---|", "| exp1 | 3.42771 |"],
+               "contention": ["Each row: ..."]}
 }
 EOF
 cat >"$T/records/bench.json" <<'EOF'
@@ -180,6 +184,8 @@ has "replay: a miss in bold, roles" replay-check "| b (holdout) | **200 / 230 (+
 has "replay: calibration" replay-check "| a (calibration) | 100 / 104 (+4%) | 10 / 12.5 (+25%) | 2/2 |"
 has "results: a point" results-points "| exp2 | volano 4 | 2.4.4 | 19748 | 4.801e+04 | +143.1% | **no** |"
 has "results: the ratio goals" results-ratios "| c | >= 1 | n/a | n/a |"
+has "results: an experiment's tables, as the record holds them" results-exp1 "| ours o1 | 109.8 ± 1.3 |"
+has "results: the calibration table" results-calibration "| exp1 | 3.42771 |"
 has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x256 and 10 on 64x4096): not the full figure.**"
 has "soak: totals" soak "| 8x256 | 1 | 1,000 | 0 | 4 |"
 has "vp-study: one record's table" vp-study-old "| 8 | 1 | 1.075 | 0.883 | 21 | 57200 | 57500 | 3.4 | 174* |"
