@@ -90,7 +90,7 @@ module hws_domain #(
   wire                  set_lead = set_i && !set_k_i[2] && (set_k_i[1:0] != 2'd0);   // k 1..3
   // One flat register per partition (not per-CPU flops gathered into a vector: Verilator
   // would rebuild that wide vector at every edge).
-  reg  [NR_CPUS*CW-1:0] lead1, lead2, lead3;
+  reg  [NR_CPUS*CW-1:0] lead1_q, lead2_q, lead3_q;
 
   function automatic [NR_CPUS*CW-1:0] ident_fn(input integer unused_arg);
     integer x;
@@ -104,13 +104,13 @@ module hws_domain #(
 
   always @(posedge clk_i) begin
     if (srst_i) begin
-      lead1 <= IDENT;
-      lead2 <= IDENT;
-      lead3 <= IDENT;
+      lead1_q <= IDENT;
+      lead2_q <= IDENT;
+      lead3_q <= IDENT;
     end else if (set_lead) begin
-      if (set_k_i == 3'd1) lead1[set_c*CW +: CW] <= set_v;
-      if (set_k_i == 3'd2) lead2[set_c*CW +: CW] <= set_v;
-      if (set_k_i == 3'd3) lead3[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 3'd1) lead1_q[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 3'd2) lead2_q[set_c*CW +: CW] <= set_v;
+      if (set_k_i == 3'd3) lead3_q[set_c*CW +: CW] <= set_v;
     end
   end
 
@@ -142,8 +142,8 @@ module hws_domain #(
         if ((a1 > xc) || (n1[a1*CW +: CW] != a1)) flags_fn[0] = 1'b0;
         if ((a2 > xc) || (n2[a2*CW +: CW] != a2)) flags_fn[1] = 1'b0;
         if ((a3 > xc) || (n3[a3*CW +: CW] != a3)) flags_fn[2] = 1'b0;
-        if (n2[a1*CW +: CW] != a2) flags_fn[3] = 1'b0;   // lead2[lead1[x]] == lead2[x]
-        if (n3[a2*CW +: CW] != a3) flags_fn[4] = 1'b0;   // lead3[lead2[x]] == lead3[x]
+        if (n2[a1*CW +: CW] != a2) flags_fn[3] = 1'b0;   // lead2_q[lead1_q[x]] == lead2_q[x]
+        if (n3[a2*CW +: CW] != a3) flags_fn[4] = 1'b0;   // lead3_q[lead2_q[x]] == lead3_q[x]
       end
     end
   endfunction
@@ -151,10 +151,10 @@ module hws_domain #(
 `endif
 
   // The flags, kept incrementally. bad<j>_q[x] says CPU x breaks property j (0: P1 well
-  // formed at x, lead1[x] <= x and lead1[lead1[x]] == lead1[x]; 1, 2: the same for P2, P3;
-  // 3: lead2[lead1[x]] == lead2[x]; 4: lead3[lead2[x]] == lead3[x]); a flag is the NOR of its
+  // formed at x, lead1_q[x] <= x and lead1_q[lead1_q[x]] == lead1_q[x]; 1, 2: the same for P2, P3;
+  // 3: lead2_q[lead1_q[x]] == lead2_q[x]; 4: lead3_q[lead2_q[x]] == lead3_q[x]); a flag is the NOR of its
   // bits. A DOM_SET writing v at (k, c) can change only the bits of x = c and of the x whose
-  // looked-up entry is c (lead[k][x] == c, or lead1[x] == c for property 3 and lead2[x] == c
+  // looked-up entry is c (lead[k][x] == c, or lead1_q[x] == c for property 3 and lead2_q[x] == c
   // for property 4 when k is the outer table); for those the new bit needs v and at most a
   // few lookups at v or c, not one per CPU. The simulation checks every update against
   // flags_fn. Reset: lead[k][x] = x, every property holds.
@@ -164,9 +164,9 @@ module hws_domain #(
   genvar gt;
   generate
     for (gt = 0; gt < NR_CPUS; gt = gt + 1) begin : g_tv
-      assign t1v[gt] = lead1[gt*CW +: CW];
-      assign t2v[gt] = lead2[gt*CW +: CW];
-      assign t3v[gt] = lead3[gt*CW +: CW];
+      assign t1v[gt] = lead1_q[gt*CW +: CW];
+      assign t2v[gt] = lead2_q[gt*CW +: CW];
+      assign t3v[gt] = lead3_q[gt*CW +: CW];
     end
   endgenerate
   wire [1:0]    set_kk  = set_k_i[1:0];
@@ -231,9 +231,9 @@ module hws_domain #(
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
   always @(posedge clk_i) begin
     if (!srst_i && set_lead &&
-        (ok_d != flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v))) begin
+        (ok_d != flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v))) begin
       $display("hws_domain: INVARIANT FAILED at %0t: DOM_SET k %0d cpu %0d leader %0d: incremental flags %b, recomputed %b",
-               $time, set_kk, set_c, set_v, ok_d, flags_fn(lead1, lead2, lead3, set_kk, set_c, set_v));
+               $time, set_kk, set_c, set_v, ok_d, flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v));
       $fatal(1, "hws_domain: consistency flags");
     end
   end
@@ -442,13 +442,13 @@ module hws_domain #(
     qv2_q <= qv_q;
     if (qv_q) begin
       iw_q   <= idlest2_fn(ik_q, ii_q);
-      sets_q <= core_fn(dom_q, lead1, idle_i, qc_q);
+      sets_q <= core_fn(dom_q, lead1_q, idle_i, qc_q);
     end
     if (q_go_i && !q_kind_i[1]) begin
-      dom_q   <= dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i);
+      dom_q   <= dom_fn(lead1_q, lead2_q, lead3_q, q_cpu_i[CW-1:0], q_level_i);
       qc_q    <= q_cpu_i[CW-1:0];
       qcore_q <= q_kind_i[0];
-      {ik_q, ii_q} <= idlest1_fn(dom_fn(lead1, lead2, lead3, q_cpu_i[CW-1:0], q_level_i),
+      {ik_q, ii_q} <= idlest1_fn(dom_fn(lead1_q, lead2_q, lead3_q, q_cpu_i[CW-1:0], q_level_i),
                                  load_i, q_cpu_i[CW-1:0]);
     end
   end
@@ -469,7 +469,7 @@ module hws_domain #(
         .pct_i(set_data_i[7:0]),
         .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
         .pw_i(set_data_i),
-        .lead1_i(lead1), .lead2_i(lead2), .lead3_i(lead3),
+        .lead1_i(lead1_q), .lead2_i(lead2_q), .lead3_i(lead3_q),
         .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
         .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_now_old_i(upd_now_old_i),
         .upd_now_new_i(upd_now_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
