@@ -54,8 +54,8 @@ TEST(MakeVars, GoodValuesReachTheCommandQuoted)
 	EXPECT_NE(r.out.find("--seed '42'"), std::string::npos) << r.out;
 	r = make_n("replay-check", "STRICT=1 REPLAY_SCHED=cfs");
 	ASSERT_EQ(r.status, 0) << r.out;
-	EXPECT_NE(r.out.find("SCHED='cfs' STRICT='1' tools/replay_check.sh"), std::string::npos)
-		<< r.out;
+	EXPECT_NE(r.out.find("SCHED='cfs' STRICT='1' "), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("tools/replay_check.sh"), std::string::npos) << r.out;
 	// 0 means off: FORCE=0 does not force, UPDATE_DOC=0 does not update
 	r = make_n("replay-check", "UPDATE_DOC=0");
 	ASSERT_EQ(r.status, 0) << r.out;
