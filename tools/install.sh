@@ -133,7 +133,8 @@ install_all() {
 	for f in sim/harness/hws_shape_so.cpp sim/harness/hws_vsim_impl.h sim/harness/axi_master.h \
 		sim/harness/hws_vsim.h sim/harness/hws_shape.h include/hws/axil_pins.h include/hws/units.h \
 		include/hws/regs.h lib/hws_port_master.c lib/hws_port_master.h lib/hws_bus_timing.h \
-		lib/hws_params.h; do
+		lib/hws_params.h lib/hws_params.c lib/hws_params_table.h include/hws/params_list.h \
+		include/hws/hws.h include/hws/transport.h tools/hws_shape_key.c; do
 		put "$root/$f" "$share/$f" 644
 	done
 	echo "hwsched's installed tree: engine shapes are built from here (docs/shapes.md)" >"$gen/installed-tree"

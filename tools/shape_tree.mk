@@ -20,7 +20,7 @@ VL_CXXFLAGS := -std=gnu++17 -O2 $(VL_DEFS) -I$(VL_ROOT) -I$(VL_ROOT)/vltstd -Wno
 SHAPE_SRCS := $(sort $(wildcard rtl/*.v)) $(sort $(wildcard rtl/*.vh)) sim/harness/hws_shape_so.cpp \
 	sim/harness/hws_vsim_impl.h sim/harness/axi_master.h sim/harness/hws_vsim.h \
 	sim/harness/hws_shape.h tools/build_shape.sh include/hws/axil_pins.h include/hws/units.h lib/hws_port_master.c \
-	lib/hws_port_master.h
+	lib/hws_port_master.h include/hws/params_list.h
 
 .PHONY: help shape
 help:
@@ -44,7 +44,19 @@ $(RT_DIR)/%.o: $(VL_ROOT)/%.cpp
 $(SHAPE_RT): $(SHAPE_RT_OBJS)
 	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
 
+# The shape key's parser and printer (lib/hws_params.c, generated from regmap/params.def),
+# which tools/build_shape.sh asks for the -G flags and -D defines: compiled once into the
+# cache, like the runtime.
+SHAPE_KEY := $(RT_DIR)/hws_shape_key
+SHAPE_KEY_SRCS := tools/hws_shape_key.c lib/hws_params.c lib/hws_params.h lib/hws_params_table.h \
+	include/hws/params_list.h include/hws/hws.h include/hws/regs.h include/hws/transport.h
+$(SHAPE_KEY): $(SHAPE_KEY_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude -I. -o $@.tmp tools/hws_shape_key.c \
+		lib/hws_params.c && mv $@.tmp $@
+
 SO := $(SHAPES_DIR)/$(SHAPE)/libhws_shape$(if $(filter 1,$(SHAPE_TRACE)),_trace).so
 shape: $(SO)
-$(SO): $(SHAPE_SRCS) $(SHAPE_RT)
-	tools/build_shape.sh $(SHAPE) $(SHAPES_DIR) $(SHAPE_TRACE) $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+$(SO): $(SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) tools/build_shape.sh $(SHAPE) $(SHAPES_DIR) $(SHAPE_TRACE) $(SHAPE_RT) \
+		$(JOBS) $(SHAPE_SRCS)
