@@ -827,6 +827,10 @@ BOARD_SIM := $(BOARD_DIR)/board_sim
 # the host's uart:PTY,baud=1000000 names it, and the fastest such rate with the 10 clocks
 # per bit the uart backend asks for (driver/hws_uart.c) at 12 MHz.
 BOARD_FAST_BAUD ?= 1000000
+# (a whole number: tools/make_vars.mk) at most CLK_HZ / 10, the uart backend's 10 clocks a bit
+$(if $(shell [ $(BOARD_FAST_BAUD) -ge 1 ] && [ $$(( $(BOARD_CLK_HZ) / $(BOARD_FAST_BAUD) )) -ge 10 ] \
+	|| echo bad),$(error BOARD_FAST_BAUD='$(BOARD_FAST_BAUD)': expected 1..$(shell echo \
+	$$(( $(BOARD_CLK_HZ) / 10 ))) (at least 10 clocks a bit at CLK_HZ $(BOARD_CLK_HZ))))
 BOARD_SIM_FAST := $(BOARD_DIR)/fast/board_sim
 # The board's shape as a key of the rtl backend's shapes (docs/shapes.md), for comparing.
 board_shape_key = $(word 1,$(subst x, ,$(1)))x$(word 2,$(subst x, ,$(1)))x$(word 3,$(subst x, ,$(1)))g$(RTL_GROUPS)$(call vl_opts,$(1))

@@ -7,7 +7,7 @@
 #
 #   whole numbers  RUN_SEED SEEDS JOBS RESULTS_JOBS FUZZ_TIME FUZZ_RUNS FUZZ_REGRESS_RUNS
 #                  BOARD_BENCH_COMMANDS SOAK_JOBS SOAK_COMMANDS SOAK_BIG_COMMANDS SOAK_CHUNK
-#                  SOAK_BIG_CHUNK SOAK_SEED PORTS
+#                  SOAK_BIG_CHUNK SOAK_SEED PORTS BOARD_FAST_BAUD
 #   0 or 1         STRICT LONG UPDATE_DOC FORCE SHAPE_TRACE (empty: 0)
 #   one of a list  REPLAY_SCHED (a scheduler), PROFILE (a machine profile), FUZZ_TARGETS
 #                  (empty in the environment: not given)
@@ -36,7 +36,7 @@ hws_check_safe = $(if $(call hws_given,$(1)),$(if $(call hws_unsafe,$($(1))),$(e
 	$(1)='$($(1))': only letters, digits and , . : = / _ + - are taken here)))
 
 $(foreach v,RUN_SEED SEEDS JOBS RESULTS_JOBS FUZZ_TIME FUZZ_RUNS FUZZ_REGRESS_RUNS BOARD_BENCH_COMMANDS \
-	SOAK_JOBS SOAK_COMMANDS SOAK_BIG_COMMANDS SOAK_CHUNK SOAK_BIG_CHUNK SOAK_SEED PORTS,\
+	SOAK_JOBS SOAK_COMMANDS SOAK_BIG_COMMANDS SOAK_CHUNK SOAK_BIG_CHUNK SOAK_SEED PORTS BOARD_FAST_BAUD,\
 	$(call hws_check_uint,$(v)))
 $(foreach v,STRICT LONG UPDATE_DOC FORCE SHAPE_TRACE,$(call hws_check_bool,$(v)))
 $(call hws_check_oneof,REPLAY_SCHED,hw o1 linux24 cfs eevdf)

@@ -34,6 +34,9 @@ TEST(MakeVars, AValueOfTheWrongKindStopsMake)
 		{ "results", "LONG=true", "LONG='true': expected 0 or 1" },
 		{ "vp-study", "PROFILE=", "PROFILE='': expected one of" },
 		{ "vp-study", "PROFILE=p4", "PROFILE='p4': expected one of" },
+		{ "board-run", "BOARD_FAST_BAUD=fast", "BOARD_FAST_BAUD='fast': expected a whole number" },
+		{ "board-run", "BOARD_FAST_BAUD=2000000", "BOARD_FAST_BAUD='2000000': expected 1..1200000" },
+		{ "board-run", "BOARD_FAST_BAUD=0", "BOARD_FAST_BAUD='0': expected 1..1200000" },
 		{ "fuzz", "'FUZZ_TARGETS=trace nope'", "FUZZ_TARGETS='trace nope': expected some of" },
 		{ "traces-record", "'TRACES_OUT=a`b`'", "TRACES_OUT='a`b`': only letters" },
 	};
