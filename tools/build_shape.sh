@@ -16,6 +16,10 @@
 # docs/coverage.md): Verilated with --coverage-line --coverage-toggle, the harness of
 # tools/coverage/cov_shape_so.cpp (hws_shape_so.cpp plus the writing of the counts); CACHE
 # is then the coverage build's own (build/coverage/shapes), never build/shapes.
+# HWS_SHAPE_PROF=1 builds the profiling variant (make profile-rtl, tools/profile_rtl.sh):
+# Verilated with --prof-cfuncs, so that every always block and assignment is a function
+# named after its module and line, compiled -g without gprof's -pg (VM_PROFC=0: the run is
+# measured by callgrind, not gprof); CACHE is then its own (build/prof/shapes).
 # Run by `make shape SHAPE=KEY` (the Makefile passes the rest). Under a lock per shape
 # (flock on CACHE/.KEY.lock), in a temporary folder CACHE/.tmp-KEY.*, the shared object
 # then renamed into place: two builds of one shape at once leave one good shape, and a
@@ -68,15 +72,21 @@ if [ "${HWS_SHAPE_COVERAGE:-0}" = 1 ]; then
 	defs[0]=-DVM_COVERAGE=1
 	harness=tools/coverage/cov_shape_so.cpp
 fi
+vmake=()
+if [ "${HWS_SHAPE_PROF:-0}" = 1 ]; then
+	vflags+=(--prof-cfuncs)
+	vmake=(-MAKEFLAGS VM_PROFC=0)
+fi
 # Position-independent, every symbol hidden: the one export is hws_shape_v1().
 pic="-fPIC -fvisibility=hidden -fvisibility-inlines-hidden"
+[ "${HWS_SHAPE_PROF:-0}" = 1 ] && pic="-g $pic"
 # C++ -O2: -O3 (and -march=native) measured no faster on the default shape (docs/shapes.md).
 opt=-O2
 # Verilator's own make runs -j JOBS, not as a sub-make of the make that runs this script.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 verilator "${vflags[@]}" --prefix Vhws --Mdir "$tmp/vl" --build -j "$jobs" \
 	"${gflags[@]}" \
-	-CFLAGS "$pic" -MAKEFLAGS "OPT_FAST=$opt" -MAKEFLAGS "OPT_SLOW=-O1" -MAKEFLAGS "OPT_GLOBAL=-O1" \
+	-CFLAGS "$pic" -MAKEFLAGS "OPT_FAST=$opt" -MAKEFLAGS "OPT_SLOW=-O1" -MAKEFLAGS "OPT_GLOBAL=-O1" "${vmake[@]}" \
 	"${rtl[@]}" >"$tmp/verilator.log" || { cat "$tmp/verilator.log" >&2; exit 1; }
 
 vl=/usr/share/verilator/include
