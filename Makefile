@@ -259,8 +259,13 @@ run-lockstep: all
 	$(HWSCHED) lockstep --seed '$(RUN_SEED)' --commands '$(RUN_COMMANDS)'
 
 # ---- RTL checks ----------------------------------------------------------------------
-.PHONY: lint lint-verilator lint-iverilog lint-yosys synth-smoke
-lint: lint-verilator lint-iverilog lint-yosys
+.PHONY: lint lint-verilator lint-iverilog lint-yosys synth-smoke units-elab
+lint: lint-verilator lint-iverilog lint-yosys units-elab
+
+# A unit the configuration leaves out is not in Verilator's netlist (BALANCE, IRQ, the
+# error counters, the ports; tools/check_units_elab.sh).
+units-elab: $(RTL_SRCS) $(RTL_INC) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) tools/check_units_elab.sh
 
 # Verilator -Wall over the default and the extreme parameter sets.
 lint-verilator: $(RTL_SRCS) $(RTL_INC)
@@ -532,6 +537,18 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 profile: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
 	tools/profile_lockstep.sh $(BUILD)/bench/profile.json
 
+# make profile-rtl: what one clock edge of the RTL costs, by module and by always block:
+# callgrind's instructions per edge of `hwsched lockstep --backend rtl` on a profiling build
+# of the default shape (Verilator --prof-cfuncs; build/prof/shapes), into
+# build/prof/rtl.json (tools/profile_rtl.sh; docs/accelerator.md, "Simulation speed").
+PROF_SHAPES := $(BUILD)/prof/shapes
+$(PROF_SHAPES)/%/libhws_shape.so: $(SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
+	HWS_SHAPE_KEY=$(SHAPE_KEY) HWS_SHAPE_PROF=1 tools/build_shape.sh $* $(PROF_SHAPES) 0 $(SHAPE_RT) $(JOBS) $(SHAPE_SRCS)
+.PRECIOUS: $(PROF_SHAPES)/%/libhws_shape.so
+.PHONY: profile-rtl
+profile-rtl: $(HWSCHED) $(PROF_SHAPES)/$(DEFAULT_SHAPE)/libhws_shape.so
+	HWS_SHAPES=$(PROF_SHAPES) tools/profile_rtl.sh --command '$(call record_cmd,profile-rtl,)' $(BUILD)/prof/rtl.json
+
 # make bench's report against the last record of the same machine, on fixture records
 # (tests/tools/bench_compare_test.sh).
 .PHONY: test-bench-compare
@@ -700,6 +717,7 @@ board-sim      the Verilated board behind a pseudo-terminal
 board-run      hackbench scheduled over the simulated board's UART
 bench          engine figures, software BALANCE instructions (build/bench/)
 profile        where a lockstep run's time goes, by part, from perf (build/bench/profile.json)
+profile-rtl    instructions per RTL clock edge, by module and block (build/prof/rtl.json)
 fuzz           the libFuzzer targets, FUZZ_TIME=S each (docs/fuzz.md)
 coverage       RTL line and toggle, C line coverage against the goals (docs/coverage.md)
 soak           lockstep for 100 M random commands (docs/fuzz.md)
