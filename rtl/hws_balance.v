@@ -588,13 +588,21 @@ module hws_balance #(
   // their registers, avg (cnt LG+1..LG+5) from {total_load, 10'b0} / total_pwr, tmp1 =
   // 2^20 / pb and tmp2 = n2 / pt (cnt CP+1..CP+2, 16 quotient bits, from bits 20..16 of the
   // dividend, which are below 256 <= the divisor).
+  // Each divider's and fold's outputs are used in its cycles only (en_i, don't-care
+  // outside them: hws_div8): the lanes while they divide, avg in its five cycles, tmp1 and
+  // tmp2 in theirs, the group-max fold after the last pass, the busiest-CPU fold after pick.
+  wire en_lane = run && (cnt_q <= C_DIV_END);
+  wire en_avg  = run && (cnt_q >= C_AVG0) && (cnt_q <= C_AVG_END);
+  wire en_sd   = run && (cnt_q > C_PICK) && (cnt_q <= C_SD_END);
+  wire en_gm   = run && (cnt_q > C_DIV_END) && (cnt_q <= C_GF_END);
+  wire en_cm   = run && (cnt_q > C_PICK) && (cnt_q <= C_CF_END);
   wire [NL*PWW-1:0]    ldr_st;
   wire [NL*QW-1:0]    ldx_st;
   genvar              gv;
   generate
     for (gv = 0; gv < NL; gv = gv + 1) begin : g_lane_div
       hws_div8 #(.DW(PWW), .XW(QW)) u_div (
-        .r_i(ldr_q[gv*PWW +: PWW]), .x_i(ldx_q[gv*QW +: QW]), .d_i(ldd[gv*PWW +: PWW]),
+        .en_i(en_lane), .r_i(ldr_q[gv*PWW +: PWW]), .x_i(ldx_q[gv*QW +: QW]), .d_i(ldd[gv*PWW +: PWW]),
         .r_o(ldr_st[gv*PWW +: PWW]), .x_o(ldx_st[gv*QW +: QW]));
     end
   endgenerate
@@ -603,16 +611,16 @@ module hws_balance #(
   wire [DVW-1:0]      adr_st;
   wire [QW-1:0]         adx_st;
   hws_div8 #(.DW(DVW), .XW(QW)) u_avg_div (
-    .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[DNW-1:QW]} : adr_q), .x_i(a_first ? a_dn[QW-1:0] : adx_q),
+    .en_i(en_avg), .r_i(a_first ? {{(DVW-8){1'b0}}, a_dn[DNW-1:QW]} : adr_q), .x_i(a_first ? a_dn[QW-1:0] : adx_q),
     .d_i(pf_q[0 +: DVW]), .r_o(adr_st), .x_o(adx_st));
   wire                s_first = (cnt_q == C_PICK + C_ONE);
   wire [PWW-1:0]         sdr1_st, sdr2_st;
   wire [QW-1:0]         sdx1_st, sdx2_st;
   hws_div8 #(.DW(PWW), .XW(QW)) u_tmp1_div (
-    .r_i(s_first ? TMP1_R0 : sdr1_q), .x_i(s_first ? {QW{1'b0}} : sdx1_q), .d_i(pb_q),
+    .en_i(en_sd), .r_i(s_first ? TMP1_R0 : sdr1_q), .x_i(s_first ? {QW{1'b0}} : sdx1_q), .d_i(pb_q),
     .r_o(sdr1_st), .x_o(sdx1_st));
   hws_div8 #(.DW(PWW), .XW(QW)) u_tmp2_div (
-    .r_i(s_first ? {{(PWW-5){1'b0}}, n2_q[20:16]} : sdr2_q), .x_i(s_first ? {n2_q[15:0], {(QW-16){1'b0}}} : sdx2_q),
+    .en_i(en_sd), .r_i(s_first ? {{(PWW-5){1'b0}}, n2_q[20:16]} : sdr2_q), .x_i(s_first ? {n2_q[15:0], {(QW-16){1'b0}}} : sdx2_q),
     .d_i(pt_q), .r_o(sdr2_st), .x_o(sdx2_st));
   // One level of each argmax fold (hws_argmax, below): the group-max tree over the lanes
   // after the last pass, the busiest-CPU tree over the CPUs
@@ -620,12 +628,12 @@ module hws_balance #(
   wire [NL*AW-1:0]    gm_quo;
   wire [NL*CW-1:0]    gm_i;
   hws_argmax #(.N(NL), .VW(AW), .IW(CW)) u_group_max (
-    .v_i(gf_v_q), .val_i(gf_quo_q), .idx_i(gf_i_q), .v_o(gm_v), .val_o(gm_quo), .idx_o(gm_i));
+    .en_i(en_gm), .v_i(gf_v_q), .val_i(gf_quo_q), .idx_i(gf_i_q), .v_o(gm_v), .val_o(gm_quo), .idx_o(gm_i));
   wire [N-1:0]        cm_v;
   wire [N*LOAD_W-1:0] cm_l;
   wire [N*CW-1:0]     cm_i;
   hws_argmax #(.N(N), .VW(LOAD_W), .IW(CW)) u_busiest_cpu (
-    .v_i(cf_v_q), .val_i(cf_l_q), .idx_i(cf_i_q), .v_o(cm_v), .val_o(cm_l), .idx_o(cm_i));
+    .en_i(en_cm), .v_i(cf_v_q), .val_i(cf_l_q), .idx_i(cf_i_q), .v_o(cm_v), .val_o(cm_l), .idx_o(cm_i));
   // temporaries
   reg  [2*N*DVW-1:0]  pf_in;
   reg                 tk;
@@ -920,13 +928,15 @@ endmodule
 // (the group-max tree over the lanes, the busiest-CPU tree over the CPUs). Entry g of the
 // output is the better of input entries 2g and 2g+1 (entries at N and above are invalid):
 // the left one when it is valid and the right one is not valid or not greater (so ties go
-// to the lower entry), else the right one. Combinational. (Kept in this file, its only user.)
+// to the lower entry), else the right one. Combinational; the outputs are don't-care (x)
+// when en_i is low, as hws_div8's. (Kept in this file, its only user.)
 /* verilator lint_off DECLFILENAME */
 module hws_argmax #(
   parameter integer N  = 8,    // entries
   parameter integer VW = 26,   // value width
   parameter integer IW = 3     // index width
 ) (
+  input  wire            en_i,   // the outputs are used in this cycle
   input  wire [N-1:0]    v_i,    // entry g valid
   input  wire [N*VW-1:0] val_i,  // its value at [g*VW +: VW]
   input  wire [N*IW-1:0] idx_i,  // its index at [g*IW +: IW]
@@ -941,13 +951,16 @@ module hws_argmax #(
   integer          g;
   always @* begin
     f_v = {2*N{1'b0}};  f_q = {2*N*VW{1'b0}};  f_i = {2*N*IW{1'b0}};
-    f_v[N-1:0] = v_i;  f_q[N*VW-1:0] = val_i;  f_i[N*IW-1:0] = idx_i;
+    v_o = {N{1'bx}};  val_o = {N*VW{1'bx}};  idx_o = {N*IW{1'bx}};
     tk = 1'b0;
-    for (g = 0; g < N; g = g + 1) begin
-      tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*VW +: VW] >= f_q[(2*g+1)*VW +: VW]));
-      v_o[g]            = tk ? f_v[2*g] : f_v[2*g+1];
-      val_o[g*VW +: VW] = tk ? f_q[2*g*VW +: VW] : f_q[(2*g+1)*VW +: VW];
-      idx_o[g*IW +: IW] = tk ? f_i[2*g*IW +: IW] : f_i[(2*g+1)*IW +: IW];
+    if (en_i) begin
+      f_v[N-1:0] = v_i;  f_q[N*VW-1:0] = val_i;  f_i[N*IW-1:0] = idx_i;
+      for (g = 0; g < N; g = g + 1) begin
+        tk = f_v[2*g] && (!f_v[2*g+1] || (f_q[2*g*VW +: VW] >= f_q[(2*g+1)*VW +: VW]));
+        v_o[g]            = tk ? f_v[2*g] : f_v[2*g+1];
+        val_o[g*VW +: VW] = tk ? f_q[2*g*VW +: VW] : f_q[(2*g+1)*VW +: VW];
+        idx_o[g*IW +: IW] = tk ? f_i[2*g*IW +: IW] : f_i[(2*g+1)*IW +: IW];
+      end
     end
   end
 endmodule

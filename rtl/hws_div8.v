@@ -7,6 +7,11 @@
 // difference is the new remainder. So five registered calls divide a 40-bit dividend and
 // leave the quotient in x. Every divider of hws_balance (the lanes, avg_load, tmp1, tmp2)
 // is one instance of this module.
+//
+// en_i says the outputs are used in this cycle. Otherwise they are don't-care (x): a
+// simulator then skips the eight steps (Verilator evaluates combinational logic at every
+// edge, docs/accelerator.md "Simulation speed"), and synthesis takes the x as the steps'
+// value and builds no multiplexer for it (opt -mux_undef), so the netlist is the same.
 `default_nettype none
 
 module hws_div8 #(
@@ -14,6 +19,7 @@ module hws_div8 #(
   parameter integer XW = 40     // dividend bits to bring down, then the quotient: five calls
                                 // (BAL_LAT_PASS) of eight steps (hws_balance's QW)
 ) (
+  input  wire          en_i,     // the outputs are used in this cycle
   input  wire [DW-1:0] r_i,     // partial remainder (< d_i)
   input  wire [XW-1:0] x_i,     // dividend bits to bring down, then quotient bits
   input  wire [DW-1:0] d_i,     // divisor
@@ -24,15 +30,19 @@ module hws_div8 #(
   reg          q;
   integer      k;
   always @* begin
-    r_o = r_i;
-    x_o = x_i;
+    r_o = {DW{1'bx}};
+    x_o = {XW{1'bx}};
     df  = {(DW+2){1'b0}};
     q   = 1'b0;
-    for (k = 0; k < 8; k = k + 1) begin
-      df  = {1'b0, r_o, x_o[XW-1]} - {2'b0, d_i};
-      q   = !df[DW+1];
-      r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[XW-1]};
-      x_o = {x_o[XW-2:0], q};
+    if (en_i) begin
+      r_o = r_i;
+      x_o = x_i;
+      for (k = 0; k < 8; k = k + 1) begin
+        df  = {1'b0, r_o, x_o[XW-1]} - {2'b0, d_i};
+        q   = !df[DW+1];
+        r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[XW-1]};
+        x_o = {x_o[XW-2:0], q};
+      end
     end
   end
   // df[DW] is the top bit of a remainder below the divisor: always 0 when q is 1.

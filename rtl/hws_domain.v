@@ -229,12 +229,15 @@ module hws_domain #(
   end
 `ifndef SYNTHESIS
 `ifndef FORMAL   // ($fatal in an always block: simulation only)
+  // (The recomputation under its own if: a simulator evaluates the operands of && eagerly,
+  // and this one is a loop over the CPUs.)
   always @(posedge clk_i) begin
-    if (!srst_i && set_lead &&
-        (ok_d != flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v))) begin
-      $display("hws_domain: INVARIANT FAILED at %0t: DOM_SET k %0d cpu %0d leader %0d: incremental flags %b, recomputed %b",
-               $time, set_kk, set_c, set_v, ok_d, flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v));
-      $fatal(1, "hws_domain: consistency flags");
+    if (!srst_i && set_lead) begin
+      if (ok_d != flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v)) begin
+        $display("hws_domain: INVARIANT FAILED at %0t: DOM_SET k %0d cpu %0d leader %0d: incremental flags %b, recomputed %b",
+                 $time, set_kk, set_c, set_v, ok_d, flags_fn(lead1_q, lead2_q, lead3_q, set_kk, set_c, set_v));
+        $fatal(1, "hws_domain: consistency flags");
+      end
     end
   end
 `endif

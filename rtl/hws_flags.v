@@ -46,14 +46,48 @@ module hws_flags #(
   wire [NC-1:0] col  = {{(NC - 1){1'b0}}, 1'b1} << a_lo;
   wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;
 
+  // Two texts of one rule. Synthesis (and formal, and Icarus) read the XOR form flag by
+  // flag, whose packing the header measured; Verilator reads the same update with the
+  // written flag's one-hot built row by row (sel_fn): a few word operations at a write,
+  // where the loop over the N flags cost about 7,700 instructions (docs/accelerator.md,
+  // "Simulation speed"). The properties below prove the two equal.
   reg [N-1:0] q;
-  integer     i;
+`ifndef VERILATOR
+  integer i;
   always @(posedge clk_i) begin
     if (srst_i) q <= {N{1'b0}};
     else if (we_i)
       for (i = 0; i < N; i = i + 1)
         q[i] <= q[i] ^ (row[i / NC] & col[i % NC] & (q[i] ^ wdata_i));
   end
+`else
+  always @(posedge clk_i) begin
+    if (srst_i) q <= {N{1'b0}};
+    else if (we_i)
+      q <= q ^ (sel_fn(row, col) & (q ^ {N{wdata_i}}));
+  end
+`endif
+`ifdef VERILATOR
+`define HWS_FLAGS_SEL_FN
+`elsif FORMAL
+`define HWS_FLAGS_SEL_FN
+`endif
+`ifdef HWS_FLAGS_SEL_FN
+  // The written flag's one-hot, row r's NC columns at [r*NC +: NC]: bit i is
+  // row[i / NC] & col[i % NC].
+  function automatic [N-1:0] sel_fn(input [NR-1:0] rw, input [NC-1:0] cl);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [NR*NC-1:0] all;   // the rows past flag N - 1 are dropped
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer         r;
+    begin
+      for (r = 0; r < NR; r = r + 1)
+        all[r*NC +: NC] = {NC{rw[r]}} & cl;
+      sel_fn = all[N-1:0];
+    end
+  endfunction
+`undef HWS_FLAGS_SEL_FN
+`endif
   assign q_o = q;
 
   wire unused_a = &{1'b0, a32};
@@ -78,6 +112,13 @@ module hws_flags #(
     else if (we_i && waddr_i == f_i) f_v <= wdata_i;
   end
   always @(*) if (f_past_valid) assert (q_o[f_i] == f_v);
+  // The update as Verilator reads it (sel_fn) gives the flags synthesis's text gives.
+  reg [N-1:0] f_q;
+  always @(posedge clk_i) begin
+    if (srst_i) f_q <= {N{1'b0}};
+    else if (we_i) f_q <= f_q ^ (sel_fn(row, col) & (f_q ^ {N{wdata_i}}));
+  end
+  always @(*) if (f_past_valid) assert (f_q == q);
 `endif
 `endif
 endmodule
