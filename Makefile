@@ -522,12 +522,13 @@ $(BENCH_BIN): $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS)
 	$(CXX) -o $@ $(BUILD)/obj/cli/hws_bench.o $(C_OBJS) $(SIM_OBJS) $(LINK_LIBS)
 
 .PHONY: bench bench-balance
-bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)p2) \
+bench: $(BENCH_BIN) $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_SHAPE)p2) \
 		$(call shape_so,$(DEFAULT_SHAPE)p4) $(foreach p,pi p2pi p4pi,$(call shape_so,8x4096x16g16$(p))) \
 		bench-balance
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_BIN) --json $(BUILD)/bench/engine.json --commit "$$(. tools/record.sh && record_commit)" \
 		--command '$(call record_cmd,bench,)'
+	tools/bench_run.sh $(BUILD)/bench/engine.json $(HWSCHED)
 	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
 
 # make profile: where a lockstep run's time goes, by part (the RTL's evaluation, the model,
