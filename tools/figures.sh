@@ -81,6 +81,7 @@ RECORDS = {
     "formal": ("build/formal/record.json", "make formal"),
     "soak": ("build/soak/summary.json", "make soak"),
     "svg-size": ("build/svg/size.json", "tools/svg_size.sh"),
+    "profile-rtl": ("build/prof/rtl.json", "make profile-rtl"),
 }
 
 
@@ -390,10 +391,38 @@ def t_bench_speed():
             rows.append((label, f(c) if isinstance(c, (int, float)) else "-", f(w)))
         la = b.data.get("load_average")
         out = md(["figure", "per CPU second", "per wall second"], rows, ["---", "---:", "---:"])
+        mr = b.data.get("machine_run")
+        if isinstance(mr, dict):
+            out += ["", "`hwsched run --workload %s --topology %s`: %s CPU s on the rtl backend, "
+                    "%s on the model, %sx (goal: at most %sx)." % (
+                        mr.get("workload", "?"), mr.get("topology", "?"), num(mr.get("rtl_cpu_s"), "%.2f"),
+                        num(mr.get("model_cpu_s"), "%.2f"), num(mr.get("rtl_over_model"), "%.1f"),
+                        mr.get("goal_rtl_over_model", "?"))]
         if isinstance(la, list) and la:
             out += ["", "Load average before and after: %s." % " / ".join(num(x, "%.2f") for x in la)]
         return out
     return with_caption(b, body)
+
+
+def t_profile_rtl():
+    r = Record("profile-rtl")
+
+    def body():
+        parts = r.get("parts", kind=dict)
+        per = r.get("rtl_instructions_per_edge")
+        rows = [("all of the RTL's evaluation", num(per, "%.0f"), "100%")]
+        for k, v in parts.items():
+            if k == "(rest)" or not isinstance(v, (int, float)):
+                continue
+            label = "Verilator's scheduling between blocks" if k == "(scheduling)" else "`%s`" % k
+            rows.append((label, num(v, "%.0f"), "%.1f%%" % (100.0 * v / per) if per else "-"))
+        blocks = r.get("top_blocks", kind=dict)
+        top = ", ".join("`%s` %s" % (k, num(v, "%.0f")) for k, v in list(blocks.items())[:5])
+        out = md(["part", "instructions per edge", "share"], rows, ["---", "---:", "---:"])
+        out += ["", "%s clock edges of `%s`; the costliest blocks (module:line): %s." % (
+            n(r.get("edges")), r.get("run", kind=str), top)]
+        return out
+    return with_caption(r, body)
 
 
 def t_bench_balance():
@@ -705,6 +734,7 @@ TABLES = {
     "bench-sustained": ("docs/accelerator.md", "bench", t_bench_sustained),
     "bench-speed": ("docs/accelerator.md", "bench", t_bench_speed),
     "bench-balance": ("docs/accelerator.md", "bench", t_bench_balance),
+    "profile-rtl": ("docs/accelerator.md", "profile-rtl", t_profile_rtl),
     "synth-hx8k": ("docs/synthesis.md", "synth", t_synth_hx8k),
     "synth-sweep": ("docs/synthesis.md", "synth", t_synth_sweep),
     "replay-check": ("docs/trace.md", "replay-check", t_replay_check),
