@@ -526,11 +526,11 @@ bench: $(BENCH_BIN) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so,$(DEFAULT_
 	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
 
 # make profile: where a lockstep run's time goes, by part (the RTL's evaluation, the model,
-# the harness, the stream), from perf's samples: build/bench/profile.json
-# (tools/profile_lockstep.sh; docs/accelerator.md, "Simulation speed").
+# the harness, the stream), from perf's samples: the record build/bench/profile.json
+# (tools/profile_lockstep.sh; make figures renders it in docs/accelerator.md, "Simulation speed").
 .PHONY: profile
 profile: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
-	tools/profile_lockstep.sh $(BUILD)/bench/profile.json
+	PROFILE_RECORD_COMMAND='$(call record_cmd,profile,)' tools/profile_lockstep.sh $(BUILD)/bench/profile.json
 
 # make bench's report against the last record of the same machine, on fixture records
 # (tests/tools/bench_compare_test.sh).
