@@ -914,7 +914,8 @@ test: $(BOARD_SIM) $(BOARD_SIM_FAST) $(call shape_so,$(call board_shape_key,$(BO
 BOARD_BENCH_COMMANDS ?= 2000
 bench-board: $(BOARD_SIM) $(HWSCHED)
 	@mkdir -p $(BUILD)/bench
-	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
+	BENCH_BOARD_RECORD_COMMAND='$(call record_cmd,bench-board,BOARD_BENCH_COMMANDS)' \
+		sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
 
 # The scheduler over the simulated UART (sim/board/board_run.sh; docs/board.md): hackbench
 # on the board's CPUs with the firmware driving the engine through uart:PTY, on the board
@@ -923,6 +924,7 @@ bench-board: $(BOARD_SIM) $(HWSCHED)
 BOARD_RUN_LOOPS ?= 2
 board-run: $(BOARD_SIM) $(BOARD_SIM_FAST) $(HWSCHED) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
 	@mkdir -p $(BUILD)/bench
+	BOARD_RUN_RECORD_COMMAND='$(call record_cmd,board-run,BOARD_RUN_LOOPS BOARD_SHAPE BOARD_FAST_BAUD)' \
 	sim/board/board_run.sh $(HWSCHED) $(BUILD)/bench/board_run.json $(BOARD_RUN_LOOPS) 1 \
 		"$(call board_run_opts,$(BOARD_SHAPE))" $(BOARD_SIM) $(BOARD_SIM_FAST)
 
