@@ -950,7 +950,8 @@ test: formal-fast formal-mutate rtl-tb
 #   seconds or N executions, whichever ends first
 #   (default 180) from its committed seed corpus tests/fuzz/corpus/T/; new inputs go to
 #   build/fuzz/corpus/T/, crashes to build/fuzz/artifacts/T/ (copy one to tests/fuzz/regress/T/
-#   once fixed: make test replays it). Prints each target's executions. docs/fuzz.md.
+#   once fixed: make test replays it). Prints each target's executions and writes the
+#   record build/fuzz/summary.json (tools/fuzz_record.sh; make figures renders it). docs/fuzz.md.
 # make fuzz-regress   (part of make test) every seed and regression input once, then a short
 #   run (FUZZ_REGRESS_RUNS inputs) per target.
 #   fuzz_trace  the trace reader (sim/trace), strict and lenient, and Linux's figures
@@ -992,8 +993,8 @@ FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-regress
 fuzz: $(FUZZ_BINS)
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
+	@rm -f $(FUZZ_DIR)/runs.tsv; fail=; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; s0=$$(date +%s); \
 		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)) \
 			-print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ -max_len=$$(case $$t in \
@@ -1001,10 +1002,14 @@ fuzz: $(FUZZ_BINS)
 			*) echo $(FUZZ_MAX_LEN_parse);; esac) \
 			$(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/$$t.log 2>&1; \
 		rc=$$?; \
+		printf '%s\t%s\t%s\n' $$t $$rc $$(($$(date +%s) - s0)) >>$(FUZZ_DIR)/runs.tsv; \
 		n=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/$$t.log); \
 		echo "fuzz: $$t: $${n:-?} executions (at most $(FUZZ_TIME) s$(if $(FUZZ_RUNS), or $(FUZZ_RUNS) runs)), exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
-		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; exit 1; }; \
-	done
+		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; fail=$$t; break; }; \
+	done; \
+	FUZZ_RECORD_COMMAND='$(call record_cmd,fuzz,FUZZ_TIME FUZZ_RUNS FUZZ_TARGETS)' \
+		tools/fuzz_record.sh $(FUZZ_DIR) $(FUZZ_TIME) '$(FUZZ_RUNS)' || exit 1; \
+	[ -z "$$fail" ]
 
 fuzz-regress: $(FUZZ_BINS)
 	@for t in $(FUZZ_TARGETS); do \
