@@ -794,6 +794,17 @@ synth-check:
 	for k in luts ffs lut_levels; do \
 		grep -q "\"$$k\": [0-9]" $$j || { echo "synth-check: ice40 2x64 '$$k' is not a number" >&2; exit 1; }; \
 	done; echo "synth-check: $$j has every field"
+
+# make synth-seeds [SEEDS_CONFIG=8x256nbneni] [SYNTH_SEEDS="1 2 3 4 5"]   the seed study: the
+# configuration's HX8K place and route with each nextpnr seed (synth/seeds.sh; Yosys and one
+# place and route per seed, tens of minutes each on this machine), the record
+# build/synth/seeds.json (make figures renders it: docs/synthesis.md, "The seed study").
+SEEDS_CONFIG ?= 8x256nbneni
+SYNTH_SEEDS ?= 1 2 3 4 5
+.PHONY: synth-seeds
+synth-seeds: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) synth/seeds.sh
+	SEEDS_RECORD_COMMAND='$(call record_cmd,synth-seeds,SEEDS_CONFIG SYNTH_SEEDS)' \
+		synth/seeds.sh $(BUILD)/synth/seeds.json $(BUILD)/synth/seeds $(SEEDS_CONFIG) $(SYNTH_SEEDS)
 # ==== end of synth ========================================================================
 
 # ==== board: the engine on an iCEBreaker, and its simulator (docs/board.md) ==============
