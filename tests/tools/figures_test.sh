@@ -13,6 +13,7 @@
 # newer in build/ copied into records/ and rendered, an older one or a small run over a
 # full one not; a malformed record in build/ or records/ an error (2) naming the file, every
 # doc untouched; a missing, doubled or unknown marker an error naming the file and table;
+# every row of the profile, fuzz, seed study and board tables (no row dropped or doubled);
 # record_head's header valid JSON with every key, and a small run's "full": false and
 # "scope"; and that the repository's own tables are current (tools/figures.sh --check).
 # Prints one line per check and "figures_test: N passed, M failed"; exit 1 on any failure.
@@ -136,6 +137,65 @@ for v in old:1.075:0.883:21 old-modern:1.220:0.883:37; do
    "breakeven_overhead_ns": %s, "o1_throughput": 57200, "hw0_throughput": 57500, "breakeven_throughput_ns": "174*"}]}\n' \
 		"$o1" "$hw" "$be" >"$T/records/vp-study-$name.json"
 done
+cat >"$T/records/profile.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make profile",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-08T00:00:00Z", "full": true,
+ "run": "hwsched lockstep --commands 200k --seed 42 --quiet", "load_average": [0.5, 1.25], "samples": "3K",
+ "parts_pct": {"rtl_sequential": 80.9, "rtl_combinational": 6.4, "rtl_other": 3.3, "harness": 2.4, "model": 3.3,
+               "stimulus": 1.1, "lockstep_compare": 0.1, "other": 2.5}, "top": []}
+EOF
+cat >"$T/records/fuzz.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make fuzz FUZZ_TIME=60",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-09T00:00:00Z",
+ "full": false, "scope": "60 s a target (make fuzz's default: 180)",
+ "fuzz_time_s": 60, "fuzz_runs": null, "goal_executions": 10000000,
+ "targets": [
+  {"target": "fuzz_trace", "exit": 0, "seconds": 61, "executions": 123456, "executions_per_s": 2023, "new_inputs": 7,
+   "peak_rss_mb": 90, "coverage": 1500, "features": 4000, "corpus": 321, "finding": null},
+  {"target": "fuzz_parse", "exit": 0, "seconds": 60, "executions": 12000000, "executions_per_s": 200000, "new_inputs": 0,
+   "peak_rss_mb": 60, "coverage": 900, "features": 2000, "corpus": 150, "finding": null},
+  {"target": "fuzz_regs", "exit": 1, "seconds": 12, "executions": 4567, "executions_per_s": 380, "new_inputs": 3,
+   "peak_rss_mb": 120, "coverage": null, "features": null, "corpus": null,
+   "finding": {"error": "==1==ERROR: AddressSanitizer: heap-buffer-overflow", "input": "build/fuzz/artifacts/regs/crash-1"}}]}
+EOF
+cat >"$T/records/synth-seeds.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make synth-seeds",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-10T00:00:00Z", "full": true,
+ "luts": 6255, "brams": 27, "yosys": null, "target_mhz": 60, "timing_weight": 20,
+ "family": "ice40", "config": "8x256nbneni", "device": "hx8k",
+ "seeds": [
+  {"seed": 1, "status": "ok", "fmax_mhz": 60.61, "icetime_mhz": 61.35, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "4.2 ns logic, 12.3 ns routing", "seconds": 2580.3},
+  {"seed": 2, "status": "ok", "fmax_mhz": 61.9, "icetime_mhz": null, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "", "seconds": 2400},
+  {"seed": 3, "status": "ok", "fmax_mhz": 59.16, "icetime_mhz": 59.0, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "", "seconds": 2500},
+  {"seed": 4, "status": "failed", "fmax_mhz": null, "icetime_mhz": null, "lc_used": null, "lc_avail": null, "critical_path_split": "", "seconds": 3600}],
+ "median_mhz": 60.61, "seeds_at_target": 2}
+EOF
+cat >"$T/records/board.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make bench-board",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-11T00:00:00Z", "full": true,
+ "run": "hwsched lockstep --backend lockstep:uart:PTY --cpus 2 --commands 2000 --seed 1", "shape": "--cpus 2",
+ "commands": 2000, "seed": 1, "frames": 4547, "reads": 2292, "writes": 2255,
+ "bytes_to_board": 18122, "bytes_from_board": 13715, "frames_per_command": 2.274,
+ "baud": 115200, "clk_hz": 12000000, "board_clocks": 32924233, "board_seconds": 2.743686,
+ "commands_per_s": 729.0, "frames_per_s": 1657.2, "line_bound_seconds": 2.76, "line_bound_commands_per_s": 723.7,
+ "frame_bound_per_s": 1645.7, "sync_command_bound_per_s": 822.9,
+ "wall_seconds": 19.1, "wall_commands_per_s": 104.7, "sim_clocks_per_wall_s": 1723782}
+EOF
+cat >"$T/records/board-run.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make board-run",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-12T00:00:00Z", "full": true,
+ "workload": "hackbench:groups=1,loops=2", "seed": 1, "run_options": "--topology core=2",
+ "compared_with_rtl": "equal but the lines matching ^engine: ",
+ "runs": [
+    {"command": "hwsched run", "baud": 115200, "clk_hz": 12000000, "engine_commands": 1234, "mmio_accesses": 2800, "frames": 2806,
+     "reads": 1400, "writes": 1406, "bytes_to_board": 11000, "bytes_from_board": 8600, "bytes_per_command": 15.9,
+     "board_clocks": 20000000, "board_seconds": 1.666667, "commands_per_s": 740.4, "frames_per_s": 1683.6,
+     "line_bound_commands_per_s": 725.3, "wall_seconds": 12.5, "wall_commands_per_s": 98.7},
+    {"command": "hwsched run", "baud": 1000000, "clk_hz": 12000000, "engine_commands": 1234, "mmio_accesses": 2800, "frames": 2806,
+     "reads": 1400, "writes": 1406, "bytes_to_board": 11000, "bytes_from_board": 8600, "bytes_per_command": 15.9,
+     "board_clocks": 2400000, "board_seconds": 0.2, "commands_per_s": 6170, "frames_per_s": 14030,
+     "line_bound_commands_per_s": 6296.0, "wall_seconds": 3.25, "wall_commands_per_s": 379.7}]}
+EOF
 cp -r "$T/records" "$t/records0"
 for f in $(awk '{ print $2 }' "$t/list" | sort -u); do cp "$T/$f" "$t/orig_$(basename "$f")"; done
 
@@ -193,6 +253,43 @@ has "vp-study: two records side by side" vp-study-contention "| 8 | 1 | 1.075 / 
 has "vp-study: one of two records missing" vp-study-new "Not measured: run \`make vp-study-new\` (it writes records/vp-study-new.json"
 has "a missing record: Not measured" formal "Not measured: run \`make formal\` (it writes records/formal.json for \`make figures\`)."
 has "a missing record: Not measured (coverage)" coverage "Not measured: run \`make coverage\`"
+# each row of the tables of make profile, fuzz, synth-seeds, bench-board and board-run, and
+# no more rows than the record gives (a renderer that drops or doubles a row fails)
+rows() { tab "$1" | grep -c '^| [^-]'; }
+for r in "the Verilated RTL, sequential blocks (\`nba_sequent\`) | 80.9%" \
+	"the Verilated RTL, combinational settling (\`ico_sequent\`) | 6.4%" \
+	"the Verilated RTL, the rest of its evaluation | 3.3%" "the C model (\`edge\`, its reads and writes) | 3.3%" \
+	"the harness's AXI master and bus timing | 2.4%" "the random stream and its predictions | 1.1%" \
+	"the lockstep comparison | 0.1%" "other (libc, kernel) | 2.5%"; do
+	has "profile row: ${r%% |*}" profile "| $r |"
+done
+[ "$(rows profile)" = 9 ] && ok "profile: 8 parts and the header" || bad "profile: $(rows profile) rows: $(tab profile)"
+has "profile: the sums" profile "The RTL's evaluation: 90.6% together; the model, the stream and the comparison: 4.5% (3K samples of \`hwsched lockstep --commands 200k --seed 42 --quiet\`, load average before and after 0.50 / 1.25)."
+has "fuzz row: trace" fuzz "| fuzz_trace | 61 | 123,456 | 2,023 | 7 | 321 | 1500 | none |"
+has "fuzz row: parse, over the goal" fuzz "| fuzz_parse | 60 | 12,000,000 | 200,000 | 0 | 150 | 900 | none |"
+has "fuzz row: a finding in bold" fuzz "| fuzz_regs | 12 | 4,567 | 380 | 3 | - | - | **==1==ERROR: AddressSanitizer: heap-buffer-overflow** |"
+[ "$(rows fuzz)" = 4 ] && ok "fuzz: 3 targets and the header" || bad "fuzz: $(rows fuzz) rows: $(tab fuzz)"
+has "fuzz: the goal counted" fuzz "is met by 1 of 3 targets in this record."
+has "fuzz: a small run said" fuzz "**A small run (60 s a target (make fuzz's default: 180)): not the full figure.**"
+has "seeds row 1" synth-seeds "| 1 | ok | 60.61 | 61.35 | 7,412 of 7,680 | 4.2 ns logic, 12.3 ns routing | 2580 s |"
+has "seeds row 2, no icetime" synth-seeds "| 2 | ok | 61.90 | - | 7,412 of 7,680 | - | 2400 s |"
+has "seeds row 3" synth-seeds "| 3 | ok | 59.16 | 59.00 | 7,412 of 7,680 | - | 2500 s |"
+has "seeds row 4, failed" synth-seeds "| 4 | failed | - | - | - | - | 3600 s |"
+[ "$(rows synth-seeds)" = 5 ] && ok "seeds: 4 seeds and the header" || bad "seeds: $(rows synth-seeds) rows: $(tab synth-seeds)"
+has "seeds: the median and the goal" synth-seeds "8x256nbneni, timing weight 20, goal 60 MHz: median of seeds 1, 2, 3, 4 60.61 MHz: meets the goal; 2 of 4 of the seeds at 60 MHz or more (6,255 LUT4, 27 BRAM)."
+for r in "frames (reads + writes) | 4,547 (2,292 + 2,255): 2.27 frames per command" \
+	"bytes to / from the board | 18,122 / 13,715" \
+	"simulated board time | 32,924,233 clocks = 2.744 s at 12 MHz" \
+	"**commands per second over the UART** | **729** (1,657 frames/s)" \
+	"bound from the bytes (10 bit times each, 115200 baud) | 723.7 commands/s" \
+	"bounds from the frame sizes: frames/s, synchronous commands/s | 1645.7, 822.9" \
+	"wall clock (the simulation's own speed) | 19.1 s: 105 commands/s, 1.7 M simulated clocks/s"; do
+	has "board row: ${r%% |*}" board "| $r |"
+done
+[ "$(rows board)" = 8 ] && ok "board: 7 rows and the header" || bad "board: $(rows board) rows: $(tab board)"
+has "board-run row: 115200 baud" board-run "| 115,200 | 1,234 | 2,806 | 11,000 / 8,600 | 1.667 | **740** | 725 | 12.5 |"
+has "board-run row: the fast simulator" board-run "| 1,000,000 | 1,234 | 2,806 | 11,000 / 8,600 | 0.200 | **6,170** | 6,296 | 3.2 |"
+[ "$(rows board-run)" = 3 ] && ok "board-run: 2 runs and the header" || bad "board-run: $(rows board-run) rows: $(tab board-run)"
 if grep -rq 'fixture-commit' "$T/README.md" "$T/docs"; then bad "a commit printed"; else ok "no commit printed"; fi
 outside_ok "text outside the markers untouched"
 [ "$(stat -c %a "$T/README.md")" = 640 ] && ok "the file's mode kept" || bad "mode $(stat -c %a "$T/README.md")"
