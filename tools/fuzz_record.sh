@@ -45,7 +45,8 @@ for line in open(os.path.join(d, "runs.tsv")):
     try:
         text = open(log, errors="replace").read()
     except OSError as e:
-        sys.exit("fuzz_record: %s: %s" % (log, e.strerror))
+        print("fuzz_record: %s: %s" % (log, e.strerror), file=sys.stderr)
+        sys.exit(2)
     stat = dict(re.findall(r"^stat::(\w+):\s*(\d+)", text, re.M))
     last = re.findall(r"^#\d+\s+(?:DONE|pulse|NEW|REDUCE|INITED)\s+cov: (\d+) ft: (\d+) corp: (\d+)/", text, re.M)
     finding = None

@@ -403,6 +403,56 @@ out=$($fig --print soak --root "$T" 2>&1)
 printf '%s\n' "$out" | grep -q '^| 8x256 | 1 | 1,000 | 0 | 4 |$' && ok "--print TABLE" || bad "--print soak: $out"
 $fig --help | grep -q -- '--check' && ok "--help" || bad "--help says nothing of --check"
 
+# ---- tools/fuzz_record.sh: make fuzz's record from libFuzzer's logs, rendered
+F=$t/fuzz
+mkdir -p "$F"
+printf 'trace\t0\t61\nregs\t1\t12\n' >"$F/runs.tsv"
+cat >"$F/trace.log" <<'EOF'
+INFO: Seed: 1
+#2	INITED cov: 700 ft: 3000 corp: 40/20Kb exec/s: 0 rss: 40Mb
+#123456	REDUCE cov: 722 ft: 3646 corp: 802/1076Kb lim: 4096 exec/s: 2023 rss: 295Mb L: 38/4096 MS: 1 EraseBytes-
+#123456	DONE   cov: 723 ft: 3650 corp: 803/1077Kb lim: 4096 exec/s: 2023 rss: 296Mb
+Done 123456 runs in 61 second(s)
+stat::number_of_executed_units: 123456
+stat::average_exec_per_sec:     2023
+stat::new_units_added:          763
+stat::slowest_unit_time_sec:    0
+stat::peak_rss_mb:              296
+EOF
+cat >"$F/regs.log" <<'EOF'
+#2	INITED cov: 500 ft: 900 corp: 30/2Kb exec/s: 0 rss: 60Mb
+==77==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1
+SUMMARY: AddressSanitizer: heap-buffer-overflow x.c:1 in f
+artifact_prefix='build/fuzz/artifacts/regs/'; Test unit written to build/fuzz/artifacts/regs/crash-abc
+stat::number_of_executed_units: 4567
+stat::average_exec_per_sec:     380
+stat::new_units_added:          3
+stat::peak_rss_mb:              120
+EOF
+if out=$(FUZZ_RECORD_COMMAND='make fuzz FUZZ_TIME=60' tools/fuzz_record.sh "$F" 60 2>&1); then ok "fuzz_record.sh writes the record"; else bad "fuzz_record.sh: exit $?: $out"; fi
+if python3 - "$F/summary.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d)[:2] == ["version", "schema"] and d["command"] == "make fuzz FUZZ_TIME=60", d
+assert d["full"] is False and "60 s a target" in d["scope"], d
+a, b = d["targets"]
+assert (a["target"], a["executions"], a["executions_per_s"], a["new_inputs"], a["corpus"], a["coverage"], a["peak_rss_mb"],
+        a["seconds"], a["finding"]) == ("fuzz_trace", 123456, 2023, 763, 803, 723, 296, 61, None), a
+assert b["exit"] == 1 and b["finding"]["error"].startswith("==77==ERROR: AddressSanitizer: heap-buffer-overflow"), b
+assert b["finding"]["input"] == "build/fuzz/artifacts/regs/crash-abc" and b["corpus"] == 30, b
+EOF
+then ok "fuzz_record.sh: the header, a small run, each target's statistics and its finding"; else bad "fuzz_record.sh: $(cat "$F/summary.json")"; fi
+ls -A "$F" | grep -q '^\.' && bad "fuzz_record.sh left a temporary file: $(ls -A "$F")" || ok "fuzz_record.sh leaves no temporary file"
+cp "$F/summary.json" "$T/records/fuzz.json"
+$fig --root "$T" >/dev/null 2>&1
+has "fuzz_record.sh's record rendered" fuzz "| fuzz_trace | 61 | 123,456 | 2,023 | 763 | 803 | 723 | none |"
+has "fuzz_record.sh's finding rendered" fuzz "| fuzz_regs | 12 | 4,567 | 380 | 3 | 30 | 500 | **==77==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1** |"
+printf 'trace\t0\t1\n' >"$F/runs.tsv"
+rm "$F/trace.log"
+out=$(tools/fuzz_record.sh "$F" 60 2>&1); rc=$?
+[ $rc != 0 ] && case $out in *"trace.log"*) true ;; *) false ;; esac && ok "fuzz_record.sh: a missing log is an error naming it" ||
+	bad "fuzz_record.sh without a log: exit $rc: $out"
+
 # ---- tools/record.sh: the header every record starts with
 hdr=$(bash -c '. tools/record.sh && { printf "{\n"; record_head "make x Y=\"1\""; printf "  \"z\": 1\n}\n"; }')
 if printf '%s' "$hdr" | python3 -c '
