@@ -614,6 +614,36 @@ def t_results_section(slug):
     return t
 
 
+def t_results_verdict(slug):
+    """An experiment's published points and ratio goals counted from the record, the misses
+    named: the line the experiment's verdict cites."""
+    def t():
+        r = Record("results")
+        if r.data is None:
+            return [r.caption()]
+        pts = []
+        for k, p in enumerate(r.get("points", kind=list)):
+            if not isinstance(p, dict):
+                die("%s: \"points\" entry %d is not an object" % (r.path, k + 1))
+            if p.get("exp") == slug:
+                pts.append(p)
+        ok = lambda p: isinstance(p.get("error_pct"), (int, float)) and abs(p["error_pct"]) <= 25
+        goals = [g for g in ratio_list(r) if str(g.get("goal", "")).startswith(slug + " ")]
+        if not pts and not goals:
+            die("%s: no point and no ratio goal of %s" % (r.path, slug))
+        out = []
+        if pts:
+            miss = ["%s, %s" % (p.get("point", "?"), p.get("kernel", "?")) for p in pts if not ok(p)]
+            out.append("%s published points within 25%%%s" % (
+                of(sum(1 for p in pts if ok(p)), len(pts)), " (not: %s)" % "; ".join(miss) if miss else ""))
+        if goals:
+            miss = [g.get("goal", "?")[len(slug) + 1:] for g in goals if g["met"] is not True]
+            out.append("%s ratio goals met%s" % (
+                of(sum(1 for g in goals if g["met"] is True), len(goals)), " (not: %s)" % "; ".join(miss) if miss else ""))
+        return [r.caption(), "", "Experiment %s: %s." % (slug[3:], "; ".join(out))]
+    return t
+
+
 # ---- docs/co-design.md: make vp-study -----------------------------------------------------
 def t_vp(name):
     def t():
@@ -851,6 +881,11 @@ TABLES = {
     "results-exp3": ("docs/results.md", "results", t_results_section("exp3")),
     "results-exp4": ("docs/results.md", "results", t_results_section("exp4")),
     "results-exp5": ("docs/results.md", "results", t_results_section("exp5")),
+    "results-verdict-exp1": ("docs/results.md", "results", t_results_verdict("exp1")),
+    "results-verdict-exp2": ("docs/results.md", "results", t_results_verdict("exp2")),
+    "results-verdict-exp3": ("docs/results.md", "results", t_results_verdict("exp3")),
+    "results-verdict-exp4": ("docs/results.md", "results", t_results_verdict("exp4")),
+    "results-verdict-exp5": ("docs/results.md", "results", t_results_verdict("exp5")),
     "vp-study-new": ("docs/co-design.md", "vp-study-old vp-study-new", t_vp_compare("vp-study-old", "vp-study-new", "iface")),
     "vp-study-new-modern": ("docs/co-design.md", "vp-study-old-modern vp-study-new-modern",
                             t_vp_compare("vp-study-old-modern", "vp-study-new-modern", "iface")),

@@ -13,7 +13,8 @@
 # newer in build/ copied into records/ and rendered, an older one or a small run over a
 # full one not; a malformed record in build/ or records/ an error (2) naming the file, every
 # doc untouched; a missing, doubled or unknown marker an error naming the file and table;
-# every row of the profile, fuzz, seed study and board tables (no row dropped or doubled);
+# every row of the profile, fuzz, seed study and board tables (no row dropped or doubled),
+# each experiment's verdict line; tools/fuzz_record.sh's record from libFuzzer logs;
 # record_head's header valid JSON with every key, and a small run's "full": false and
 # "scope"; and that the repository's own tables are current (tools/figures.sh --check).
 # Prints one line per check and "figures_test: N passed, M failed"; exit 1 on any failure.
@@ -68,12 +69,15 @@ cat >"$T/records/results.json" <<'EOF'
   "commit": "fixture-commit-2-dirty", "command": "make results", "machine": "Linux x86_64 2 CPUs",
   "date": "2026-02-03T04:05:06Z", "seeds": [1,2,3],
   "points": [{"exp": "exp1", "point": "tbench 64", "kernel": "o1", "published": 108.23, "ours": 109.8, "error_pct": 1.45, "hw": 109.6, "hw_error_pct": 1.27},
-             {"exp": "exp2", "point": "volano 4", "kernel": "2.4.4", "published": 19748, "ours": 48010, "error_pct": 143.1}],
+             {"exp": "exp2", "point": "volano 4", "kernel": "2.4.4", "published": 19748, "ours": 48010, "error_pct": 143.1},
+             {"exp": "exp3", "point": "dbench 8", "kernel": "w25", "published": 473.1, "ours": 475.1, "error_pct": 0.4},
+             {"exp": "exp4", "point": "sysbench 128", "kernel": "cfs", "published": 2606, "ours": 3260, "error_pct": 25.1},
+             {"exp": "exp4", "point": "sysbench 64", "kernel": "cfs", "published": 2981.78, "ours": 3300, "error_pct": -25.0}],
   "points_within_25pct": 1, "points_total": 2,
   "ratio_goals": [
-    {"goal": "a", "bound": ">= 1", "ours": 1.2, "met": true},
-    {"goal": "b", "bound": ">= 1", "ours": 0.8, "met": false},
-    {"goal": "c", "bound": ">= 1", "ours": null, "met": null}
+    {"goal": "exp1 a", "bound": ">= 1", "ours": 1.2, "met": true},
+    {"goal": "exp1 b", "bound": ">= 1", "ours": 0.8, "met": false},
+    {"goal": "exp5 c", "bound": ">= 1", "ours": null, "met": null}
   ],
   "sections": {"exp1": ["| scheduler | 64 procs |", "|---|---|", "| ours o1 | 109.8 \u00b1 1.3 |"],
                "exp2": ["x"], "exp3": ["dbench, MB/s:", "", "| a | b |"], "exp4": ["x"], "exp5": ["x"],
@@ -243,7 +247,12 @@ has "synth: sweep row" synth-sweep "| ice40 | 8x256 (no BALANCE, no ERR_CNTn, no
 has "replay: a miss in bold, roles" replay-check "| b (holdout) | **200 / 230 (+15%)** | 20 / 21 (+5%) | 1/2 |"
 has "replay: calibration" replay-check "| a (calibration) | 100 / 104 (+4%) | 10 / 12.5 (+25%) | 2/2 |"
 has "results: a point" results-points "| exp2 | volano 4 | 2.4.4 | 19748 | 4.801e+04 | +143.1% | **no** |"
-has "results: the ratio goals" results-ratios "| c | >= 1 | n/a | n/a |"
+has "results: the ratio goals" results-ratios "| exp5 c | >= 1 | n/a | n/a |"
+has "results: exp1's verdict line" results-verdict-exp1 "Experiment 1: 1 of 1 published points within 25%; 1 of 2 ratio goals met (not: b)."
+has "results: exp2's, a miss named" results-verdict-exp2 "Experiment 2: 0 of 1 published points within 25% (not: volano 4, 2.4.4)."
+has "results: exp4's, 25% is within" results-verdict-exp4 "Experiment 4: 1 of 2 published points within 25% (not: sysbench 128, cfs)."
+has "results: exp5's, a goal with no verdict is not met" results-verdict-exp5 "Experiment 5: 0 of 1 ratio goals met (not: c)."
+[ "$(tab results-verdict-exp3 | grep -c '^Experiment')" = 1 ] && ok "results: one verdict line an experiment" || bad "results-verdict-exp3: $(tab results-verdict-exp3)"
 has "results: an experiment's tables, as the record holds them" results-exp1 "| ours o1 | 109.8 ± 1.3 |"
 has "results: the calibration table" results-calibration "| exp1 | 3.42771 |"
 has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x256 and 10 on 64x4096): not the full figure.**"
