@@ -42,8 +42,8 @@ for s in "$@"; do
 	echo "seeds.sh: seed $s: PNR_SEED=$s synth/synth_one.sh ice40 $cpus $tasks $work/seed_$s" >&2
 	PNR_SEED=$s "$root/synth/synth_one.sh" ice40 "$cpus" "$tasks" "$work/seed_$s" ||
 		{ echo "seeds.sh: synth_one.sh failed on seed $s" >&2; exit 1; }
-	j=$(ls "$work/seed_$s"/ice40_*.json 2>/dev/null | head -1)
-	[ -n "$j" ] || { echo "seeds.sh: seed $s wrote no ice40 JSON under $work/seed_$s" >&2; exit 1; }
+	for j in "$work/seed_$s"/ice40_*.json; do break; done
+	[ -e "$j" ] || { echo "seeds.sh: seed $s wrote no ice40 JSON under $work/seed_$s" >&2; exit 1; }
 	printf '%s\t%s\n' "$s" "$j" >>"$t/runs"
 done
 python3 - "$t/head.json" "$t/runs" "$out" "$config" <<'PY'
@@ -63,7 +63,7 @@ for line in open(runs):
     luts = d.get("luts")
     rec.setdefault("luts", luts)
     rec.setdefault("brams", d.get("brams"))
-    rec.setdefault("yosys", d.get("yosys_version"))
+    rec.setdefault("yosys", d.get("yosys"))
     rec.setdefault("target_mhz", p.get("target_mhz"))
     rec.setdefault("timing_weight", p.get("timing_weight"))
     seeds.append({"seed": int(s), "status": p.get("status"), "fmax_mhz": p.get("fmax_mhz"),
