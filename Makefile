@@ -532,11 +532,11 @@ bench: $(BENCH_BIN) $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE)) $(call shape_so
 	@tools/bench_compare.sh $(BUILD)/bench/engine.json $(BUILD)/bench/history
 
 # make profile: where a lockstep run's time goes, by part (the RTL's evaluation, the model,
-# the harness, the stream), from perf's samples: build/bench/profile.json
-# (tools/profile_lockstep.sh; docs/accelerator.md, "Simulation speed").
+# the harness, the stream), from perf's samples: the record build/bench/profile.json
+# (tools/profile_lockstep.sh; make figures renders it in docs/accelerator.md, "Simulation speed").
 .PHONY: profile
 profile: $(HWSCHED) $(call shape_so,$(DEFAULT_SHAPE))
-	tools/profile_lockstep.sh $(BUILD)/bench/profile.json
+	PROFILE_RECORD_COMMAND='$(call record_cmd,profile,)' tools/profile_lockstep.sh $(BUILD)/bench/profile.json
 
 # make profile-rtl: what one clock edge of the RTL costs, by module and by always block:
 # callgrind's instructions per edge of `hwsched lockstep --backend rtl` on a profiling build
@@ -813,6 +813,17 @@ synth-check:
 	for k in luts ffs lut_levels; do \
 		grep -q "\"$$k\": [0-9]" $$j || { echo "synth-check: ice40 2x64 '$$k' is not a number" >&2; exit 1; }; \
 	done; echo "synth-check: $$j has every field"
+
+# make synth-seeds [SEEDS_CONFIG=8x256nbneni] [SYNTH_SEEDS="1 2 3 4 5"]   the seed study: the
+# configuration's HX8K place and route with each nextpnr seed (synth/seeds.sh; Yosys and one
+# place and route per seed, tens of minutes each on this machine), the record
+# build/synth/seeds.json (make figures renders it: docs/synthesis.md, "The seed study").
+SEEDS_CONFIG ?= 8x256nbneni
+SYNTH_SEEDS ?= 1 2 3 4 5
+.PHONY: synth-seeds
+synth-seeds: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) synth/seeds.sh
+	SEEDS_RECORD_COMMAND='$(call record_cmd,synth-seeds,SEEDS_CONFIG SYNTH_SEEDS)' \
+		synth/seeds.sh $(BUILD)/synth/seeds.json $(BUILD)/synth/seeds $(SEEDS_CONFIG) $(SYNTH_SEEDS)
 # ==== end of synth ========================================================================
 
 # ==== board: the engine on an iCEBreaker, and its simulator (docs/board.md) ==============
@@ -933,7 +944,8 @@ test: $(BOARD_SIM) $(BOARD_SIM_FAST) $(call shape_so,$(call board_shape_key,$(BO
 BOARD_BENCH_COMMANDS ?= 2000
 bench-board: $(BOARD_SIM) $(HWSCHED)
 	@mkdir -p $(BUILD)/bench
-	sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
+	BENCH_BOARD_RECORD_COMMAND='$(call record_cmd,bench-board,BOARD_BENCH_COMMANDS)' \
+		sim/board/bench_board.sh $(BOARD_SIM) $(HWSCHED) $(BUILD)/bench/board.json $(BOARD_BENCH_COMMANDS) 1
 
 # The scheduler over the simulated UART (sim/board/board_run.sh; docs/board.md): hackbench
 # on the board's CPUs with the firmware driving the engine through uart:PTY, on the board
@@ -942,6 +954,7 @@ bench-board: $(BOARD_SIM) $(HWSCHED)
 BOARD_RUN_LOOPS ?= 2
 board-run: $(BOARD_SIM) $(BOARD_SIM_FAST) $(HWSCHED) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
 	@mkdir -p $(BUILD)/bench
+	BOARD_RUN_RECORD_COMMAND='$(call record_cmd,board-run,BOARD_RUN_LOOPS BOARD_SHAPE BOARD_FAST_BAUD)' \
 	sim/board/board_run.sh $(HWSCHED) $(BUILD)/bench/board_run.json $(BOARD_RUN_LOOPS) 1 \
 		"$(call board_run_opts,$(BOARD_SHAPE))" $(BOARD_SIM) $(BOARD_SIM_FAST)
 
@@ -967,7 +980,8 @@ test: formal-fast formal-mutate rtl-tb
 #   seconds or N executions, whichever ends first
 #   (default 180) from its committed seed corpus tests/fuzz/corpus/T/; new inputs go to
 #   build/fuzz/corpus/T/, crashes to build/fuzz/artifacts/T/ (copy one to tests/fuzz/regress/T/
-#   once fixed: make test replays it). Prints each target's executions. docs/fuzz.md.
+#   once fixed: make test replays it). Prints each target's executions and writes the
+#   record build/fuzz/summary.json (tools/fuzz_record.sh; make figures renders it). docs/fuzz.md.
 # make fuzz-regress   (part of make test) every seed and regression input once, then a short
 #   run (FUZZ_REGRESS_RUNS inputs) per target.
 #   fuzz_trace  the trace reader (sim/trace), strict and lenient, and Linux's figures
@@ -1009,8 +1023,8 @@ FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-regress
 fuzz: $(FUZZ_BINS)
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
+	@rm -f $(FUZZ_DIR)/runs.tsv; fail=; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; s0=$$(date +%s); \
 		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)) \
 			-print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ -max_len=$$(case $$t in \
@@ -1018,10 +1032,14 @@ fuzz: $(FUZZ_BINS)
 			*) echo $(FUZZ_MAX_LEN_parse);; esac) \
 			$(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/$$t.log 2>&1; \
 		rc=$$?; \
+		printf '%s\t%s\t%s\n' $$t $$rc $$(($$(date +%s) - s0)) >>$(FUZZ_DIR)/runs.tsv; \
 		n=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/$$t.log); \
 		echo "fuzz: $$t: $${n:-?} executions (at most $(FUZZ_TIME) s$(if $(FUZZ_RUNS), or $(FUZZ_RUNS) runs)), exit $$rc (log $(FUZZ_DIR)/$$t.log)"; \
-		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; exit 1; }; \
-	done
+		[ $$rc = 0 ] || { tail -40 $(FUZZ_DIR)/$$t.log >&2; fail=$$t; break; }; \
+	done; \
+	FUZZ_RECORD_COMMAND='$(call record_cmd,fuzz,FUZZ_TIME FUZZ_RUNS FUZZ_TARGETS)' \
+		tools/fuzz_record.sh $(FUZZ_DIR) $(FUZZ_TIME) '$(FUZZ_RUNS)' || exit 1; \
+	[ -z "$$fail" ]
 
 fuzz-regress: $(FUZZ_BINS)
 	@for t in $(FUZZ_TARGETS); do \

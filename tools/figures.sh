@@ -82,6 +82,11 @@ RECORDS = {
     "soak": ("build/soak/summary.json", "make soak"),
     "svg-size": ("build/svg/size.json", "tools/svg_size.sh"),
     "profile-rtl": ("build/prof/rtl.json", "make profile-rtl"),
+    "profile": ("build/bench/profile.json", "make profile"),
+    "fuzz": ("build/fuzz/summary.json", "make fuzz"),
+    "synth-seeds": ("build/synth/seeds.json", "make synth-seeds"),
+    "board": ("build/bench/board.json", "make bench-board"),
+    "board-run": ("build/bench/board_run.json", "make board-run"),
 }
 
 
@@ -443,6 +448,35 @@ def t_bench_balance():
     return with_caption(b, body)
 
 
+PROFILE_PARTS = (
+    ("rtl_sequential", "the Verilated RTL, sequential blocks (`nba_sequent`)"),
+    ("rtl_combinational", "the Verilated RTL, combinational settling (`ico_sequent`)"),
+    ("rtl_other", "the Verilated RTL, the rest of its evaluation"),
+    ("model", "the C model (`edge`, its reads and writes)"),
+    ("harness", "the harness's AXI master and bus timing"),
+    ("stimulus", "the random stream and its predictions"),
+    ("lockstep_compare", "the lockstep comparison"),
+    ("other", "other (libc, kernel)"))
+
+
+def t_profile():
+    r = Record("profile")
+
+    def body():
+        p = {k: r.get("parts_pct", k) for k, _ in PROFILE_PARTS}
+        rows = [(label, "%.1f%%" % p[k]) for k, label in PROFILE_PARTS]
+        la = r.data.get("load_average")
+        return md(["part", "share"], rows, ["---", "---:"]) + [
+            "", "The RTL's evaluation: %.1f%% together; the model, the stream and the comparison: %.1f%% "
+            "(%s samples of `%s`%s)." % (
+                p["rtl_sequential"] + p["rtl_combinational"] + p["rtl_other"],
+                p["model"] + p["stimulus"] + p["lockstep_compare"], r.data.get("samples", "?"),
+                r.data.get("run", "?"),
+                ", load average before and after %s" % " / ".join(num(x, "%.2f") for x in la)
+                if isinstance(la, list) and la else "")]
+    return with_caption(r, body)
+
+
 # ---- docs/synthesis.md: make synth --------------------------------------------------------
 def t_synth_hx8k():
     s = Record("synth", HX8K_SYNTH)
@@ -495,6 +529,33 @@ def t_synth_sweep():
         return md(["family", "configuration", "LUTs", "FFs", "BRAMs", "carries", "LUT levels",
                    "HX8K MHz", "UP5K MHz", "status"], rows)
     return with_caption(s, body)
+
+
+def t_synth_seeds():
+    r = Record("synth-seeds")
+
+    def body():
+        rows = []
+        for k, x in enumerate(r.get("seeds", kind=list)):
+            if not isinstance(x, dict) or not isinstance(x.get("seed"), int) or "status" not in x:
+                die("%s: \"seeds\" entry %d lacks seed or status" % (r.path, k + 1))
+            lc = "%s of %s" % (n(x["lc_used"]), n(x["lc_avail"])) \
+                if all(isinstance(x.get(f), (int, float)) for f in ("lc_used", "lc_avail")) else "-"
+            rows.append(("%d" % x["seed"], x["status"], num(x.get("fmax_mhz"), "%.2f"),
+                         num(x.get("icetime_mhz"), "%.2f"), lc, x.get("critical_path_split") or "-",
+                         num(x.get("seconds"), "%.0f s")))
+        target, med = r.get("target_mhz"), r.data.get("median_mhz")
+        seeds = [x["seed"] for x in r.data["seeds"]]
+        verdict = "no seed routed" if not isinstance(med, (int, float)) else "%.2f MHz: %s" % (
+            med, "meets the goal" if med >= target else "**misses the goal**")
+        return md(["seed", "status", "nextpnr MHz", "icetime MHz", "logic cells", "critical path", "time"],
+                  rows, ["---:", "---", "---:", "---:", "---", "---", "---:"]) + [
+            "", "%s, timing weight %s, goal %g MHz: median of seeds %s %s; %s of the seeds at %g MHz or "
+            "more (%s LUT4, %s BRAM)." % (
+                r.data.get("config", "?"), r.data.get("timing_weight", "?"), target,
+                ", ".join(str(x) for x in seeds), verdict, of(r.get("seeds_at_target"), len(seeds)), target,
+                n(r.get("luts")), n(r.get("brams")))]
+    return with_caption(r, body)
 
 
 # ---- docs/trace.md: make replay-check -----------------------------------------------------
@@ -579,6 +640,36 @@ def t_results_section(slug):
                     die("%s: \"sections\".\"%s\" line %d is not a string" % (r.path, slug, k + 1))
             return list(lines)
         return with_caption(r, body)
+    return t
+
+
+def t_results_verdict(slug):
+    """An experiment's published points and ratio goals counted from the record, the misses
+    named: the line the experiment's verdict cites."""
+    def t():
+        r = Record("results")
+        if r.data is None:
+            return [r.caption()]
+        pts = []
+        for k, p in enumerate(r.get("points", kind=list)):
+            if not isinstance(p, dict):
+                die("%s: \"points\" entry %d is not an object" % (r.path, k + 1))
+            if p.get("exp") == slug:
+                pts.append(p)
+        ok = lambda p: isinstance(p.get("error_pct"), (int, float)) and abs(p["error_pct"]) <= 25
+        goals = [g for g in ratio_list(r) if str(g.get("goal", "")).startswith(slug + " ")]
+        if not pts and not goals:
+            die("%s: no point and no ratio goal of %s" % (r.path, slug))
+        out = []
+        if pts:
+            miss = ["%s, %s" % (p.get("point", "?"), p.get("kernel", "?")) for p in pts if not ok(p)]
+            out.append("%s published points within 25%%%s" % (
+                of(sum(1 for p in pts if ok(p)), len(pts)), " (not: %s)" % "; ".join(miss) if miss else ""))
+        if goals:
+            miss = [g.get("goal", "?")[len(slug) + 1:] for g in goals if g["met"] is not True]
+            out.append("%s ratio goals met%s" % (
+                of(sum(1 for g in goals if g["met"] is True), len(goals)), " (not: %s)" % "; ".join(miss) if miss else ""))
+        return [r.caption(), "", "Experiment %s: %s." % (slug[3:], "; ".join(out))]
     return t
 
 
@@ -727,6 +818,79 @@ def t_soak():
     return with_caption(r, body)
 
 
+def t_fuzz():
+    r = Record("fuzz")
+
+    def body():
+        rows, met, goal = [], 0, r.get("goal_executions")
+        lim = "%s s" % n(r.get("fuzz_time_s"))
+        if isinstance(r.data.get("fuzz_runs"), int):
+            lim += " or %s executions" % n(r.data["fuzz_runs"])
+        for k, x in enumerate(r.get("targets", kind=list)):
+            if not isinstance(x, dict) or not all(isinstance(x.get(f), int) for f in
+                                                  ("executions", "seconds", "exit")):
+                die("%s: \"targets\" entry %d lacks executions, seconds or exit" % (r.path, k + 1))
+            f = x.get("finding")
+            found = "none" if not f and x["exit"] == 0 else \
+                "**%s**" % ((f or {}).get("error") or "exit %d" % x["exit"])
+            met += x["executions"] >= goal and not f and x["exit"] == 0
+            rows.append((x.get("target", "?"), n(x["seconds"]), n(x["executions"]),
+                         n(x.get("executions_per_s", 0)), n(x.get("new_inputs", 0)),
+                         num(x.get("corpus"), "%d"), num(x.get("coverage"), "%d"), found))
+        return md(["target", "seconds", "executions", "per second", "new inputs", "corpus", "coverage",
+                   "finding"], rows, ["---"] + ["---:"] * 6 + ["---"]) + [
+            "", "Each target ran at most %s; the goal, %s executions a target in one run with no finding, "
+            "is met by %s targets in this record." % (lim, n(goal), of(met, len(rows)))]
+    return with_caption(r, body)
+
+
+# ---- docs/board.md: make bench-board, make board-run ----------------------------------------
+def t_board():
+    r = Record("board")
+
+    def body():
+        g = r.get
+        rows = [("frames (reads + writes)", "%s (%s + %s): %.2f frames per command" % (
+                    n(g("frames")), n(g("reads")), n(g("writes")), g("frames_per_command"))),
+                ("bytes to / from the board", "%s / %s" % (n(g("bytes_to_board")), n(g("bytes_from_board")))),
+                ("simulated board time", "%s clocks = %.3f s at %g MHz" % (
+                    n(g("board_clocks")), g("board_seconds"), g("clk_hz") / 1e6)),
+                ("**commands per second over the UART**", "**%s** (%s frames/s)" % (
+                    n(g("commands_per_s")), n(g("frames_per_s")))),
+                ("bound from the bytes (10 bit times each, %s baud)" % g("baud"),
+                 "%.1f commands/s" % g("line_bound_commands_per_s")),
+                ("bounds from the frame sizes: frames/s, synchronous commands/s",
+                 "%.1f, %.1f" % (g("frame_bound_per_s"), g("sync_command_bound_per_s"))),
+                ("wall clock (the simulation's own speed)", "%.1f s: %s commands/s, %.1f M simulated clocks/s" % (
+                    g("wall_seconds"), n(g("wall_commands_per_s")), g("sim_clocks_per_wall_s") / 1e6))]
+        return md(["", "figure"], rows) + ["", "The run: `%s` (%s commands, seed %s)." % (
+            r.data.get("run", "?"), n(g("commands")), r.data.get("seed", "?"))]
+    return with_caption(r, body)
+
+
+def t_board_run():
+    r = Record("board-run")
+
+    def body():
+        rows = []
+        for k, x in enumerate(r.get("runs", kind=list)):
+            f = ("baud", "engine_commands", "frames", "bytes_to_board", "bytes_from_board", "board_seconds",
+                 "commands_per_s", "line_bound_commands_per_s", "wall_seconds")
+            if not isinstance(x, dict) or not all(isinstance(x.get(y), (int, float)) for y in f):
+                die("%s: \"runs\" entry %d lacks one of %s" % (r.path, k + 1, ", ".join(f)))
+            rows.append((n(x["baud"]), n(x["engine_commands"]), n(x["frames"]),
+                         "%s / %s" % (n(x["bytes_to_board"]), n(x["bytes_from_board"])),
+                         "%.3f" % x["board_seconds"], "**%s**" % n(x["commands_per_s"]),
+                         n(x["line_bound_commands_per_s"]), "%.1f" % x["wall_seconds"]))
+        return md(["baud", "engine commands", "frames", "bytes to / from the board", "board seconds",
+                   "commands/s over the line", "bound from the bytes", "wall seconds"], rows,
+                  ["---:"] * 8) + ["", "The workload: `%s`, seed %s, `%s`; each run's report against the rtl "
+                                   "backend's: %s." % (
+                      r.data.get("workload", "?"), r.data.get("seed", "?"), r.data.get("run_options", "?"),
+                      r.data.get("compared_with_rtl", "not compared"))]
+    return with_caption(r, body)
+
+
 # ---- the tables: NAME -> (file, record, renderer) ------------------------------------------
 TABLES = {
     "current": ("README.md", "*", t_current),
@@ -747,6 +911,11 @@ TABLES = {
     "results-exp3": ("docs/results.md", "results", t_results_section("exp3")),
     "results-exp4": ("docs/results.md", "results", t_results_section("exp4")),
     "results-exp5": ("docs/results.md", "results", t_results_section("exp5")),
+    "results-verdict-exp1": ("docs/results.md", "results", t_results_verdict("exp1")),
+    "results-verdict-exp2": ("docs/results.md", "results", t_results_verdict("exp2")),
+    "results-verdict-exp3": ("docs/results.md", "results", t_results_verdict("exp3")),
+    "results-verdict-exp4": ("docs/results.md", "results", t_results_verdict("exp4")),
+    "results-verdict-exp5": ("docs/results.md", "results", t_results_verdict("exp5")),
     "vp-study-new": ("docs/co-design.md", "vp-study-old vp-study-new", t_vp_compare("vp-study-old", "vp-study-new", "iface")),
     "vp-study-new-modern": ("docs/co-design.md", "vp-study-old-modern vp-study-new-modern",
                             t_vp_compare("vp-study-old-modern", "vp-study-new-modern", "iface")),
@@ -756,6 +925,11 @@ TABLES = {
     "coverage": ("docs/coverage.md", "coverage", t_coverage),
     "formal": ("docs/formal.md", "formal", t_formal),
     "soak": ("docs/fuzz.md", "soak", t_soak),
+    "fuzz": ("docs/fuzz.md", "fuzz", t_fuzz),
+    "profile": ("docs/accelerator.md", "profile", t_profile),
+    "synth-seeds": ("docs/synthesis.md", "synth-seeds", t_synth_seeds),
+    "board": ("docs/board.md", "board", t_board),
+    "board-run": ("docs/board.md", "board-run", t_board_run),
 }
 
 if mode == "list":

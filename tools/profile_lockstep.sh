@@ -5,6 +5,7 @@
 #   OUT   the JSON record (default build/bench/profile.json)
 #   the run: hwsched lockstep --commands 200k --seed 42 --quiet (the default shape), or the
 #   arguments after --; HWSCHED=path another executable (default build/hwsched)
+#   PROFILE_RECORD_COMMAND  the record's "command" (make profile gives "make profile")
 #
 # Samples the run with perf record (user and kernel, 2 kHz), sorts the samples by
 # function, and sums them by part: the Verilated RTL's evaluation (symbols Vhws* of the
@@ -12,8 +13,10 @@
 # master and bus timing of the harness (hwsaxi, hws_pm), the C model (hws_model*, edge),
 # the random stream and its checks (sim/stim: gen_cmd, check_cmd, hws_randcmd*), the
 # lockstep comparison (driver/hws_lockstep.c) and the rest. Writes one JSON record through a
-# temporary file (commit, date, machine, command, samples, per part its share, the top 15
-# functions) and prints the parts. Needs perf (linux-perf) and the right to use it.
+# temporary file (tools/record.sh's header; then the run, the load average before and
+# after, samples, per part its share, the top 15 functions) and prints the parts; a run
+# other than the default one is a small run ("full": false). make figures renders its
+# table (docs/accelerator.md). Needs perf (linux-perf) and the right to use it.
 set -eu
 case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,21 +24,27 @@ out=build/bench/profile.json
 if [ $# -gt 0 ] && [ "$1" != -- ]; then out=$1; shift; fi
 [ "${1:-}" = -- ] && shift
 args=("$@")
-[ ${#args[@]} -gt 0 ] || args=(--commands 200k --seed 42 --quiet)
+default=(--commands 200k --seed 42 --quiet)
+scope=
+[ ${#args[@]} -gt 0 ] && scope="the run hwsched lockstep ${args[*]} (the full one: ${default[*]})"
+[ ${#args[@]} -gt 0 ] || args=("${default[@]}")
 hw=${HWSCHED:-$root/build/hwsched}
 command -v perf >/dev/null || { echo "profile_lockstep: perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
 [ -x "$hw" ] || { echo "profile_lockstep: $hw is not built (make)" >&2; exit 2; }
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+# shellcheck source=tools/record.sh
+. "$root/tools/record.sh"
+{ printf '{\n'; record_head "${PROFILE_RECORD_COMMAND:-tools/profile_lockstep.sh ${args[*]}}" "$scope"
+  printf '  "load_average_before": %s\n}\n' "$(cut -d' ' -f1 /proc/loadavg)"; } >"$t/head.json"
 perf record -q -F 2000 -o "$t/perf.data" -- "$hw" lockstep "${args[@]}" >/dev/null
 perf report -i "$t/perf.data" --no-children --sort dso,symbol --stdio -q 2>/dev/null |
 	awk 'NF >= 4 && $1 ~ /%$/ { p = $1; sub(/%/, "", p); dso = $2; $1 = $2 = $3 = ""; sub(/^ +/, ""); sub(/ +- +- *$/, ""); print p "\t" dso "\t" $0 }' >"$t/rows"
-commit=$(git -C "$root" --no-optional-locks describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 samples=$(perf report -i "$t/perf.data" --stdio 2>/dev/null | sed -n 's/^# Samples: \([0-9.]*[kKM]*\).*/\1/p' | head -1)
 mkdir -p "$(dirname "$out")"
-python3 - "$t/rows" "$out" "$commit" "$samples" "$hw lockstep ${args[*]}" <<'PY'
-import json, os, platform, sys, tempfile, time
-rows_path, out, commit, samples, command = sys.argv[1:6]
+python3 - "$t/rows" "$out" "$t/head.json" "$samples" "hwsched lockstep ${args[*]}" <<'PY'
+import json, os, sys, tempfile
+rows_path, out, head, samples, run = sys.argv[1:6]
 parts = {"rtl_sequential": 0.0, "rtl_combinational": 0.0, "rtl_other": 0.0, "harness": 0.0,
          "model": 0.0, "stimulus": 0.0, "lockstep_compare": 0.0, "other": 0.0}
 top = []
@@ -59,19 +68,12 @@ for line in open(rows_path):
         parts["lockstep_compare"] += pct
     else:
         parts["other"] += pct
-model = "unknown"
-try:
-    for l in open("/proc/cpuinfo"):
-        if l.startswith("model name"):
-            model = l.split(":", 1)[1].strip(); break
-except OSError:
-    pass
-rec = {"commit": commit, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-       "machine": {"cpu_model": model, "cores": os.cpu_count(), "host": platform.node(),
-                   "load_average": list(os.getloadavg())},
-       "command": command, "samples": samples,
-       "parts_pct": {k: round(v, 2) for k, v in parts.items()},
-       "top": [{"pct": p, "dso": d, "symbol": s} for p, d, s in sorted(top, reverse=True)[:15]]}
+rec = json.load(open(head))  # tools/record.sh's header first
+rec["run"] = run
+rec["load_average"] = [rec.pop("load_average_before"), os.getloadavg()[0]]
+rec["samples"] = samples
+rec["parts_pct"] = {k: round(v, 2) for k, v in parts.items()}
+rec["top"] = [{"pct": p, "dso": d, "symbol": s} for p, d, s in sorted(top, reverse=True)[:15]]
 fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=".profile.")
 with os.fdopen(fd, "w") as f:
     json.dump(rec, f, indent=1)

@@ -5,7 +5,8 @@
 #        record_commit                  print the commit alone
 #
 # Every measurement (make bench, synth, results, replay-check, vp-study, coverage, formal,
-# soak) writes a record under build/ whose first members are, in this order:
+# soak, profile, fuzz, synth-seeds, bench-board, board-run) writes a record under build/
+# whose first members are, in this order:
 #   "version", "schema"  as in every JSON output (docs/json.md): the version is the commit
 #                        below, the schema HWS_JSON_SCHEMA of lib/hws_version.h (its home);
 #   "commit"             `git describe --always --dirty` of this tree, or the release in

@@ -3,7 +3,8 @@
 # bench-board). Starts build/board/board_sim, runs the random lockstep against it, stops
 # it, and writes one JSON object: frames and commands per second of simulated board time
 # (the simulator clocks only while the board has work: a host that answers at once), the
-# rate the frame sizes allow, and the wall-clock speed of the simulation itself.
+# rate the frame sizes allow, and the wall-clock speed of the simulation itself, after
+# tools/record.sh's header (make figures renders it: docs/board.md section 6).
 #
 # usage: sim/board/bench_board.sh BOARD_SIM HWSCHED OUT.json [COMMANDS [SEED]]
 set -eu
@@ -46,18 +47,19 @@ read -r FRAMES READS WRITES BIN BOUT CLOCKS HZ < <(sed -n 's/^board_sim: \([0-9]
 [ -n "${CLOCKS:-}" ] || { echo "bench_board.sh: no statistics from the simulator:" >&2; cat "$TMP/sim.out" >&2; exit 1; }
 BAUD=$(sed -n 's/.* \([0-9]*\) baud (.*/\1/p' "$TMP/sim.out" | head -1)
 grep -q "^lockstep: $N commands, 0 mismatches$" "$TMP/hws.out" || { echo "bench_board.sh: unexpected result:" >&2; cat "$TMP/hws.out" >&2; exit 1; }
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git status --porcelain -- rtl synth sim driver models lib include cli 2>/dev/null | head -1)" ] && COMMIT="$COMMIT+dirty"
-
+# tools/record.sh's header first (BENCH_BOARD_RECORD_COMMAND: the command, make
+# bench-board gives its goal and variables); the run's own command is "run".
+# shellcheck source=tools/record.sh
+. "$(cd "$(dirname "$0")/../.." && pwd)/tools/record.sh"
+{ printf '{\n'; record_head "${BENCH_BOARD_RECORD_COMMAND:-sim/board/bench_board.sh $SIM $HWS $OUT $N $SEED}"; } >"$OUT.tmp"
 awk -v n="$N" -v seed="$SEED" -v frames="$FRAMES" -v reads="$READS" -v writes="$WRITES" \
 	-v bin="$BIN" -v bout="$BOUT" -v clocks="$CLOCKS" -v hz="$HZ" -v baud="$BAUD" \
-	-v t0="$t0" -v t1="$t1" -v commit="$COMMIT" -v cmd="$CMD" -v opts="$OPTS" 'BEGIN {
+	-v t0="$t0" -v t1="$t1" -v cmd="$CMD" -v opts="$OPTS" 'BEGIN {
 	s = clocks / hz; wall = t1 - t0
 	bytes = bin + bout
 	# What the line allows: every byte is 10 bit times, frames back to back.
 	ideal_s = bytes * 10 / baud
-	printf "{\n"
-	printf "  \"commit\": \"%s\", \"command\": \"%s\", \"shape\": \"%s\",\n", commit, cmd, opts
+	printf "  \"run\": \"%s\", \"shape\": \"%s\",\n", cmd, opts
 	printf "  \"commands\": %d, \"seed\": %d, \"frames\": %d, \"reads\": %d, \"writes\": %d,\n", n, seed, frames, reads, writes
 	printf "  \"bytes_to_board\": %d, \"bytes_from_board\": %d, \"frames_per_command\": %.3f,\n", bin, bout, frames / n
 	printf "  \"baud\": %d, \"clk_hz\": %d, \"board_clocks\": %d, \"board_seconds\": %.6f,\n", baud, hz, clocks, s
@@ -67,6 +69,6 @@ awk -v n="$N" -v seed="$SEED" -v frames="$FRAMES" -v reads="$READS" -v writes="$
 	printf "  \"frame_bound_per_s\": %.1f, \"sync_command_bound_per_s\": %.1f,\n", baud / 70, baud / 140
 	printf "  \"wall_seconds\": %.2f, \"wall_commands_per_s\": %.1f, \"sim_clocks_per_wall_s\": %.0f\n", wall, n / wall, clocks / wall
 	printf "}\n"
-}' >"$OUT.tmp"
+}' >>"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 cat "$OUT"

@@ -6,7 +6,8 @@
 # runs the same command on the rtl backend at the board's shape, and checks that the two
 # reports agree but for the figures of the engine's clock (see CLOCK_LINES below). Writes
 # one JSON object: per simulator, the engine commands and frames the run made, the bytes
-# on the line, the simulated board time, and the commands per second over the link.
+# on the line, the simulated board time, and the commands per second over the link, after
+# tools/record.sh's header (make figures renders it: docs/board.md).
 #
 # usage: sim/board/board_run.sh HWSCHED OUT.json LOOPS SEED "RUN_OPTS" BOARD_SIM...
 set -eu
@@ -86,11 +87,13 @@ for SIM in "$@"; do
 }$rec"
 done
 
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git status --porcelain -- rtl synth sim driver models lib include cli firmware 2>/dev/null | head -1)" ] && COMMIT="$COMMIT+dirty"
+# tools/record.sh's header (version, schema, commit, command, machine, date, full);
+# BOARD_RUN_RECORD_COMMAND is the command (make board-run gives its goal and variables).
+# shellcheck source=tools/record.sh
+. "$(cd "$(dirname "$0")/../.." && pwd)/tools/record.sh"
 {
-	printf '{\n  "commit": "%s", "date": "%s", "machine": "%s (%s CPUs)",\n' "$COMMIT" \
-		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -m)" "$(nproc)"
+	printf '{\n'
+	record_head "${BOARD_RUN_RECORD_COMMAND:-sim/board/board_run.sh $HWS $OUT $LOOPS $SEED \"$RUN_OPTS\" $*}"
 	printf '  "workload": "%s", "seed": %s, "run_options": "%s",\n' "$WL" "$SEED" "$RUN_OPTS"
 	printf '  "compared_with_rtl": "equal but the lines matching %s",\n' "$CLOCK_LINES"
 	printf '  "runs": [\n%s\n  ]\n}\n' "$records"

@@ -13,6 +13,8 @@
 # newer in build/ copied into records/ and rendered, an older one or a small run over a
 # full one not; a malformed record in build/ or records/ an error (2) naming the file, every
 # doc untouched; a missing, doubled or unknown marker an error naming the file and table;
+# every row of the profile, fuzz, seed study and board tables (no row dropped or doubled),
+# each experiment's verdict line; tools/fuzz_record.sh's record from libFuzzer logs;
 # record_head's header valid JSON with every key, and a small run's "full": false and
 # "scope"; and that the repository's own tables are current (tools/figures.sh --check).
 # Prints one line per check and "figures_test: N passed, M failed"; exit 1 on any failure.
@@ -67,12 +69,15 @@ cat >"$T/records/results.json" <<'EOF'
   "commit": "fixture-commit-2-dirty", "command": "make results", "machine": "Linux x86_64 2 CPUs",
   "date": "2026-02-03T04:05:06Z", "seeds": [1,2,3],
   "points": [{"exp": "exp1", "point": "tbench 64", "kernel": "o1", "published": 108.23, "ours": 109.8, "error_pct": 1.45, "hw": 109.6, "hw_error_pct": 1.27},
-             {"exp": "exp2", "point": "volano 4", "kernel": "2.4.4", "published": 19748, "ours": 48010, "error_pct": 143.1}],
+             {"exp": "exp2", "point": "volano 4", "kernel": "2.4.4", "published": 19748, "ours": 48010, "error_pct": 143.1},
+             {"exp": "exp3", "point": "dbench 8", "kernel": "w25", "published": 473.1, "ours": 475.1, "error_pct": 0.4},
+             {"exp": "exp4", "point": "sysbench 128", "kernel": "cfs", "published": 2606, "ours": 3260, "error_pct": 25.1},
+             {"exp": "exp4", "point": "sysbench 64", "kernel": "cfs", "published": 2981.78, "ours": 3300, "error_pct": -25.0}],
   "points_within_25pct": 1, "points_total": 2,
   "ratio_goals": [
-    {"goal": "a", "bound": ">= 1", "ours": 1.2, "met": true},
-    {"goal": "b", "bound": ">= 1", "ours": 0.8, "met": false},
-    {"goal": "c", "bound": ">= 1", "ours": null, "met": null}
+    {"goal": "exp1 a", "bound": ">= 1", "ours": 1.2, "met": true},
+    {"goal": "exp1 b", "bound": ">= 1", "ours": 0.8, "met": false},
+    {"goal": "exp5 c", "bound": ">= 1", "ours": null, "met": null}
   ],
   "sections": {"exp1": ["| scheduler | 64 procs |", "|---|---|", "| ours o1 | 109.8 \u00b1 1.3 |"],
                "exp2": ["x"], "exp3": ["dbench, MB/s:", "", "| a | b |"], "exp4": ["x"], "exp5": ["x"],
@@ -136,6 +141,65 @@ for v in old:1.075:0.883:21 old-modern:1.220:0.883:37; do
    "breakeven_overhead_ns": %s, "o1_throughput": 57200, "hw0_throughput": 57500, "breakeven_throughput_ns": "174*"}]}\n' \
 		"$o1" "$hw" "$be" >"$T/records/vp-study-$name.json"
 done
+cat >"$T/records/profile.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make profile",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-08T00:00:00Z", "full": true,
+ "run": "hwsched lockstep --commands 200k --seed 42 --quiet", "load_average": [0.5, 1.25], "samples": "3K",
+ "parts_pct": {"rtl_sequential": 80.9, "rtl_combinational": 6.4, "rtl_other": 3.3, "harness": 2.4, "model": 3.3,
+               "stimulus": 1.1, "lockstep_compare": 0.1, "other": 2.5}, "top": []}
+EOF
+cat >"$T/records/fuzz.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make fuzz FUZZ_TIME=60",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-09T00:00:00Z",
+ "full": false, "scope": "60 s a target (make fuzz's default: 180)",
+ "fuzz_time_s": 60, "fuzz_runs": null, "goal_executions": 10000000,
+ "targets": [
+  {"target": "fuzz_trace", "exit": 0, "seconds": 61, "executions": 123456, "executions_per_s": 2023, "new_inputs": 7,
+   "peak_rss_mb": 90, "coverage": 1500, "features": 4000, "corpus": 321, "finding": null},
+  {"target": "fuzz_parse", "exit": 0, "seconds": 60, "executions": 12000000, "executions_per_s": 200000, "new_inputs": 0,
+   "peak_rss_mb": 60, "coverage": 900, "features": 2000, "corpus": 150, "finding": null},
+  {"target": "fuzz_regs", "exit": 1, "seconds": 12, "executions": 4567, "executions_per_s": 380, "new_inputs": 3,
+   "peak_rss_mb": 120, "coverage": null, "features": null, "corpus": null,
+   "finding": {"error": "==1==ERROR: AddressSanitizer: heap-buffer-overflow", "input": "build/fuzz/artifacts/regs/crash-1"}}]}
+EOF
+cat >"$T/records/synth-seeds.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make synth-seeds",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-10T00:00:00Z", "full": true,
+ "luts": 6255, "brams": 27, "yosys": null, "target_mhz": 60, "timing_weight": 20,
+ "family": "ice40", "config": "8x256nbneni", "device": "hx8k",
+ "seeds": [
+  {"seed": 1, "status": "ok", "fmax_mhz": 60.61, "icetime_mhz": 61.35, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "4.2 ns logic, 12.3 ns routing", "seconds": 2580.3},
+  {"seed": 2, "status": "ok", "fmax_mhz": 61.9, "icetime_mhz": null, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "", "seconds": 2400},
+  {"seed": 3, "status": "ok", "fmax_mhz": 59.16, "icetime_mhz": 59.0, "lc_used": 7412, "lc_avail": 7680, "critical_path_split": "", "seconds": 2500},
+  {"seed": 4, "status": "failed", "fmax_mhz": null, "icetime_mhz": null, "lc_used": null, "lc_avail": null, "critical_path_split": "", "seconds": 3600}],
+ "median_mhz": 60.61, "seeds_at_target": 2}
+EOF
+cat >"$T/records/board.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make bench-board",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-11T00:00:00Z", "full": true,
+ "run": "hwsched lockstep --backend lockstep:uart:PTY --cpus 2 --commands 2000 --seed 1", "shape": "--cpus 2",
+ "commands": 2000, "seed": 1, "frames": 4547, "reads": 2292, "writes": 2255,
+ "bytes_to_board": 18122, "bytes_from_board": 13715, "frames_per_command": 2.274,
+ "baud": 115200, "clk_hz": 12000000, "board_clocks": 32924233, "board_seconds": 2.743686,
+ "commands_per_s": 729.0, "frames_per_s": 1657.2, "line_bound_seconds": 2.76, "line_bound_commands_per_s": 723.7,
+ "frame_bound_per_s": 1645.7, "sync_command_bound_per_s": 822.9,
+ "wall_seconds": 19.1, "wall_commands_per_s": 104.7, "sim_clocks_per_wall_s": 1723782}
+EOF
+cat >"$T/records/board-run.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make board-run",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-12T00:00:00Z", "full": true,
+ "workload": "hackbench:groups=1,loops=2", "seed": 1, "run_options": "--topology core=2",
+ "compared_with_rtl": "equal but the lines matching ^engine: ",
+ "runs": [
+    {"command": "hwsched run", "baud": 115200, "clk_hz": 12000000, "engine_commands": 1234, "mmio_accesses": 2800, "frames": 2806,
+     "reads": 1400, "writes": 1406, "bytes_to_board": 11000, "bytes_from_board": 8600, "bytes_per_command": 15.9,
+     "board_clocks": 20000000, "board_seconds": 1.666667, "commands_per_s": 740.4, "frames_per_s": 1683.6,
+     "line_bound_commands_per_s": 725.3, "wall_seconds": 12.5, "wall_commands_per_s": 98.7},
+    {"command": "hwsched run", "baud": 1000000, "clk_hz": 12000000, "engine_commands": 1234, "mmio_accesses": 2800, "frames": 2806,
+     "reads": 1400, "writes": 1406, "bytes_to_board": 11000, "bytes_from_board": 8600, "bytes_per_command": 15.9,
+     "board_clocks": 2400000, "board_seconds": 0.2, "commands_per_s": 6170, "frames_per_s": 14030,
+     "line_bound_commands_per_s": 6296.0, "wall_seconds": 3.25, "wall_commands_per_s": 379.7}]}
+EOF
 cp -r "$T/records" "$t/records0"
 for f in $(awk '{ print $2 }' "$t/list" | sort -u); do cp "$T/$f" "$t/orig_$(basename "$f")"; done
 
@@ -183,7 +247,12 @@ has "synth: sweep row" synth-sweep "| ice40 | 8x256 (no BALANCE, no ERR_CNTn, no
 has "replay: a miss in bold, roles" replay-check "| b (holdout) | **200 / 230 (+15%)** | 20 / 21 (+5%) | 1/2 |"
 has "replay: calibration" replay-check "| a (calibration) | 100 / 104 (+4%) | 10 / 12.5 (+25%) | 2/2 |"
 has "results: a point" results-points "| exp2 | volano 4 | 2.4.4 | 19748 | 4.801e+04 | +143.1% | **no** |"
-has "results: the ratio goals" results-ratios "| c | >= 1 | n/a | n/a |"
+has "results: the ratio goals" results-ratios "| exp5 c | >= 1 | n/a | n/a |"
+has "results: exp1's verdict line" results-verdict-exp1 "Experiment 1: 1 of 1 published points within 25%; 1 of 2 ratio goals met (not: b)."
+has "results: exp2's, a miss named" results-verdict-exp2 "Experiment 2: 0 of 1 published points within 25% (not: volano 4, 2.4.4)."
+has "results: exp4's, 25% is within" results-verdict-exp4 "Experiment 4: 1 of 2 published points within 25% (not: sysbench 128, cfs)."
+has "results: exp5's, a goal with no verdict is not met" results-verdict-exp5 "Experiment 5: 0 of 1 ratio goals met (not: c)."
+[ "$(tab results-verdict-exp3 | grep -c '^Experiment')" = 1 ] && ok "results: one verdict line an experiment" || bad "results-verdict-exp3: $(tab results-verdict-exp3)"
 has "results: an experiment's tables, as the record holds them" results-exp1 "| ours o1 | 109.8 ± 1.3 |"
 has "results: the calibration table" results-calibration "| exp1 | 3.42771 |"
 has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x256 and 10 on 64x4096): not the full figure.**"
@@ -193,6 +262,43 @@ has "vp-study: two records side by side" vp-study-contention "| 8 | 1 | 1.075 / 
 has "vp-study: one of two records missing" vp-study-new "Not measured: run \`make vp-study-new\` (it writes records/vp-study-new.json"
 has "a missing record: Not measured" formal "Not measured: run \`make formal\` (it writes records/formal.json for \`make figures\`)."
 has "a missing record: Not measured (coverage)" coverage "Not measured: run \`make coverage\`"
+# each row of the tables of make profile, fuzz, synth-seeds, bench-board and board-run, and
+# no more rows than the record gives (a renderer that drops or doubles a row fails)
+rows() { tab "$1" | grep -c '^| [^-]'; }
+for r in "the Verilated RTL, sequential blocks (\`nba_sequent\`) | 80.9%" \
+	"the Verilated RTL, combinational settling (\`ico_sequent\`) | 6.4%" \
+	"the Verilated RTL, the rest of its evaluation | 3.3%" "the C model (\`edge\`, its reads and writes) | 3.3%" \
+	"the harness's AXI master and bus timing | 2.4%" "the random stream and its predictions | 1.1%" \
+	"the lockstep comparison | 0.1%" "other (libc, kernel) | 2.5%"; do
+	has "profile row: ${r%% |*}" profile "| $r |"
+done
+[ "$(rows profile)" = 9 ] && ok "profile: 8 parts and the header" || bad "profile: $(rows profile) rows: $(tab profile)"
+has "profile: the sums" profile "The RTL's evaluation: 90.6% together; the model, the stream and the comparison: 4.5% (3K samples of \`hwsched lockstep --commands 200k --seed 42 --quiet\`, load average before and after 0.50 / 1.25)."
+has "fuzz row: trace" fuzz "| fuzz_trace | 61 | 123,456 | 2,023 | 7 | 321 | 1500 | none |"
+has "fuzz row: parse, over the goal" fuzz "| fuzz_parse | 60 | 12,000,000 | 200,000 | 0 | 150 | 900 | none |"
+has "fuzz row: a finding in bold" fuzz "| fuzz_regs | 12 | 4,567 | 380 | 3 | - | - | **==1==ERROR: AddressSanitizer: heap-buffer-overflow** |"
+[ "$(rows fuzz)" = 4 ] && ok "fuzz: 3 targets and the header" || bad "fuzz: $(rows fuzz) rows: $(tab fuzz)"
+has "fuzz: the goal counted" fuzz "is met by 1 of 3 targets in this record."
+has "fuzz: a small run said" fuzz "**A small run (60 s a target (make fuzz's default: 180)): not the full figure.**"
+has "seeds row 1" synth-seeds "| 1 | ok | 60.61 | 61.35 | 7,412 of 7,680 | 4.2 ns logic, 12.3 ns routing | 2580 s |"
+has "seeds row 2, no icetime" synth-seeds "| 2 | ok | 61.90 | - | 7,412 of 7,680 | - | 2400 s |"
+has "seeds row 3" synth-seeds "| 3 | ok | 59.16 | 59.00 | 7,412 of 7,680 | - | 2500 s |"
+has "seeds row 4, failed" synth-seeds "| 4 | failed | - | - | - | - | 3600 s |"
+[ "$(rows synth-seeds)" = 5 ] && ok "seeds: 4 seeds and the header" || bad "seeds: $(rows synth-seeds) rows: $(tab synth-seeds)"
+has "seeds: the median and the goal" synth-seeds "8x256nbneni, timing weight 20, goal 60 MHz: median of seeds 1, 2, 3, 4 60.61 MHz: meets the goal; 2 of 4 of the seeds at 60 MHz or more (6,255 LUT4, 27 BRAM)."
+for r in "frames (reads + writes) | 4,547 (2,292 + 2,255): 2.27 frames per command" \
+	"bytes to / from the board | 18,122 / 13,715" \
+	"simulated board time | 32,924,233 clocks = 2.744 s at 12 MHz" \
+	"**commands per second over the UART** | **729** (1,657 frames/s)" \
+	"bound from the bytes (10 bit times each, 115200 baud) | 723.7 commands/s" \
+	"bounds from the frame sizes: frames/s, synchronous commands/s | 1645.7, 822.9" \
+	"wall clock (the simulation's own speed) | 19.1 s: 105 commands/s, 1.7 M simulated clocks/s"; do
+	has "board row: ${r%% |*}" board "| $r |"
+done
+[ "$(rows board)" = 8 ] && ok "board: 7 rows and the header" || bad "board: $(rows board) rows: $(tab board)"
+has "board-run row: 115200 baud" board-run "| 115,200 | 1,234 | 2,806 | 11,000 / 8,600 | 1.667 | **740** | 725 | 12.5 |"
+has "board-run row: the fast simulator" board-run "| 1,000,000 | 1,234 | 2,806 | 11,000 / 8,600 | 0.200 | **6,170** | 6,296 | 3.2 |"
+[ "$(rows board-run)" = 3 ] && ok "board-run: 2 runs and the header" || bad "board-run: $(rows board-run) rows: $(tab board-run)"
 if grep -rq 'fixture-commit' "$T/README.md" "$T/docs"; then bad "a commit printed"; else ok "no commit printed"; fi
 outside_ok "text outside the markers untouched"
 [ "$(stat -c %a "$T/README.md")" = 640 ] && ok "the file's mode kept" || bad "mode $(stat -c %a "$T/README.md")"
@@ -305,6 +411,56 @@ out=$($fig --print nonesuch 2>&1); rc=$?
 out=$($fig --print soak --root "$T" 2>&1)
 printf '%s\n' "$out" | grep -q '^| 8x256 | 1 | 1,000 | 0 | 4 |$' && ok "--print TABLE" || bad "--print soak: $out"
 $fig --help | grep -q -- '--check' && ok "--help" || bad "--help says nothing of --check"
+
+# ---- tools/fuzz_record.sh: make fuzz's record from libFuzzer's logs, rendered
+F=$t/fuzz
+mkdir -p "$F"
+printf 'trace\t0\t61\nregs\t1\t12\n' >"$F/runs.tsv"
+cat >"$F/trace.log" <<'EOF'
+INFO: Seed: 1
+#2	INITED cov: 700 ft: 3000 corp: 40/20Kb exec/s: 0 rss: 40Mb
+#123456	REDUCE cov: 722 ft: 3646 corp: 802/1076Kb lim: 4096 exec/s: 2023 rss: 295Mb L: 38/4096 MS: 1 EraseBytes-
+#123456	DONE   cov: 723 ft: 3650 corp: 803/1077Kb lim: 4096 exec/s: 2023 rss: 296Mb
+Done 123456 runs in 61 second(s)
+stat::number_of_executed_units: 123456
+stat::average_exec_per_sec:     2023
+stat::new_units_added:          763
+stat::slowest_unit_time_sec:    0
+stat::peak_rss_mb:              296
+EOF
+cat >"$F/regs.log" <<'EOF'
+#2	INITED cov: 500 ft: 900 corp: 30/2Kb exec/s: 0 rss: 60Mb
+==77==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1
+SUMMARY: AddressSanitizer: heap-buffer-overflow x.c:1 in f
+artifact_prefix='build/fuzz/artifacts/regs/'; Test unit written to build/fuzz/artifacts/regs/crash-abc
+stat::number_of_executed_units: 4567
+stat::average_exec_per_sec:     380
+stat::new_units_added:          3
+stat::peak_rss_mb:              120
+EOF
+if out=$(FUZZ_RECORD_COMMAND='make fuzz FUZZ_TIME=60' tools/fuzz_record.sh "$F" 60 2>&1); then ok "fuzz_record.sh writes the record"; else bad "fuzz_record.sh: exit $?: $out"; fi
+if python3 - "$F/summary.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d)[:2] == ["version", "schema"] and d["command"] == "make fuzz FUZZ_TIME=60", d
+assert d["full"] is False and "60 s a target" in d["scope"], d
+a, b = d["targets"]
+assert (a["target"], a["executions"], a["executions_per_s"], a["new_inputs"], a["corpus"], a["coverage"], a["peak_rss_mb"],
+        a["seconds"], a["finding"]) == ("fuzz_trace", 123456, 2023, 763, 803, 723, 296, 61, None), a
+assert b["exit"] == 1 and b["finding"]["error"].startswith("==77==ERROR: AddressSanitizer: heap-buffer-overflow"), b
+assert b["finding"]["input"] == "build/fuzz/artifacts/regs/crash-abc" and b["corpus"] == 30, b
+EOF
+then ok "fuzz_record.sh: the header, a small run, each target's statistics and its finding"; else bad "fuzz_record.sh: $(cat "$F/summary.json")"; fi
+ls -A "$F" | grep -q '^\.' && bad "fuzz_record.sh left a temporary file: $(ls -A "$F")" || ok "fuzz_record.sh leaves no temporary file"
+cp "$F/summary.json" "$T/records/fuzz.json"
+$fig --root "$T" >/dev/null 2>&1
+has "fuzz_record.sh's record rendered" fuzz "| fuzz_trace | 61 | 123,456 | 2,023 | 763 | 803 | 723 | none |"
+has "fuzz_record.sh's finding rendered" fuzz "| fuzz_regs | 12 | 4,567 | 380 | 3 | 30 | 500 | **==77==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1** |"
+printf 'trace\t0\t1\n' >"$F/runs.tsv"
+rm "$F/trace.log"
+out=$(tools/fuzz_record.sh "$F" 60 2>&1); rc=$?
+[ $rc != 0 ] && case $out in *"trace.log"*) true ;; *) false ;; esac && ok "fuzz_record.sh: a missing log is an error naming it" ||
+	bad "fuzz_record.sh without a log: exit $rc: $out"
 
 # ---- tools/record.sh: the header every record starts with
 hdr=$(bash -c '. tools/record.sh && { printf "{\n"; record_head "make x Y=\"1\""; printf "  \"z\": 1\n}\n"; }')
