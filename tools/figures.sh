@@ -129,6 +129,10 @@ def refresh():
                 print("figures: %s is a small run (%s): records/%s.json keeps the full one"
                       % (built, new.get("scope", "?"), name))
                 continue
+            if new.get("full") is False and new.get("scope") != old.get("scope"):
+                print("figures: %s is a small run of another scope (%s, not %s): records/%s.json kept"
+                      % (built, new.get("scope", "?"), old.get("scope", "?"), name))
+                continue
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix="." + name + ".", dir=os.path.dirname(dst))
         try:
@@ -415,14 +419,14 @@ def t_profile_rtl():
     def body():
         parts = r.get("parts", kind=dict)
         per = r.get("rtl_instructions_per_edge")
-        rows = [("all of the RTL's evaluation", num(per, "%.0f"), "100%")]
+        rows = [("all of the RTL's evaluation", n(per) if isinstance(per, (int, float)) else "-", "100%")]
         for k, v in parts.items():
             if k == "(rest)" or not isinstance(v, (int, float)):
                 continue
             label = "Verilator's scheduling between blocks" if k == "(scheduling)" else "`%s`" % k
-            rows.append((label, num(v, "%.0f"), "%.1f%%" % (100.0 * v / per) if per else "-"))
+            rows.append((label, n(v), "%.1f%%" % (100.0 * v / per) if per else "-"))
         blocks = r.get("top_blocks", kind=dict)
-        top = ", ".join("`%s` %s" % (k, num(v, "%.0f")) for k, v in list(blocks.items())[:5])
+        top = ", ".join("`%s` %s" % (k, n(v)) for k, v in list(blocks.items())[:5] if isinstance(v, (int, float)))
         out = md(["part", "instructions per edge", "share"], rows, ["---", "---:", "---:"])
         out += ["", "%s clock edges of `%s`; the costliest blocks (module:line): %s." % (
             n(r.get("edges")), r.get("run", kind=str), top)]

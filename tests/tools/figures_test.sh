@@ -96,6 +96,8 @@ cat >"$T/records/bench.json" <<'EOF'
   "issue_interval_cycles": {"NOP": [2.0, 2.0, 2.0]},
   "lockstep_commands_per_s": 1234567, "rtl_commands_per_s": 140000, "rtl_sim_cycles_per_s": 880000,
   "rtl_idle_cycles_per_s": 1100000, "model_commands_per_s": 23456789.4,
+  "machine_run": {"workload": "hackbench:groups=4,loops=7", "topology": "pkg=1,core=8,smt=1", "model_cpu_s": 0.5,
+                  "rtl_cpu_s": 4.25, "rtl_over_model": 8.5, "engine_cycles": 1000, "goal_rtl_over_model": 3},
   "per_cpu_second": {"lockstep_commands": 1300000, "rtl_commands": 150000, "rtl_sim_cycles": 900000,
                      "rtl_idle_cycles": 1200000, "model_commands": 24000000},
   "balance_cycles_per_query": {"4": 12, "8": 14, "16": 16, "64": 20},
@@ -147,6 +149,14 @@ cat >"$T/records/profile.json" <<'EOF'
  "run": "hwsched lockstep --commands 200k --seed 42 --quiet", "load_average": [0.5, 1.25], "samples": "3K",
  "parts_pct": {"rtl_sequential": 80.9, "rtl_combinational": 6.4, "rtl_other": 3.3, "harness": 2.4, "model": 3.3,
                "stimulus": 1.1, "lockstep_compare": 0.1, "other": 2.5}, "top": []}
+EOF
+cat >"$T/records/profile-rtl.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make profile-rtl",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-08T00:00:00Z", "full": true,
+ "run": "hwsched lockstep --backend rtl --commands 20k --seed 42", "edges": 130402, "instructions": 2000000000,
+ "rtl_instructions_per_edge": 10000.0,
+ "parts": {"(scheduling)": 2500.0, "hws_eng_bitmap": 1500.4, "(rest)": 390.0, "hws_flags": 80.0, "hws_fifo": 5919.6},
+ "top_blocks": {"hws_eng_bitmap:126": 706.1, "hws_top:328": 480.0}}
 EOF
 cat >"$T/records/fuzz.json" <<'EOF'
 {"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make fuzz FUZZ_TIME=60",
@@ -274,6 +284,13 @@ for r in "the Verilated RTL, sequential blocks (\`nba_sequent\`) | 80.9%" \
 done
 [ "$(rows profile)" = 9 ] && ok "profile: 8 parts and the header" || bad "profile: $(rows profile) rows: $(tab profile)"
 has "profile: the sums" profile "The RTL's evaluation: 90.6% together; the model, the stream and the comparison: 4.5% (3K samples of \`hwsched lockstep --commands 200k --seed 42 --quiet\`, load average before and after 0.50 / 1.25)."
+for r in "all of the RTL's evaluation | 10,000 | 100%" "Verilator's scheduling between blocks | 2,500 | 25.0%" \
+	"\`hws_eng_bitmap\` | 1,500 | 15.0%" "\`hws_flags\` | 80 | 0.8%" "\`hws_fifo\` | 5,920 | 59.2%"; do
+	has "profile-rtl row: ${r%% |*}" profile-rtl "| $r |"
+done
+[ "$(rows profile-rtl)" = 6 ] && ok "profile-rtl: the total, 4 parts (not the rest) and the header" || bad "profile-rtl: $(rows profile-rtl) rows: $(tab profile-rtl)"
+has "profile-rtl: edges and blocks" profile-rtl "130,402 clock edges of \`hwsched lockstep --backend rtl --commands 20k --seed 42\`; the costliest blocks (module:line): \`hws_eng_bitmap:126\` 706, \`hws_top:328\` 480."
+has "bench-speed: the machine run" bench-speed "\`hwsched run --workload hackbench:groups=4,loops=7 --topology pkg=1,core=8,smt=1\`: 4.25 CPU s on the rtl backend, 0.50 on the model, 8.5x (goal: at most 3x)."
 has "fuzz row: trace" fuzz "| fuzz_trace | 61 | 123,456 | 2,023 | 7 | 321 | 1500 | none |"
 has "fuzz row: parse, over the goal" fuzz "| fuzz_parse | 60 | 12,000,000 | 200,000 | 0 | 150 | 900 | none |"
 has "fuzz row: a finding in bold" fuzz "| fuzz_regs | 12 | 4,567 | 380 | 3 | - | - | **==1==ERROR: AddressSanitizer: heap-buffer-overflow** |"
@@ -354,6 +371,15 @@ sed -i 's/"date": "2026-07-01T00:00:00Z"/"date": "2026-08-01T00:00:00Z"/' "$T/bu
 out=$($fig --root "$T" 2>&1)
 case $out in *"is a small run"*"keeps the full one"*) ok "a small run does not replace a full record" ;; *) bad "$out" ;; esac
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["full"] is True' "$T/records/formal.json" && ok "the full record stays" || bad "records/formal.json: $(cat "$T/records/formal.json")"
+# a small run of one scope does not replace a small run of another (--only p1 over the fast set)
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["full"] = False; d["scope"] = "the proofs of set fast only (make formal-fast)"; json.dump(d, open(sys.argv[1], "w"))' \
+	"$T/records/formal.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["scope"] = "--only p1"; d["date"] = "2026-09-01T00:00:00Z"; json.dump(d, open(sys.argv[1], "w"))' \
+	"$T/build/formal/record.json"
+out=$($fig --root "$T" 2>&1)
+case $out in *"small run of another scope"*) ok "a small run does not replace one of another scope" ;; *) bad "$out" ;; esac
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["scope"].startswith("the proofs of set fast")' "$T/records/formal.json" \
+	&& ok "the record of the other scope stays" || bad "records/formal.json: $(cat "$T/records/formal.json")"
 if out=$($fig --check --root "$T" 2>&1); then ok "--check passes after the refresh"; else bad "exit $?: $out"; fi
 
 # ---- malformed records: an error naming the file, every doc untouched
