@@ -57,6 +57,9 @@ MUTANTS=(
 	"flags_no_clear@@flags_n8@@rtl/hws_flags.v@@(q[i] ^ wdata_i));@@(q[i] ^ wdata_i) & wdata_i);"
 	# Flags: a write to the top row of the address decode (flags 240..255 of N=256) also
 	# writes row 0 (flags 0..15); caught by the sat -tempinduct proof at AW = 8.
+	# Verilator's text of the write (sel_fn) with the column one-hot inverted: the other
+	# flags of the row are written. The proof's f_q == q, the two texts equal, fails.
+	"flags_sim_text@@flags_n8@@rtl/hws_flags.v@@        all[r*NC +: NC] = {NC{rw[r]}} & cl;@@        all[r*NC +: NC] = {NC{rw[r]}} & ~cl;"
 	"flags_row_alias@@flags_n256_aw8@@rtl/hws_flags.v@@  wire [NR-1:0] row  = {{(NR - 1){1'b0}}, 1'b1} << a_hi;@@  wire [NR-1:0] row  = ({{(NR - 1){1'b0}}, 1'b1} << a_hi) | {{(NR - 1){1'b0}}, &a_hi};"
 	# The engine's bitmap: an unlink that empties its list forgets to clear the
 	# list's bit (the word is written back unchanged; the summary bit still follows it).
