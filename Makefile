@@ -175,21 +175,6 @@ $(SHAPES_DIR)/%/libhws_shape_trace.so: $(SHAPE_SRCS) $(SHAPE_RT) $(SHAPE_KEY)
 .PHONY: shape
 shape: $(call shape_so,$(SHAPE),$(SHAPE_TRACE))
 
-# The parameters of CPUSxTASKSxDEPTH[xOPTS] (the board's BOARD_SHAPE) for Verilator (-G)
-# and for C++ that wraps it (-D).
-vl_opts = $(word 4,$(subst x, ,$(1)))
-vl_nb = $(filter nb nbne nbni nbneni,$(call vl_opts,$(1)))
-vl_ne = $(filter ne nbne neni nbneni,$(call vl_opts,$(1)))
-vl_ni = $(filter ni nbni neni nbneni,$(call vl_opts,$(1)))
-vl_gparams = -GNR_CPUS=$(word 1,$(subst x, ,$(1))) -GNR_TASKS=$(word 2,$(subst x, ,$(1))) \
-	-GCMD_DEPTH=$(word 3,$(subst x, ,$(1))) -GRES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-GNR_GROUPS=$(RTL_GROUPS) -GLCU_BALANCE=$(if $(call vl_nb,$(1)),0,1) \
-	-GERR_COUNTERS=$(if $(call vl_ne,$(1)),0,1) -GIRQ=$(if $(call vl_ni,$(1)),0,1)
-vl_defs = -DHWS_V_CPUS=$(word 1,$(subst x, ,$(1))) -DHWS_V_TASKS=$(word 2,$(subst x, ,$(1))) \
-	-DHWS_V_CMD_DEPTH=$(word 3,$(subst x, ,$(1))) -DHWS_V_RES_DEPTH=$(word 3,$(subst x, ,$(1))) \
-	-DHWS_V_GROUPS=$(RTL_GROUPS) -DHWS_V_NO_BALANCE=$(if $(call vl_nb,$(1)),1,0) \
-	-DHWS_V_NO_ERR_COUNTERS=$(if $(call vl_ne,$(1)),1,0) -DHWS_V_NO_IRQ=$(if $(call vl_ni,$(1)),1,0)
-
 # Verilator flags of the board's simulator (the shapes' are tools/build_shape.sh's):
 VL_FLAGS := --cc
 VL_FLAGS += -Wall                 # every warning is an error here
@@ -839,11 +824,12 @@ synth-seeds: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) synth/seeds.sh
 # make board-run                 hackbench scheduled through the simulated UART (hwsched
 #                                run --backend uart:PTY), compared with the rtl backend;
 #                                its command rates into build/bench/board_run.json
-# See docs/board.md. BOARD_SHAPE is the engine on the board, CPUSxTASKSxDEPTH[xOPTS] with
-# OPTS nb, ne, ni or their concatenation in that order (nbne, nbneni, ...); the simulator
-# is built at the same shape. 2 CPUs x 64 tasks without
-# BALANCE and the per-code error counters fits the UP5K (docs/board.md has the figures).
-BOARD_SHAPE ?= 2x64x16xnbne
+# See docs/board.md. BOARD_SHAPE is the engine on the board, a shape key (docs/shapes.md)
+# with one port, the serial engine and equal FIFOs; the simulator is built at the same
+# shape, and sim/board/board_opts.sh gives what each use needs from it (the key's one
+# parser, build/hws_shape_key). 2 CPUs x 64 tasks without BALANCE and the per-code error
+# counters fits the UP5K (docs/board.md has the figures).
+BOARD_SHAPE ?= 2x64x16g16nbne
 # The board's clock and baud rate: board_top's parameter defaults (their one home).
 board_param = $(shell sed -n 's/^ *parameter integer $(1) *= *\([0-9]*\).*/\1/p' synth/board_top.v)
 BOARD_CLK_HZ := $(call board_param,CLK_HZ)
@@ -862,15 +848,11 @@ $(if $(shell [ $(BOARD_FAST_BAUD) -ge 1 ] && [ $$(( $(BOARD_CLK_HZ) / $(BOARD_FA
 	|| echo bad),$(error BOARD_FAST_BAUD='$(BOARD_FAST_BAUD)': expected 1..$(shell echo \
 	$$(( $(BOARD_CLK_HZ) / 10 ))) (at least 10 clocks a bit at CLK_HZ $(BOARD_CLK_HZ))))
 BOARD_SIM_FAST := $(BOARD_DIR)/fast/board_sim
-# The board's shape as a key of the rtl backend's shapes (docs/shapes.md), for comparing.
-board_shape_key = $(word 1,$(subst x, ,$(1)))x$(word 2,$(subst x, ,$(1)))x$(word 3,$(subst x, ,$(1)))g$(RTL_GROUPS)$(call vl_opts,$(1))
-# hwsched run's options for the shape (the firmware asks for FIFOs of 16 and 16 groups).
-board_run_opts = --topology core=$(word 1,$(subst x, ,$(1))) --engine-tasks $(word 2,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-hw-balance)$(if $(call vl_ne,$(1)), --no-err-counters)$(if $(call vl_ni,$(1)), --no-irq)
-# synth_one.sh's name for the shape: CPUS TASKS[nb][ne].
-board_synth_args = $(word 1,$(subst x, ,$(1))) $(word 2,$(subst x, ,$(1)))$(call vl_opts,$(1))
-# hwsched lockstep's options for the shape.
-board_lockstep_opts = --cpus $(word 1,$(subst x, ,$(1))) --tasks $(word 2,$(subst x, ,$(1))) \
-	--depth $(word 3,$(subst x, ,$(1)))$(if $(call vl_nb,$(1)), --no-balance)$(if $(call vl_ne,$(1)), --no-err-counters)$(if $(call vl_ni,$(1)), --no-irq)
+# What a use needs from the key (sim/board/board_opts.sh KEY WHAT, WHAT gflags, defines,
+# run, lockstep, synth, name or depth): in a recipe, $$($(BOARD_OPTS) WHAT) stops it when
+# the key is refused; $(call board_opt,WHAT) is for messages and compiler flags.
+BOARD_OPTS = HWS_SHAPE_KEY=$(SHAPE_KEY) sim/board/board_opts.sh $(BOARD_SHAPE)
+board_opt = $(shell $(BOARD_OPTS) $(1))
 
 # The simulator: VL_FLAGS, with board_top as the top and the simulator's main linked in
 # (--exe); its own Mdir.
@@ -879,10 +861,11 @@ BOARD_VL_FLAGS += --top-module board_top
 BOARD_VL_FLAGS += --exe --build   # build the executable, not only the model
 # $(call board_sim_rule,DIR,BAUD): the simulator in DIR (its Mdir DIR/vl) at that baud rate.
 define board_sim_rule
-$(1)/board_sim: $(RTL_SRCS) $(RTL_INC) synth/board_top.v sim/board/board_sim.cpp
+$(1)/board_sim: $(RTL_SRCS) $(RTL_INC) synth/board_top.v sim/board/board_sim.cpp sim/board/board_opts.sh $(SHAPE_KEY)
 	@mkdir -p $(1)
-	verilator $(BOARD_VL_FLAGS) $(call vl_gparams,$(BOARD_SHAPE)) -GBAUD=$(2) --Mdir $(1)/vl \
-		-j $(JOBS) -CFLAGS '$(call vl_defs,$(BOARD_SHAPE)) -DBOARD_CLK_HZ=$(BOARD_CLK_HZ) -DBOARD_BAUD=$(2)' \
+	g=$$$$($$(BOARD_OPTS) gflags) && d=$$$$($$(BOARD_OPTS) defines) && \
+	verilator $(BOARD_VL_FLAGS) $$$$g -GBAUD=$(2) --Mdir $(1)/vl \
+		-j $(JOBS) -CFLAGS "$$$$d -DBOARD_CLK_HZ=$(BOARD_CLK_HZ) -DBOARD_BAUD=$(2)" \
 		-LDFLAGS -lutil -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS OPT_SLOW=-O1 -o board_sim \
 		$(RTL_SRCS) synth/board_top.v $(abspath sim/board/board_sim.cpp) >/dev/null
 	cp $(1)/vl/board_sim $(1)/board_sim.tmp && mv $(1)/board_sim.tmp $(1)/board_sim
@@ -893,8 +876,8 @@ $(eval $(call board_sim_rule,$(BOARD_DIR)/fast,$(BOARD_FAST_BAUD)))
 .PHONY: board board-sim bench-board board-run
 board-sim: $(BOARD_SIM) $(BOARD_SIM_FAST)
 	@echo "board-sim: $(BOARD_SIM) (at $(BOARD_BAUD) baud) and $(BOARD_SIM_FAST) (at $(BOARD_FAST_BAUD) baud); start one, then:"
-	@echo "board-sim:   $(HWSCHED) lockstep --backend lockstep:uart:PTY $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 1000"
-	@echo "board-sim:   $(HWSCHED) run --sched hw --backend uart:PTY[,baud=$(BOARD_FAST_BAUD)] $(call board_run_opts,$(BOARD_SHAPE)) --workload hackbench:groups=1,loops=2"
+	@echo "board-sim:   $(HWSCHED) lockstep --backend lockstep:uart:PTY $(call board_opt,lockstep) --commands 1000"
+	@echo "board-sim:   $(HWSCHED) run --sched hw --backend uart:PTY[,baud=$(BOARD_FAST_BAUD)] $(call board_opt,run) --workload hackbench:groups=1,loops=2"
 	@echo "board-sim: or make board-run (both, and the rtl backend at the same shape, compared)"
 
 # The bitstream: synth/synth_one.sh places and routes board_top at BOARD_SHAPE on the
@@ -904,18 +887,19 @@ board-sim: $(BOARD_SIM) $(BOARD_SIM_FAST)
 BOARD_MHZ := $(shell awk 'BEGIN { print $(BOARD_CLK_HZ) / 1e6 }')
 space := $(subst ,, )
 BOARD_SYNTH_DIR := $(BOARD_DIR)/synth
-BOARD_UP5K := $(BOARD_SYNTH_DIR)/ice40_$(subst $(space),x,$(call board_synth_args,$(BOARD_SHAPE)))/up5k
+BOARD_UP5K = $(BOARD_SYNTH_DIR)/ice40_$(call board_opt,name)/up5k
 BOARD_BIN := $(BOARD_DIR)/icebreaker.bin
 ifneq ($(filter board $(BOARD_BIN),$(MAKECMDGOALS)),)
 ifneq ($(filter-out icebreaker,$(BOARD)),)
 $(error board: BOARD=$(BOARD): the one board supported is icebreaker (synth/icebreaker.pcf))
 endif
 endif
-$(BOARD_BIN): $(RTL_SRCS) $(RTL_INC) synth/board_top.v synth/icebreaker.pcf synth/synth_one.sh
+$(BOARD_BIN): $(RTL_SRCS) $(RTL_INC) synth/board_top.v synth/icebreaker.pcf synth/synth_one.sh \
+		sim/board/board_opts.sh $(SHAPE_KEY)
 	@mkdir -p $(BOARD_SYNTH_DIR)
+	dp=$$($(BOARD_OPTS) depth) && cf=$$($(BOARD_OPTS) synth) && \
 	BOARD=icebreaker PNR=yes PNR_FREQ=$(BOARD_MHZ) NR_GROUPS=$(RTL_GROUPS) \
-		CMD_DEPTH=$(word 3,$(subst x, ,$(BOARD_SHAPE))) RES_DEPTH=$(word 3,$(subst x, ,$(BOARD_SHAPE))) \
-		synth/synth_one.sh ice40 $(call board_synth_args,$(BOARD_SHAPE)) $(BOARD_SYNTH_DIR)
+		CMD_DEPTH=$$dp RES_DEPTH=$$dp synth/synth_one.sh ice40 $$cf $(BOARD_SYNTH_DIR)
 	@j=$(BOARD_UP5K)/pnr.json; \
 	grep -q '"status": "ok"' $$j || { echo "board: board_top at $(BOARD_SHAPE) did not place and route on the UP5K: $$(sed -n 's/.*"reason": \("[^"]*"\).*/\1/p' $$j) (see $(BOARD_UP5K)/)" >&2; exit 1; }; \
 	for k in fmax_mhz icetime_mhz; do \
@@ -929,7 +913,7 @@ board: $(BOARD_BIN)
 	@j=$(BOARD_UP5K)/pnr.json; \
 	echo "board: $(BOARD_BIN): board_top with $(BOARD_SHAPE) on the iCE40 UP5K (iCEBreaker): $$(sed -n 's/.*"lc_used": \([0-9]*\), "lc_avail": \([0-9]*\).*/\1 of \2 logic cells/p' $$j), Fmax $$(sed -n 's/.*"fmax_mhz": \([0-9.]*\), "icetime_mhz": \([0-9.]*\).*/\1 MHz (icetime \2)/p' $$j) for a $(BOARD_MHZ) MHz clock"
 	@echo "board: flash it with:  iceprog $(BOARD_BIN)"
-	@echo "board: then check it:  $(HWSCHED) lockstep --backend lockstep:uart:/dev/ttyUSB1 $(call board_lockstep_opts,$(BOARD_SHAPE)) --commands 10k"
+	@echo "board: then check it:  $(HWSCHED) lockstep --backend lockstep:uart:/dev/ttyUSB1 $(call board_opt,lockstep) --commands 10k"
 	@echo "board: (the iCEBreaker's FTDI gives two ports; the UART is usually the second, docs/board.md)"
 
 # make test: the board's tests run the simulator (tests/sim/board_test.cc).
@@ -937,8 +921,9 @@ $(BUILD)/obj/tests/sim/board_test.o $(BUILD)/san/tests/sim/board_test.o: \
 	CXXFLAGS_HWS += -DBOARD_SIM_BIN='"$(abspath $(BOARD_SIM))"'
 $(BUILD)/obj/tests/sim/board_test.o $(BUILD)/san/tests/sim/board_test.o: \
 	CXXFLAGS_HWS += -DBOARD_SIM_FAST_BIN='"$(abspath $(BOARD_SIM_FAST))"' -DBOARD_FAST_BAUD=$(BOARD_FAST_BAUD) \
-	-DBOARD_RUN_OPTS='"$(call board_run_opts,$(BOARD_SHAPE))"'
-test: $(BOARD_SIM) $(BOARD_SIM_FAST) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
+	-DBOARD_RUN_OPTS='"$(call board_opt,run)"'
+$(BUILD)/obj/tests/sim/board_test.o $(BUILD)/san/tests/sim/board_test.o: $(SHAPE_KEY) sim/board/board_opts.sh
+test: $(BOARD_SIM) $(BOARD_SIM_FAST) $(call shape_so,$(BOARD_SHAPE))
 
 # The command rate over the simulated UART (sim/board/bench_board.sh; docs/board.md).
 BOARD_BENCH_COMMANDS ?= 2000
@@ -952,11 +937,12 @@ bench-board: $(BOARD_SIM) $(HWSCHED)
 # at its real rate and on the fast simulator, each compared with the rtl backend at the
 # board's shape; the command rates into build/bench/board_run.json.
 BOARD_RUN_LOOPS ?= 2
-board-run: $(BOARD_SIM) $(BOARD_SIM_FAST) $(HWSCHED) $(call shape_so,$(call board_shape_key,$(BOARD_SHAPE)))
+board-run: $(BOARD_SIM) $(BOARD_SIM_FAST) $(HWSCHED) $(call shape_so,$(BOARD_SHAPE))
 	@mkdir -p $(BUILD)/bench
+	@$(BOARD_OPTS) run >/dev/null
 	BOARD_RUN_RECORD_COMMAND='$(call record_cmd,board-run,BOARD_RUN_LOOPS BOARD_SHAPE BOARD_FAST_BAUD)' \
 	sim/board/board_run.sh $(HWSCHED) $(BUILD)/bench/board_run.json $(BOARD_RUN_LOOPS) 1 \
-		"$(call board_run_opts,$(BOARD_SHAPE))" $(BOARD_SIM) $(BOARD_SIM_FAST)
+		"$(call board_opt,run)" $(BOARD_SIM) $(BOARD_SIM_FAST)
 
 # ---- Formal proofs and per-module testbenches (docs/formal.md) ---------------------------
 # make formal       every proof of formal/proofs.list, a table: property, method, depth, result, time

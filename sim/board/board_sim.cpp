@@ -17,7 +17,8 @@
 //
 // Prints "board_sim: pty PATH" and the lockstep options of its shape on stdout, then
 // serves until SIGINT/SIGTERM (or --max-idle), and prints its statistics. The engine's
-// shape is fixed at build time (the Makefile's BOARD_SHAPE, passed as HWS_V_*).
+// shape is fixed at build time (the Makefile's BOARD_SHAPE, passed as build/hws_shape_key's
+// -DHWS_V_<field> defines).
 #include <cerrno>
 #include <cinttypes>
 #include <csignal>
@@ -40,7 +41,7 @@
 #include "Vboard_top.h"
 #include "verilated.h"
 
-#ifndef HWS_V_CPUS
+#ifndef HWS_V_nr_cpus
 #error "build with the shape's -DHWS_V_* defines (the Makefile's BOARD_SHAPE)"
 #endif
 #ifndef BOARD_CLK_HZ
@@ -399,13 +400,13 @@ int main(int argc, char **argv)
 
 	printf("board_sim: pty %s\n", name);
 	printf("board_sim: board_top %u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s; %u Hz, %u "
-	       "baud (%u clocks per bit)\n", HWS_V_CPUS, HWS_V_TASKS, HWS_V_CMD_DEPTH,
-	       HWS_V_RES_DEPTH, HWS_V_GROUPS, HWS_V_NO_BALANCE ? ", no BALANCE" : "",
-	       HWS_V_NO_ERR_COUNTERS ? ", no per-code error counters" : "", BOARD_CLK_HZ,
+	       "baud (%u clocks per bit)\n", HWS_V_nr_cpus, HWS_V_nr_tasks, HWS_V_cmd_depth,
+	       HWS_V_res_depth, HWS_V_nr_groups, HWS_V_no_balance ? ", no BALANCE" : "",
+	       HWS_V_no_err_counters ? ", no per-code error counters" : "", BOARD_CLK_HZ,
 	       BOARD_BAUD, kDiv);
-	printf("board_sim: lockstep options: --cpus %u --tasks %u --depth %u%s%s\n", HWS_V_CPUS,
-	       HWS_V_TASKS, HWS_V_CMD_DEPTH, HWS_V_NO_BALANCE ? " --no-balance" : "",
-	       HWS_V_NO_ERR_COUNTERS ? " --no-err-counters" : "");
+	printf("board_sim: lockstep options: --cpus %u --tasks %u --depth %u%s%s\n", HWS_V_nr_cpus,
+	       HWS_V_nr_tasks, HWS_V_cmd_depth, HWS_V_no_balance ? " --no-balance" : "",
+	       HWS_V_no_err_counters ? " --no-err-counters" : "");
 	fflush(stdout);
 
 	FrameTracker ft(o);
