@@ -914,6 +914,7 @@ module hws_balance #(
   end
 `endif
 `endif
+`ifdef FORMAL
   // ---------------------------------------------------------------------------------------
   // Formal properties (docs/formal.md, proofs bal_*). Not with HWS_F_ENGINE (a proof of the
   // engine around this unit would have to prove the environment below, not assume it).
@@ -938,7 +939,7 @@ module hws_balance #(
   //   from those inputs, independently of the datapath: sums over the CPUs, divisions by the
   //   operator, the C's verdict chain and move_one_pays in full width. Intermediate values
   //   (each lane's quotient, avg_load, the pick) are asserted too, which localises a bug.
-`ifdef FORMAL
+
 `ifndef HWS_F_ENGINE
 `ifndef HWS_F_BAL_REF
 `define HWS_F_RESET srst_i
