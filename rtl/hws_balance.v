@@ -1311,7 +1311,6 @@ module hws_balance #(
 `endif
 `endif
 `endif
-
 endmodule
 
 // hws_argmax: one level of an in-place argmax fold, the rule of both of hws_balance's trees
