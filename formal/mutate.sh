@@ -85,6 +85,13 @@ MUTANTS=(
 	# DOMAIN), so the next command would pop at that edge (accelerator.md 4.1, condition 2).
 	"seq_free_sfail@@eng_seq_2x4@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) || fin_y;@@  wire       done_w  = failed || fin_y;"
 	"seq_free_sfail_pi@@eng_seq_2x4_pi@@rtl/hws_eng_seq.v@@  wire       done_w  = (s1 && ck_bad) || fin_y;@@  wire       done_w  = failed || fin_y;"
+	# The BALANCE unit (rtl/hws_balance.v): BAL_* written from the pick on instead of only at
+	# the final edge (the protocol, bal_proto_n2, fast set); a non-local group with load 0
+	# taken as the busiest (the C's strict > from max_load = 0; the reference,
+	# bal_ref_n2_pw1024, at the pick). The verdict's mutants are not here: that proof's
+	# bound ends before the verdict (docs/formal.md, "What is not proven here").
+	"bal_regs_early@@bal_proto_n2@@rtl/hws_balance.v@@    end else if (cnt_q == C_FIN) begin@@    end else if (cnt_q >= C_PICK) begin"
+	"bal_no_busiest_zero@@bal_ref_n2_pw1024@@rtl/hws_balance.v@@          tk = lgv[g] && (ldx_d[g*QW +: AW] != {AW{1'b0}});@@          tk = lgv[g];"
 	# Find-first-set: the third nibble's first bit taken from the second nibble.
 	"ffs_wrong_nibble@@ffs16_exhaustive@@rtl/hws_ffs16.vh@@      f2 = ffs4(b[10:8]);@@      f2 = ffs4(b[6:4]);  "
 )

@@ -922,6 +922,403 @@ module hws_balance #(
   end
 `endif
 `endif
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------
+  // Formal properties (docs/formal.md, proofs bal_*). Not with HWS_F_ENGINE (a proof of the
+  // engine around this unit would have to prove the environment below, not assume it).
+  // The environment (the engine's contract, assumed in both modes): a go only while no
+  // BALANCE runs, naming a CPU below NR_CPUS; from the go edge to the final cycle no load,
+  // history, leader, power or pct write, and load_i, hist_i, lead*_i stable (the engine
+  // executes one command at a time).
+  // Two modes:
+  // - default (proofs bal_proto_*): reset in the first cycle, every input else free. The
+  //   protocol: done_o exactly once per go, at the latency of the register map
+  //   (BAL_LAT_BASE + BAL_LAT_PASS (R - 1) + BAL_LAT_LEVEL (max(2, lg L) + max(2, lg N))
+  //   cycles from the pop, computed here from the parameters), never outside a query or in
+  //   the cycle after a reset; BAL_* change only at the edge ending the final cycle (reset
+  //   aside); pw and pct change only by their writes, each word to the value written.
+  // - HWS_F_BAL_REF (proofs bal_ref_*): the reference. No reset; the go in the first cycle,
+  //   from any idle state whose stored values are legal (assumed at the go: every power
+  //   >= 256, every pct >= 100, partitions Pl and P(l+1) as the DOMAIN check leaves them,
+  //   every block sum of hws_bsum the sum of its CPUs' values, as the simulation check
+  //   asserts); loads, histories, partitions, powers, pct and the query free. At the final
+  //   cycle the result word, and at the next edge BAL_*, equal find_busiest_group's and
+  //   find_busiest_queue's rules (hws_find_busiest() of lib/hws_balance.c) computed here
+  //   from those inputs, independently of the datapath: sums over the CPUs, divisions by the
+  //   operator, the C's verdict chain and move_one_pays in full width. Intermediate values
+  //   (each lane's quotient, avg_load, the pick) are asserted too, which localises a bug.
+
+`ifndef HWS_F_ENGINE
+`ifndef HWS_F_BAL_REF
+`define HWS_F_RESET srst_i
+`endif
+`include "hws_formal_env.vh"
+  // The documented latency, from the parameters (docs/accelerator.md 8.2)
+  localparam integer F_LGL = (NL > 1) ? $clog2(NL) : 0;
+  localparam integer F_LGN = (N > 1) ? $clog2(N) : 0;
+  localparam integer F_LAT = 8 + 5 * (((N + NL - 1) / NL) - 1) + ((F_LGL > 2) ? F_LGL : 2) +
+                             ((F_LGN > 2) ? F_LGN : 2);
+  localparam integer F_FIN32 = F_LAT - 1;  // the final cycle, counted from the go edge (the
+  localparam [10:0]  F_FIN = F_FIN32[10:0]; // pop and the check cycle come before it)
+
+  // Environment
+  always @(*) begin
+    if (go_i) assume (!run && ({26'd0, cpu_i} < N));
+    if (go_i || run) assume (!upd_i && !lset_i && !pw_we_i && !pct_we_i);
+  end
+  // (stable: equal to their values at the go edge, latched; assumed in the cycle itself, so
+  // that what the cycle computes from them is constrained)
+  reg [NR_CPUS*LOAD_W-1:0] f_load, f_hist;
+  reg [NR_CPUS*CW-1:0]     f_lead1, f_lead2, f_lead3;
+  always @(posedge clk_i) begin
+    if (go_i) begin
+      f_load  <= load_i;
+      f_hist  <= hist_i;
+      f_lead1 <= lead1_i;
+      f_lead2 <= lead2_i;
+      f_lead3 <= lead3_i;
+    end
+  end
+  always @(*) begin
+    if (f_past_valid && run)
+      assume ((load_i == f_load) && (hist_i == f_hist) && (lead1_i == f_lead1) &&
+              (lead2_i == f_lead2) && (lead3_i == f_lead3));
+  end
+
+  reg [10:0]   f_age;   // the cycle of the query in flight (1 = the cycle after the go edge)
+
+`ifndef HWS_F_BAL_REF
+  // ---- Protocol. f_busy: a query in flight.
+  reg          f_busy;
+  wire         f_unused = &{1'b0, lgl};   // (read by the reference and the simulation checks)
+  initial f_busy = 1'b0;
+  initial f_age = 11'd0;
+  always @(posedge clk_i) begin
+    if (srst_i || (f_busy && done_o)) begin
+      f_busy <= 1'b0;
+      f_age  <= 11'd0;
+    end else if (go_i) begin
+      f_busy <= 1'b1;
+      f_age  <= 11'd1;
+    end else if (f_busy) begin
+      f_age  <= f_age + 11'd1;
+    end
+  end
+  integer fw;
+  always @(*) begin
+    if (f_past_valid) begin
+      // exactly once, at the documented latency: done_o in cycle F_LAT - 1 after the go
+      // edge and in no other cycle
+      assert (done_o == (f_busy && (f_age == F_FIN)));
+      assert (!f_busy || ((f_age >= 11'd1) && (f_age <= F_FIN)));
+      // the counter behind it (auxiliary, for the induction)
+      assert (run == f_busy);
+      assert (!f_busy || ({{(11-CNTW){1'b0}}, cnt_q} == f_age));
+    end
+  end
+  always @(posedge clk_i) begin
+    if (f_past_valid) begin
+      if ($past(srst_i)) begin
+        assert (!done_o);
+        assert (regs_o == 128'd0);
+        assert (pct_q == {4{HWS_DEF_PCT[7:0]}});
+        assert (pw_q == {NPW{HWS_DEF_POWER[PWW-1:0]}});
+      end else begin
+        // BAL_* change only at the edge ending the final cycle
+        if (!$past(done_o)) assert (regs_o == $past(regs_o));
+        // pct and pw: only their writes change them, each to the value written
+        for (fw = 0; fw < 4; fw = fw + 1)
+          assert (pct_q[fw*8 +: 8] == (($past(pct_we_i) && ($past(pct_lvl_i) == fw[1:0])) ?
+                                       $past(pct_i) : $past(pct_q[fw*8 +: 8])));
+        for (fw = 0; fw < NPW; fw = fw + 1)
+          assert (pw_q[fw*PWW +: PWW] ==
+                  (($past(pw_we_i) && ({$past(pw_lvl_i), $past(pw_cpu_i[CW-1:0])} == fw[CW+1:0])) ?
+                   $past(pw_i) : $past(pw_q[fw*PWW +: PWW])));
+      end
+    end
+  end
+`else
+  // ---- Reference (HWS_F_BAL_REF)
+  // The reference's arithmetic: the C's uint64_t, here as wide as its largest value (a
+  // quotient of AW bits times a power, 8.3) plus 2 bits, so nothing wraps; divisions of an
+  // F_DW-bit dividend (sum * 1024, or 2^20) by an F_VW-bit divisor (a power, total_pwr)
+  localparam integer F_RW = AW + PWW + 2;
+  localparam integer F_DW = (SW + 10 > 21) ? SW + 10 : 21;
+  localparam integer F_VW = DVW;
+  localparam [F_RW-1:0] F_K100 = 100, F_K128 = 128, F_K1024 = 1024, F_K2048 = 2048,
+                        F_K2P20 = 1048576;
+  always @(*) begin
+    assume (!srst_i);
+    assume (go_i == !f_past_valid);
+  end
+  // the query, latched at go
+  reg [CW-1:0] f_c;
+  reg [1:0]    f_l;
+  reg          f_nw;
+  always @(posedge clk_i) begin
+    if (go_i) begin
+      f_c  <= cpu_i[CW-1:0];
+      f_l  <= level_i;
+      f_nw <= now_only_i;
+    end
+    f_age <= f_past_valid ? f_age + 11'd1 : 11'd1;
+  end
+
+  // The tables of the query's level l (P0 every CPU alone, P1..P3 stored) and of l + 1 (P4
+  // for level 3: every CPU names 0), from the level at go (level_i) or latched (f_l)
+  function automatic [N*CW-1:0] f_ident(input integer unused_arg);
+    integer x;
+    begin
+      f_ident = {N*CW{1'b0}};
+      for (x = 0; x < N; x = x + 1) f_ident[x*CW +: CW] = x[CW-1:0];
+      if (unused_arg != 0) f_ident = {N*CW{1'b0}};
+    end
+  endfunction
+  localparam [N*CW-1:0] F_IDENT = f_ident(0);
+  reg [2:0]      fk_l;
+  reg [N*CW-1:0] fk_tl, fk_th;
+  reg            fk_pl, fk_ph, fk_nest;   // the DOMAIN check's rules hold for Pl, P(l+1), both
+  integer        fkx, fky;
+  always @(*) begin
+    fk_l = {1'b0, f_past_valid ? f_l : level_i};
+    case (fk_l)
+      3'd0:    begin fk_tl = F_IDENT;  fk_th = lead1_i; end
+      3'd1:    begin fk_tl = lead1_i;  fk_th = lead2_i; end
+      3'd2:    begin fk_tl = lead2_i;  fk_th = lead3_i; end
+      default: begin fk_tl = lead3_i;  fk_th = {N*CW{1'b0}}; end
+    endcase
+    // a stored partition: lead[x] <= x and lead[lead[x]] == lead[x]; every Pl block inside
+    // one P(l+1) block
+    fk_pl = 1'b1;
+    fk_ph = 1'b1;
+    fk_nest = 1'b1;
+    for (fkx = 0; fkx < N; fkx = fkx + 1) begin
+      if (fk_tl[fkx*CW +: CW] > fkx[CW-1:0]) fk_pl = 1'b0;
+      if (fk_th[fkx*CW +: CW] > fkx[CW-1:0]) fk_ph = 1'b0;
+      for (fky = 0; fky < N; fky = fky + 1) begin
+        if ((fk_tl[fkx*CW +: CW] == fky[CW-1:0]) && (fk_tl[fky*CW +: CW] != fky[CW-1:0]))
+          fk_pl = 1'b0;
+        if ((fk_th[fkx*CW +: CW] == fky[CW-1:0]) && (fk_th[fky*CW +: CW] != fky[CW-1:0]))
+          fk_ph = 1'b0;
+        if ((fk_tl[fkx*CW +: CW] == fky[CW-1:0]) &&
+            (fk_th[fkx*CW +: CW] != fk_th[fky*CW +: CW]))
+          fk_nest = 1'b0;
+      end
+    end
+  end
+  // a CPU's load as find_busiest_group weighs it: 0 now, 1 source, 2 target
+  function automatic [LOAD_W-1:0] f_cl(input [LOAD_W-1:0] n, input [LOAD_W-1:0] h,
+                                       input [1:0] kd);
+    f_cl = (kd == 2'd0) ? n : (kd == 2'd1) ? ((n < h) ? n : h) : ((n > h) ? n : h);
+  endfunction
+  // the sum over the CPUs x with table t naming b (a block sum of hws_bsum)
+  function automatic [SW-1:0] f_bsum(input [N*CW-1:0] t, input [CW-1:0] b, input [1:0] kd);
+    reg [LOAD_W-1:0] n, h, v;
+    integer x;
+    begin
+      f_bsum = {SW{1'b0}};
+      for (x = 0; x < N; x = x + 1) begin
+        n = load_i[x*LOAD_W +: LOAD_W];
+        h = hist_i[x*LOAD_W +: LOAD_W];
+        v = (kd == 2'd0) ? n : (kd == 2'd1) ? ((n < h) ? n : h) : ((n > h) ? n : h);
+        if (t[x*CW +: CW] == b) f_bsum = f_bsum + {{CW{1'b0}}, v};
+      end
+    end
+  endfunction
+  function automatic [F_RW-1:0] f_min(input [F_RW-1:0] a, input [F_RW-1:0] b);
+    f_min = (a < b) ? a : b;
+  endfunction
+
+  // The stored values are legal at the go
+  integer fx;
+  always @(*) begin
+    if (go_i) begin
+      for (fx = 0; fx < NPW; fx = fx + 1) begin
+        assume (pw_q[fx*PWW +: PWW] >= HWS_MIN_POWER[PWW-1:0]);
+`ifdef HWS_F_BAL_PW1024
+        // the solver's restriction (docs/formal.md): every power 1024, SCHED_LOAD_SCALE
+        assume (pw_q[fx*PWW +: PWW] == 17'd1024);
+`elsif HWS_F_BAL_PW2
+        // the solver's restriction (docs/formal.md): every power a power of two
+        assume ((pw_q[fx*PWW +: PWW] & (pw_q[fx*PWW +: PWW] - 17'd1)) == 17'd0);
+`endif
+      end
+      for (fx = 0; fx < 4; fx = fx + 1)
+        assume (pct_q[fx*8 +: 8] >= 8'd100);
+      // P0 and P4 pass these rules by construction; the DOMAIN check checks the stored ones
+      assume (fk_pl && fk_ph && fk_nest);
+      for (fx = 0; fx < N; fx = fx + 1) begin
+        assume (s1n[fx*SW +: SW] == f_bsum(lead1_i, fx[CW-1:0], 2'd0));
+        assume (s1s[fx*SW +: SW] == f_bsum(lead1_i, fx[CW-1:0], 2'd1));
+        assume (s1t[fx*SW +: SW] == f_bsum(lead1_i, fx[CW-1:0], 2'd2));
+        assume (s2n[fx*SW +: SW] == f_bsum(lead2_i, fx[CW-1:0], 2'd0));
+        assume (s2s[fx*SW +: SW] == f_bsum(lead2_i, fx[CW-1:0], 2'd1));
+        assume (s2t[fx*SW +: SW] == f_bsum(lead2_i, fx[CW-1:0], 2'd2));
+        assume (s3n[fx*SW +: SW] == f_bsum(lead3_i, fx[CW-1:0], 2'd0));
+        assume (s3s[fx*SW +: SW] == f_bsum(lead3_i, fx[CW-1:0], 2'd1));
+        assume (s3t[fx*SW +: SW] == f_bsum(lead3_i, fx[CW-1:0], 2'd2));
+      end
+      assume (s4n_q == f_bsum({N*CW{1'b0}}, {CW{1'b0}}, 2'd0));
+      assume (s4s_q == f_bsum({N*CW{1'b0}}, {CW{1'b0}}, 2'd1));
+    end
+  end
+
+  // find_busiest_group + find_busiest_queue for the query latched at go (f_c, f_l, f_nw)
+  // over the inputs (stable since the go) and the stored powers and pct (unwritten since)
+  reg [N*CW-1:0]   fr_tl, fr_th;
+  reg [CW-1:0]     fr_t, fr_b, fr_bc;
+  reg [N-1:0]      fr_grp;                  // x leads a group of the domain
+  reg [F_RW-1:0]   fr_sum, fr_q, fr_max, fr_this, fr_tload, fr_tpwr, fr_avg, fr_pb, fr_pt;
+  reg [N*F_RW-1:0] fr_qs;                   // every group's quotient, by leader
+  reg              fr_hasb, fr_hasc;
+  reg [F_RW-1:0]   fr_imb, fr_now, fr_move, fr_tmp, fr_best, fr_l;
+  reg [2:0]        fr_v;
+  reg [31:0]       fr_res;
+  reg [127:0]      fr_regs;
+  reg [PWW-1:0]    fr_pw;
+  reg [7:0]        fr_pct;
+  integer          fg, fy;
+  always @(*) begin
+    fr_tl = fk_tl;
+    fr_th = fk_th;
+    fr_t = {CW{1'b0}};
+    for (fy = 0; fy < N; fy = fy + 1)
+      if (f_c == fy[CW-1:0]) fr_t = fr_tl[fy*CW +: CW];
+    fr_grp = {N{1'b0}};
+    fr_qs = {N*F_RW{1'b0}};
+    fr_max = {F_RW{1'b0}};  fr_this = {F_RW{1'b0}};  fr_b = {CW{1'b0}};  fr_hasb = 1'b0;
+    fr_tload = {F_RW{1'b0}};  fr_tpwr = {F_RW{1'b0}};
+    fr_sum = {F_RW{1'b0}};  fr_q = {F_RW{1'b0}};  fr_pw = {PWW{1'b0}};
+    // the groups in leader order
+    for (fg = 0; fg < N; fg = fg + 1) begin
+      fr_grp[fg] = 1'b0;
+      for (fy = 0; fy < N; fy = fy + 1)
+        if ((f_c == fy[CW-1:0]) && (fr_th[fg*CW +: CW] == fr_th[fy*CW +: CW]) &&
+            (fr_tl[fg*CW +: CW] == fg[CW-1:0]))
+          fr_grp[fg] = 1'b1;
+      fr_sum = {F_RW{1'b0}};
+      for (fy = 0; fy < N; fy = fy + 1)
+        if (fr_tl[fy*CW +: CW] == fg[CW-1:0])
+          fr_sum = fr_sum + {{(F_RW-LOAD_W){1'b0}},
+                             f_cl(load_i[fy*LOAD_W +: LOAD_W], hist_i[fy*LOAD_W +: LOAD_W],
+                                  f_nw ? 2'd0 : (fg[CW-1:0] == fr_t) ? 2'd2 : 2'd1)};
+      for (fy = 0; fy < NPW; fy = fy + 1)     // (constant selects: no x outside the range)
+        if ({f_l, fg[CW-1:0]} == fy[CW+1:0]) fr_pw = pw_q[fy*PWW +: PWW];
+      fr_q = f_udiv(fr_sum * F_K1024, {{(F_RW-PWW){1'b0}}, fr_pw});
+      fr_qs[fg*F_RW +: F_RW] = fr_q;
+      if (fr_grp[fg]) begin
+        fr_tload = fr_tload + fr_sum;
+        fr_tpwr = fr_tpwr + {{(F_RW-PWW){1'b0}}, fr_pw};
+        if (fg[CW-1:0] == fr_t) begin
+          fr_this = fr_q;
+        end else if (fr_q > fr_max) begin    // strictly: the lowest leader wins ties
+          fr_max = fr_q;
+          fr_b = fg[CW-1:0];
+          fr_hasb = 1'b1;
+        end
+      end
+    end
+    fr_avg = f_udiv(fr_tload * F_K1024, fr_tpwr);
+    fr_pb = {F_RW{1'b0}};
+    fr_pt = {F_RW{1'b0}};
+    fr_pct = 8'd0;
+    for (fy = 0; fy < NPW; fy = fy + 1) begin
+      if ({f_l, fr_b} == fy[CW+1:0]) fr_pb[PWW-1:0] = pw_q[fy*PWW +: PWW];
+      if ({f_l, fr_t} == fy[CW+1:0]) fr_pt[PWW-1:0] = pw_q[fy*PWW +: PWW];
+    end
+    for (fy = 0; fy < 4; fy = fy + 1)
+      if (f_l == fy[1:0]) fr_pct = pct_q[fy*8 +: 8];
+    fr_imb = {F_RW{1'b0}};  fr_now = {F_RW{1'b0}};  fr_move = {F_RW{1'b0}};
+    fr_tmp = {F_RW{1'b0}};
+    if (!fr_hasb)                    fr_v = 3'd1;   // NO_BUSIEST
+    else if (fr_this >= fr_max)      fr_v = 3'd2;   // THIS_IS_MAX
+    else if (fr_this >= fr_avg)      fr_v = 3'd3;   // THIS_ABOVE_AVG
+    else if (F_K100 * fr_max <= {{(F_RW-8){1'b0}}, fr_pct} * fr_this)
+                                     fr_v = 3'd4;   // WITHIN_PCT
+    else begin
+      fr_imb = (f_min(fr_max - fr_avg, fr_avg - fr_this) * f_min(fr_pb, fr_pt)) >> 10;   // / SCALE
+      if (fr_imb >= F_K1024)        fr_v = 3'd6;   // MOVE
+      else if (fr_max - fr_this >= F_K2048)
+                                     fr_v = 3'd7;   // MOVE_ONE: move_one_pays, a gap of two
+      else begin
+        // move_one_pays(): does moving one task gain 1/8 of a CPU?
+        fr_now = (fr_pb * f_min(F_K1024, fr_max) + fr_pt * f_min(F_K1024, fr_this)) >> 10;   // / SCALE
+        fr_tmp = f_udiv(F_K2P20, fr_pb);
+        if (fr_max > fr_tmp) fr_move = fr_pb * f_min(F_K1024, fr_max - fr_tmp);
+        if (fr_max * fr_pb < F_K2P20) fr_tmp = f_udiv(fr_max * fr_pb, fr_pt);
+        else                              fr_tmp = f_udiv(F_K2P20, fr_pt);
+        fr_move = (fr_move + fr_pt * f_min(F_K1024, fr_this + fr_tmp)) >> 10;   // / SCALE
+        fr_v = (fr_move >= fr_now + F_K128) ? 3'd7 : 3'd5;
+      end
+    end
+    // find_busiest_queue: the CPU of the busiest group with the largest source load (load
+    // now for the idle types), the lowest on ties
+    fr_hasc = (fr_v == 3'd6) || (fr_v == 3'd7);
+    fr_bc = {CW{1'b0}};
+    fr_best = {F_RW{1'b0}};
+    fr_l = {F_RW{1'b0}};
+    for (fy = N - 1; fy >= 0; fy = fy - 1) begin
+      fr_l = {{(F_RW-LOAD_W){1'b0}}, f_cl(load_i[fy*LOAD_W +: LOAD_W],
+                                          hist_i[fy*LOAD_W +: LOAD_W], f_nw ? 2'd0 : 2'd1)};
+      if ((fr_tl[fy*CW +: CW] == fr_b) && (fr_l >= fr_best)) begin
+        fr_best = fr_l;
+        fr_bc = fy[CW-1:0];
+      end
+    end
+    if (!fr_hasc) fr_bc = {CW{1'b0}};
+    // the result word (docs/accelerator.md 8.2) and BAL_IMB/AVG/MAX/THIS
+    fr_res = 32'd0;
+    fr_res[26:24] = fr_v;
+    fr_res[22] = fr_hasb;
+    fr_res[16 +: CW] = fr_b;
+    fr_res[14] = fr_hasc;
+    fr_res[8 +: CW] = fr_bc;
+    fr_res[0 +: CW] = fr_t;
+    fr_regs[0*32 +: 32] = fr_this[31:0];
+    fr_regs[1*32 +: 32] = fr_max[31:0];
+    fr_regs[2*32 +: 32] = (fr_v >= 3'd3) ? fr_avg[31:0] : 32'd0;
+    fr_regs[3*32 +: 32] = (fr_v == 3'd6) ? fr_imb[31:0] : (fr_v == 3'd7) ? 32'd1024 : 32'd0;
+  end
+  // (every dividend it is given fits F_DW bits, every divisor F_VW: sum * 1024, 2^20,
+  // max_load * pb below 2^20; a power, total_pwr)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic [F_RW-1:0] f_udiv(input [F_RW-1:0] n, input [F_RW-1:0] d);
+    f_udiv = {{(F_RW-F_DW){1'b0}}, n[F_DW-1:0] / {{(F_DW-F_VW){1'b0}}, d[F_VW-1:0]}};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The datapath against it
+  integer fj;
+  always @(*) begin
+    if (f_past_valid) begin
+      assert (run == (f_age <= F_FIN[10:0]));
+      assert (done_o == (f_age == F_FIN[10:0]));
+      // each lane's quotient, at the edge ending its pass, for a group of the domain
+      if (pass_end)
+        for (fj = 0; fj < NL; fj = fj + 1)
+          for (fg = 0; fg < N; fg = fg + 1)
+            if (lge[fj] && (lgi[fj*CW +: CW] == fg[CW-1:0]) && fr_grp[fg])
+              assert ({{(F_RW-AW){1'b0}}, ldx_d[fj*QW +: AW]} == fr_qs[fg*F_RW +: F_RW]);
+      // (and, as the simulation checks, fits AW bits: the width argument of 8.3)
+      if (pass_end)
+        for (fj = 0; fj < NL; fj = fj + 1)
+          if (lgl[fj]) assert (ldx_d[fj*QW + AW +: QW - AW] == {(QW-AW){1'b0}});
+      if (run && (cnt_q == C_AVG_END))
+        assert ({{(F_RW-AW){1'b0}}, adx_d[AW-1:0]} == fr_avg);
+      if (run && (cnt_q == C_PICK)) begin
+        assert (gf_v_q[0] == fr_hasb);
+        assert ({{(F_RW-AW){1'b0}}, pk_max} == fr_max);
+        assert (pk_b == fr_b);
+        assert ({{(F_RW-AW){1'b0}}, pk_this} == fr_this);
+      end
+      if (done_o) assert (res_o == fr_res);
+    end
+  end
+  always @(posedge clk_i)
+    if (f_past_valid && $past(done_o)) assert (regs_o == $past(fr_regs));
+`endif
+`endif
+`endif
 endmodule
 
 // hws_argmax: one level of an in-place argmax fold, the rule of both of hws_balance's trees

@@ -47,6 +47,27 @@ module hws_div8 #(
   end
   // df[DW] is the top bit of a remainder below the divisor: always 0 when q is 1.
   wire unused_df = df[DW];
+`ifdef FORMAL
+  // One call (en_i high) as a relation: from a partial remainder below the
+  // divisor, {r_i, the top 8 bits of x_i} = q * d_i + r_o with q = x_o[7:0] and r_o < d_i
+  // (so q and r_o are the quotient and remainder of that (DW+8)-bit number by d_i), and the
+  // rest of x_i moves up by 8. Five calls from r = the dividend's top 8 bits then leave the
+  // quotient of the whole dividend in x (hws_balance). Not checked inside hws_balance's
+  // proofs (HWS_F_DIV8_TRUSTED) or the engine's (HWS_F_ENGINE). Not proven: docs/formal.md,
+  // "What is not proven here".
+`ifndef HWS_F_DIV8_TRUSTED
+`ifndef HWS_F_ENGINE
+  always @(*) begin
+    if (en_i && (r_i < d_i)) begin
+      assert (r_o < d_i);
+      assert ({r_i, x_i[XW-1 -: 8]} ==
+              ({{DW{1'b0}}, x_o[7:0]} * {8'd0, d_i}) + {8'd0, r_o});
+      assert (x_o[XW-1:8] == x_i[XW-9:0]);
+    end
+  end
+`endif
+`endif
+`endif
 endmodule
 
 `default_nettype wire
