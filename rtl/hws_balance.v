@@ -1066,15 +1066,7 @@ module hws_balance #(
 
   // The tables of the query's level l (P0 every CPU alone, P1..P3 stored) and of l + 1 (P4
   // for level 3: every CPU names 0), from the level at go (level_i) or latched (f_l)
-  function automatic [N*CW-1:0] f_ident(input integer unused_arg);
-    integer x;
-    begin
-      f_ident = {N*CW{1'b0}};
-      for (x = 0; x < N; x = x + 1) f_ident[x*CW +: CW] = x[CW-1:0];
-      if (unused_arg != 0) f_ident = {N*CW{1'b0}};
-    end
-  endfunction
-  localparam [N*CW-1:0] F_IDENT = f_ident(0);
+  localparam [N*CW-1:0] F_IDENT = IDENT;   // P0, the datapath's table (ident_fn)
   reg [2:0]      fk_l;
   reg [N*CW-1:0] fk_tl, fk_th;
   reg            fk_pl, fk_ph, fk_nest;   // the DOMAIN check's rules hold for Pl, P(l+1), both
