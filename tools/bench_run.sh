@@ -26,7 +26,8 @@ case $reps in '' | *[!0-9]* | 0) die "BENCH_RUN_REPEATS must be a whole number >
 [ -f "$rec" ] || die "no record $rec (make bench writes it first)"
 [ -x "$hw" ] || die "$hw is not built (make)"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+tmp=
+trap 'rm -rf "$t"; [ -z "$tmp" ] || rm -f "$tmp"' EXIT
 workload="hackbench:groups=4,loops=$loops"
 topo="pkg=1,core=8,smt=1"
 for b in model rtl; do
