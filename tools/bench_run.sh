@@ -21,8 +21,12 @@ rec=$1
 hw=${2:-build/hwsched}
 loops=${BENCH_RUN_LOOPS:-200}
 reps=${BENCH_RUN_REPEATS:-3}
-case $loops in '' | *[!0-9]*) die "BENCH_RUN_LOOPS must be a whole number, got '$loops'" ;; esac
-case $reps in '' | *[!0-9]* | 0) die "BENCH_RUN_REPEATS must be a whole number >= 1, got '$reps'" ;; esac
+case $loops in '' | *[!0-9]*) loops=x ;; esac
+[ "$loops" != x ] && [ ${#loops} -le 6 ] && [ "$loops" -ge 1 ] ||
+	die "BENCH_RUN_LOOPS must be a whole number 1..999999, got '${BENCH_RUN_LOOPS:-}'"
+case $reps in '' | *[!0-9]*) reps=x ;; esac
+[ "$reps" != x ] && [ ${#reps} -le 2 ] && [ "$reps" -ge 1 ] ||
+	die "BENCH_RUN_REPEATS must be a whole number 1..99, got '${BENCH_RUN_REPEATS:-}'"
 [ -f "$rec" ] || die "no record $rec (make bench writes it first)"
 [ -x "$hw" ] || die "$hw is not built (make)"
 t=$(mktemp -d)
