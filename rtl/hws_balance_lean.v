@@ -1,0 +1,625 @@
+// hws_balance_lean: an area-lean drop-in for hws_balance (the BALANCE query of the
+// load-comparison unit, docs/accelerator.md 8.2, 8.3): the same parameters and ports, and
+// at done_o the same result word and BAL_* registers for the same query and state, but a
+// serial datapath: one divider, one shift-add multiplier, one load adder, no block sums.
+//
+// BALANCE(c, level l, idle type) answers find_busiest_group + find_busiest_queue exactly as
+// hws_find_busiest() of lib/hws_balance.c (and as hws_balance), over c's level-l domain
+// (the CPUs x with block(l+1, x) == block(l+1, c)) whose groups are the level-l blocks in
+// it, in increasing order of their leader. The engine pulses go_i at the edge that ends
+// the check cycle; done_o is high in the final cycle, whose edge is the completion edge.
+//
+// Structure. Nothing is kept between queries but pw and pct (as hws_balance: flops): the
+// group sums are added at query time by scanning the CPUs through a CPU-index multiplexer
+// (one load, history and leader read per cycle), group by group, so the upd_* and lset_*
+// ports (hws_bsum's protocol) are not used. One hws_div8 (8 quotient bits per cycle)
+// divides in turn every group's sum * 1024 / pw, avg_load, tmp1 = 2^20 / pb and tmp2 =
+// n2 / pt; one MSB-first shift-add multiplier (one adder) makes the five products of the
+// verdict in turn; a last scan finds the busiest CPU. Every division is a 40-quotient-bit
+// restoring division (5 cycles, dividend {r = bits 47..40, x = bits 39..0}), so every
+// quotient and remainder is that of the integer formula, as in hws_balance (whose tmp1 and
+// tmp2 take 2 cycles of the same steps: the same quotient and remainder).
+//
+// Schedule (k = the step counter of a phase; N = NR_CPUS; cycle 1 = the cycle after the go
+// edge):
+//   INIT   1 cycle          T = leader of c's level-l block, h = c's level-(l+1) leader
+//   GROUP  N slots of       slot g (candidate leader g = 0..N-1):
+//          N + BL_DIV         k = 0..N-1   scan CPU k: sum += its load (target load when
+//                                          g = T, source load else, load now for the idle
+//                                          types) when lead_l[k] == g; at k = 0 also the
+//                                          previous slot's quotient is compared (below)
+//                             k = N        g leads a group of the domain (lead_l[g] == g,
+//                                          lead_(l+1)[g] == h): total_load += sum,
+//                                          total_pwr += pw[l][g]; first divider cycle
+//                             k = N..N+4   sum * 1024 / pw[l][g]
+//                          the compare (at k = 0 of the next slot, or AVG's first cycle):
+//                          g = T gives this_load; another group of the domain with a
+//                          quotient > max_load (strictly: the lowest leader wins ties,
+//                          as the C's '>' in leader order; max_load starts at 0) is the
+//                          busiest so far
+//   AVG    BL_DIV           avg_load = total_load * 1024 / total_pwr
+//   PW     BL_PW = 2        pb = pw[l][busiest], then pt = pw[l][T]
+//   MUL    BL_NMUL x BL_MUL five products, BL_MUL = 17 MSB-first steps each (the multiplier
+//                           taken as 17 bits), each product stored in the next phase's
+//                           first cycle: pm = pb * min(max, 8191) (and n2 = min(pm, 2^20)),
+//                           ptp = pt * min(this, 8191), p5 = min(max - avg, avg - this) *
+//                           min(pb, pt) (imb_big, imb), pp = pct[l] * this, m100 = 100 * max
+//                           (within = m100 <= pp)
+//   TMP    2 x BL_DIV       tmp1 = 2^20 / pb (rem1), then tmp2 = n2 / pt (rem2)
+//   VERD   1                the verdict (verdict_fn, hws_balance's, from the same values)
+//   CPU    N                the busiest CPU: the CPUs of the busiest group, the greatest
+//                           source load (load now for the idle types), the lowest on ties
+//   FIN    1                result word out, BAL_* registers written at its edge
+// So the final cycle is CF = BL_INIT + N (N + BL_DIV) + BL_DIV + BL_PW + BL_NMUL BL_MUL +
+// 2 BL_DIV + BL_VERD + N, and a BALANCE completes CF + 1 = BL_LAT_BASE + BL_LAT_CPU N +
+// N^2 edges after its pop (BL_LAT_BASE = 106, BL_LAT_CPU = 6: 113 edges at N = 1, 122 at
+// 2, 133 at 3, 146 at 4, 218 at 8, 4586 at 64), whatever the loads, groups, level and
+// verdict. One BALANCE runs at a time (the engine executes one command at a time).
+//
+// Parameter BAL_LANES is accepted (so a generate can pick either unit with the same
+// parameter list) and ignored: this unit has one divider.
+//
+// Simulation cost: the combinational blocks compute under their phase's enable (zeros, or
+// hws_div8's don't-care, outside), so an edge outside a BALANCE costs a few compares.
+`default_nettype none
+
+module hws_balance_lean #(
+  parameter integer NR_CPUS = 8,   // CPUs, 1..64
+  parameter integer LOAD_W  = 26,  // width of a per-CPU load or history, 18..30
+  parameter integer BAL_LANES = 0, // accepted (0..NR_CPUS, as hws_balance) and ignored
+  // cpu index width (derived; not to be overridden)
+  parameter integer CW      = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1
+) (
+  input  wire                       clk_i,
+  input  wire                       srst_i,     // synchronous reset: pw = 1024, pct = 125,
+                                                // BAL_* = 0, a BALANCE abandoned
+  // DOM_SET k = 0 (checks passed): pct[pct_lvl_i] = pct_i
+  input  wire                       pct_we_i,
+  input  wire [1:0]                 pct_lvl_i,
+  input  wire [7:0]                 pct_i,
+  // DOM_SET k = 4..7 (checks passed): pw[pw_lvl_i][pw_cpu_i] = pw_i
+  input  wire                       pw_we_i,
+  input  wire [1:0]                 pw_lvl_i,
+  input  wire [5:0]                 pw_cpu_i,   // < NR_CPUS
+  input  wire [16:0]                pw_i,       // >= 256 (PWW bits)
+  // The stored partitions P1..P3 (lead of CPU x at [x*CW +: CW]), consistent when go_i
+  input  wire [NR_CPUS*CW-1:0]      lead1_i,
+  input  wire [NR_CPUS*CW-1:0]      lead2_i,
+  input  wire [NR_CPUS*CW-1:0]      lead3_i,
+  // The leader writes and load updates of hws_balance's block sums: not used here (the
+  // sums are added at query time from lead*_i, load_i and hist_i).
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire                       lset_i,
+  input  wire [1:0]                 lset_k_i,
+  input  wire [CW-1:0]              lset_cpu_i,
+  input  wire [CW-1:0]              lset_v_i,
+  input  wire                       upd_i,
+  input  wire [CW-1:0]              upd_cpu_i,
+  input  wire [LOAD_W-1:0]          upd_now_old_i,
+  input  wire [LOAD_W-1:0]          upd_now_new_i,
+  input  wire [LOAD_W-1:0]          upd_h_old_i,
+  input  wire [LOAD_W-1:0]          upd_h_new_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // BALANCE(cpu, level, idle type): go_i at the edge ending its check cycle
+  input  wire                       go_i,
+  input  wire [5:0]                 cpu_i,      // < NR_CPUS
+  input  wire [1:0]                 level_i,
+  input  wire                       now_only_i, // idle type IDLE or NEWLY_IDLE: loads now
+  input  wire [NR_CPUS*LOAD_W-1:0]  load_i,     // load[x] (now) at [x*LOAD_W +: LOAD_W]
+  input  wire [NR_CPUS*LOAD_W-1:0]  hist_i,     // hist[x]
+  output wire                       done_o,     // the final cycle: completes at this edge
+  output wire [31:0]                res_o,      // the result word, valid with done_o
+  output wire [127:0]               regs_o      // {BAL_IMB, BAL_AVG, BAL_MAX, BAL_THIS}
+);
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+
+  localparam integer N   = NR_CPUS;
+  // Widths of the datapath (docs/accelerator.md 8.3), as hws_balance's
+  localparam integer PWW = HWS_DSET_HI_W + HWS_DSET_DATA_W;  // a group power
+  localparam integer QW  = 40;                 // dividend bits brought down, then quotient
+  localparam integer DNW = QW + 8;             // a dividend: its top 8 bits the first
+                                               // partial remainder
+  localparam integer SW  = LOAD_W + CW;        // a sum of per-CPU loads
+  localparam integer AW  = SW + 2;             // a scaled load, sum * 1024 / power (>= 256)
+  localparam integer DVW = PWW + CW;           // total power: up to NR_CPUS powers
+  localparam integer NPW = 4 << CW;            // pw words, address {level, cpu}
+  localparam integer ACW = (AW + PWW > 42) ? AW + PWW : 42;   // the multiplier's accumulator
+
+  // The schedule's terms (the latency formula of the header)
+  localparam integer BL_INIT = 1;              // T and h
+  localparam integer BL_DIV  = 5;              // one division: 40 quotient bits, 8 a cycle
+  localparam integer BL_PW   = 2;              // pb, pt
+  localparam integer BL_MUL  = PWW;            // one product: 17 multiplier bits, 1 a cycle
+  localparam integer BL_NMUL = 5;              // products
+  localparam integer BL_VERD = 1;              // the verdict
+  localparam integer BL_FIN  = 1;              // the final cycle
+  localparam integer BL_LAT_BASE = BL_INIT + BL_DIV + BL_PW + BL_NMUL * BL_MUL + 2 * BL_DIV +
+                                   BL_VERD + BL_FIN + 1;   // (+ 1: the check cycle) = 106
+  localparam integer BL_LAT_CPU  = BL_DIV + 1;   // per CPU: a slot's divider cycles, the
+                                                 // busiest-CPU scan; plus N^2 scan cycles
+  localparam integer CF  = BL_LAT_BASE - 1 + BL_LAT_CPU * N + N * N;   // the final cycle
+  localparam integer SLOT = N + BL_DIV;        // cycles of one GROUP slot
+  localparam integer KMAX = (SLOT > BL_MUL) ? SLOT : BL_MUL;
+  localparam integer KW  = $clog2(KMAX + 1);   // the step counter
+
+`include "hws_params.vh"
+`ifndef __ICARUS__
+  generate
+    if (`HWS_PARAM_BAD_NR_CPUS || LOAD_W < 18 || LOAD_W > 30 || `HWS_PARAM_BAD_BAL_LANES ||
+        CW != ((NR_CPUS > 1) ? $clog2(NR_CPUS) : 1)) begin : g_bad_param
+      $error("hws_balance_lean: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
+             NR_CPUS, LOAD_W, BAL_LANES, CW);
+    end
+    if (BL_LAT_BASE != 106 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
+        CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_NMUL * BL_MUL + 2 * BL_DIV + BL_VERD +
+              N + BL_FIN || KW < 5) begin : g_bad_lat
+      $error("hws_balance_lean: the schedule's terms disagree with the header");
+    end
+  endgenerate
+`endif
+
+  // Phases
+  localparam [3:0] P_IDLE = 4'd0, P_INIT = 4'd1, P_GRP = 4'd2, P_AVG = 4'd3, P_PB = 4'd4,
+                   P_PT = 4'd5, P_MUL = 4'd6, P_T1 = 4'd7, P_T2 = 4'd8, P_VERD = 4'd9,
+                   P_CPU = 4'd10, P_FIN = 4'd11;
+  localparam integer I_SLOT = SLOT - 1;
+  localparam integer I_DIV  = BL_DIV - 1;
+  localparam integer I_MUL  = BL_MUL - 1;
+  localparam integer I_CPU  = N - 1;
+  localparam [KW-1:0] K_N    = N[KW-1:0];              // GROUP: the leader cycle
+  localparam [KW-1:0] K_SLOT = I_SLOT[KW-1:0];         // GROUP: the slot's last cycle
+  localparam [KW-1:0] K_DIV  = I_DIV[KW-1:0];          // a division's last cycle
+  localparam [KW-1:0] K_MUL  = I_MUL[KW-1:0];          // a product's last step
+  localparam [KW-1:0] K_CPU  = I_CPU[KW-1:0];          // CPU: the last CPU
+  localparam [KW-1:0] K_ONE  = 1;
+  localparam [CW-1:0] G_LAST = I_CPU[CW-1:0];
+  localparam [AW-1:0] L8191 = 8191;
+  localparam [AW-1:0] L2048 = 2048;
+
+  // ---------------------------------------------------------------------------------------
+  // pct[l] and pw[l][x]: as hws_balance
+  reg [31:0] pct_q;
+  always @(posedge clk_i) begin
+    if (srst_i)        pct_q <= {4{HWS_DEF_PCT[7:0]}};
+    else if (pct_we_i) pct_q[pct_lvl_i*8 +: 8] <= pct_i;
+  end
+  reg  [NPW*PWW-1:0] pw_q;
+  wire [CW+1:0]     pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
+  integer           pwx;
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      pw_q <= {NPW{HWS_DEF_POWER[PWW-1:0]}};
+    end else if (pw_we_i) begin
+      for (pwx = 0; pwx < NPW; pwx = pwx + 1)
+        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*PWW +: PWW] <= pw_i;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // State of one BALANCE (no reset but the phase: go_i sets what is read before written)
+  reg  [3:0]        ph_q;                   // phase, P_IDLE outside a BALANCE
+  reg  [KW-1:0]     k_q;                    // step in the phase
+  reg  [CW-1:0]     g_q;                    // GROUP: the slot's candidate leader
+  reg  [2:0]        mi_q;                   // MUL: the product, 0..4
+  reg  [1:0]        lvl_q;
+  reg               now_q;
+  reg  [CW-1:0]     c_q;                    // the query's CPU
+  reg  [CW-1:0]     this_ld_q;              // T, leader of the local group
+  reg  [CW-1:0]     hc_q;                   // c's level-(l+1) leader (the domain)
+  reg  [SW-1:0]     sum_q;                  // the slot's group sum
+  reg  [SW-1:0]     tot_q;                  // total_load
+  reg  [DVW-1:0]    tpw_q;                  // total_pwr
+  reg               lvg_q, isT_q;           // the divided group leads a group of the
+  reg  [CW-1:0]     dg_q;                   // domain, is T; its leader
+  reg  [DVW-1:0]    dr_q;                   // divider: partial remainder
+  reg  [QW-1:0]     dx_q;                   // ... dividend bits to bring down / quotient
+  reg               has_b_q;                // a busiest group so far
+  reg  [CW-1:0]     bus_q;                  // its leader (0 when none)
+  reg  [AW-1:0]     max_q, this_q, avg_q;   // max_load, this_load, avg_load
+  reg  [PWW-1:0]    pb_q, pt_q;             // powers of the busiest and the local group
+  reg  [ACW-1:0]    acc_q;                  // the multiplier's accumulator
+  reg  [29:0]       pm_q, ptp_q;            // pb * min(max, 8191), pt * min(this, 8191)
+  reg  [20:0]       n2_q;                   // min(max_load * pb, 2^20)
+  reg               imb_big_q;              // imb >= 1024
+  reg  [31:0]       imb_q;                  // (uint32) imb
+  reg  [ACW-1:0]    pp_q;                   // pct * this_load
+  reg               within_q;               // 100 * max_load <= pct * this_load
+  reg  [12:0]       tmp1_q;                 // 2^20 / pb
+  reg  [PWW-1:0]    rem1_q;                 // 2^20 % pb
+  reg  [2:0]        verd_q;                 // the verdict
+  reg               cv_q;                   // busiest CPU so far: found, load, CPU
+  reg  [LOAD_W-1:0] cl_q;
+  reg  [CW-1:0]     ci_q;
+
+  wire run = (ph_q != P_IDLE);
+  wire in_grp = (ph_q == P_GRP);
+  wire in_div = (in_grp && (k_q >= K_N)) || (ph_q == P_AVG) || (ph_q == P_T1) || (ph_q == P_T2);
+  wire div_first = (in_grp && (k_q == K_N)) || (((ph_q == P_AVG) || (ph_q == P_T1) ||
+                                                (ph_q == P_T2)) && (k_q == {KW{1'b0}}));
+  wire in_mul = (ph_q == P_MUL);
+
+  // ---------------------------------------------------------------------------------------
+  // The CPU-index multiplexer: CPU idx's load, history, level-l and level-(l+1) leaders.
+  // idx: c (INIT), the candidate leader g (GROUP, k = N), else the scan's CPU k.
+  reg  [CW-1:0]     idx;
+  reg  [LOAD_W-1:0] rd_n, rd_h;
+  reg  [CW-1:0]     rd_l1, rd_l2, rd_l3, rd_tl, rd_th;
+  integer           rx;
+  always @* begin
+    idx = {CW{1'b0}};
+    rd_n = {LOAD_W{1'b0}};  rd_h = {LOAD_W{1'b0}};
+    rd_l1 = {CW{1'b0}};  rd_l2 = {CW{1'b0}};  rd_l3 = {CW{1'b0}};
+    rd_tl = {CW{1'b0}};  rd_th = {CW{1'b0}};
+    if (run) begin
+      idx = (ph_q == P_INIT) ? c_q : (in_grp && (k_q == K_N)) ? g_q : k_q[CW-1:0];
+      for (rx = 0; rx < N; rx = rx + 1) begin
+        if (idx == rx[CW-1:0]) begin
+          rd_n  = load_i[rx*LOAD_W +: LOAD_W];
+          rd_h  = hist_i[rx*LOAD_W +: LOAD_W];
+          rd_l1 = lead1_i[rx*CW +: CW];
+          rd_l2 = lead2_i[rx*CW +: CW];
+          rd_l3 = lead3_i[rx*CW +: CW];
+        end
+      end
+      case (lvl_q)
+        2'd0:    begin rd_tl = idx;   rd_th = rd_l1;      end
+        2'd1:    begin rd_tl = rd_l1; rd_th = rd_l2;      end
+        2'd2:    begin rd_tl = rd_l2; rd_th = rd_l3;      end
+        default: begin rd_tl = rd_l3; rd_th = {CW{1'b0}}; end
+      endcase
+    end
+  end
+  // source (min) and target (max) load of that CPU
+  wire              h_lt  = (rd_h < rd_n);
+  wire [LOAD_W-1:0] rd_mn = h_lt ? rd_h : rd_n;
+  wire [LOAD_W-1:0] rd_mx = h_lt ? rd_n : rd_h;
+
+  // The power multiplexer: pw[l][pidx], pidx the slot's g (GROUP), B (PB, T1), else T.
+  reg  [CW-1:0]     pidx;
+  reg  [PWW-1:0]    pw_rd;
+  integer           px;
+  always @* begin
+    pidx = {CW{1'b0}};
+    pw_rd = {PWW{1'b0}};
+    if (run) begin
+      pidx = in_grp ? g_q : ((ph_q == P_PB) || (ph_q == P_T1)) ? bus_q : this_ld_q;
+      for (px = 0; px < N; px = px + 1)
+        if (pidx == px[CW-1:0])
+          case (lvl_q)
+            2'd0:    pw_rd = pw_q[((0 << CW) + px)*PWW +: PWW];
+            2'd1:    pw_rd = pw_q[((1 << CW) + px)*PWW +: PWW];
+            2'd2:    pw_rd = pw_q[((2 << CW) + px)*PWW +: PWW];
+            default: pw_rd = pw_q[((3 << CW) + px)*PWW +: PWW];
+          endcase
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // The divider: a division's first cycle takes the dividend (GROUP {sum, 10'b0}, AVG
+  // {total_load, 10'b0}, T1 2^20, T2 n2), the others the registers; the divisor is
+  // total_pwr (AVG) or the power read (pw[l][g], pb, pt).
+  reg  [DNW-1:0]    dn;
+  always @* begin
+    dn = {DNW{1'b0}};
+    if (div_first) begin
+      if (in_grp)              dn[SW+9:0] = {sum_q, 10'd0};
+      else if (ph_q == P_AVG)  dn[SW+9:0] = {tot_q, 10'd0};
+      else if (ph_q == P_T1)   dn[20] = 1'b1;
+      else                     dn[20:0] = n2_q;
+    end
+  end
+  wire [DVW-1:0] dv_d = (ph_q == P_AVG) ? tpw_q : {{(DVW-PWW){1'b0}}, pw_rd};
+  wire [DVW-1:0] dr_st;
+  wire [QW-1:0]  dx_st;
+  hws_div8 #(.DW(DVW), .XW(QW)) u_div (
+    .en_i(in_div), .r_i(div_first ? {{(DVW-8){1'b0}}, dn[DNW-1:QW]} : dr_q),
+    .x_i(div_first ? dn[QW-1:0] : dx_q), .d_i(dv_d), .r_o(dr_st), .x_o(dx_st));
+
+  // The quotient just completed (dx_q) against the busiest so far: at k = 0 of a GROUP
+  // slot (the previous slot's group; nothing in slot 0) and AVG's first cycle (the last).
+  wire           cmp_en = (in_grp || (ph_q == P_AVG)) && (k_q == {KW{1'b0}});
+  wire [AW-1:0]  dq     = dx_q[AW-1:0];
+  wire           take   = cmp_en && lvg_q && !isT_q && (dq != {AW{1'b0}}) &&
+                          (!has_b_q || (dq > max_q));
+
+  // The scan's load of CPU k for the slot's group: target load of T, source load else,
+  // load now for the idle types; counted when CPU k is in group g.
+  wire           scan_en = in_grp && (k_q < K_N);
+  wire [LOAD_W-1:0] sv   = now_q ? rd_n : (g_q == this_ld_q) ? rd_mx : rd_mn;
+  wire           smem    = scan_en && (rd_tl == g_q);
+  wire [SW-1:0]  sum_d   = ((k_q == {KW{1'b0}}) ? {SW{1'b0}} : sum_q) +
+                           (smem ? {{CW{1'b0}}, sv} : {SW{1'b0}});
+  wire           lv_now  = in_grp && (k_q == K_N) && (rd_tl == g_q) && (rd_th == hc_q);
+
+  // ---------------------------------------------------------------------------------------
+  // The multiplier: acc = 2 acc + (bit ? a : 0), the multiplier's bits from bit 16 down
+  // (k = 0..16; k = 0 starts from 0). Products (mi): 0 pb * min(max, 8191), 1 pt *
+  // min(this, 8191), 2 min(max - avg, avg - this) * min(pb, pt), 3 this * pct, 4 max * 100.
+  reg  [AW-1:0]     ma;
+  reg  [PWW-1:0]    mb;
+  reg  [AW-1:0]     m_dmx, m_dth;
+  reg  [ACW-1:0]    acc_d;
+  wire [KW-1:0]     mbk = K_MUL - k_q;   // the multiplier bit of step k (KW >= 5)
+  always @* begin
+    ma = {AW{1'b0}};
+    mb = {PWW{1'b0}};
+    m_dmx = {AW{1'b0}};
+    m_dth = {AW{1'b0}};
+    acc_d = {ACW{1'b0}};
+    if (in_mul) begin
+      case (mi_q)
+        3'd0: begin
+          ma = {{(AW-PWW){1'b0}}, pb_q};
+          mb = {4'd0, (max_q > L8191) ? 13'h1fff : max_q[12:0]};
+        end
+        3'd1: begin
+          ma = {{(AW-PWW){1'b0}}, pt_q};
+          mb = {4'd0, (this_q > L8191) ? 13'h1fff : this_q[12:0]};
+        end
+        3'd2: begin
+          m_dmx = max_q - avg_q;
+          m_dth = avg_q - this_q;
+          ma = (m_dmx < m_dth) ? m_dmx : m_dth;
+          mb = (pb_q < pt_q) ? pb_q : pt_q;
+        end
+        3'd3: begin
+          ma = this_q;
+          mb = {{(PWW-8){1'b0}}, pct_q[lvl_q*8 +: 8]};
+        end
+        default: begin
+          ma = max_q;
+          mb = 17'd100;
+        end
+      endcase
+      acc_d = ((k_q == {KW{1'b0}}) ? {ACW{1'b0}} : {acc_q[ACW-2:0], 1'b0}) +
+              (mb[mbk[4:0]] ? {{(ACW-AW){1'b0}}, ma} : {ACW{1'b0}});
+    end
+  end
+  wire mul_store = in_mul && (k_q == {KW{1'b0}});   // the previous product is in acc_q
+  function automatic [63:0] a64(input [ACW-1:0] v);
+    a64 = {{(64-ACW){1'b0}}, v};
+  endfunction
+  wire [63:0] acc64 = a64(acc_q);
+
+  // The verdict (enum hws_balance_verdict): hws_balance's verdict_fn, from the same values
+  // (tmp1 = 2^20 / pb with rem1 = 2^20 % pb, and rem2 = n2 % pt).
+  function automatic [2:0] verdict_fn(input [12:0] tmp1, input [PWW-1:0] rem1,
+                                      input [PWW-1:0] rem2);
+    reg [26:0] pbk, ptk, a1, a2, m1, m2;
+    reg [29:0] x1;
+    reg [30:0] x2;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [27:0] now_s, move_s;      // * 1024: only bits 27:10 are compared
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      pbk = {pb_q, 10'd0};
+      ptk = {pt_q, 10'd0};
+      a1 = (pm_q < {3'd0, pbk}) ? pm_q[26:0] : pbk;
+      a2 = (ptp_q < {3'd0, ptk}) ? ptp_q[26:0] : ptk;
+      x1 = pm_q - (30'd1048576 - {13'd0, rem1});                 // pb * (max - tmp1)
+      x2 = {1'b0, ptp_q} + {10'd0, n2_q} - {14'd0, rem2};        // pt * (this + tmp2)
+      m1 = 27'd0;
+      if (max_q > {{(AW-13){1'b0}}, tmp1})
+        m1 = (x1 < {3'd0, pbk}) ? x1[26:0] : pbk;
+      m2 = (x2 < {4'd0, ptk}) ? x2[26:0] : ptk;
+      now_s  = {1'b0, a1} + {1'b0, a2};
+      move_s = {1'b0, m1} + {1'b0, m2};
+      if (!has_b_q)                      verdict_fn = 3'd1;   // NO_BUSIEST
+      else if (this_q >= max_q)          verdict_fn = 3'd2;   // THIS_IS_MAX
+      else if (this_q >= avg_q)          verdict_fn = 3'd3;   // THIS_ABOVE_AVG
+      else if (within_q)                 verdict_fn = 3'd4;   // WITHIN_PCT
+      else if (imb_big_q)                verdict_fn = 3'd6;   // MOVE
+      else if (max_q - this_q >= L2048)  verdict_fn = 3'd7;   // MOVE_ONE: a gap of two tasks
+      else if ({8'd0, move_s[27:10]} < {8'd0, now_s[27:10]} + 26'd128)
+                                         verdict_fn = 3'd5;   // NO_GAIN
+      else                               verdict_fn = 3'd7;   // MOVE_ONE: 1/8 CPU gained
+    end
+  endfunction
+  reg [2:0] verd_d;
+  always @* begin
+    verd_d = 3'd0;
+    if (ph_q == P_VERD) verd_d = verdict_fn(tmp1_q, rem1_q, dr_q[PWW-1:0]);
+  end
+
+  // (uint32) of a scaled load
+  function automatic [31:0] lo32(input [AW-1:0] v);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [AW+31:0] w;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      w = {32'd0, v};
+      lo32 = w[31:0];
+    end
+  endfunction
+
+  // The busiest-CPU scan (CPU k): a CPU of the busiest group whose source load (load now
+  // for the idle types) is greater than the best so far
+  wire              cpu_en = (ph_q == P_CPU);
+  wire [LOAD_W-1:0] cv     = now_q ? rd_n : rd_mn;
+  wire              ctake  = cpu_en && has_b_q && (rd_tl == bus_q) && (!cv_q || (cv > cl_q));
+
+  // ---------------------------------------------------------------------------------------
+  // Sequencing
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      ph_q <= P_IDLE;
+    end else if (go_i) begin
+      ph_q <= P_INIT;
+      k_q  <= {KW{1'b0}};
+    end else if (run) begin
+      k_q <= k_q + K_ONE;
+      case (ph_q)
+        P_INIT: begin
+          ph_q <= P_GRP;
+          k_q  <= {KW{1'b0}};
+          g_q  <= {CW{1'b0}};
+        end
+        P_GRP:
+          if (k_q == K_SLOT) begin
+            k_q <= {KW{1'b0}};
+            g_q <= g_q + {{(CW-1){1'b0}}, 1'b1};
+            if (g_q == G_LAST) ph_q <= P_AVG;
+          end
+        P_AVG:
+          if (k_q == K_DIV) begin
+            ph_q <= P_PB;
+            k_q  <= {KW{1'b0}};
+          end
+        P_PB: ph_q <= P_PT;
+        P_PT: begin
+          ph_q <= P_MUL;
+          k_q  <= {KW{1'b0}};
+          mi_q <= 3'd0;
+        end
+        P_MUL:
+          if (k_q == K_MUL) begin
+            k_q <= {KW{1'b0}};
+            mi_q <= mi_q + 3'd1;
+            if (mi_q == 3'd4) ph_q <= P_T1;
+          end
+        P_T1, P_T2:
+          if (k_q == K_DIV) begin
+            ph_q <= (ph_q == P_T1) ? P_T2 : P_VERD;
+            k_q  <= {KW{1'b0}};
+          end
+        P_VERD: begin
+          ph_q <= P_CPU;
+          k_q  <= {KW{1'b0}};
+        end
+        P_CPU:
+          if (k_q == K_CPU) ph_q <= P_FIN;
+        default: ph_q <= P_IDLE;   // P_FIN
+      endcase
+    end
+  end
+
+  // Datapath registers
+  always @(posedge clk_i) begin
+    if (go_i) begin
+      lvl_q     <= level_i;
+      now_q     <= now_only_i;
+      c_q       <= cpu_i[CW-1:0];
+      tot_q     <= {SW{1'b0}};
+      tpw_q     <= {DVW{1'b0}};
+      lvg_q     <= 1'b0;
+      isT_q     <= 1'b0;
+      has_b_q   <= 1'b0;
+      bus_q     <= {CW{1'b0}};
+      max_q     <= {AW{1'b0}};
+      cv_q      <= 1'b0;
+      cl_q      <= {LOAD_W{1'b0}};
+      ci_q      <= {CW{1'b0}};
+    end
+    if (ph_q == P_INIT) begin
+      this_ld_q <= rd_tl;
+      hc_q      <= rd_th;
+    end
+    if (scan_en) sum_q <= sum_d;
+    if (lv_now) begin
+      tot_q <= tot_q + sum_q;
+      tpw_q <= tpw_q + {{(DVW-PWW){1'b0}}, pw_rd};
+    end
+    if (in_grp && (k_q == K_N)) begin
+      lvg_q <= lv_now;
+      isT_q <= (g_q == this_ld_q);
+      dg_q  <= g_q;
+    end
+    if (in_div) begin
+      dr_q <= dr_st;
+      dx_q <= dx_st;
+    end
+    if (cmp_en && isT_q) this_q <= dq;
+    if (take) begin
+      has_b_q <= 1'b1;
+      bus_q   <= dg_q;
+      max_q   <= dq;
+    end
+    if ((ph_q == P_AVG) && (k_q == K_DIV)) avg_q <= dx_st[AW-1:0];
+    if (ph_q == P_PB) pb_q <= pw_rd;
+    if (ph_q == P_PT) pt_q <= pw_rd;
+    if (in_mul) acc_q <= acc_d;
+    if (mul_store) begin
+      case (mi_q)
+        3'd1: begin
+          pm_q <= acc_q[29:0];
+          n2_q <= (acc64 < 64'd1048576) ? acc_q[20:0] : 21'd1048576;
+        end
+        3'd2: ptp_q <= acc_q[29:0];
+        3'd3: begin
+          imb_big_q <= (acc64 >= 64'd1048576);
+          imb_q     <= acc64[41:10];
+        end
+        3'd4: pp_q <= acc_q;
+        default: ;
+      endcase
+    end
+    if ((ph_q == P_T1) && (k_q == {KW{1'b0}})) within_q <= (acc_q <= pp_q);
+    if ((ph_q == P_T2) && (k_q == {KW{1'b0}})) begin
+      tmp1_q <= dx_q[12:0];
+      rem1_q <= dr_q[PWW-1:0];
+    end
+    if (ph_q == P_VERD) verd_q <= verd_d;
+    if (ctake) begin
+      cv_q <= 1'b1;
+      cl_q <= cv;
+      ci_q <= k_q[CW-1:0];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Result and registers (as hws_balance)
+  wire       has_cpu = (verd_q == 3'd6) || (verd_q == 3'd7);
+  reg  [5:0] bus6, bq6, this6;
+  always @* begin
+    bus6 = 6'd0;
+    bq6  = 6'd0;
+    this6 = 6'd0;
+    bus6[CW-1:0]  = bus_q;
+    bq6[CW-1:0]   = has_cpu ? ci_q : {CW{1'b0}};
+    this6[CW-1:0] = this_ld_q;
+  end
+  assign res_o = ({29'd0, verd_q}   << HWS_BRES_VERDICT_LSB) |
+                 ({31'd0, has_b_q}  << HWS_BRES_HAS_BUSIEST_LSB) |
+                 ({26'd0, bus6}     << HWS_BRES_BUSIEST_LSB) |
+                 ({31'd0, has_cpu}  << HWS_BRES_HAS_CPU_LSB) |
+                 ({26'd0, bq6}      << HWS_BRES_BUSIEST_CPU_LSB) |
+                 ({26'd0, this6}    << HWS_BRES_THIS_LSB);
+  assign done_o = (ph_q == P_FIN);
+
+  reg [127:0] bal_q;
+  always @(posedge clk_i) begin
+    if (srst_i) begin
+      bal_q <= 128'd0;
+    end else if (ph_q == P_FIN) begin
+      bal_q[0*32 +: 32] <= lo32(this_q);
+      bal_q[1*32 +: 32] <= lo32(max_q);
+      bal_q[2*32 +: 32] <= (verd_q >= 3'd3) ? lo32(avg_q) : 32'd0;
+      bal_q[3*32 +: 32] <= (verd_q == 3'd6) ? imb_q : (verd_q == 3'd7) ? 32'd1024 : 32'd0;
+    end
+  end
+  assign regs_o = bal_q;
+
+  wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dx_st[QW-1:AW], dx_q[QW-1:AW], dr_q,
+                            acc64[63:42], mbk, dn};
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Simulation checks: the quotients fit their registers (the width argument of 8.3)
+  always @(posedge clk_i) begin
+    if (!srst_i && cmp_en && lvg_q && (dx_q[QW-1:AW] != {(QW-AW){1'b0}})) begin
+      $display("hws_balance_lean: ASSERTION FAILED at %0t: group %0d quotient wider than %0d bits",
+               $time, dg_q, AW);
+      $fatal(1, "hws_balance_lean: quotient overflow");
+    end
+    if (!srst_i && (ph_q == P_AVG) && (k_q == K_DIV) && (dx_st[QW-1:AW] != {(QW-AW){1'b0}})) begin
+      $display("hws_balance_lean: ASSERTION FAILED at %0t: avg_load wider than %0d bits", $time, AW);
+      $fatal(1, "hws_balance_lean: quotient overflow");
+    end
+  end
+`endif
+`endif
+endmodule
+
+`default_nettype wire
