@@ -11,19 +11,23 @@ out=${1:-$root/build/rtl-tb}
 seed=${2:-${HWS_SEED:-1}}
 mkdir -p "$out"
 
-# tb  module file  parameter sets (space-separated; each a comma list of K=V, or -)
+# tb  module files (several joined by +)  parameter sets (space-separated; each a comma
+# list of K=V, or -)
 RUNS=(
 	"tb_ffs16 - -"
 	"tb_fifo rtl/hws_fifo.v WIDTH=1,DEPTH=2 WIDTH=8,DEPTH=3 WIDTH=32,DEPTH=4 WIDTH=16,DEPTH=5 WIDTH=32,DEPTH=16 WIDTH=32,DEPTH=17 WIDTH=8,DEPTH=32"
 	"tb_ram rtl/hws_ram.v DEPTH=2,WIDTH=1,AW=1 DEPTH=5,WIDTH=7,AW=3 DEPTH=16,WIDTH=16,AW=4 DEPTH=140,WIDTH=12,AW=8 DEPTH=256,WIDTH=32,AW=8"
 	"tb_flags rtl/hws_flags.v N=1,AW=1 N=2,AW=1 N=5,AW=3 N=16,AW=4 N=100,AW=7 N=256,AW=8 N=300,AW=9"
+	"tb_bal_lean rtl/hws_balance_lean.v+rtl/hws_balance.v+rtl/hws_bsum.v+rtl/hws_div8.v NR_CPUS=1,LOAD_W=26 NR_CPUS=2,LOAD_W=26 NR_CPUS=3,LOAD_W=26 NR_CPUS=4,LOAD_W=26 NR_CPUS=8,LOAD_W=26 NR_CPUS=4,LOAD_W=18"
 )
 fail=0
 n=0
 for line in "${RUNS[@]}"; do
 	read -r tb file sets <<<"$line"
 	src=$root/tests/rtl/$tb.v
-	[ "$file" != - ] && src="$src $root/$file"
+	if [ "$file" != - ]; then
+		for f in ${file//+/ }; do src="$src $root/$f"; done
+	fi
 	for set in $sets; do
 		args=()
 		tag=$tb
