@@ -1,7 +1,8 @@
 // hws_balance_lean: an area-lean drop-in for hws_balance (the BALANCE query of the
 // load-comparison unit, docs/accelerator.md 8.2, 8.3): the same parameters and ports, and
 // at done_o the same result word and BAL_* registers for the same query and state, but a
-// serial datapath: one divider, one shift-add multiplier, one load adder, no block sums.
+// serial datapath: one divider, one micro-programmed adder (products and compares), one
+// load adder, no block sums.
 //
 // BALANCE(c, level l, idle type) answers find_busiest_group + find_busiest_queue exactly as
 // hws_find_busiest() of lib/hws_balance.c (and as hws_balance), over c's level-l domain
@@ -14,8 +15,8 @@
 // (one load, history and leader read per cycle), group by group, so the upd_* and lset_*
 // ports (hws_bsum's protocol) are not used. One hws_div8 (8 quotient bits per cycle)
 // divides in turn every group's sum * 1024 / pw, avg_load, tmp1 = 2^20 / pb and tmp2 =
-// n2 / pt; one MSB-first shift-add multiplier (one adder) makes the five products of the
-// verdict in turn; a last scan finds the busiest CPU. Every division is a 40-quotient-bit
+// n2 / pt; one adder, micro-programmed, makes the five products of the verdict (MSB-first
+// shift-add) and its compares; a last scan finds the busiest CPU. Every division is a 40-quotient-bit
 // restoring division (5 cycles, dividend {r = bits 47..40, x = bits 39..0}), so every
 // quotient and remainder is that of the integer formula, as in hws_balance (whose tmp1 and
 // tmp2 take 2 cycles of the same steps: the same quotient and remainder).
@@ -39,22 +40,23 @@
 //                          busiest so far
 //   AVG    BL_DIV           avg_load = total_load * 1024 / total_pwr
 //   PW     BL_PW = 2        pb = pw[l][busiest], then pt = pw[l][T]
-//   MUL    BL_NMUL x BL_MUL five products, BL_MUL = 17 MSB-first steps each (the multiplier
-//                           taken as 17 bits), each product stored in the next phase's
-//                           first cycle: pm = pb * min(max, 8191) (and n2 = min(pm, 2^20)),
+//   ALU    BL_ALU           the verdict's terms, by a micro-program of BL_NOP micro-ops on
+//                           one adder (the ALU below): five products (BL_NMUL micro-ops of
+//                           BL_MUL = 17 MSB-first shift-add steps: pm = pb * min(max, 8191),
 //                           ptp = pt * min(this, 8191), p5 = min(max - avg, avg - this) *
-//                           min(pb, pt) (imb_big, imb), pp = pct[l] * this, m100 = 100 * max
-//                           (within = m100 <= pp)
-//   TMP    2 x BL_DIV       tmp1 = 2^20 / pb (rem1), then tmp2 = n2 / pt (rem2)
-//   VERD   1                the verdict (verdict_fn, hws_balance's, from the same values)
+//                           min(pb, pt), pct[l] * this, 100 * max), two divisions on the
+//                           divider (BL_NDIV micro-ops of BL_DIV cycles: tmp1 = 2^20 / pb,
+//                           tmp2 = n2 / pt, n2 = min(pm, 2^20)), and the compares of
+//                           hws_balance's verdict_fn (flags): BL_ALU = BL_NOP + BL_NMUL
+//                           (BL_MUL - 1) + BL_NDIV (BL_DIV - 1) cycles
+//   VERD   1                the verdict, from the flags
 //   CPU    N                the busiest CPU: the CPUs of the busiest group, the greatest
 //                           source load (load now for the idle types), the lowest on ties
 //   FIN    1                result word out, BAL_* registers written at its edge
-// So the final cycle is CF = BL_INIT + N (N + BL_DIV) + BL_DIV + BL_PW + BL_NMUL BL_MUL +
-// 2 BL_DIV + BL_VERD + N, and a BALANCE completes CF + 1 = BL_LAT_BASE + BL_LAT_CPU N +
-// N^2 edges after its pop (BL_LAT_BASE = 106, BL_LAT_CPU = 6: 113 edges at N = 1, 122 at
-// 2, 133 at 3, 146 at 4, 218 at 8, 4586 at 64), whatever the loads, groups, level and
-// verdict. One BALANCE runs at a time (the engine executes one command at a time).
+// So the final cycle is CF = BL_INIT + N (N + BL_DIV) + BL_DIV + BL_PW + BL_ALU + BL_VERD
+// + N + BL_FIN, and a BALANCE completes CF + 1 = BL_LAT_BASE + BL_LAT_CPU N + N^2 edges
+// after its pop (BL_LAT_BASE = 172, BL_LAT_CPU = 6: 179 edges at N = 1, 188 at 2, 199 at
+// 3, 212 at 4, 284 at 8, 4652 at 64), whatever the loads, groups, level and verdict. One BALANCE runs at a time (the engine executes one command at a time).
 //
 // Parameter BAL_LANES is accepted (so a generate can pick either unit with the same
 // parameter list) and ignored: this unit has one divider.
@@ -125,18 +127,25 @@ module hws_balance_lean #(
   localparam integer AW  = SW + 2;             // a scaled load, sum * 1024 / power (>= 256)
   localparam integer DVW = PWW + CW;           // total power: up to NR_CPUS powers
   localparam integer NPW = 4 << CW;            // pw words, address {level, cpu}
-  localparam integer ACW = (AW + PWW > 42) ? AW + PWW : 42;   // the multiplier's accumulator
+  localparam integer ACW = (AW + PWW > 42) ? AW + PWW : 42;   // the ALU's accumulator: a
+                                               // product of a scaled load and a power
+  localparam integer TW  = AW + 8;             // its temporaries: t (up to 100 * max_load),
+  localparam integer UW  = (AW > 31) ? AW : 31;   // u (up to a scaled load, or move_s),
+  localparam integer VW  = 31;                 // v (pt * min(this_load, 8191))
 
   // The schedule's terms (the latency formula of the header)
   localparam integer BL_INIT = 1;              // T and h
   localparam integer BL_DIV  = 5;              // one division: 40 quotient bits, 8 a cycle
   localparam integer BL_PW   = 2;              // pb, pt
-  localparam integer BL_MUL  = PWW;            // one product: 17 multiplier bits, 1 a cycle
-  localparam integer BL_NMUL = 5;              // products
+  localparam integer BL_NOP  = 73;             // the ALU's micro-ops
+  localparam integer BL_MUL  = PWW;            // a multiplication: 17 steps, one micro-op
+  localparam integer BL_NMUL = 5;              // multiplications in the micro-program
+  localparam integer BL_NDIV = 2;              // divisions in it (tmp1, tmp2)
+  localparam integer BL_ALU  = BL_NOP + BL_NMUL * (BL_MUL - 1) + BL_NDIV * (BL_DIV - 1);
   localparam integer BL_VERD = 1;              // the verdict
   localparam integer BL_FIN  = 1;              // the final cycle
-  localparam integer BL_LAT_BASE = BL_INIT + BL_DIV + BL_PW + BL_NMUL * BL_MUL + 2 * BL_DIV +
-                                   BL_VERD + BL_FIN + 1;   // (+ 1: the check cycle) = 106
+  localparam integer BL_LAT_BASE = BL_INIT + BL_DIV + BL_PW + BL_ALU + BL_VERD + BL_FIN + 1;
+                                               // (+ 1: the check cycle) = 172
   localparam integer BL_LAT_CPU  = BL_DIV + 1;   // per CPU: a slot's divider cycles, the
                                                  // busiest-CPU scan; plus N^2 scan cycles
   localparam integer CF  = BL_LAT_BASE - 1 + BL_LAT_CPU * N + N * N;   // the final cycle
@@ -152,9 +161,9 @@ module hws_balance_lean #(
       $error("hws_balance_lean: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, BAL_LANES, CW);
     end
-    if (BL_LAT_BASE != 106 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
-        CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_NMUL * BL_MUL + 2 * BL_DIV + BL_VERD +
-              N + BL_FIN || KW < 5) begin : g_bad_lat
+    if (BL_LAT_BASE != 172 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
+        CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_ALU + BL_VERD + N + BL_FIN ||
+        KW < 5) begin : g_bad_lat
       $error("hws_balance_lean: the schedule's terms disagree with the header");
     end
   endgenerate
@@ -162,8 +171,9 @@ module hws_balance_lean #(
 
   // Phases
   localparam [3:0] P_IDLE = 4'd0, P_INIT = 4'd1, P_GRP = 4'd2, P_AVG = 4'd3, P_PB = 4'd4,
-                   P_PT = 4'd5, P_MUL = 4'd6, P_T1 = 4'd7, P_T2 = 4'd8, P_VERD = 4'd9,
-                   P_CPU = 4'd10, P_FIN = 4'd11;
+                   P_PT = 4'd5, P_ALU = 4'd6, P_VERD = 4'd7, P_CPU = 4'd8, P_FIN = 4'd9;
+  localparam integer I_OLAST = BL_NOP - 1;
+  localparam [7:0] O_LAST = I_OLAST[7:0];
   localparam integer I_SLOT = SLOT - 1;
   localparam integer I_DIV  = BL_DIV - 1;
   localparam integer I_MUL  = BL_MUL - 1;
@@ -175,8 +185,6 @@ module hws_balance_lean #(
   localparam [KW-1:0] K_CPU  = I_CPU[KW-1:0];          // CPU: the last CPU
   localparam [KW-1:0] K_ONE  = 1;
   localparam [CW-1:0] G_LAST = I_CPU[CW-1:0];
-  localparam [AW-1:0] L8191 = 8191;
-  localparam [AW-1:0] L2048 = 2048;
 
   // ---------------------------------------------------------------------------------------
   // pct[l] and pw[l][x]: as hws_balance
@@ -202,7 +210,6 @@ module hws_balance_lean #(
   reg  [3:0]        ph_q;                   // phase, P_IDLE outside a BALANCE
   reg  [KW-1:0]     k_q;                    // step in the phase
   reg  [CW-1:0]     g_q;                    // GROUP: the slot's candidate leader
-  reg  [2:0]        mi_q;                   // MUL: the product, 0..4
   reg  [1:0]        lvl_q;
   reg               now_q;
   reg  [CW-1:0]     c_q;                    // the query's CPU
@@ -219,13 +226,15 @@ module hws_balance_lean #(
   reg  [CW-1:0]     bus_q;                  // its leader (0 when none)
   reg  [AW-1:0]     max_q, this_q, avg_q;   // max_load, this_load, avg_load
   reg  [PWW-1:0]    pb_q, pt_q;             // powers of the busiest and the local group
-  reg  [ACW-1:0]    acc_q;                  // the multiplier's accumulator
-  reg  [29:0]       pm_q, ptp_q;            // pb * min(max, 8191), pt * min(this, 8191)
-  reg  [20:0]       n2_q;                   // min(max_load * pb, 2^20)
-  reg               imb_big_q;              // imb >= 1024
+  reg  [ACW-1:0]    acc_q;                  // ALU: the accumulator
+  reg  [TW-1:0]     t_q;                    // ... its three temporaries
+  reg  [UW-1:0]     u_q;
+  reg  [VW-1:0]     v_q;
+  reg  [PWW-1:0]    mq_q;                   // ... the multiplier, MSB first
+  reg               ge_q;                   // ... the last compare's flag
+  reg               f_max_q, f_avg_q, f_gap_q, f_win_q, f_nog_q, f_gain_q, f_big_q;
+  reg  [7:0]        oi_q;                   // ... the micro-op
   reg  [31:0]       imb_q;                  // (uint32) imb
-  reg  [ACW-1:0]    pp_q;                   // pct * this_load
-  reg               within_q;               // 100 * max_load <= pct * this_load
   reg  [12:0]       tmp1_q;                 // 2^20 / pb
   reg  [PWW-1:0]    rem1_q;                 // 2^20 % pb
   reg  [2:0]        verd_q;                 // the verdict
@@ -235,10 +244,14 @@ module hws_balance_lean #(
 
   wire run = (ph_q != P_IDLE);
   wire in_grp = (ph_q == P_GRP);
-  wire in_div = (in_grp && (k_q >= K_N)) || (ph_q == P_AVG) || (ph_q == P_T1) || (ph_q == P_T2);
-  wire div_first = (in_grp && (k_q == K_N)) || (((ph_q == P_AVG) || (ph_q == P_T1) ||
-                                                (ph_q == P_T2)) && (k_q == {KW{1'b0}}));
-  wire in_mul = (ph_q == P_MUL);
+  wire in_alu = (ph_q == P_ALU);
+  wire [40:0] uop;                          // the micro-op (below)
+  wire [2:0]  u_kind = uop[23:21];
+  wire in_t1  = in_alu && (u_kind == U_DIV1);
+  wire in_t2  = in_alu && (u_kind == U_DIV2);
+  wire in_div = (in_grp && (k_q >= K_N)) || (ph_q == P_AVG) || in_t1 || in_t2;
+  wire div_first = (in_grp && (k_q == K_N)) || (((ph_q == P_AVG) || in_t1 || in_t2) &&
+                                               (k_q == {KW{1'b0}}));
 
   // ---------------------------------------------------------------------------------------
   // The CPU-index multiplexer: CPU idx's load, history, level-l and level-(l+1) leaders.
@@ -284,7 +297,7 @@ module hws_balance_lean #(
     pidx = {CW{1'b0}};
     pw_rd = {PWW{1'b0}};
     if (run) begin
-      pidx = in_grp ? g_q : ((ph_q == P_PB) || (ph_q == P_T1)) ? bus_q : this_ld_q;
+      pidx = in_grp ? g_q : ((ph_q == P_PB) || in_t1) ? bus_q : this_ld_q;
       for (px = 0; px < N; px = px + 1)
         if (pidx == px[CW-1:0])
           case (lvl_q)
@@ -306,8 +319,8 @@ module hws_balance_lean #(
     if (div_first) begin
       if (in_grp)              dn[SW+9:0] = {sum_q, 10'd0};
       else if (ph_q == P_AVG)  dn[SW+9:0] = {tot_q, 10'd0};
-      else if (ph_q == P_T1)   dn[20] = 1'b1;
-      else                     dn[20:0] = n2_q;
+      else if (in_t1)          dn[20] = 1'b1;
+      else                     dn[20:0] = u_q[20:0];
     end
   end
   wire [DVW-1:0] dv_d = (ph_q == P_AVG) ? tpw_q : {{(DVW-PWW){1'b0}}, pw_rd};
@@ -334,93 +347,186 @@ module hws_balance_lean #(
   wire           lv_now  = in_grp && (k_q == K_N) && (rd_tl == g_q) && (rd_th == hc_q);
 
   // ---------------------------------------------------------------------------------------
-  // The multiplier: acc = 2 acc + (bit ? a : 0), the multiplier's bits from bit 16 down
-  // (k = 0..16; k = 0 starts from 0). Products (mi): 0 pb * min(max, 8191), 1 pt *
-  // min(this, 8191), 2 min(max - avg, avg - this) * min(pb, pt), 3 this * pct, 4 max * 100.
-  reg  [AW-1:0]     ma;
-  reg  [PWW-1:0]    mb;
-  reg  [AW-1:0]     m_dmx, m_dth;
-  reg  [ACW-1:0]    acc_d;
-  wire [KW-1:0]     mbk = K_MUL - k_q;   // the multiplier bit of step k (KW >= 5)
+  // ---------------------------------------------------------------------------------------
+  // The ALU of the verdict: one adder, acc = A + B or A - B (A = 0, acc or 2 acc; B one of
+  // the registers below or a constant), its carry the compare's flag (A >= B), run by a
+  // micro-program of BL_NOP micro-ops (one cycle each; a multiplication step repeats
+  // BL_MUL times, acc = 2 acc + (mq's top bit ? B : 0), mq shifting left; a division waits
+  // BL_DIV cycles for the divider). It computes every term of hws_balance's verdict_fn:
+  // the flags this >= max, this >= avg, max - this >= 2048, within (pct * this >= 100 *
+  // max), imb >= 1024 (and imb), tmp1 >= max, and move_one_pays' compare of pwr_move and
+  // pwr_now + 128, from the products and quotients of its formulas:
+  //   now_s  = min(pm, pb << 10) + min(ptp, pt << 10)
+  //   move_s = [max > tmp1] min(pm - 2^20 + rem1, pb << 10) + min(ptp + n2 - rem2, pt << 10)
+  // (pm = pb * min(max, 8191), ptp = pt * min(this, 8191), n2 = min(pm, 2^20); every
+  // difference here is that of hws_balance wherever the verdict reads it: max > tmp1 makes
+  // pm - 2^20 + rem1 > 0, and max - this, max - avg, avg - this are read only when this <
+  // avg <= max.)
+  localparam [1:0] A_ZERO = 2'd0, A_ACC = 2'd1, A_ACC2 = 2'd2;
+  localparam [4:0] B_ZERO = 5'd0, B_THIS = 5'd1, B_MAX = 5'd2, B_AVG = 5'd3, B_PB = 5'd4,
+                   B_PT = 5'd5, B_PBK = 5'd6, B_PTK = 5'd7, B_T = 5'd8, B_U = 5'd9,
+                   B_V = 5'd10, B_K = 5'd11, B_PCT = 5'd12, B_REM1 = 5'd13, B_REM2 = 5'd14,
+                   B_TMP1 = 5'd15, B_SHR = 5'd16;
+  localparam [1:0] C_ALW = 2'd0, C_GE = 2'd1, C_NOG = 2'd2;   // write acc: always, if ge_q,
+                                                              // if tmp1 >= max
+  localparam [2:0] F_NONE = 3'd0, F_GE = 3'd1, F_MAX = 3'd2, F_AVG = 3'd3, F_GAP = 3'd4,
+                   F_WIN = 3'd5, F_NOG = 3'd6, F_GAIN = 3'd7;  // the flag a compare sets
+  localparam [2:0] U_ONE = 3'd0, U_MQ = 3'd1, U_MUL = 3'd2, U_DIV1 = 3'd3, U_DIV2 = 3'd4,
+                   U_IMB = 3'd5;   // one cycle; mq = acc (acc = 0); BL_MUL steps; tmp1
+                                   // (BL_DIV cycles); tmp2 (BL_DIV); one cycle, imb kept
+  // The micro-program: {A, B, sub, write acc, condition, write t/u/v, flag, kind, constant}
+  reg [40:0] uop_r;
   always @* begin
-    ma = {AW{1'b0}};
-    mb = {PWW{1'b0}};
-    m_dmx = {AW{1'b0}};
-    m_dth = {AW{1'b0}};
-    acc_d = {ACW{1'b0}};
-    if (in_mul) begin
-      case (mi_q)
-        3'd0: begin
-          ma = {{(AW-PWW){1'b0}}, pb_q};
-          mb = {4'd0, (max_q > L8191) ? 13'h1fff : max_q[12:0]};
-        end
-        3'd1: begin
-          ma = {{(AW-PWW){1'b0}}, pt_q};
-          mb = {4'd0, (this_q > L8191) ? 13'h1fff : this_q[12:0]};
-        end
-        3'd2: begin
-          m_dmx = max_q - avg_q;
-          m_dth = avg_q - this_q;
-          ma = (m_dmx < m_dth) ? m_dmx : m_dth;
-          mb = (pb_q < pt_q) ? pb_q : pt_q;
-        end
-        3'd3: begin
-          ma = this_q;
-          mb = {{(PWW-8){1'b0}}, pct_q[lvl_q*8 +: 8]};
-        end
-        default: begin
-          ma = max_q;
-          mb = 17'd100;
-        end
+    uop_r = 41'd0;
+    if (in_alu) begin
+      case (oi_q)
+      8'd0: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // f_max etc: acc = this
+      8'd1: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_MAX, U_ONE, 21'd0};  // this >= max_load
+      8'd2: uop_r = {A_ACC, B_AVG, 1'b1, 1'b0, C_ALW, 3'b000, F_AVG, U_ONE, 21'd0};  // this >= avg_load
+      8'd3: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd4: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = max - this
+      8'd5: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GAP, U_ONE, 21'd2048};  // max - this >= 2048
+      8'd6: uop_r = {A_ZERO, B_AVG, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd7: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = acc = avg - this
+      8'd8: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd9: uop_r = {A_ACC, B_AVG, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = max - avg
+      8'd10: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd11: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = min(max - avg, avg - this)
+      8'd12: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = that
+      8'd13: uop_r = {A_ZERO, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd14: uop_r = {A_ACC, B_PT, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd15: uop_r = {A_ZERO, B_PT, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = min(pb, pt)
+      8'd16: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};  // mq = acc, acc = 0
+      8'd17: uop_r = {A_ACC2, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = p5 = u * mq
+      8'd18: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_IMB, 21'd100};  // imb, imb_big from p5; acc = 100
+      8'd19: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
+      8'd20: uop_r = {A_ACC2, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = 100 * max
+      8'd21: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = 100 * max
+      8'd22: uop_r = {A_ZERO, B_PCT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd23: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
+      8'd24: uop_r = {A_ACC2, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = pct * this
+      8'd25: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_WIN, U_ONE, 21'd0};  // within: pct * this >= 100 * max
+      8'd26: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd27: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd8191};
+      8'd28: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd8191};  // acc = min(max, 8191)
+      8'd29: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
+      8'd30: uop_r = {A_ACC2, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = pm
+      8'd31: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = pm
+      8'd32: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd1048576};
+      8'd33: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd1048576};  // acc = n2 = min(pm, 2^20)
+      8'd34: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = n2
+      8'd35: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd36: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd8191};
+      8'd37: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd8191};  // acc = min(this, 8191)
+      8'd38: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
+      8'd39: uop_r = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = ptp
+      8'd40: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, 21'd0};  // v = ptp
+      8'd41: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, 21'd0};  // tmp1 = 2^20 / pb, rem1
+      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, 21'd0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
+      8'd43: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd44: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, 21'd0};  // tmp1 >= max: m1 = 0
+      8'd45: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd46: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd47: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x2 = ptp + n2 - rem2
+      8'd48: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd49: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m2
+      8'd50: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = m2
+      8'd51: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd52: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd1048576};
+      8'd53: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x1 = pm - 2^20 + rem1
+      8'd54: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd55: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd56: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m1
+      8'd57: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s = m1 + m2
+      8'd58: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = move_s
+      8'd59: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd60: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd61: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd62: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = a1 = min(pm, pb << 10)
+      8'd63: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd64: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd65: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = a2
+      8'd66: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s = a1 + a2
+      8'd67: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s >> 10
+      8'd68: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd128};
+      8'd69: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = (now_s >> 10) + 128
+      8'd70: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd71: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s >> 10
+      8'd72: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, 21'd0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
+        default: uop_r = 41'd0;
       endcase
-      acc_d = ((k_q == {KW{1'b0}}) ? {ACW{1'b0}} : {acc_q[ACW-2:0], 1'b0}) +
-              (mb[mbk[4:0]] ? {{(ACW-AW){1'b0}}, ma} : {ACW{1'b0}});
     end
   end
-  wire mul_store = in_mul && (k_q == {KW{1'b0}});   // the previous product is in acc_q
+  assign uop = uop_r;
+  wire [1:0]  u_a    = uop[40:39];
+  wire [4:0]  u_b    = uop[38:34];
+  wire        u_sub  = uop[33];
+  wire        u_wacc = uop[32];
+  wire [1:0]  u_cond = uop[31:30];
+  wire [2:0]  u_wtuv = uop[29:27];
+  wire [2:0]  u_flag = uop[26:24];
+  wire [20:0] u_k    = uop[20:0];
+  // (the op of the last micro-op's last cycle)
+  wire [KW-1:0] u_last = (u_kind == U_MUL) ? K_MUL : ((u_kind == U_DIV1) || (u_kind == U_DIV2)) ?
+                         K_DIV : {KW{1'b0}};
+
+  reg  [ACW-1:0] al_a, al_b;
+  reg  [ACW:0]   al_s;                      // {carry, sum}
+  always @* begin
+    al_a = {ACW{1'b0}};
+    al_b = {ACW{1'b0}};
+    al_s = {(ACW+1){1'b0}};
+    if (in_alu) begin
+      case (u_a)
+        A_ACC:   al_a = acc_q;
+        A_ACC2:  al_a = {acc_q[ACW-2:0], 1'b0};
+        default: al_a = {ACW{1'b0}};
+      endcase
+      case (u_b)
+        B_THIS:  al_b[AW-1:0]      = this_q;
+        B_MAX:   al_b[AW-1:0]      = max_q;
+        B_AVG:   al_b[AW-1:0]      = avg_q;
+        B_PB:    al_b[PWW-1:0]     = pb_q;
+        B_PT:    al_b[PWW-1:0]     = pt_q;
+        B_PBK:   al_b[PWW+9:0]     = {pb_q, 10'd0};
+        B_PTK:   al_b[PWW+9:0]     = {pt_q, 10'd0};
+        B_T:     al_b[TW-1:0]      = t_q;
+        B_U:     al_b[UW-1:0]      = u_q;
+        B_V:     al_b[VW-1:0]      = v_q;
+        B_K:     al_b[20:0]        = u_k;
+        B_PCT:   al_b[7:0]         = pct_q[lvl_q*8 +: 8];
+        B_REM1:  al_b[PWW-1:0]     = rem1_q;
+        B_REM2:  al_b[PWW-1:0]     = dr_q[PWW-1:0];
+        B_TMP1:  al_b[12:0]        = tmp1_q;
+        B_SHR:   al_b[ACW-11:0]    = acc_q[ACW-1:10];
+        default: al_b = {ACW{1'b0}};
+      endcase
+      if ((u_kind == U_MUL) && !mq_q[PWW-1]) al_b = {ACW{1'b0}};
+      al_s = {1'b0, al_a} + {1'b0, u_sub ? ~al_b : al_b} + {{ACW{1'b0}}, u_sub};
+    end
+  end
+  wire al_ge = al_s[ACW];                   // with u_sub: A >= B
+  wire al_we = in_alu && u_wacc && ((u_cond == C_ALW) || ((u_cond == C_GE) && ge_q) ||
+                                    ((u_cond == C_NOG) && f_nog_q));
   function automatic [63:0] a64(input [ACW-1:0] v);
     a64 = {{(64-ACW){1'b0}}, v};
   endfunction
   wire [63:0] acc64 = a64(acc_q);
 
-  // The verdict (enum hws_balance_verdict): hws_balance's verdict_fn, from the same values
-  // (tmp1 = 2^20 / pb with rem1 = 2^20 % pb, and rem2 = n2 % pt).
-  function automatic [2:0] verdict_fn(input [12:0] tmp1, input [PWW-1:0] rem1,
-                                      input [PWW-1:0] rem2);
-    reg [26:0] pbk, ptk, a1, a2, m1, m2;
-    reg [29:0] x1;
-    reg [30:0] x2;
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [27:0] now_s, move_s;      // * 1024: only bits 27:10 are compared
-    /* verilator lint_on UNUSEDSIGNAL */
-    begin
-      pbk = {pb_q, 10'd0};
-      ptk = {pt_q, 10'd0};
-      a1 = (pm_q < {3'd0, pbk}) ? pm_q[26:0] : pbk;
-      a2 = (ptp_q < {3'd0, ptk}) ? ptp_q[26:0] : ptk;
-      x1 = pm_q - (30'd1048576 - {13'd0, rem1});                 // pb * (max - tmp1)
-      x2 = {1'b0, ptp_q} + {10'd0, n2_q} - {14'd0, rem2};        // pt * (this + tmp2)
-      m1 = 27'd0;
-      if (max_q > {{(AW-13){1'b0}}, tmp1})
-        m1 = (x1 < {3'd0, pbk}) ? x1[26:0] : pbk;
-      m2 = (x2 < {4'd0, ptk}) ? x2[26:0] : ptk;
-      now_s  = {1'b0, a1} + {1'b0, a2};
-      move_s = {1'b0, m1} + {1'b0, m2};
-      if (!has_b_q)                      verdict_fn = 3'd1;   // NO_BUSIEST
-      else if (this_q >= max_q)          verdict_fn = 3'd2;   // THIS_IS_MAX
-      else if (this_q >= avg_q)          verdict_fn = 3'd3;   // THIS_ABOVE_AVG
-      else if (within_q)                 verdict_fn = 3'd4;   // WITHIN_PCT
-      else if (imb_big_q)                verdict_fn = 3'd6;   // MOVE
-      else if (max_q - this_q >= L2048)  verdict_fn = 3'd7;   // MOVE_ONE: a gap of two tasks
-      else if ({8'd0, move_s[27:10]} < {8'd0, now_s[27:10]} + 26'd128)
-                                         verdict_fn = 3'd5;   // NO_GAIN
-      else                               verdict_fn = 3'd7;   // MOVE_ONE: 1/8 CPU gained
-    end
-  endfunction
+  // The verdict (enum hws_balance_verdict), hws_balance's chain, from the ALU's flags
   reg [2:0] verd_d;
   always @* begin
     verd_d = 3'd0;
-    if (ph_q == P_VERD) verd_d = verdict_fn(tmp1_q, rem1_q, dr_q[PWW-1:0]);
+    if (ph_q == P_VERD) begin
+      if (!has_b_q)      verd_d = 3'd1;   // NO_BUSIEST
+      else if (f_max_q)  verd_d = 3'd2;   // THIS_IS_MAX
+      else if (f_avg_q)  verd_d = 3'd3;   // THIS_ABOVE_AVG
+      else if (f_win_q)  verd_d = 3'd4;   // WITHIN_PCT
+      else if (f_big_q)  verd_d = 3'd6;   // MOVE
+      else if (f_gap_q)  verd_d = 3'd7;   // MOVE_ONE: a gap of two tasks
+      else if (!f_gain_q) verd_d = 3'd5;  // NO_GAIN
+      else               verd_d = 3'd7;   // MOVE_ONE: 1/8 CPU gained
+    end
   end
 
   // (uint32) of a scaled load
@@ -469,20 +575,15 @@ module hws_balance_lean #(
           end
         P_PB: ph_q <= P_PT;
         P_PT: begin
-          ph_q <= P_MUL;
+          ph_q <= P_ALU;
           k_q  <= {KW{1'b0}};
-          mi_q <= 3'd0;
+          oi_q <= 8'd0;
         end
-        P_MUL:
-          if (k_q == K_MUL) begin
-            k_q <= {KW{1'b0}};
-            mi_q <= mi_q + 3'd1;
-            if (mi_q == 3'd4) ph_q <= P_T1;
-          end
-        P_T1, P_T2:
-          if (k_q == K_DIV) begin
-            ph_q <= (ph_q == P_T1) ? P_T2 : P_VERD;
+        P_ALU:
+          if (k_q == u_last) begin
             k_q  <= {KW{1'b0}};
+            oi_q <= oi_q + 8'd1;
+            if (oi_q == O_LAST) ph_q <= P_VERD;
           end
         P_VERD: begin
           ph_q <= P_CPU;
@@ -539,24 +640,30 @@ module hws_balance_lean #(
     if ((ph_q == P_AVG) && (k_q == K_DIV)) avg_q <= dx_st[AW-1:0];
     if (ph_q == P_PB) pb_q <= pw_rd;
     if (ph_q == P_PT) pt_q <= pw_rd;
-    if (in_mul) acc_q <= acc_d;
-    if (mul_store) begin
-      case (mi_q)
-        3'd1: begin
-          pm_q <= acc_q[29:0];
-          n2_q <= (acc64 < 64'd1048576) ? acc_q[20:0] : 21'd1048576;
-        end
-        3'd2: ptp_q <= acc_q[29:0];
-        3'd3: begin
-          imb_big_q <= (acc64 >= 64'd1048576);
-          imb_q     <= acc64[41:10];
-        end
-        3'd4: pp_q <= acc_q;
+    // ALU
+    if (al_we) acc_q <= al_s[ACW-1:0];
+    if (in_alu && u_wtuv[2]) t_q <= al_s[TW-1:0];
+    if (in_alu && u_wtuv[1]) u_q <= al_s[UW-1:0];
+    if (in_alu && u_wtuv[0]) v_q <= al_s[VW-1:0];
+    if (in_alu && (u_kind == U_MQ)) mq_q <= acc_q[PWW-1:0];
+    if (in_alu && (u_kind == U_MUL)) mq_q <= {mq_q[PWW-2:0], 1'b0};
+    if (in_alu && (u_kind == U_IMB)) begin
+      f_big_q <= (acc64 >= 64'd1048576);
+      imb_q   <= acc64[41:10];
+    end
+    if (in_alu) begin
+      case (u_flag)
+        F_GE:    ge_q     <= al_ge;
+        F_MAX:   f_max_q  <= al_ge;
+        F_AVG:   f_avg_q  <= al_ge;
+        F_GAP:   f_gap_q  <= al_ge;
+        F_WIN:   f_win_q  <= al_ge;
+        F_NOG:   f_nog_q  <= al_ge;
+        F_GAIN:  f_gain_q <= al_ge;
         default: ;
       endcase
     end
-    if ((ph_q == P_T1) && (k_q == {KW{1'b0}})) within_q <= (acc_q <= pp_q);
-    if ((ph_q == P_T2) && (k_q == {KW{1'b0}})) begin
+    if (in_t2 && (k_q == {KW{1'b0}})) begin
       tmp1_q <= dx_q[12:0];
       rem1_q <= dr_q[PWW-1:0];
     end
@@ -568,6 +675,7 @@ module hws_balance_lean #(
     end
   end
 
+  // ---------------------------------------------------------------------------------------
   // ---------------------------------------------------------------------------------------
   // Result and registers (as hws_balance)
   wire       has_cpu = (verd_q == 3'd6) || (verd_q == 3'd7);
@@ -602,7 +710,7 @@ module hws_balance_lean #(
   assign regs_o = bal_q;
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dx_st[QW-1:AW], dx_q[QW-1:AW], dr_q,
-                            acc64[63:42], mbk, dn};
+                            acc64[63:42], dn, u_k, uop};
 
 `ifndef SYNTHESIS
 `ifndef FORMAL
