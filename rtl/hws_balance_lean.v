@@ -137,7 +137,7 @@ module hws_balance_lean #(
   localparam integer BL_INIT = 1;              // T and h
   localparam integer BL_DIV  = 5;              // one division: 40 quotient bits, 8 a cycle
   localparam integer BL_PW   = 2;              // pb, pt
-  localparam integer BL_NOP  = 73;             // the ALU's micro-ops
+  localparam integer BL_NOP  = 74;             // the ALU's micro-ops
   localparam integer BL_MUL  = PWW;            // a multiplication: 17 steps, one micro-op
   localparam integer BL_NMUL = 5;              // multiplications in the micro-program
   localparam integer BL_NDIV = 2;              // divisions in it (tmp1, tmp2)
@@ -145,7 +145,7 @@ module hws_balance_lean #(
   localparam integer BL_VERD = 1;              // the verdict
   localparam integer BL_FIN  = 1;              // the final cycle
   localparam integer BL_LAT_BASE = BL_INIT + BL_DIV + BL_PW + BL_ALU + BL_VERD + BL_FIN + 1;
-                                               // (+ 1: the check cycle) = 172
+                                               // (+ 1: the check cycle) = 173
   localparam integer BL_LAT_CPU  = BL_DIV + 1;   // per CPU: a slot's divider cycles, the
                                                  // busiest-CPU scan; plus N^2 scan cycles
   localparam integer CF  = BL_LAT_BASE - 1 + BL_LAT_CPU * N + N * N;   // the final cycle
@@ -161,7 +161,7 @@ module hws_balance_lean #(
       $error("hws_balance_lean: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, BAL_LANES, CW);
     end
-    if (BL_LAT_BASE != 172 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
+    if (BL_LAT_BASE != 173 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
         CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_ALU + BL_VERD + N + BL_FIN ||
         KW < 5) begin : g_bad_lat
       $error("hws_balance_lean: the schedule's terms disagree with the header");
@@ -174,6 +174,7 @@ module hws_balance_lean #(
                    P_PT = 4'd5, P_ALU = 4'd6, P_VERD = 4'd7, P_CPU = 4'd8, P_FIN = 4'd9;
   localparam integer I_OLAST = BL_NOP - 1;
   localparam [7:0] O_LAST = I_OLAST[7:0];
+  localparam [7:0] O_DIV1 = 8'd41;          // the micro-op of tmp1's division
   localparam integer I_SLOT = SLOT - 1;
   localparam integer I_DIV  = BL_DIV - 1;
   localparam integer I_MUL  = BL_MUL - 1;
@@ -193,17 +194,36 @@ module hws_balance_lean #(
     if (srst_i)        pct_q <= {4{HWS_DEF_PCT[7:0]}};
     else if (pct_we_i) pct_q[pct_lvl_i*8 +: 8] <= pct_i;
   end
-  reg  [NPW*PWW-1:0] pw_q;
+  // pw[l][x]: a block RAM word per {level, cpu}, read one cycle after its address (pw_ra,
+  // below), and a valid bit per word (flops, cleared by srst_i): a word not written since
+  // the reset reads as 1024. (A write at a reset's edge writes the RAM and leaves the word
+  // invalid, so the write is lost, as in hws_balance.)
+  reg  [PWW-1:0]    pw_mem [0:NPW-1];
+  reg  [NPW-1:0]    pw_v_q;
+  reg  [PWW-1:0]    pw_mq;                  // the word read
+  reg               pw_vq;                  // its valid bit
   wire [CW+1:0]     pw_wa = {pw_lvl_i, pw_cpu_i[CW-1:0]};
+  wire [CW+1:0]     pw_ra;
+  wire              run;
+  always @(posedge clk_i) begin
+    if (pw_we_i) pw_mem[pw_wa] <= pw_i;
+    if (run) pw_mq <= pw_mem[pw_ra];
+  end
   integer           pwx;
   always @(posedge clk_i) begin
     if (srst_i) begin
-      pw_q <= {NPW{HWS_DEF_POWER[PWW-1:0]}};
+      pw_v_q <= {NPW{1'b0}};
     end else if (pw_we_i) begin
       for (pwx = 0; pwx < NPW; pwx = pwx + 1)
-        if (pw_wa == pwx[CW+1:0]) pw_q[pwx*PWW +: PWW] <= pw_i;
+        if (pw_wa == pwx[CW+1:0]) pw_v_q[pwx] <= 1'b1;
+    end
+    if (run) begin
+      pw_vq <= 1'b0;
+      for (pwx = 0; pwx < NPW; pwx = pwx + 1)
+        if (pw_ra == pwx[CW+1:0]) pw_vq <= pw_v_q[pwx];
     end
   end
+  wire [PWW-1:0]    pw_rd = pw_vq ? pw_mq : HWS_DEF_POWER[PWW-1:0];   // pw[l][the address]
 
   // ---------------------------------------------------------------------------------------
   // State of one BALANCE (no reset but the phase: go_i sets what is read before written)
@@ -242,7 +262,7 @@ module hws_balance_lean #(
   reg  [LOAD_W-1:0] cl_q;
   reg  [CW-1:0]     ci_q;
 
-  wire run = (ph_q != P_IDLE);
+  assign run = (ph_q != P_IDLE);
   wire in_grp = (ph_q == P_GRP);
   wire in_alu = (ph_q == P_ALU);
   wire [40:0] uop;                          // the micro-op (below)
@@ -285,29 +305,19 @@ module hws_balance_lean #(
     end
   end
   // source (min) and target (max) load of that CPU
+  // The CPU's load as the scans weigh it, one multiplexer: the load now for the idle types,
+  // else the target load max(hist, now) in the GROUP slot of T, the source load min(hist,
+  // now) in the other slots and the busiest-CPU scan.
   wire              h_lt  = (rd_h < rd_n);
-  wire [LOAD_W-1:0] rd_mn = h_lt ? rd_h : rd_n;
-  wire [LOAD_W-1:0] rd_mx = h_lt ? rd_n : rd_h;
+  wire              w_tgt = in_grp && (g_q == this_ld_q);
+  wire [LOAD_W-1:0] rd_v  = (now_q || (w_tgt == h_lt)) ? rd_n : rd_h;
 
-  // The power multiplexer: pw[l][pidx], pidx the slot's g (GROUP), B (PB, T1), else T.
-  reg  [CW-1:0]     pidx;
-  reg  [PWW-1:0]    pw_rd;
-  integer           px;
-  always @* begin
-    pidx = {CW{1'b0}};
-    pw_rd = {PWW{1'b0}};
-    if (run) begin
-      pidx = in_grp ? g_q : ((ph_q == P_PB) || in_t1) ? bus_q : this_ld_q;
-      for (px = 0; px < N; px = px + 1)
-        if (pidx == px[CW-1:0])
-          case (lvl_q)
-            2'd0:    pw_rd = pw_q[((0 << CW) + px)*PWW +: PWW];
-            2'd1:    pw_rd = pw_q[((1 << CW) + px)*PWW +: PWW];
-            2'd2:    pw_rd = pw_q[((2 << CW) + px)*PWW +: PWW];
-            default: pw_rd = pw_q[((3 << CW) + px)*PWW +: PWW];
-          endcase
-    end
-  end
+  // The power read: pw[l][pidx] one cycle later, pidx the slot's g (GROUP: read from its
+  // k = 1), B in AVG, PT and the ALU up to tmp1's division (read by PB and that division),
+  // else T (read by PT and tmp2's division).
+  wire [CW-1:0]     pidx = in_grp ? g_q : ((ph_q == P_AVG) || (ph_q == P_PT) ||
+                                           (in_alu && (oi_q <= O_DIV1))) ? bus_q : this_ld_q;
+  assign pw_ra = {lvl_q, pidx};
 
   // ---------------------------------------------------------------------------------------
   // The divider: a division's first cycle takes the dividend (GROUP {sum, 10'b0}, AVG
@@ -340,7 +350,7 @@ module hws_balance_lean #(
   // The scan's load of CPU k for the slot's group: target load of T, source load else,
   // load now for the idle types; counted when CPU k is in group g.
   wire           scan_en = in_grp && (k_q < K_N);
-  wire [LOAD_W-1:0] sv   = now_q ? rd_n : (g_q == this_ld_q) ? rd_mx : rd_mn;
+  wire [LOAD_W-1:0] sv   = rd_v;
   wire           smem    = scan_en && (rd_tl == g_q);
   wire [SW-1:0]  sum_d   = ((k_q == {KW{1'b0}}) ? {SW{1'b0}} : sum_q) +
                            (smem ? {{CW{1'b0}}, sv} : {SW{1'b0}});
@@ -422,37 +432,38 @@ module hws_balance_lean #(
       8'd39: uop_r = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = ptp
       8'd40: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, 21'd0};  // v = ptp
       8'd41: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, 21'd0};  // tmp1 = 2^20 / pb, rem1
-      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, 21'd0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
-      8'd43: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd44: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, 21'd0};  // tmp1 >= max: m1 = 0
-      8'd45: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd46: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd47: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x2 = ptp + n2 - rem2
-      8'd48: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd49: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m2
-      8'd50: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = m2
-      8'd51: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd52: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd1048576};
-      8'd53: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x1 = pm - 2^20 + rem1
-      8'd54: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd55: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd56: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m1
-      8'd57: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s = m1 + m2
-      8'd58: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = move_s
-      8'd59: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd60: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd61: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd62: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = a1 = min(pm, pb << 10)
-      8'd63: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd64: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd65: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = a2
-      8'd66: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s = a1 + a2
-      8'd67: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s >> 10
-      8'd68: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd128};
-      8'd69: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = (now_s >> 10) + 128
-      8'd70: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd71: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s >> 10
-      8'd72: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, 21'd0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
+      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // (the power read switches from pb to pt)
+      8'd43: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, 21'd0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
+      8'd44: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd45: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, 21'd0};  // tmp1 >= max: m1 = 0
+      8'd46: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd47: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd48: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x2 = ptp + n2 - rem2
+      8'd49: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd50: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m2
+      8'd51: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = m2
+      8'd52: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd53: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd1048576};
+      8'd54: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x1 = pm - 2^20 + rem1
+      8'd55: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd56: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd57: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m1
+      8'd58: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s = m1 + m2
+      8'd59: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = move_s
+      8'd60: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd61: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd62: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd63: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = a1 = min(pm, pb << 10)
+      8'd64: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd65: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
+      8'd66: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = a2
+      8'd67: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s = a1 + a2
+      8'd68: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s >> 10
+      8'd69: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd128};
+      8'd70: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = (now_s >> 10) + 128
+      8'd71: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
+      8'd72: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s >> 10
+      8'd73: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, 21'd0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
         default: uop_r = 41'd0;
       endcase
     end
@@ -543,7 +554,7 @@ module hws_balance_lean #(
   // The busiest-CPU scan (CPU k): a CPU of the busiest group whose source load (load now
   // for the idle types) is greater than the best so far
   wire              cpu_en = (ph_q == P_CPU);
-  wire [LOAD_W-1:0] cv     = now_q ? rd_n : rd_mn;
+  wire [LOAD_W-1:0] cv     = rd_v;
   wire              ctake  = cpu_en && has_b_q && (rd_tl == bus_q) && (!cv_q || (cv > cl_q));
 
   // ---------------------------------------------------------------------------------------
