@@ -679,6 +679,7 @@ module hws_balance_lean #(
       rem1_q <= dr_q[PWW-1:0];
     end
     if (ph_q == P_VERD) verd_q <= verd_d;
+    if ((ph_q == P_VERD) && (verd_d == 3'd7)) imb_q <= 32'd1024;   // MOVE_ONE: BAL_IMB 1024
     if (ctake) begin
       cv_q <= 1'b1;
       cl_q <= cv;
@@ -707,16 +708,26 @@ module hws_balance_lean #(
                  ({26'd0, this6}    << HWS_BRES_THIS_LSB);
   assign done_o = (ph_q == P_FIN);
 
+  // BAL_THIS, BAL_MAX, BAL_AVG, BAL_IMB: written at the final edge; BAL_AVG 0 before
+  // THIS_ABOVE_AVG, BAL_IMB imb for MOVE, 1024 for MOVE_ONE (imb_q set so at the verdict's
+  // edge), 0 else. (Zeros as synchronous resets: no multiplexer per bit.)
+  wire        fin = (ph_q == P_FIN);
   reg [127:0] bal_q;
   always @(posedge clk_i) begin
     if (srst_i) begin
-      bal_q <= 128'd0;
-    end else if (ph_q == P_FIN) begin
+      bal_q[63:0] <= 64'd0;
+    end else if (fin) begin
       bal_q[0*32 +: 32] <= lo32(this_q);
       bal_q[1*32 +: 32] <= lo32(max_q);
-      bal_q[2*32 +: 32] <= (verd_q >= 3'd3) ? lo32(avg_q) : 32'd0;
-      bal_q[3*32 +: 32] <= (verd_q == 3'd6) ? imb_q : (verd_q == 3'd7) ? 32'd1024 : 32'd0;
     end
+    if (srst_i || (fin && (verd_q < 3'd3)))
+      bal_q[2*32 +: 32] <= 32'd0;
+    else if (fin)
+      bal_q[2*32 +: 32] <= lo32(avg_q);
+    if (srst_i || (fin && !has_cpu))
+      bal_q[3*32 +: 32] <= 32'd0;
+    else if (fin)
+      bal_q[3*32 +: 32] <= imb_q;
   end
   assign regs_o = bal_q;
 
