@@ -10,16 +10,19 @@
 // it, in increasing order of their leader. The engine pulses go_i at the edge that ends
 // the check cycle; done_o is high in the final cycle, whose edge is the completion edge.
 //
-// Structure. Nothing is kept between queries but pw and pct (as hws_balance: flops): the
+// Structure. Nothing is kept between queries but pw and pct: pct in flops, pw in a block
+// RAM with a valid bit per word (flops, so srst_i sets every power to 1024 at once). The
 // group sums are added at query time by scanning the CPUs through a CPU-index multiplexer
 // (one load, history and leader read per cycle), group by group, so the upd_* and lset_*
-// ports (hws_bsum's protocol) are not used. One hws_div8 (8 quotient bits per cycle)
-// divides in turn every group's sum * 1024 / pw, avg_load, tmp1 = 2^20 / pb and tmp2 =
-// n2 / pt; one adder, micro-programmed, makes the five products of the verdict (MSB-first
-// shift-add) and its compares; a last scan finds the busiest CPU. Every division is a 40-quotient-bit
-// restoring division (5 cycles, dividend {r = bits 47..40, x = bits 39..0}), so every
-// quotient and remainder is that of the integer formula, as in hws_balance (whose tmp1 and
-// tmp2 take 2 cycles of the same steps: the same quotient and remainder).
+// ports (hws_bsum's protocol) are not used. One divider (hws_div_lean below: hws_div8's
+// restoring steps, BL_DSTEP = 2 a cycle, so no cycle chains more than two subtractors;
+// BL_DSTEP = 8 makes it an hws_div8) divides in turn every group's sum * 1024 / pw,
+// avg_load, tmp1 = 2^20 / pb and tmp2 = n2 / pt; one adder, micro-programmed, makes the
+// five products of the verdict (MSB-first shift-add) and its compares; a last scan finds
+// the busiest CPU. Every division is a 40-quotient-bit restoring division (BL_DIV = 40 /
+// BL_DSTEP cycles from the dividend {r = bits 47..40, x = bits 39..0}), so every quotient
+// and remainder is that of the integer formula, as in hws_balance (whose tmp1 and tmp2
+// take 16 of the same steps: the same quotient and remainder).
 //
 // Schedule (k = the step counter of a phase; N = NR_CPUS; cycle 1 = the cycle after the go
 // edge):
@@ -32,7 +35,7 @@
 //                             k = N        g leads a group of the domain (lead_l[g] == g,
 //                                          lead_(l+1)[g] == h): total_load += sum,
 //                                          total_pwr += pw[l][g]; first divider cycle
-//                             k = N..N+4   sum * 1024 / pw[l][g]
+//                             k = N..N+BL_DIV-1  sum * 1024 / pw[l][g]
 //                          the compare (at k = 0 of the next slot, or AVG's first cycle):
 //                          g = T gives this_load; another group of the domain with a
 //                          quotient > max_load (strictly: the lowest leader wins ties,
@@ -55,14 +58,15 @@
 //   FIN    1                result word out, BAL_* registers written at its edge
 // So the final cycle is CF = BL_INIT + N (N + BL_DIV) + BL_DIV + BL_PW + BL_ALU + BL_VERD
 // + N + BL_FIN, and a BALANCE completes CF + 1 = BL_LAT_BASE + BL_LAT_CPU N + N^2 edges
-// after its pop (BL_LAT_BASE = 172, BL_LAT_CPU = 6: 179 edges at N = 1, 188 at 2, 199 at
-// 3, 212 at 4, 284 at 8, 4652 at 64), whatever the loads, groups, level and verdict. One BALANCE runs at a time (the engine executes one command at a time).
+// after its pop (BL_LAT_BASE = 218, BL_LAT_CPU = BL_DIV + 1 = 21: 240 edges at N = 1, 264
+// at 2, 290 at 3, 318 at 4, 450 at 8, 5658 at 64), whatever the loads, groups, level and
+// verdict. One BALANCE runs at a time (the engine executes one command at a time).
 //
 // Parameter BAL_LANES is accepted (so a generate can pick either unit with the same
 // parameter list) and ignored: this unit has one divider.
 //
 // Simulation cost: the combinational blocks compute under their phase's enable (zeros, or
-// hws_div8's don't-care, outside), so an edge outside a BALANCE costs a few compares.
+// the divider's don't-care, outside), so an edge outside a BALANCE costs a few compares.
 `default_nettype none
 
 module hws_balance_lean #(
@@ -135,7 +139,9 @@ module hws_balance_lean #(
 
   // The schedule's terms (the latency formula of the header)
   localparam integer BL_INIT = 1;              // T and h
-  localparam integer BL_DIV  = 5;              // one division: 40 quotient bits, 8 a cycle
+  localparam integer BL_DSTEP = 2;             // the divider's steps (quotient bits) a cycle:
+                                               // 1, 2, 4, 5 or 8 (8: an hws_div8)
+  localparam integer BL_DIV  = QW / BL_DSTEP;  // one division: 40 quotient bits (20 cycles)
   localparam integer BL_PW   = 2;              // pb, pt
   localparam integer BL_NOP  = 74;             // the ALU's micro-ops
   localparam integer BL_MUL  = PWW;            // a multiplication: 17 steps, one micro-op
@@ -145,7 +151,7 @@ module hws_balance_lean #(
   localparam integer BL_VERD = 1;              // the verdict
   localparam integer BL_FIN  = 1;              // the final cycle
   localparam integer BL_LAT_BASE = BL_INIT + BL_DIV + BL_PW + BL_ALU + BL_VERD + BL_FIN + 1;
-                                               // (+ 1: the check cycle) = 173
+                                               // (+ 1: the check cycle) = 218
   localparam integer BL_LAT_CPU  = BL_DIV + 1;   // per CPU: a slot's divider cycles, the
                                                  // busiest-CPU scan; plus N^2 scan cycles
   localparam integer CF  = BL_LAT_BASE - 1 + BL_LAT_CPU * N + N * N;   // the final cycle
@@ -161,7 +167,8 @@ module hws_balance_lean #(
       $error("hws_balance_lean: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, BAL_LANES, CW);
     end
-    if (BL_LAT_BASE != 173 || BL_LAT_CPU != 6 || HWS_BAL_LAT_PASS * 8 != QW ||
+    if (BL_LAT_BASE != 218 || BL_LAT_CPU != 21 || HWS_BAL_LAT_PASS * 8 != QW ||
+        BL_DIV * BL_DSTEP != QW ||
         CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_ALU + BL_VERD + N + BL_FIN ||
         KW < 5) begin : g_bad_lat
       $error("hws_balance_lean: the schedule's terms disagree with the header");
@@ -336,9 +343,17 @@ module hws_balance_lean #(
   wire [DVW-1:0] dv_d = (ph_q == P_AVG) ? tpw_q : {{(DVW-PWW){1'b0}}, pw_rd};
   wire [DVW-1:0] dr_st;
   wire [QW-1:0]  dx_st;
-  hws_div8 #(.DW(DVW), .XW(QW)) u_div (
-    .en_i(in_div), .r_i(div_first ? {{(DVW-8){1'b0}}, dn[DNW-1:QW]} : dr_q),
-    .x_i(div_first ? dn[QW-1:0] : dx_q), .d_i(dv_d), .r_o(dr_st), .x_o(dx_st));
+  wire [DVW-1:0] dr_in = div_first ? {{(DVW-8){1'b0}}, dn[DNW-1:QW]} : dr_q;
+  wire [QW-1:0]  dx_in = div_first ? dn[QW-1:0] : dx_q;
+  generate
+    if (BL_DSTEP == 8) begin : g_div8
+      hws_div8 #(.DW(DVW), .XW(QW)) u_div (
+        .en_i(in_div), .r_i(dr_in), .x_i(dx_in), .d_i(dv_d), .r_o(dr_st), .x_o(dx_st));
+    end else begin : g_divs
+      hws_div_lean #(.DW(DVW), .XW(QW), .DS(BL_DSTEP)) u_div (
+        .en_i(in_div), .r_i(dr_in), .x_i(dx_in), .d_i(dv_d), .r_o(dr_st), .x_o(dx_st));
+    end
+  endgenerate
 
   // The quotient just completed (dx_q) against the busiest so far: at k = 0 of a GROUP
   // slot (the previous slot's group; nothing in slot 0) and AVG's first cycle (the last).
@@ -751,5 +766,46 @@ module hws_balance_lean #(
 `endif
 `endif
 endmodule
+
+// hws_div_lean: DS steps of a restoring divider, combinational: hws_div8's steps (the same
+// state {r, x}, the same rule), DS a cycle instead of eight, so that hws_balance_lean's one
+// divider is DS subtractors. en_i as hws_div8's: the outputs are don't-care (x) when low.
+// (Kept in this file, its only user.)
+/* verilator lint_off DECLFILENAME */
+module hws_div_lean #(
+  parameter integer DW = 17,    // divisor and remainder width
+  parameter integer XW = 40,    // dividend bits to bring down, then the quotient
+  parameter integer DS = 2      // steps (quotient bits) per call, 1..8
+) (
+  input  wire          en_i,
+  input  wire [DW-1:0] r_i,     // partial remainder (< d_i)
+  input  wire [XW-1:0] x_i,     // dividend bits to bring down, then quotient bits
+  input  wire [DW-1:0] d_i,     // divisor
+  output reg  [DW-1:0] r_o,
+  output reg  [XW-1:0] x_o
+);
+  reg [DW+1:0] df;
+  reg          q;
+  integer      k;
+  always @* begin
+    r_o = {DW{1'bx}};
+    x_o = {XW{1'bx}};
+    df  = {(DW+2){1'b0}};
+    q   = 1'b0;
+    if (en_i) begin
+      r_o = r_i;
+      x_o = x_i;
+      for (k = 0; k < DS; k = k + 1) begin
+        df  = {1'b0, r_o, x_o[XW-1]} - {2'b0, d_i};
+        q   = !df[DW+1];
+        r_o = q ? df[DW-1:0] : {r_o[DW-2:0], x_o[XW-1]};
+        x_o = {x_o[XW-2:0], q};
+      end
+    end
+  end
+  // df[DW] is the top bit of a remainder below the divisor: always 0 when q is 1.
+  wire unused_df = df[DW];
+endmodule
+/* verilator lint_on DECLFILENAME */
 
 `default_nettype wire

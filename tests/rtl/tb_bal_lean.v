@@ -15,8 +15,8 @@ module tb_bal_lean;
   parameter integer LOAD_W  = 26;
   localparam integer N  = NR_CPUS;
   localparam integer CW = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;
-  // hws_balance_lean's final cycle (its header): 172 + 6 N + N^2 after the go edge
-  localparam integer LAT_CF = 172 + 6 * N + N * N;
+  // hws_balance_lean's final cycle (its header): 217 + 21 N + N^2 after the go edge
+  localparam integer LAT_CF = 217 + 21 * N + N * N;
 
   reg                     clk = 1'b0, srst = 1'b0;
   reg                     pct_we = 1'b0;
