@@ -116,6 +116,8 @@ module tb_bal_lean;
         2: rnd_load = 1024 * ($unsigned(r) % 9);                // nice-0 tasks
         3: rnd_load = 3000 + $unsigned(r) % 400;                // similar loads
         4: rnd_load = top - ($unsigned(r) % 70000);             // near the top
+        6: rnd_load = 1024 * ($unsigned(r) % 3);                // few values: ties
+        7: rnd_load = top - ($unsigned(r) % 2);                 // the top: ties
         default: rnd_load = $unsigned(r) & top;                 // anything
       endcase
       if (($random(seed) & 7) == 0) rnd_load = 0;
@@ -238,7 +240,7 @@ module tb_bal_lean;
   integer    ncyc, nd_r, nd_l, lat_l, nsteps;
   initial begin
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
-    if (!$value$plusargs("queries=%d", queries)) queries = 3000;
+    if (!$value$plusargs("queries=%d", queries)) queries = 2000;
     seed0 = seed;
     for (i = 0; i < 8; i = i + 1) vcount[i] = 0;
     do_reset;
@@ -248,7 +250,7 @@ module tb_bal_lean;
       // occasionally a reset; a new regime of loads and powers every few queries
       if (($random(seed) & 511) == 0) do_reset;
       if (($random(seed) & 7) == 0) begin
-        mode = $unsigned($random(seed)) % 6;
+        mode = $unsigned($random(seed)) % 8;
         pwmode = $unsigned($random(seed)) % 4;
       end
       if (($random(seed) & 3) == 0) new_parts;
@@ -269,6 +271,11 @@ module tb_bal_lean;
             pw = rnd_pw(pwmode);
             tick;
             pw_we = 1'b0;
+          end
+          3: begin   // a copy of another CPU's load and history: ties between CPUs
+            x = $unsigned($random(seed)) % N;
+            i = $unsigned($random(seed)) % N;
+            set_load(x, load[i*LOAD_W +: LOAD_W], hist[i*LOAD_W +: LOAD_W]);
           end
           default: begin
             x = $unsigned($random(seed)) % N;
