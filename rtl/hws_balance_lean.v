@@ -272,8 +272,8 @@ module hws_balance_lean #(
   assign run = (ph_q != P_IDLE);
   wire in_grp = (ph_q == P_GRP);
   wire in_alu = (ph_q == P_ALU);
-  wire [40:0] uop;                          // the micro-op (below)
-  wire [2:0]  u_kind = uop[23:21];
+  wire [22:0] uop;                          // the micro-op (below)
+  wire [2:0]  u_kind = uop[5:3];
   wire in_t1  = in_alu && (u_kind == U_DIV1);
   wire in_t2  = in_alu && (u_kind == U_DIV2);
   wire in_div = (in_grp && (k_q >= K_N)) || (ph_q == P_AVG) || in_t1 || in_t2;
@@ -399,99 +399,113 @@ module hws_balance_lean #(
   localparam [2:0] U_ONE = 3'd0, U_MQ = 3'd1, U_MUL = 3'd2, U_DIV1 = 3'd3, U_DIV2 = 3'd4,
                    U_IMB = 3'd5;   // one cycle; mq = acc (acc = 0); BL_MUL steps; tmp1
                                    // (BL_DIV cycles); tmp2 (BL_DIV); one cycle, imb kept
+  localparam [2:0] K_0 = 3'd0, K_2048 = 3'd1, K_100 = 3'd2, K_8191 = 3'd3, K_2P20 = 3'd4,
+                   K_128 = 3'd5;   // the constants of B_K
   // The micro-program: {A, B, sub, write acc, condition, write t/u/v, flag, kind, constant}
-  reg [40:0] uop_r;
+  reg [22:0] uop_r;
   always @* begin
-    uop_r = 41'd0;
+    uop_r = 23'd0;
     if (in_alu) begin
       case (oi_q)
-      8'd0: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // f_max etc: acc = this
-      8'd1: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_MAX, U_ONE, 21'd0};  // this >= max_load
-      8'd2: uop_r = {A_ACC, B_AVG, 1'b1, 1'b0, C_ALW, 3'b000, F_AVG, U_ONE, 21'd0};  // this >= avg_load
-      8'd3: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd4: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = max - this
-      8'd5: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GAP, U_ONE, 21'd2048};  // max - this >= 2048
-      8'd6: uop_r = {A_ZERO, B_AVG, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd7: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = acc = avg - this
-      8'd8: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd9: uop_r = {A_ACC, B_AVG, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = max - avg
-      8'd10: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd11: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = min(max - avg, avg - this)
-      8'd12: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = that
-      8'd13: uop_r = {A_ZERO, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd14: uop_r = {A_ACC, B_PT, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd15: uop_r = {A_ZERO, B_PT, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = min(pb, pt)
-      8'd16: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};  // mq = acc, acc = 0
-      8'd17: uop_r = {A_ACC2, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = p5 = u * mq
-      8'd18: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_IMB, 21'd100};  // imb, imb_big from p5; acc = 100
-      8'd19: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
-      8'd20: uop_r = {A_ACC2, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = 100 * max
-      8'd21: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = 100 * max
-      8'd22: uop_r = {A_ZERO, B_PCT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd23: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
-      8'd24: uop_r = {A_ACC2, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = pct * this
-      8'd25: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_WIN, U_ONE, 21'd0};  // within: pct * this >= 100 * max
-      8'd26: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd27: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd8191};
-      8'd28: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd8191};  // acc = min(max, 8191)
-      8'd29: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
-      8'd30: uop_r = {A_ACC2, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = pm
-      8'd31: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = pm
-      8'd32: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd1048576};
-      8'd33: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd1048576};  // acc = n2 = min(pm, 2^20)
-      8'd34: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = n2
-      8'd35: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd36: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd8191};
-      8'd37: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd8191};  // acc = min(this, 8191)
-      8'd38: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, 21'd0};
-      8'd39: uop_r = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, 21'd0};  // acc = ptp
-      8'd40: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, 21'd0};  // v = ptp
-      8'd41: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, 21'd0};  // tmp1 = 2^20 / pb, rem1
-      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // (the power read switches from pb to pt)
-      8'd43: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, 21'd0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
-      8'd44: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd45: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, 21'd0};  // tmp1 >= max: m1 = 0
-      8'd46: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd47: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd48: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x2 = ptp + n2 - rem2
-      8'd49: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd50: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m2
-      8'd51: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = m2
-      8'd52: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd53: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd1048576};
-      8'd54: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = x1 = pm - 2^20 + rem1
-      8'd55: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd56: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd57: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = m1
-      8'd58: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s = m1 + m2
-      8'd59: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, 21'd0};  // u = move_s
-      8'd60: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd61: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd62: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd63: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = a1 = min(pm, pb << 10)
-      8'd64: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd65: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, 21'd0};
-      8'd66: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = a2
-      8'd67: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s = a1 + a2
-      8'd68: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = now_s >> 10
-      8'd69: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd128};
-      8'd70: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, 21'd0};  // t = (now_s >> 10) + 128
-      8'd71: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};
-      8'd72: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, 21'd0};  // acc = move_s >> 10
-      8'd73: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, 21'd0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
-        default: uop_r = 41'd0;
+      8'd0: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // f_max etc: acc = this
+      8'd1: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_MAX, U_ONE, K_0};  // this >= max_load
+      8'd2: uop_r = {A_ACC, B_AVG, 1'b1, 1'b0, C_ALW, 3'b000, F_AVG, U_ONE, K_0};  // this >= avg_load
+      8'd3: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd4: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - this
+      8'd5: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GAP, U_ONE, K_2048};  // max - this >= 2048
+      8'd6: uop_r = {A_ZERO, B_AVG, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd7: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = acc = avg - this
+      8'd8: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd9: uop_r = {A_ACC, B_AVG, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - avg
+      8'd10: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd11: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(max - avg, avg - this)
+      8'd12: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = that
+      8'd13: uop_r = {A_ZERO, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd14: uop_r = {A_ACC, B_PT, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd15: uop_r = {A_ZERO, B_PT, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(pb, pt)
+      8'd16: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};  // mq = acc, acc = 0
+      8'd17: uop_r = {A_ACC2, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = p5 = u * mq
+      8'd18: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_IMB, K_100};  // imb, imb_big from p5; acc = 100
+      8'd19: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd20: uop_r = {A_ACC2, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = 100 * max
+      8'd21: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = 100 * max
+      8'd22: uop_r = {A_ZERO, B_PCT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd23: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd24: uop_r = {A_ACC2, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pct * this
+      8'd25: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_WIN, U_ONE, K_0};  // within: pct * this >= 100 * max
+      8'd26: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd27: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
+      8'd28: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(max, 8191)
+      8'd29: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd30: uop_r = {A_ACC2, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pm
+      8'd31: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = pm
+      8'd32: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_2P20};
+      8'd33: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_2P20};  // acc = n2 = min(pm, 2^20)
+      8'd34: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = n2
+      8'd35: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd36: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
+      8'd37: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(this, 8191)
+      8'd38: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd39: uop_r = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = ptp
+      8'd40: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, K_0};  // v = ptp
+      8'd41: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, K_0};  // tmp1 = 2^20 / pb, rem1
+      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // (the power read switches from pb to pt)
+      8'd43: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, K_0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
+      8'd44: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd45: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, K_0};  // tmp1 >= max: m1 = 0
+      8'd46: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd47: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd48: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x2 = ptp + n2 - rem2
+      8'd49: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd50: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = m2
+      8'd51: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = m2
+      8'd52: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd53: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_2P20};
+      8'd54: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x1 = pm - 2^20 + rem1
+      8'd55: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd56: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
+      8'd57: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, K_0};  // acc = m1
+      8'd58: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s = m1 + m2
+      8'd59: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = move_s
+      8'd60: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd61: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd62: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
+      8'd63: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = a1 = min(pm, pb << 10)
+      8'd64: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd65: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd66: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = a2
+      8'd67: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s = a1 + a2
+      8'd68: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s >> 10
+      8'd69: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_128};
+      8'd70: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = (now_s >> 10) + 128
+      8'd71: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd72: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s >> 10
+      8'd73: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, K_0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
+        default: uop_r = 23'd0;
       endcase
     end
   end
   assign uop = uop_r;
-  wire [1:0]  u_a    = uop[40:39];
-  wire [4:0]  u_b    = uop[38:34];
-  wire        u_sub  = uop[33];
-  wire        u_wacc = uop[32];
-  wire [1:0]  u_cond = uop[31:30];
-  wire [2:0]  u_wtuv = uop[29:27];
-  wire [2:0]  u_flag = uop[26:24];
-  wire [20:0] u_k    = uop[20:0];
+  wire [1:0]  u_a    = uop[22:21];
+  wire [4:0]  u_b    = uop[20:16];
+  wire        u_sub  = uop[15];
+  wire        u_wacc = uop[14];
+  wire [1:0]  u_cond = uop[13:12];
+  wire [2:0]  u_wtuv = uop[11:9];
+  wire [2:0]  u_flag = uop[8:6];
+  wire [2:0]  u_ki   = uop[2:0];
+  // the constant of B_K
+  reg  [20:0] u_k;
+  always @* begin
+    case (u_ki)
+      K_2048:  u_k = 21'd2048;
+      K_100:   u_k = 21'd100;
+      K_8191:  u_k = 21'd8191;
+      K_2P20:  u_k = 21'd1048576;
+      K_128:   u_k = 21'd128;
+      default: u_k = 21'd0;
+    endcase
+  end
   // (the op of the last micro-op's last cycle)
   wire [KW-1:0] u_last = (u_kind == U_MUL) ? K_MUL : ((u_kind == U_DIV1) || (u_kind == U_DIV2)) ?
                          K_DIV : {KW{1'b0}};
@@ -747,7 +761,7 @@ module hws_balance_lean #(
   assign regs_o = bal_q;
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dx_st[QW-1:AW], dx_q[QW-1:AW], dr_q,
-                            acc64[63:42], dn, u_k, uop};
+                            acc64[63:42], dn, u_k};
 
 `ifndef SYNTHESIS
 `ifndef FORMAL
