@@ -61,7 +61,7 @@ module tb_bal_lean;
     .go_i(go), .cpu_i(cpu), .level_i(level), .now_only_i(now_only), .load_i(load), .hist_i(hist),
     .done_o(done_l), .res_o(res_l), .regs_o(regs_l));
 
-  integer seed0, seed, queries, q, x, i, k, mode, pwmode;
+  integer seed0, seed, queries, q, x, i, k, mode, pwmode, base;
   integer vcount [0:7];
   reg [127:0] regs_prev;
   reg         done_prev;
@@ -118,6 +118,17 @@ module tb_bal_lean;
         4: rnd_load = top - ($unsigned(r) % 70000);             // near the top
         6: rnd_load = 1024 * ($unsigned(r) % 3);                // few values: ties
         7: rnd_load = top - ($unsigned(r) % 2);                 // the top: ties
+        8: begin                                                // gaps at the verdicts' bounds
+          case ($unsigned(r) % 7)
+            0: rnd_load = base;
+            1: rnd_load = base + 1;
+            2: rnd_load = base + 1023;
+            3: rnd_load = base + 1024;
+            4: rnd_load = base + 2047;
+            5: rnd_load = base + 2048;
+            default: rnd_load = base + 2049;
+          endcase
+        end
         default: rnd_load = $unsigned(r) & top;                 // anything
       endcase
       if (($random(seed) & 7) == 0) rnd_load = 0;
@@ -246,12 +257,24 @@ module tb_bal_lean;
     do_reset;
     mode = 1;
     pwmode = 0;
+    base = 0;
     for (q = 0; q < queries; q = q + 1) begin
       // occasionally a reset; a new regime of loads and powers every few queries
       if (($random(seed) & 511) == 0) do_reset;
       if (($random(seed) & 7) == 0) begin
-        mode = $unsigned($random(seed)) % 8;
+        mode = $unsigned($random(seed)) % 9;
+        base = $unsigned($random(seed)) % 6000;
         pwmode = $unsigned($random(seed)) % 4;
+        // powers all 1024 again (the common case, where the verdicts' bounds are reached)
+        if (pwmode == 0)
+          for (i = 0; i < 4 * N; i = i + 1) begin
+            pw_we = 1'b1;
+            pw_lvl = i / N;
+            pw_cpu = i % N;
+            pw = 17'd1024;
+            tick;
+            pw_we = 1'b0;
+          end
       end
       if (($random(seed) & 3) == 0) new_parts;
       nsteps = $unsigned($random(seed)) % (N + 2);
@@ -281,7 +304,10 @@ module tb_bal_lean;
             x = $unsigned($random(seed)) % N;
             if (($random(seed) & 3) == 0) set_load(x, rnd_load(mode), load[x*LOAD_W +: LOAD_W]);
             else if (($random(seed) & 3) == 0) set_load(x, load[x*LOAD_W +: LOAD_W], rnd_load(mode));
-            else set_load(x, rnd_load(mode), rnd_load(mode));
+            else if ((mode == 8) && ($random(seed) & 1)) begin
+              upd_now_new = rnd_load(mode);
+              set_load(x, upd_now_new, upd_now_new);   // history = load
+            end else set_load(x, rnd_load(mode), rnd_load(mode));
           end
         endcase
       end
