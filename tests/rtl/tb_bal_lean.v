@@ -61,7 +61,8 @@ module tb_bal_lean;
     .go_i(go), .cpu_i(cpu), .level_i(level), .now_only_i(now_only), .load_i(load), .hist_i(hist),
     .done_o(done_l), .res_o(res_l), .regs_o(regs_l));
 
-  integer seed0, seed, queries, q, x, i, k, mode, pwmode, base;
+  integer seed0, seed, queries, q, x, i, k, mode, pwmode, base, ndirected;
+  reg     directed;
   integer vcount [0:7];
   reg [127:0] regs_prev;
   reg         done_prev;
@@ -258,6 +259,8 @@ module tb_bal_lean;
     mode = 1;
     pwmode = 0;
     base = 0;
+    ndirected = 0;
+    directed = 1'b0;
     for (q = 0; q < queries; q = q + 1) begin
       // occasionally a reset; a new regime of loads and powers every few queries
       if (($random(seed) & 511) == 0) do_reset;
@@ -311,14 +314,34 @@ module tb_bal_lean;
           end
         endcase
       end
+      // Now and then (powers all 1024) a directed query at level 0: CPU cpu's load v, the
+      // other CPUs of its P1 block v + a gap at a verdict's bound (1023, 1024, 2047, 2048,
+      // 2049), so max_load - this_load is that gap. (Not after a level-0 query: see below.)
+      directed = (N > 1) && (pwmode == 0) && (level != 2'd0) && (($random(seed) & 3) == 0);
+      if (directed) begin
+        cpu = $unsigned($random(seed)) % N;
+        x = 1024 + $unsigned($random(seed)) % 3000;
+        case ($unsigned($random(seed)) % 5)
+          0: i = 1023;
+          1: i = 1024;
+          2: i = 2047;
+          3: i = 2048;
+          default: i = 2049;
+        endcase
+        for (k = 0; k < N; k = k + 1)
+          if (lead1[k*CW +: CW] == lead1[cpu*CW +: CW])
+            set_load(k, (k == cpu) ? x : x + i, (k == cpu) ? x : x + i);
+        ndirected = ndirected + 1;
+      end
       // BALANCE
       go = 1'b1;
-      cpu = $unsigned($random(seed)) % N;
+      if (!directed) cpu = $unsigned($random(seed)) % N;
       // (a level other than the previous query's: hws_balance's `assign pwl =
       // lvl_pw_fn(lvl_q)` reads pw_q inside the function, so Icarus re-evaluates it only
       // when lvl_q changes, and a pw write between two queries at one level would leave
       // the reference with stale powers)
-      level = level + 2'd1 + ($unsigned($random(seed)) % 3);
+      if (directed) level = 2'd0;
+      else level = level + 2'd1 + ($unsigned($random(seed)) % 3);
       now_only = $random(seed);
       tick;
       go = 1'b0;
@@ -360,8 +383,8 @@ module tb_bal_lean;
         if (vcount[i] == 0)
           $fatal(1, "tb_bal_lean N=%0d LOAD_W=%0d seed=%0d: FAIL: weak run, verdict %0d never seen",
                  N, LOAD_W, seed0, i);
-    $display("tb_bal_lean N=%0d LOAD_W=%0d seed=%0d: PASS (%0d queries; verdicts NO_BUSIEST %0d THIS_IS_MAX %0d THIS_ABOVE_AVG %0d WITHIN_PCT %0d NO_GAIN %0d MOVE %0d MOVE_ONE %0d)",
-             N, LOAD_W, seed0, queries, vcount[1], vcount[2], vcount[3], vcount[4], vcount[5],
+    $display("tb_bal_lean N=%0d LOAD_W=%0d seed=%0d: PASS (%0d queries, %0d directed; verdicts NO_BUSIEST %0d THIS_IS_MAX %0d THIS_ABOVE_AVG %0d WITHIN_PCT %0d NO_GAIN %0d MOVE %0d MOVE_ONE %0d)",
+             N, LOAD_W, seed0, queries, ndirected, vcount[1], vcount[2], vcount[3], vcount[4], vcount[5],
              vcount[6], vcount[7]);
     $finish;
   end
