@@ -422,13 +422,14 @@ test: docs-check
 # first use, one at a time; make builds them with the rest), and the default shape with
 # waveform support (the --wave tests); the 2- and 4-port shapes of tests/sim/ports_test.cc
 # (make bench builds 8x256x16g16p2 on use); the BALANCE-lane shapes of
-# tests/driver/bal_lanes_test.cc (bl<N>); the overlapped-issue shapes (pi) of the lockstep
+# tests/driver/bal_lanes_test.cc (bl<N>) and its lean-BALANCE shapes (ln); the overlapped-issue shapes (pi) of the lockstep
 # sweep and the ports tests. tests/sim/shapes_test.cc builds one more
 # (3x100x16g16, in a cache of its own), on demand.
 TEST_SHAPES := $(addsuffix g$(RTL_GROUPS),8x256x16 1x16x16 2x16x4 2x256x16 8x16x16 64x256x16 \
 	64x4096x16) $(addprefix 8x256x16g$(RTL_GROUPS),nb nbne nbneni) \
 	$(addprefix 2x16x4g$(RTL_GROUPS),p2 p4 nip2) 8x256x16g$(RTL_GROUPS)p4 \
-	$(addprefix 8x16x16g$(RTL_GROUPS),bl1 bl2 bl3) $(addprefix 4x16x16g$(RTL_GROUPS),bl1 bl2) \
+	$(addprefix 8x16x16g$(RTL_GROUPS),bl1 bl2 bl3 ln) $(addprefix 4x16x16g$(RTL_GROUPS),bl1 bl2 ln) \
+	3x16x16g$(RTL_GROUPS)ln \
 	4x16x16g$(RTL_GROUPS) $(addprefix 2x16x4g$(RTL_GROUPS),pi p2pi) \
 	$(addprefix 8x256x16g$(RTL_GROUPS),pi p4pi) 4x64x8g$(RTL_GROUPS)p2pi \
 	$(addprefix 4x16x4g$(RTL_GROUPS),pi p2pi)
@@ -809,6 +810,18 @@ SYNTH_SEEDS ?= 1 2 3 4 5
 synth-seeds: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) synth/seeds.sh
 	SEEDS_RECORD_COMMAND='$(call record_cmd,synth-seeds,SEEDS_CONFIG SYNTH_SEEDS)' \
 		synth/seeds.sh $(BUILD)/synth/seeds.json $(BUILD)/synth/seeds $(SEEDS_CONFIG) $(SYNTH_SEEDS)
+# make synth-seeds-lean [LEAN_SEEDS_CONFIG=4x256neniln] [SYNTH_SEEDS=...]   the same study of
+# the engine with the area-lean BALANCE (docs/accelerator.md 8.2.1) on the HX8K, nextpnr aimed
+# at its goal of 40 MHz (PNR_FREQ), into build/synth/seeds-lean.json (docs/synthesis.md,
+# "The lean BALANCE on the HX8K").
+LEAN_SEEDS_CONFIG ?= 4x256neniln
+LEAN_PNR_FREQ ?= 40
+.PHONY: synth-seeds-lean
+synth-seeds-lean: $(RTL_SRCS) $(RTL_INC) $(SYNTH_SCRIPTS) synth/seeds.sh
+	PNR_FREQ=$(LEAN_PNR_FREQ) SEEDS_FULL_CONFIG=$(LEAN_SEEDS_CONFIG) \
+	SEEDS_RECORD_COMMAND='$(call record_cmd,synth-seeds-lean,LEAN_SEEDS_CONFIG SYNTH_SEEDS)' \
+		synth/seeds.sh $(BUILD)/synth/seeds-lean.json $(BUILD)/synth/seeds-lean \
+		$(LEAN_SEEDS_CONFIG) $(SYNTH_SEEDS)
 # ==== end of synth ========================================================================
 
 # ==== board: the engine on an iCEBreaker, and its simulator (docs/board.md) ==============

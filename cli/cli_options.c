@@ -272,6 +272,7 @@ static int set_param(struct cli_args *a, const char *opt, const char *v)
 	a->mo.sched_opts.engine.no_balance = (int)a->cfg.no_balance;
 	a->mo.sched_opts.engine.no_err_counters = (int)a->cfg.no_err_counters;
 	a->mo.sched_opts.engine.no_irq = (int)a->cfg.no_irq;
+	a->mo.sched_opts.engine.lcu_lean = (int)a->cfg.lcu_lean;
 	return ret;
 }
 
@@ -956,6 +957,7 @@ static const struct {
 	{ "sync-cmds", SCHED_USES_ENGINE, "--sched hw" },
 	{ "engine-irq", SCHED_USES_ENGINE, "--sched hw" },
 	{ "no-hw-balance", SCHED_USES_ENGINE, "--sched hw" },
+	{ "bal-lean", SCHED_USES_ENGINE, "--sched hw" },
 	{ "no-err-counters", SCHED_USES_ENGINE, "--sched hw" },
 	{ "no-irq", SCHED_USES_ENGINE, "--sched hw" },
 	{ "engine-tasks", SCHED_USES_ENGINE, "--sched hw" },

@@ -15,12 +15,14 @@
 	{ "no-err-counters", NULL, CLI_LOCKSTEP, set_param, "the engine built without the per-code error counters\n(ERR_COUNTERS=0: ERR_CNTn read 0, checked; e.g. the shape 8x256x16g16nbne)" }, \
 	{ "no-irq", NULL, CLI_LOCKSTEP, set_param, "the engine built without the preemption interrupt (IRQ=0:\nIRQ_PEND/IRQ_EN read 0, checked; e.g. the shape 8x256x16g16nbneni)" }, \
 	{ "pipe", NULL, CLI_LOCKSTEP, set_param, "the engine built with overlapped issue (PIPE=1, docs/accelerator.md\n4.1.1; on rtl and lockstep the shape's suffix pi)" }, \
+	{ "bal-lean", NULL, CLI_LOCKSTEP, set_param, "BALANCE built as the area-lean serial unit (LCU_LEAN=1,\ndocs/accelerator.md 8.2.1: the same answers, a longer latency;\non rtl and lockstep the shape's suffix ln)" }, \
 	{ "ports", "N", CLI_LOCKSTEP, set_param, "the engine's AXI4-Lite ports, 1..4 (NR_PORTS; default 1; the\nstream drives port 0, the others stay idle; shape suffix p<N>)" },
 
 #define CLI_PARAM_OPTS_run \
 	{ "no-hw-balance", NULL, CLI_RUN, set_param, "hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\nthe small-FPGA build): the firmware reads each CPU's loads and\ndecides in software (same decisions, more bus traffic)" }, \
 	{ "no-err-counters", NULL, CLI_RUN, set_param, "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with --no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware never reads them" }, \
-	{ "no-irq", NULL, CLI_RUN, set_param, "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith --no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" },
+	{ "no-irq", NULL, CLI_RUN, set_param, "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith --no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" }, \
+	{ "bal-lean", NULL, CLI_RUN, set_param, "hw: the engine's BALANCE is the area-lean serial unit\n(LCU_LEAN=1, docs/accelerator.md 8.2.1): the same answers,\na longer BALANCE" },
 
 static const struct cli_param_opt cli_param_opts[] = {
 	{ "cpus", CLI_LOCKSTEP, { 0, -1 }, 1, 64 },
@@ -31,8 +33,10 @@ static const struct cli_param_opt cli_param_opts[] = {
 	{ "no-err-counters", CLI_LOCKSTEP, { 6, -1 }, 1, 1 },
 	{ "no-irq", CLI_LOCKSTEP, { 9, -1 }, 1, 1 },
 	{ "pipe", CLI_LOCKSTEP, { 10, -1 }, 1, 1 },
+	{ "bal-lean", CLI_LOCKSTEP, { 11, -1 }, 1, 1 },
 	{ "ports", CLI_LOCKSTEP, { 7, -1 }, 1, 4 },
 	{ "no-hw-balance", CLI_RUN, { 5, -1 }, 1, 1 },
 	{ "no-err-counters", CLI_RUN, { 6, -1 }, 1, 1 },
 	{ "no-irq", CLI_RUN, { 9, -1 }, 1, 1 },
+	{ "bal-lean", CLI_RUN, { 11, -1 }, 1, 1 },
 };

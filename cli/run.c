@@ -132,6 +132,9 @@ static int check(struct cli_args *a)
 	if (e->irq && e->no_irq)
 		return cli_error(a, "--engine-irq needs the engine's preemption interrupt, and "
 				 "--no-irq builds the engine without it (IRQ=0, FEATURES.IRQ = 0)");
+	if (e->lcu_lean && e->no_balance)
+		return cli_error(a, "--bal-lean builds BALANCE as the lean unit, and --no-hw-balance "
+				 "builds the engine without BALANCE (LCU_LEAN must be 0 without BALANCE)");
 	if (e->irq && uart_backend(e->backend))
 		return cli_error(a, "--engine-irq keeps the engine's CURR window, which a serial line's "
 				 "frames cannot reach (--backend %s; docs/board.md)", e->backend);

@@ -503,6 +503,7 @@ int hws_uart_read_shape(struct hws_uart *u, struct hws_params *p)
 	if (p->bal_lanes == p->nr_cpus)
 		p->bal_lanes = 0;	/* one per CPU: the default's canonical 0 */
 	p->no_irq = !(v[4] & HWS_FEATURES_IRQ_MASK);
+	p->lcu_lean = !!(v[4] & HWS_FEATURES_LEAN_MASK);
 	return 0;
 }
 
@@ -583,7 +584,9 @@ static void shape_words(const struct hws_params *p, char *buf, size_t len)
 {
 	char lanes[32] = "";
 
-	if (!p->no_balance && p->bal_lanes && p->bal_lanes != p->nr_cpus)
+	if (!p->no_balance && p->lcu_lean)
+		snprintf(lanes, sizeof(lanes), ", the lean BALANCE");
+	else if (!p->no_balance && p->bal_lanes && p->bal_lanes != p->nr_cpus)
 		snprintf(lanes, sizeof(lanes), ", %u BALANCE lanes", p->bal_lanes);
 	snprintf(buf, len, "%u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s%s%s", p->nr_cpus,
 		 p->nr_tasks, p->cmd_depth, p->res_depth, p->nr_groups,
@@ -608,7 +611,8 @@ static int check_shape(struct hws_uart *u, const struct hws_params *want, char *
 	    got.cmd_depth == want->cmd_depth && got.res_depth == want->res_depth &&
 	    got.nr_groups == want->nr_groups && !got.no_balance == !want->no_balance &&
 	    !got.no_err_counters == !want->no_err_counters && !got.no_irq == !want->no_irq &&
-	    (got.no_balance || hws_params_bal_lanes(&got) == hws_params_bal_lanes(want)))
+	    (got.no_balance || (hws_params_bal_lanes(&got) == hws_params_bal_lanes(want) &&
+				!got.lcu_lean == !want->lcu_lean)))
 		return 0;
 	shape_words(&got, gw, sizeof(gw));
 	shape_words(want, ww, sizeof(ww));

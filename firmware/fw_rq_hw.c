@@ -140,6 +140,7 @@ static struct fw_rq *hw_create(const struct sched_env *env, const struct sched_o
 	cfg.no_balance = o->engine.no_balance != 0;
 	cfg.no_err_counters = o->engine.no_err_counters != 0;
 	cfg.no_irq = o->engine.no_irq != 0;
+	cfg.lcu_lean = o->engine.lcu_lean != 0;
 	cfg.transport = o->engine.bus;
 	if (env->nr_tasks > cfg.nr_tasks) {
 		snprintf(msg, len, "the engine holds %u tasks, the workload has %u",

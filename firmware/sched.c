@@ -85,6 +85,7 @@ int sched_opts_check(const struct sched_opts *o, char *msg, size_t len)
 		{ "engine no_balance", o->engine.no_balance },
 		{ "engine no_err_counters", o->engine.no_err_counters },
 		{ "engine no_irq", o->engine.no_irq },
+		{ "engine lcu_lean", o->engine.lcu_lean },
 		{ "engine sync_cmds", o->engine.sync_cmds },
 		{ "engine irq", o->engine.irq },
 		{ "linux24 lock", o->linux24.lock },

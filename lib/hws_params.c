@@ -128,6 +128,11 @@ unsigned hws_bal_latency(unsigned nr_cpus, unsigned lanes)
 	       HWS_BAL_LAT_LEVEL * (tree_cycles(lanes) + tree_cycles(nr_cpus));
 }
 
+unsigned hws_bal_latency_lean(unsigned nr_cpus)
+{
+	return HWS_BAL_LEAN_BASE + HWS_BAL_LEAN_CPU * nr_cpus + nr_cpus * nr_cpus;
+}
+
 int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 {
 	char bad[160] = "";
@@ -137,14 +142,12 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 		const struct hws_param_desc *d = &param_table[i];
 		const unsigned v = hws_param_field(p, i);
 
-		if (!d->key_name[0]) {
+		if (!d->key_name[0] && v > 1) {
 			/* a flag: the field is 0 or 1; an inverted one is named by its field */
-			if (v > 1)
-				snprintf(bad, sizeof(bad), "%s must be 0 or 1",
-					 d->inverted ? d->field : d->name);
-			continue;
-		}
-		if ((v < d->min && !(v == 0 && d->has_zero)) || v > max_of(p, d)) {
+			snprintf(bad, sizeof(bad), "%s must be 0 or 1",
+				 d->inverted ? d->field : d->name);
+		} else if (d->key_name[0] &&
+			   ((v < d->min && !(v == 0 && d->has_zero)) || v > max_of(p, d))) {
 			int n = snprintf(bad, sizeof(bad), "%s must be %u..", d->name, d->min);
 
 			if (d->max_param >= 0)
@@ -164,6 +167,10 @@ int hws_params_check(const struct hws_params *p, char *msg, size_t len)
 				 n->feature ? n->feature : n->name, n->field, n->inverted ? 1 : 0);
 		}
 	}
+	/* The lean unit is serial: it has no lanes to choose (docs/accelerator.md 8.2.1). */
+	if (!bad[0] && p->lcu_lean && p->bal_lanes && p->bal_lanes != p->nr_cpus)
+		snprintf(bad, sizeof(bad), "BAL_LANES must be 0 with LCU_LEAN (the lean BALANCE has "
+			 "no lanes)");
 	if (!bad[0])
 		return 0;
 	if (msg && len) {
@@ -236,6 +243,7 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 					 !(s[n] >= '0' && s[n] <= '9');
 
 			hws_param_set_field(p, i, here ? 1 : 0);
+			written[i] = here;
 			s += here ? n : 0;
 			continue;
 		}
@@ -268,8 +276,8 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 		const struct hws_param_desc *d = &param_table[i];
 		const unsigned v = hws_param_field(p, i);
 
-		if (!d->key_name[0] || !written[i])
-			continue;	/* a flag, or a part not written: its implied value */
+		if (!written[i])
+			continue;	/* a part not written: its implied value */
 		if (d->needs >= 0 && !hws_param_value(p, (unsigned)d->needs)) {
 			const struct hws_param_desc *nd = &param_table[d->needs];
 
@@ -278,11 +286,18 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 				 nd->key_prefix, d->key_prefix);
 			return -EINVAL;
 		}
+		if (!d->key_name[0])
+			continue;	/* a flag: 1, in range */
 		if (v < d->min || v > max_of(p, d)) {
 			snprintf(msg, len, "%s: %s must be %u..%u (got %u)", key, d->name, d->min,
 				 max_of(p, d), v);
 			return -EINVAL;
 		}
+	}
+	if (p->lcu_lean && p->bal_lanes && p->bal_lanes != p->nr_cpus) {
+		snprintf(msg, len, "%s: bl<lanes> and ln exclude each other (the lean BALANCE has "
+			 "no lanes): drop one", key);
+		return -EINVAL;
 	}
 	hws_params_key(p, canon, sizeof(canon));
 	if (strcmp(canon, key)) {

@@ -127,6 +127,17 @@ void hws_params_of_config(struct hws_params *p, const struct hws_config *c);
  */
 unsigned hws_bal_latency(unsigned nr_cpus, unsigned lanes);
 
+/**
+ * hws_bal_latency_lean - the cycles of a BALANCE that passes its checks on the area-lean
+ * unit (LCU_LEAN = 1, docs/accelerator.md 8.2.1)
+ * @nr_cpus: NR_CPUS
+ *
+ * BAL_LEAN_BASE + BAL_LEAN_CPU x nr_cpus + nr_cpus^2, the register map's constants: whatever
+ * the domain or the data. The model's one home of this rule; rtl/hws_balance_lean.v's
+ * schedule is checked against it.
+ */
+unsigned hws_bal_latency_lean(unsigned nr_cpus);
+
 #ifdef __cplusplus
 }
 #endif

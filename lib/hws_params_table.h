@@ -2,7 +2,7 @@
 /* The parameter table of lib/hws_params.c (struct hws_param_desc, lib/hws_params.h);
  * included there only. */
 
-#define HWS_PARAMS_KEY_GRAMMAR "<cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi]"
+#define HWS_PARAMS_KEY_GRAMMAR "<cpus>x<tasks>x<cmd_depth>[r<res_depth>]g<groups>[nb][ne][ni][bl<lanes>][p<ports>][pi][ln]"
 
 static const struct hws_param_desc param_table[HWS_NR_PARAMS] = {
 	{ "NR_CPUS", "nr_cpus", offsetof(struct hws_params, nr_cpus), 0,
@@ -60,7 +60,12 @@ static const struct hws_param_desc param_table[HWS_NR_PARAMS] = {
 	  "pi", "", 0, 0, -1, 11,
 	  "PIPE", HWS_FEATURES_PIPE_LSB, HWS_FEATURES_PIPE_MASK, -1,
 	  "1: overlapped issue (4.1.1); 0: one command at a time (4.1)" },
+	{ "LCU_LEAN", "lcu_lean", offsetof(struct hws_params, lcu_lean), 0,
+	  0, 0, 1, -1, 1, 0, -1,
+	  "ln", "", 0, 0, -1, 12,
+	  "LEAN", HWS_FEATURES_LEAN_LSB, HWS_FEATURES_LEAN_MASK, 5,
+	  "1: BALANCE is the area-lean serial unit (8.2.1): the same answers, a longer latency; 0: the fast unit" },
 };
 
 /* The parameters in the order of the shape key. */
-static const unsigned char key_order[HWS_NR_PARAMS] = { 0, 1, 2, 3, 4, 5, 6, 9, 8, 7, 10, };
+static const unsigned char key_order[HWS_NR_PARAMS] = { 0, 1, 2, 3, 4, 5, 6, 9, 8, 7, 10, 11, };

@@ -205,7 +205,8 @@ static unsigned cmd_latency(const struct hws_model *m, uint32_t c, unsigned code
 	if (code)
 		return 1;
 	if (f_op(c) == HWS_OP_QUERY && q_kind(c) == 2)
-		return hws_bal_latency(m->p.nr_cpus, hws_params_bal_lanes(&m->p));
+		return m->p.lcu_lean ? hws_bal_latency_lean(m->p.nr_cpus)
+				     : hws_bal_latency(m->p.nr_cpus, hws_params_bal_lanes(&m->p));
 	return hws_m_op_lat[f_op(c)];
 }
 

@@ -527,9 +527,10 @@ static void gen_list(const char *path)
 			fprintf(o.f, "0, 1: 1 = %s = 0. ", q->name);
 		else
 			fprintf(o.f, "%s %lu..%s", q->name, q->min, max_text(q, mx, sizeof(mx)));
-		if (q->has_zero && q->zero_param >= 0)
+		/* a flag's ZERO (for NEEDS) means 0: nothing to say */
+		if (q->has_zero && q->key_name[0] && q->zero_param >= 0)
 			fprintf(o.f, " (0 means %s)", params[q->zero_param].field);
-		else if (q->has_zero)
+		else if (q->has_zero && q->key_name[0])
 			fprintf(o.f, " (0 means %lu)", q->zero_val);
 		if (!q->inverted)
 			fprintf(o.f, ". ");
@@ -809,10 +810,10 @@ static void gen_doc(const char *in, const char *out_path)
 			fprintf(o.f, "0, 1");
 		else
 			fprintf(o.f, "%lu..%s", q->min, max_text(q, mx, sizeof(mx)));
-		if (q->has_zero && q->defv == 0)
+		if (q->has_zero && q->key_name[0] && q->defv == 0)
 			fprintf(o.f, " (0: %s)", q->zero_param >= 0 ? params[q->zero_param].name : "");
 		fprintf(o.f, " | `%s%s`", q->inverted ? "!" : "", q->field);
-		if (q->has_zero) {
+		if (q->has_zero && q->key_name[0]) {
 			if (q->zero_param >= 0)
 				fprintf(o.f, " (0 means %s)", params[q->zero_param].field);
 			else

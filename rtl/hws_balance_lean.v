@@ -167,11 +167,12 @@ module hws_balance_lean #(
       $error("hws_balance_lean: NR_CPUS=%0d LOAD_W=%0d BAL_LANES=%0d CW=%0d (need 1..64, 18..30, 0..NR_CPUS, clog2(NR_CPUS))",
              NR_CPUS, LOAD_W, BAL_LANES, CW);
     end
-    if (BL_LAT_BASE != 218 || BL_LAT_CPU != 21 || HWS_BAL_LAT_PASS * 8 != QW ||
+    if (BL_LAT_BASE != HWS_BAL_LEAN_BASE || BL_LAT_CPU != HWS_BAL_LEAN_CPU ||
+        HWS_BAL_LAT_PASS * 8 != QW ||
         BL_DIV * BL_DSTEP != QW ||
         CF != BL_INIT + N * SLOT + BL_DIV + BL_PW + BL_ALU + BL_VERD + N + BL_FIN ||
         KW < 5) begin : g_bad_lat
-      $error("hws_balance_lean: the schedule's terms disagree with the header");
+      $error("hws_balance_lean: the schedule's terms disagree with the header or with the register map's BAL_LEAN_BASE, BAL_LEAN_CPU");
     end
   endgenerate
 `endif

@@ -32,7 +32,8 @@ module hws_domain #(
   parameter integer LOAD_W  = 26,  // width of a per-CPU load, 18..30
   parameter integer LCU_BALANCE = 1, // 0: no hws_balance (the engine refuses BALANCE), so no
                                      // block sums, powers or imbalance_pct are kept
-  parameter integer BAL_LANES = 0    // hws_balance's lanes, 1..NR_CPUS (0: NR_CPUS)
+  parameter integer BAL_LANES = 0,   // hws_balance's lanes, 1..NR_CPUS (0: NR_CPUS)
+  parameter integer LCU_LEAN  = 0    // 1: hws_balance_lean instead of hws_balance (8.2.1)
 ) (
   input  wire                       clk_i,
   input  wire                       srst_i,     // synchronous reset: every lead[k][c] = c,
@@ -465,7 +466,22 @@ module hws_domain #(
   // BALANCE (section 8.2), with the powers and imbalance_pct it reads
   wire [31:0] bal_res;
   generate
-    if (LCU_BALANCE != 0) begin : g_bal
+    if (LCU_BALANCE != 0 && LCU_LEAN != 0) begin : g_lean
+      hws_balance_lean #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W)) u_bal (
+        .clk_i(clk_i), .srst_i(srst_i),
+        .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),
+        .pct_i(set_data_i[7:0]),
+        .pw_we_i(set_i && set_k_i[2]), .pw_lvl_i(set_k_i[1:0]), .pw_cpu_i(set_cpu_i),
+        .pw_i(set_data_i),
+        .lead1_i(lead1_q), .lead2_i(lead2_q), .lead3_i(lead3_q),
+        .lset_i(set_lead), .lset_k_i(set_k_i[1:0]), .lset_cpu_i(set_c), .lset_v_i(set_v),
+        .upd_i(upd_i), .upd_cpu_i(upd_cpu_i[CW-1:0]), .upd_now_old_i(upd_now_old_i),
+        .upd_now_new_i(upd_now_new_i), .upd_h_old_i(upd_h_old_i), .upd_h_new_i(upd_h_new_i),
+        .go_i(q_go_i && q_kind_i[1]), .cpu_i(q_cpu_i), .level_i(q_level_i), .now_only_i(q_now_i),
+        .load_i(load_i), .hist_i(hist_i),
+        .done_o(q_done_o), .res_o(bal_res), .regs_o(bal_regs_o)
+      );
+    end else if (LCU_BALANCE != 0) begin : g_bal
       hws_balance #(.NR_CPUS(NR_CPUS), .LOAD_W(LOAD_W), .BAL_LANES(BAL_LANES)) u_bal (
         .clk_i(clk_i), .srst_i(srst_i),
         .pct_we_i(set_i && (set_k_i == 3'd0)), .pct_lvl_i(set_data_i[11:10]),

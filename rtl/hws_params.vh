@@ -19,11 +19,13 @@
 `define HWS_PARAM_BAD_BAL_LANES (BAL_LANES < 0 || BAL_LANES > NR_CPUS)
 `define HWS_PARAM_BAD_IRQ (IRQ < 0 || IRQ > 1)
 `define HWS_PARAM_BAD_PIPE (PIPE < 0 || PIPE > 1)
+`define HWS_PARAM_BAD_LCU_LEAN (LCU_LEAN < 0 || LCU_LEAN > 1)
 `define HWS_PARAMS_FEATURES ( \
       ((LCU_BALANCE != 0) ? (32'd1 << HWS_FEATURES_BALANCE_LSB) : 32'd0) \
     | ((ERR_COUNTERS != 0) ? (32'd1 << HWS_FEATURES_ERR_COUNTERS_LSB) : 32'd0) \
     | ((LCU_BALANCE != 0) ? ((32'd0 | ((BAL_LANES == 0) ? NR_CPUS : BAL_LANES)) << HWS_FEATURES_BAL_LANES_LSB) : 32'd0) \
     | ((IRQ != 0) ? (32'd1 << HWS_FEATURES_IRQ_LSB) : 32'd0) \
     | ((PIPE != 0) ? (32'd1 << HWS_FEATURES_PIPE_LSB) : 32'd0) \
+    | ((LCU_LEAN != 0) ? (32'd1 << HWS_FEATURES_LEAN_LSB) : 32'd0) \
   )
 `endif

@@ -15,9 +15,10 @@
         `HWS_PARAM_BAD_NR_PORTS ||
         `HWS_PARAM_BAD_BAL_LANES ||
         `HWS_PARAM_BAD_IRQ ||
-        `HWS_PARAM_BAD_PIPE) begin : g_bad_param
-      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
+        `HWS_PARAM_BAD_PIPE ||
+        `HWS_PARAM_BAD_LCU_LEAN) begin : g_bad_param
+      $error("hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1) LCU_LEAN=%0d (0, 1)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE, LCU_LEAN);
     end
   endgenerate
 `endif
@@ -32,7 +33,8 @@
         `HWS_PARAM_BAD_NR_PORTS ||
         `HWS_PARAM_BAD_BAL_LANES ||
         `HWS_PARAM_BAD_IRQ ||
-        `HWS_PARAM_BAD_PIPE)
-    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1)",
-             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE);
+        `HWS_PARAM_BAD_PIPE ||
+        `HWS_PARAM_BAD_LCU_LEAN)
+    $fatal(1, "hws_top: illegal parameters NR_CPUS=%0d (1..64) NR_TASKS=%0d (1..4096) CMD_DEPTH=%0d (2..32) RES_DEPTH=%0d (2..32) NR_GROUPS=%0d (1..64) LCU_BALANCE=%0d (0, 1) ERR_COUNTERS=%0d (0, 1) NR_PORTS=%0d (1..4) BAL_LANES=%0d (0..NR_CPUS) IRQ=%0d (0, 1) PIPE=%0d (0, 1) LCU_LEAN=%0d (0, 1)",
+             NR_CPUS, NR_TASKS, CMD_DEPTH, RES_DEPTH, NR_GROUPS, LCU_BALANCE, ERR_COUNTERS, NR_PORTS, BAL_LANES, IRQ, PIPE, LCU_LEAN);
 `endif

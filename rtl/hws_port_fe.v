@@ -26,7 +26,8 @@ module hws_port_fe #(
   parameter integer ERR_COUNTERS = 1,
   parameter integer BAL_LANES = 0,    // BALANCE's lanes (0: NR_CPUS), read in FEATURES
   parameter integer IRQ = 1,            // FEATURES.IRQ only: hws_top builds hws_irq or not
-  parameter integer PIPE      = 0     // FEATURES.PIPE (docs/accelerator.md 4.1.1)
+  parameter integer PIPE      = 0,    // FEATURES.PIPE (docs/accelerator.md 4.1.1)
+  parameter integer LCU_LEAN  = 0     // FEATURES.LEAN (docs/accelerator.md 8.2.1)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,

@@ -36,8 +36,9 @@ module hws_rq_engine #(
   parameter integer NR_GROUPS = 16,   // task groups whose per-CPU loads are kept, 1..64
   parameter integer LCU_BALANCE = 1,  // 0: no BALANCE unit, QUERY kind 2 fails with OPCODE
   parameter integer BAL_LANES = 0,    // BALANCE's lanes, 1..NR_CPUS (0: NR_CPUS)
-  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1): a
+  parameter integer PIPE      = 0,    // 1: overlapped issue (docs/accelerator.md 4.1.1): a
                                       // newcomer's step 1 beside the older's last step
+  parameter integer LCU_LEAN  = 0     // 1: BALANCE is the area-lean serial unit (8.2.1)
 `ifdef FORMAL
   ,
   // formal only (docs/formal.md): the list priorities the proof's commands use, the lowest
@@ -284,7 +285,7 @@ module hws_rq_engine #(
   wire [16:0] dset_val = {pfield[7:3], tfield};
   wire [31:0] qry_word;
   hws_domain #(.NR_CPUS(NR_CPUS), .LOAD_W(LDW), .LCU_BALANCE(LCU_BALANCE),
-               .BAL_LANES(BAL_LANES)) u_dom (
+               .BAL_LANES(BAL_LANES), .LCU_LEAN(LCU_LEAN)) u_dom (
     .clk_i(clk_i), .srst_i(srst_i),
     .set_i(ok1 && ctl[`HWS_C_DSET]), .set_k_i(dset_k), .set_cpu_i(cfield),
     .set_data_i(dset_val),

@@ -42,9 +42,12 @@ module hws_top #(
   parameter integer IRQ       = 1,    // 1: build the preemption interrupt (hws_irq, section
                                       // 4.6); 0: leave it out (IRQ_PEND/IRQ_EN read 0, their
                                       // and CURR's writes are OKAY and ignored, irq pins 0)
-  parameter integer PIPE      = 0     // 1: overlapped issue (docs/accelerator.md 4.1.1): a
+  parameter integer PIPE      = 0,    // 1: overlapped issue (docs/accelerator.md 4.1.1): a
                                       // command of the overlap class may pop beside the
                                       // older one's last step (0, 1)
+  parameter integer LCU_LEAN  = 0     // 1: BALANCE is the area-lean serial unit (section
+                                      // 8.2.1: the same answers, a longer latency); 0: the
+                                      // fast unit
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,           // synchronous active-low reset
@@ -142,7 +145,8 @@ module hws_top #(
       wire [PW-1:0] me = gp[PW-1:0];
       hws_port_fe #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
                     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN), .IRQ(IRQ), .PIPE(PIPE)) u_fe (
+                    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BLN), .IRQ(IRQ), .PIPE(PIPE),
+                    .LCU_LEAN(LCU_LEAN)) u_fe (
         .clk_i(clk_i), .rst_ni(rst_ni), .srst_i(srst),
         .s_axi_awvalid_i(s_axi_awvalid_i[gp]), .s_axi_awready_o(s_axi_awready_o[gp]),
         .s_axi_awaddr_i(s_axi_awaddr_i[gp*10 +: 10]),
@@ -189,7 +193,8 @@ module hws_top #(
   wire [32:0]   head = p_head[win*33 +: 33];
 
   hws_rq_engine #(.NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .NR_GROUPS(NR_GROUPS),
-                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN), .PIPE(PIPE)) u_engine (
+                  .LCU_BALANCE(LCU_BALANCE), .BAL_LANES(BLN), .PIPE(PIPE),
+                  .LCU_LEAN(LCU_LEAN)) u_engine (
     .clk_i(clk_i), .srst_i(srst), .start_i(eng_start), .cmd_i(head[31:0]),
     .busy_o(eng_busy), .free_o(eng_free), .ovl_ok_o(eng_ovl_ok), .two_o(eng_two),
     .done_o(eng_done), .res_push_o(eng_res_push), .res_data_o(eng_res),

@@ -17,6 +17,7 @@ module board_top #(
   parameter integer BAL_LANES = 0,
   parameter integer IRQ       = 1,    // 0: without the preemption interrupt (hws_top)
   parameter integer PIPE      = 0,    // hws_top's (docs/accelerator.md 4.1.1)
+  parameter integer LCU_LEAN  = 0,    // 1: the area-lean BALANCE (hws_top; 8.2.1)
   parameter integer CLK_HZ    = 12000000,
   parameter integer BAUD      = 115200
 ) (
@@ -210,7 +211,8 @@ module board_top #(
   hws_top #(
     .NR_CPUS(NR_CPUS), .NR_TASKS(NR_TASKS), .CMD_DEPTH(CMD_DEPTH),
     .RES_DEPTH(RES_DEPTH), .NR_GROUPS(NR_GROUPS), .LCU_BALANCE(LCU_BALANCE),
-    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BAL_LANES), .IRQ(IRQ), .PIPE(PIPE)
+    .ERR_COUNTERS(ERR_COUNTERS), .BAL_LANES(BAL_LANES), .IRQ(IRQ), .PIPE(PIPE),
+    .LCU_LEAN(LCU_LEAN)
   ) u_top (
     .clk_i(CLK), .rst_ni(rst_nq),
     .s_axi_awvalid_i(awvalid_q), .s_axi_awready_o(awready), .s_axi_awaddr_i({2'b0, addr_q}),

@@ -6,6 +6,8 @@
 #   CONFIG  NR_CPUS x NR_TASKS with synth_one.sh's suffixes (e.g. 8x256nbneni, the HX8K build)
 #   SEED    nextpnr --seed values (make synth-seeds: 1 2 3 4 5)
 #   SEEDS_RECORD_COMMAND  the record's "command" (make synth-seeds gives its goal and variables)
+#   SEEDS_FULL_CONFIG     the configuration whose study over seeds 1-5 is the full one
+#                         (default 8x256nbneni; make synth-seeds-lean: 4x256neniln)
 #
 # Per seed: PNR_SEED=SEED synth/synth_one.sh ice40 C T WORKDIR/seed_SEED (Yosys, then nextpnr
 # with the flow's options: --freq PNR_FREQ, --placer-heap-timingweight PNR_TIMING_WEIGHT,
@@ -13,7 +15,7 @@
 # time: its JSON's LUTs are compared, a difference is an error), so a seed costs Yosys and
 # one HX8K place and route: tens of minutes of one core here (docs/synthesis.md).
 # Writes one JSON object through a temporary file: tools/record.sh's header (a study other
-# than 8x256nbneni over seeds 1-5 is a small run, "full": false), the configuration, the
+# than SEEDS_FULL_CONFIG over seeds 1-5 is a small run, "full": false), the configuration, the
 # flow's options, per seed its status, nextpnr and icetime Fmax, logic cells, critical path
 # split and seconds, and the median Fmax of the seeds that routed. make figures renders it
 # (docs/synthesis.md, "The seed study"). Exit 1 when a seed's synth_one.sh fails or writes
@@ -31,8 +33,9 @@ case "$config" in [0-9]*x[0-9]*) ;; *) echo "seeds.sh: CONFIG '$config' is not C
 cpus=${config%%x*} tasks=${config#*x}
 # shellcheck source=tools/record.sh
 . "$root/tools/record.sh"
+full=${SEEDS_FULL_CONFIG:-8x256nbneni}
 scope=
-[ "$config $*" = "8x256nbneni 1 2 3 4 5" ] || scope="$config, seeds $* (the full study: 8x256nbneni, seeds 1-5)"
+[ "$config $*" = "$full 1 2 3 4 5" ] || scope="$config, seeds $* (the full study: $full, seeds 1-5)"
 mkdir -p "$work" "$(dirname "$out")"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

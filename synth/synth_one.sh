@@ -5,8 +5,8 @@ set -eu
 
 usage() {
 	cat <<'EOF'
-usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>] OUTDIR
-       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>] OUTDIR"   (one line of sweep_list.sh)
+usage: synth/synth_one.sh FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>][ln] OUTDIR
+       synth/synth_one.sh "FAMILY NR_CPUS NR_TASKS[nb][ne][ni][bl<lanes>][ln] OUTDIR"   (one line of sweep_list.sh)
 
 Synthesises synth/hws_synth_top.v (hws_top with every input and output registered) with
 Yosys for FAMILY = ice40 | ecp5 | xilinx | gowin and writes OUTDIR/<family>_<C>x<T>.json:
@@ -24,12 +24,13 @@ all three, is the reference HX8K build at 8x256; the files are then
 <family>_<C>x<T>nb, ..ne, ..ni, ..nbne, ..nbneni and so on. The suffix bl<lanes> (last),
 or BAL_LANES=<lanes>, builds BALANCE with that many lanes (hws_top parameter BAL_LANES,
 1..NR_CPUS; docs/accelerator.md 8.2), files <family>_<C>x<T>bl<lanes> (none when the lanes
-are NR_CPUS, the default). The configuration is the shape key's (docs/shapes.md) without
-x<cmd_depth>[r<res_depth>]g<groups>: build/hws_shape_key --synth reads and checks it (it is
-built here when missing), and every parameter synth/hws_synth_top.v declares is passed to
-Yosys. Exits 0 whenever the JSON
-was written (even for "failed" or "too big"), 2 on bad usage. Runs from any directory;
-paths are relative to the repository.
+are NR_CPUS, the default). The suffix ln builds the area-lean BALANCE (hws_top parameter
+LCU_LEAN=1, docs/accelerator.md 8.2.1), files <family>_<C>x<T>ln. The configuration is
+the shape key's (docs/shapes.md) without x<cmd_depth>[r<res_depth>]g<groups>:
+build/hws_shape_key --synth reads and checks it (it is built here when missing), and every
+parameter synth/hws_synth_top.v declares is passed to Yosys. Exits 0 whenever the JSON was
+written (even for "failed" or "too big"), 2 on bad usage. Runs from any directory; paths
+are relative to the repository.
 
 Environment (optional):
   NR_GROUPS CMD_DEPTH RES_DEPTH   other hws_top parameters (default 16 16 16)
@@ -431,7 +432,7 @@ RTL_COMMIT=$(git -C "$ROOT" log -1 --format=%h -- rtl 2>/dev/null || echo unknow
 {
 	printf '{\n'
 	printf '  "family": "%s", "nr_cpus": %s, "nr_tasks": %s,\n' "$FAMILY" "$CPUS" "$TASKS"
-	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s, "bal_lanes": %s, "irq": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT" "$LANES" "$IRQP"
+	printf '  "nr_groups": %s, "cmd_depth": %s, "res_depth": %s, "lcu_balance": %s, "err_counters": %s, "bal_lanes": %s, "irq": %s, "lcu_lean": %s,\n' "$GROUPS_" "$CMDD" "$RESD" "$BAL" "$ECNT" "$LANES" "$IRQP" "$LCU_LEAN"
 	printf '  "status": %s, "reason": %s,\n' "$(jstr "$STATUS")" "$(jstr "$REASON")"
 	printf '  "luts": %s, "lut_sizes": %s, "ffs": %s, "brams": %s, "carries": %s,\n' \
 		"$(jnum "$LUTS")" "$LUT_SIZES" "$(jnum "$FFS")" "$(jnum "$BRAMS")" "$(jnum "$CARRIES")"

@@ -30,7 +30,7 @@ inline hws_dev *open_dev(const char *b, unsigned cpus = 8, unsigned tasks = 256,
 			 unsigned depth = 16, unsigned deep_check = 1,
 			 const hws_transport *tp = nullptr, bool no_balance = false,
 			 bool no_err_counters = false, bool no_irq = false,
-			 unsigned bal_lanes = 0, bool pipe = false)
+			 unsigned bal_lanes = 0, bool pipe = false, bool lean = false)
 {
 	hws_config c;
 	hws_dev *d = nullptr;
@@ -49,6 +49,7 @@ inline hws_dev *open_dev(const char *b, unsigned cpus = 8, unsigned tasks = 256,
 	c.no_irq = no_irq;
 	c.bal_lanes = bal_lanes;
 	c.pipe = pipe;
+	c.lcu_lean = lean;
 	int ret = hws_open(&d, &c, msg, sizeof(msg));
 	EXPECT_EQ(ret, 0) << msg;
 	return ret ? nullptr : d;

@@ -14,6 +14,8 @@
 #   IRQ=0 (ni)          no hws_irq instance
 #   ERR_COUNTERS=0 (ne) no err_cnt_q register (hws_top's counters)
 #   NR_PORTS=1          one port front end (u_fe), and 2 with p2
+#   LCU_LEAN=1 (ln)     the lean unit (hws_balance_lean) in place of the fast one: no
+#                       hws_balance, hws_bsum instance; one hws_balance_lean, none by default
 # Prints a line per unit; exits 1 when one is elaborated where it must not be (or missing
 # where it must be), 2 on a usage or tool error.
 set -euo pipefail
@@ -68,9 +70,11 @@ expect() {
 		fail=1
 	fi
 }
-for k in $base ${base}nb ${base}ni ${base}ne ${base}p2; do netlist "$k"; done
+for k in $base ${base}nb ${base}ni ${base}ne ${base}p2 ${base}ln; do netlist "$k"; done
 expect "LCU_BALANCE=0" ${base}nb ' (hws_balance|hws_bsum|hws_div8)(__|$)'
 expect "IRQ=0" ${base}ni ' hws_irq(__|$)'
 expect "ERR_COUNTERS=0" ${base}ne '^var err_cnt_q$'
 expect "NR_PORTS, port front ends" ${base}p2 '^cell hws_top\.u_fe hws_port_fe' 1 2
+expect "LCU_LEAN=1, the fast unit" ${base}ln ' (hws_balance|hws_bsum)(__|$)'
+expect "LCU_LEAN=1, the lean unit" ${base}ln ' hws_balance_lean(__|$)' 0 1
 exit $fail

@@ -85,6 +85,7 @@ RECORDS = {
     "profile": ("build/bench/profile.json", "make profile"),
     "fuzz": ("build/fuzz/summary.json", "make fuzz"),
     "synth-seeds": ("build/synth/seeds.json", "make synth-seeds"),
+    "synth-seeds-lean": ("build/synth/seeds-lean.json", "make synth-seeds-lean"),
     "board": ("build/bench/board.json", "make bench-board"),
     "board-run": ("build/bench/board_run.json", "make board-run"),
 }
@@ -535,8 +536,8 @@ def t_synth_sweep():
     return with_caption(s, body)
 
 
-def t_synth_seeds():
-    r = Record("synth-seeds")
+def t_synth_seeds(name="synth-seeds"):
+    r = Record(name)
 
     def body():
         rows = []
@@ -932,6 +933,7 @@ TABLES = {
     "fuzz": ("docs/fuzz.md", "fuzz", t_fuzz),
     "profile": ("docs/accelerator.md", "profile", t_profile),
     "synth-seeds": ("docs/synthesis.md", "synth-seeds", t_synth_seeds),
+    "synth-seeds-lean": ("docs/synthesis.md", "synth-seeds-lean", lambda: t_synth_seeds("synth-seeds-lean")),
     "board": ("docs/board.md", "board", t_board),
     "board-run": ("docs/board.md", "board-run", t_board_run),
 }

@@ -7,7 +7,7 @@
 #ifndef HWS_PARAMS_LIST_H
 #define HWS_PARAMS_LIST_H
 
-#define HWS_NR_PARAMS 11
+#define HWS_NR_PARAMS 12
 
 /* The ranges (HWS_MIN_, HWS_MAX_ when not another parameter) and hws_top's defaults
  * (HWS_DEF_) of the parameters that are numbers. */
@@ -43,12 +43,14 @@
 	X(nr_ports, NR_PORTS) \
 	X(bal_lanes, BAL_LANES) \
 	X(no_irq, IRQ) \
-	X(pipe, PIPE)
+	X(pipe, PIPE) \
+	X(lcu_lean, LCU_LEAN)
 
 /* The parameters after the line 'added' of regmap/params.def: the structs that spell the
  * first 11 fields by hand in their own order (struct hws_config, struct
  * hws_vsim_opts) end with these. */
-#define HWS_PARAMS_ADDED(X)
+#define HWS_PARAMS_ADDED(X) \
+	X(lcu_lean, LCU_LEAN)
 
 /* X for a declaration: unsigned field; */
 #define HWS_PARAMS_DECLARE(field, NAME) unsigned field;
@@ -65,6 +67,7 @@
  *   bal_lanes        BAL_LANES 1..NR_CPUS (0 means nr_cpus). BALANCE's lanes (0: one per CPU); fewer lanes: less area, a longer BALANCE (8.2)
  *   no_irq           0, 1: 1 = IRQ = 0. 1: the preemption interrupt (4.6) is built; 0: left out, its registers read 0
  *   pipe             PIPE 0..1. 1: overlapped issue (4.1.1); 0: one command at a time (4.1)
+ *   lcu_lean         LCU_LEAN 0..1. 1: BALANCE is the area-lean serial unit (8.2.1): the same answers, a longer latency; 0: the fast unit
  */
 
 #endif /* HWS_PARAMS_LIST_H */

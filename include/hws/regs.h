@@ -22,6 +22,8 @@
 #define HWS_BAL_LAT_PASS 5u /* BALANCE latency per extra pass of its lanes: one 40-bit lane division, 8 quotient bits per cycle (parameter BAL_LANES below NR_CPUS) */
 #define HWS_BAL_LAT_LEVEL 1u /* BALANCE latency per level of each of its two comparator trees (groups over the lanes, then CPUs) */
 #define HWS_BAL_LAT_MIN_LG 2u /* BALANCE: each of its trees takes at least this many cycles (so 12 cycles up to 4 CPUs with a lane per CPU) */
+#define HWS_BAL_LEAN_BASE 218u /* lean BALANCE (parameter LCU_LEAN) latency: BASE + CPU x N + N x N, N = NR_CPUS, whatever the groups: per candidate leader a scan of the N CPUs and a division, then avg_load, the verdict's micro-program (five 17-step products, tmp1, tmp2, the compares) and */
+#define HWS_BAL_LEAN_CPU 21u /* lean BALANCE latency per CPU: a leader's division (40 quotient bits, 2 a cycle: 20 cycles) and its CPU in the busiest-CPU scan */
 #define HWS_SWAP_FLAG 536870912u /* bit 29 of a PICK_NEXT/PEEK result: the task came from the expired array (PICK_NEXT swapped the arrays) */
 #define HWS_ADDR_W 10u /* bits of the bus address the engine decodes: 0x000..0x0FF the registers below, 0x100..0x1FF the POP window, 0x200..0x2FF the PEEK window, 0x300..0x3FF the CURR window; higher bits are ignored */
 #define HWS_POP_BASE 256u /* byte address of POP[0]: a read of POP_BASE + 4c is PICK_NEXT(c) in one bus read (docs/accelerator.md 4.4) */
@@ -83,6 +85,9 @@
 #define HWS_FEATURES_PIPE_LSB 3 /* 1: overlapped issue (parameter PIPE, docs/accelerator.md 4.1.1): two commands may be in flight; 0: one command at a time (4.1) */
 #define HWS_FEATURES_PIPE_W 1
 #define HWS_FEATURES_PIPE_MASK 0x00000008u
+#define HWS_FEATURES_LEAN_LSB 4 /* 1: BALANCE is the area-lean serial unit (parameter LCU_LEAN, docs/accelerator.md 8.2.1), whose latency is BAL_LEAN_BASE's formula; 0: the fast unit (or none) */
+#define HWS_FEATURES_LEAN_W 1
+#define HWS_FEATURES_LEAN_MASK 0x00000010u
 #define HWS_FEATURES_BAL_LANES_LSB 8 /* BALANCE's lanes (parameter BAL_LANES, 1..NR_CPUS; NR_CPUS unless set), which fix its latency (BAL_LAT_BASE); 0 when BALANCE is not built */
 #define HWS_FEATURES_BAL_LANES_W 7
 #define HWS_FEATURES_BAL_LANES_MASK 0x00007f00u
@@ -254,7 +259,7 @@
 #define HWS_OP_DOM_SET 14 /* DOM_SET(cpu, k in PRIO[2:0], data in PRIO[7:3]:TASK): k 1..3 the first CPU of cpu's block in partition k (cores, packages, nodes); k 4..7 the power of the level k-4 group cpu leads; k 0 imbalance_pct of level TASK[11:10] */
 #define HWS_LAT_DOM_SET 1
 #define HWS_RESULT_DOM_SET 0
-#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS)) with a lane per CPU, BAL_LAT_BASE in general), 3 reserved: OPCODE */
+#define HWS_OP_QUERY 15 /* QUERY(cpu, level in PRIO, kind in ARRAY:HEAD): 0 IDLEST, 1 IDLE_CORE, 2 BALANCE (idle type in TASK; latency 8 + 2 x max(2, ceil(log2 NR_CPUS)) with a lane per CPU, BAL_LAT_BASE in general, BAL_LEAN_BASE with LCU_LEAN), 3 reserved: OPCODE */
 #define HWS_LAT_QUERY 3
 #define HWS_RESULT_QUERY 1
 #define HWS_ERR_OK 0 /* no error */

@@ -139,6 +139,7 @@ struct sched_engine {
 	int no_balance;		/* built without BALANCE (LCU_BALANCE=0): balance in software */
 	int no_err_counters;	/* built without the per-code error counters (ERR_COUNTERS=0) */
 	int no_irq;		/* built without the preemption interrupt (IRQ=0) */
+	int lcu_lean;		/* BALANCE built as the area-lean serial unit (LCU_LEAN=1) */
 	/* 1: every command waits for its completion read (CMD + SYNC/RESULT: the first
 	 * interface's bus protocol); 0 (default): mutating commands are posted and picks are one read
 	 * of the POP/PEEKW windows (docs/firmware.md, "Bus protocol") */

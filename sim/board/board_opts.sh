@@ -23,10 +23,11 @@ key=$1 what=$2
 tool=${HWS_SHAPE_KEY:-build/hws_shape_key}
 [ -x "$tool" ] || die "no $tool (make builds it)"
 sh=$("$tool" --shell "$key" 2>&1) || die "BOARD_SHAPE '$key': ${sh#hws_shape_key: }"
-NR_CPUS= NR_TASKS= CMD_DEPTH= RES_DEPTH= LCU_BALANCE= ERR_COUNTERS= NR_PORTS= IRQ= PIPE=
+NR_CPUS= NR_TASKS= CMD_DEPTH= RES_DEPTH= LCU_BALANCE= ERR_COUNTERS= NR_PORTS= IRQ= PIPE= LCU_LEAN=
 while IFS='=' read -r k v; do
 	case $k in
-	NR_CPUS | NR_TASKS | CMD_DEPTH | RES_DEPTH | LCU_BALANCE | ERR_COUNTERS | NR_PORTS | IRQ | PIPE) printf -v "$k" '%s' "$v" ;;
+	NR_CPUS | NR_TASKS | CMD_DEPTH | RES_DEPTH | LCU_BALANCE | ERR_COUNTERS | NR_PORTS | IRQ | PIPE | LCU_LEAN)
+		printf -v "$k" '%s' "$v" ;;
 	esac
 done <<<"$sh"
 canon=$("$tool" --key "$key")
@@ -38,10 +39,12 @@ sfx=
 [ "$LCU_BALANCE" = 0 ] && sfx+=nb
 [ "$ERR_COUNTERS" = 0 ] && sfx+=ne
 [ "$IRQ" = 0 ] && sfx+=ni
+[ "$LCU_LEAN" = 1 ] && sfx+=ln
 units() { # the options that leave the units out: $1 is BALANCE's
 	[ "$LCU_BALANCE" = 0 ] && printf ' %s' "$1"
 	[ "$ERR_COUNTERS" = 0 ] && printf ' --no-err-counters'
 	[ "$IRQ" = 0 ] && printf ' --no-irq'
+	[ "$LCU_LEAN" = 1 ] && printf ' --bal-lean'
 	return 0
 }
 case $what in

@@ -140,6 +140,12 @@ TEST(BadInput, ErrorsAreConsistent)
 		  "builds the engine without it" },
 		{ "the interrupt mode of a scheduler without an engine", "run --engine-irq --sched o1",
 		  2, "hwsched run: --engine-irq is an option of --sched hw (got 'o1'" },
+		{ "the lean BALANCE of a scheduler without an engine", "run --bal-lean --sched cfs", 2,
+		  "hwsched run: --bal-lean is an option of --sched hw (got 'cfs'" },
+		{ "the lean BALANCE on an engine without BALANCE", "run --bal-lean --no-hw-balance", 2,
+		  "LCU_LEAN must be 0 without BALANCE" },
+		{ "the lean BALANCE with lanes", "lockstep --bal-lean --bal-lanes 2", 2,
+		  "BAL_LANES must be 0 with LCU_LEAN" },
 	};
 	for (const Row &r : rows)
 		expect_row(r);

@@ -1,8 +1,10 @@
-// BALANCE with fewer lanes than CPUs (parameter BAL_LANES, docs/accelerator.md 8.2): the
-// answers are those of a lane per CPU, the latency is the register map's formula (written
-// out here from its constants, not taken from the model), and FEATURES reports the lanes.
-// On the model, the RTL and lockstep, at 8 and 4 CPUs with 1, 2, 3 (8 CPUs) and NR_CPUS
-// lanes. Random: the seed is printed on failure; HWS_TEST_SEED overrides it.
+// BALANCE with fewer lanes than CPUs (parameter BAL_LANES, docs/accelerator.md 8.2) and the
+// area-lean serial unit (LCU_LEAN, 8.2.1): the answers are those of the fast unit with a lane
+// per CPU, the latency is the register map's formula (written out here from its constants,
+// not taken from the model), and FEATURES reports the lanes and the lean unit. On the model,
+// the RTL and lockstep, at 8 and 4 CPUs with 1, 2, 3 (8 CPUs) and NR_CPUS lanes, and the
+// lean unit at 8, 4 and 3 CPUs. Random: the seed is printed on failure; HWS_TEST_SEED
+// overrides it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,18 +39,40 @@ unsigned spec_latency(unsigned cpus, unsigned lanes)
 				    std::max(HWS_BAL_LAT_MIN_LG, ceil_log2(cpus)));
 }
 
+// BAL_LEAN_BASE + BAL_LEAN_CPU x N + N^2: the register map's description of BAL_LEAN_BASE.
+unsigned spec_latency_lean(unsigned cpus)
+{
+	return HWS_BAL_LEAN_BASE + HWS_BAL_LEAN_CPU * cpus + cpus * cpus;
+}
+
 struct Shape {
 	unsigned cpus, lanes;
+	bool lean;
 };
 
-// The shapes: 8 and 4 CPUs (16 tasks, FIFOs of 16) with 1, 2, (3) and NR_CPUS lanes.
-const Shape kShapes[] = { { 8, 1 }, { 8, 2 }, { 8, 3 }, { 8, 8 }, { 4, 1 }, { 4, 2 }, { 4, 4 } };
+// The shapes: 8 and 4 CPUs (16 tasks, FIFOs of 16) with 1, 2, (3) and NR_CPUS lanes; the
+// lean unit at 8, 4 and 3 CPUs.
+const Shape kShapes[] = { { 8, 1, false }, { 8, 2, false }, { 8, 3, false }, { 8, 8, false },
+			  { 4, 1, false }, { 4, 2, false }, { 4, 4, false }, { 8, 8, true },
+			  { 4, 4, true },  { 3, 3, true } };
 constexpr unsigned kTasks = 16;
 
-hws_dev *open_lanes(const char *backend, unsigned cpus, unsigned lanes)
+hws_dev *open_lanes(const char *backend, unsigned cpus, unsigned lanes, bool lean = false)
 {
 	return hwstest::open_dev(backend, cpus, kTasks, 16, 1, nullptr, false, false, false,
-				 lanes);
+				 lanes, false, lean);
+}
+
+// The shape's latency: the lanes' formula, or the lean unit's.
+unsigned shape_latency(const Shape &sh)
+{
+	return sh.lean ? spec_latency_lean(sh.cpus) : spec_latency(sh.cpus, sh.lanes);
+}
+
+std::string shape_name(const Shape &sh)
+{
+	return std::to_string(sh.cpus) + " CPUs, " +
+	       (sh.lean ? std::string("the lean unit") : std::to_string(sh.lanes) + " lanes");
 }
 
 uint32_t reg(hws_dev *d, uint32_t off)
@@ -125,16 +149,16 @@ TEST_P(BalLanes, FeaturesNameTheLanesAndLatencyIsTheFormulas)
 	EXPECT_EQ(spec_latency(4, 4), 8u + 2 * 2);
 	EXPECT_EQ(spec_latency(64, 64), 8u + 2 * 6);
 	for (Shape sh : kShapes) {
-		SCOPED_TRACE(std::to_string(sh.cpus) + " CPUs, " + std::to_string(sh.lanes) +
-			     " lanes");
-		std::unique_ptr<hws_dev, hwstest::DevCloser> dp(
-			open_lanes(GetParam(), sh.cpus, sh.lanes == sh.cpus ? 0 : sh.lanes));
+		SCOPED_TRACE(shape_name(sh));
+		std::unique_ptr<hws_dev, hwstest::DevCloser> dp(open_lanes(
+			GetParam(), sh.cpus, sh.lanes == sh.cpus ? 0 : sh.lanes, sh.lean));
 		ASSERT_NE(dp, nullptr);
 		hws_dev *d = dp.get();
 		EXPECT_EQ((reg(d, HWS_REG_FEATURES) & HWS_FEATURES_BAL_LANES_MASK) >>
 				  HWS_FEATURES_BAL_LANES_LSB, sh.lanes);
 		EXPECT_NE(reg(d, HWS_REG_FEATURES) & HWS_FEATURES_BALANCE_MASK, 0u);
-		const unsigned want = spec_latency(sh.cpus, sh.lanes);
+		EXPECT_EQ((reg(d, HWS_REG_FEATURES) & HWS_FEATURES_LEAN_MASK) != 0, sh.lean);
+		const unsigned want = shape_latency(sh);
 		for (unsigned t = 0; t < kTasks; t++)
 			ASSERT_EQ(hws_enqueue(d, t, (t * 3) % sh.cpus, 100 + t % 40, 0, 0), 0);
 		ASSERT_EQ(hws_load_tick(d, 1), 0);
@@ -167,10 +191,9 @@ TEST_P(BalLanes, FeaturesNameTheLanesAndLatencyIsTheFormulas)
 TEST_P(BalLanes, TiesGoToTheLowestLeaderWhateverItsLane)
 {
 	for (Shape sh : kShapes) {
-		SCOPED_TRACE(std::to_string(sh.cpus) + " CPUs, " + std::to_string(sh.lanes) +
-			     " lanes");
+		SCOPED_TRACE(shape_name(sh));
 		std::unique_ptr<hws_dev, hwstest::DevCloser> dp(
-			open_lanes(GetParam(), sh.cpus, sh.lanes));
+			open_lanes(GetParam(), sh.cpus, sh.lanes, sh.lean));
 		ASSERT_NE(dp, nullptr);
 		hws_dev *d = dp.get();
 		// One task of the same weight on every CPU but `me`, each CPU a group (flat):
@@ -207,16 +230,15 @@ TEST_P(BalLanes, RandomAnswersEqualALanePerCpus)
 	SCOPED_TRACE("seed " + std::to_string(seed) + " (HWS_TEST_SEED)");
 	const bool model = std::string(GetParam()) == "model";
 	for (Shape sh : kShapes) {
-		SCOPED_TRACE(std::to_string(sh.cpus) + " CPUs, " + std::to_string(sh.lanes) +
-			     " lanes");
+		SCOPED_TRACE(shape_name(sh));
 		std::unique_ptr<hws_dev, hwstest::DevCloser> dp(
-			open_lanes(GetParam(), sh.cpus, sh.lanes));
+			open_lanes(GetParam(), sh.cpus, sh.lanes, sh.lean));
 		std::unique_ptr<hws_dev, hwstest::DevCloser> rp(open_lanes("model", sh.cpus, 0));
 		ASSERT_NE(dp, nullptr);
 		ASSERT_NE(rp, nullptr);
 		hws_dev *d = dp.get(), *ref = rp.get();
-		Rng r{ seed ^ (sh.cpus * 131u + sh.lanes) };
-		const unsigned want = spec_latency(sh.cpus, sh.lanes);
+		Rng r{ seed ^ (sh.cpus * 131u + sh.lanes + (sh.lean ? 977u : 0u)) };
+		const unsigned want = shape_latency(sh);
 		const unsigned rounds = model ? 40 : 12;
 		unsigned answered = 0;
 		for (unsigned round = 0; round < rounds; round++) {
@@ -304,6 +326,34 @@ TEST(BalLanesParams, BadLaneCountsAreRefused)
 	c.no_balance = 1;
 	EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -EINVAL);
 	EXPECT_NE(std::string(msg).find("BAL_LANES"), std::string::npos) << msg;
+}
+
+// The lean unit has no lanes to choose and needs BALANCE: both are refused, naming what.
+TEST(BalLanesParams, LeanWithLanesOrWithoutBalanceIsRefused)
+{
+	struct {
+		unsigned lanes, no_balance;
+		const char *names;
+	} bad[] = { { 2, 0, "BAL_LANES" }, { 0, 1, "LCU_LEAN" } };
+	for (const auto &b : bad) {
+		hws_config c;
+		hws_dev *d = nullptr;
+		char msg[512] = "";
+		hws_config_default(&c);
+		c.lcu_lean = 1;
+		c.bal_lanes = b.lanes;
+		c.no_balance = b.no_balance;
+		EXPECT_EQ(hws_open(&d, &c, msg, sizeof(msg)), -EINVAL) << b.names;
+		EXPECT_NE(std::string(msg).find(b.names), std::string::npos) << msg;
+	}
+	hws_config c;
+	hws_dev *d = nullptr;
+	char msg[512] = "";
+	hws_config_default(&c);
+	c.lcu_lean = 1;
+	c.bal_lanes = c.nr_cpus;	/* one per CPU: the default, spelled out */
+	ASSERT_EQ(hws_open(&d, &c, msg, sizeof(msg)), 0) << msg;
+	hws_close(d);
 }
 
 } // namespace

@@ -15,8 +15,12 @@ module tb_bal_lean;
   parameter integer LOAD_W  = 26;
   localparam integer N  = NR_CPUS;
   localparam integer CW = (NR_CPUS > 1) ? $clog2(NR_CPUS) : 1;
-  // hws_balance_lean's final cycle (its header): 217 + 21 N + N^2 after the go edge
-  localparam integer LAT_CF = 217 + 21 * N + N * N;
+  /* verilator lint_off UNUSEDPARAM */
+`include "hws_regs.vh"
+  /* verilator lint_on UNUSEDPARAM */
+  // hws_balance_lean's final cycle: the register map's latency (BAL_LEAN_BASE + BAL_LEAN_CPU N
+  // + N^2 edges after the pop) less the check cycle, counted from the go edge
+  localparam integer LAT_CF = HWS_BAL_LEAN_BASE - 1 + HWS_BAL_LEAN_CPU * N + N * N;
 
   reg                     clk = 1'b0, srst = 1'b0;
   reg                     pct_we = 1'b0;
