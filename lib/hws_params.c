@@ -224,6 +224,43 @@ static int number(const char **s, unsigned *v)
 	return 0;
 }
 
+/* The parts @written of @key, as parsed into @p: each in its range, each with the units it
+ * needs, and no two that exclude each other. 0, or -EINVAL with @msg naming the part. */
+static int check_written(const char *key, const struct hws_params *p, const unsigned *written,
+			 char *msg, size_t len)
+{
+	/* bl0 is out of range, not another spelling of no bl */
+	for (unsigned k = 0; k < HWS_NR_PARAMS; k++) {
+		const unsigned i = key_order[k];
+		const struct hws_param_desc *d = &param_table[i];
+		const unsigned v = hws_param_field(p, i);
+
+		if (!written[i])
+			continue;	/* a part not written: its implied value */
+		if (d->needs >= 0 && !hws_param_value(p, (unsigned)d->needs)) {
+			const struct hws_param_desc *nd = &param_table[d->needs];
+
+			snprintf(msg, len, "%s: %s%s (%s) needs %s: drop %s or %s", key, d->key_prefix,
+				 d->key_name, d->name, nd->feature ? nd->feature : nd->name,
+				 nd->key_prefix, d->key_prefix);
+			return -EINVAL;
+		}
+		if (!d->key_name[0])
+			continue;	/* a flag: 1, in range */
+		if (v < d->min || v > max_of(p, d)) {
+			snprintf(msg, len, "%s: %s must be %u..%u (got %u)", key, d->name, d->min,
+				 max_of(p, d), v);
+			return -EINVAL;
+		}
+	}
+	if (p->lcu_lean && p->bal_lanes && p->bal_lanes != p->nr_cpus) {
+		snprintf(msg, len, "%s: bl<lanes> and ln exclude each other (the lean BALANCE has "
+			 "no lanes): drop one", key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_t len)
 {
 	unsigned written[HWS_NR_PARAMS] = { 0 };
@@ -270,35 +307,8 @@ int hws_params_key_parse(const char *key, struct hws_params *p, char *msg, size_
 		    hws_param_value(p, i) != implied(p, &param_table[i]))
 			hws_param_set_field(p, i, implied(p, &param_table[i]));
 	}
-	/* the values written first (bl0 is out of range, not another spelling of no bl) */
-	for (unsigned k = 0; k < HWS_NR_PARAMS; k++) {
-		const unsigned i = key_order[k];
-		const struct hws_param_desc *d = &param_table[i];
-		const unsigned v = hws_param_field(p, i);
-
-		if (!written[i])
-			continue;	/* a part not written: its implied value */
-		if (d->needs >= 0 && !hws_param_value(p, (unsigned)d->needs)) {
-			const struct hws_param_desc *nd = &param_table[d->needs];
-
-			snprintf(msg, len, "%s: %s%s (%s) needs %s: drop %s or %s", key, d->key_prefix,
-				 d->key_name, d->name, nd->feature ? nd->feature : nd->name,
-				 nd->key_prefix, d->key_prefix);
-			return -EINVAL;
-		}
-		if (!d->key_name[0])
-			continue;	/* a flag: 1, in range */
-		if (v < d->min || v > max_of(p, d)) {
-			snprintf(msg, len, "%s: %s must be %u..%u (got %u)", key, d->name, d->min,
-				 max_of(p, d), v);
-			return -EINVAL;
-		}
-	}
-	if (p->lcu_lean && p->bal_lanes && p->bal_lanes != p->nr_cpus) {
-		snprintf(msg, len, "%s: bl<lanes> and ln exclude each other (the lean BALANCE has "
-			 "no lanes): drop one", key);
+	if (check_written(key, p, written, msg, len))
 		return -EINVAL;
-	}
 	hws_params_key(p, canon, sizeof(canon));
 	if (strcmp(canon, key)) {
 		snprintf(msg, len, "'%s' is not canonical: use %s", key, canon);
