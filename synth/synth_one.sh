@@ -43,7 +43,7 @@ Environment (optional):
   LTP_TIMEOUT      seconds for the LUT-level pass (default 1800)
   SYNTH_MEM_MB     virtual memory cap for Yosys and nextpnr (ulimit -v; default half of
                    MemTotal, 0 = none): ecp5 64x4096 grew past 14 GB in Yosys's share pass
-  PNR_FREQ         nextpnr --freq target in MHz (default 60)
+  PNR_FREQ         nextpnr --freq target in MHz, 1..1000 (default 60)
   PNR_SEED         nextpnr --seed (default: none given, nextpnr's own; placement and so
                    Fmax vary with it by a MHz or two, recorded as "seed" in the JSON)
   PNR_TIMING_WEIGHT  nextpnr --placer-heap-timingweight, 0..1000 (default 20; nextpnr's 10):
@@ -95,6 +95,8 @@ SYNTH_TIMEOUT=${SYNTH_TIMEOUT:-10800}
 PNR_TIMEOUT=${PNR_TIMEOUT:-3600}
 LTP_TIMEOUT=${LTP_TIMEOUT:-1800}
 PNR_FREQ=${PNR_FREQ:-60}
+case "$PNR_FREQ" in ''|*[!0-9.]*|*.*.*|.*|*.) die_usage "PNR_FREQ '$PNR_FREQ' is not a frequency in MHz (1..1000, e.g. 40 or 12.5)";; esac
+awk -v f="$PNR_FREQ" 'BEGIN { exit !(f >= 1 && f <= 1000) }' || die_usage "PNR_FREQ '$PNR_FREQ' is out of range 1..1000 MHz"
 PNR_SEED=${PNR_SEED:-}
 case "$PNR_SEED" in *[!0-9]*) die_usage "PNR_SEED '$PNR_SEED' is not a number";; esac
 PNR_TIMING_WEIGHT=${PNR_TIMING_WEIGHT:-20}
