@@ -52,9 +52,10 @@
 //                           tmp2 = n2 / pt, n2 = min(pm, 2^20)), and the compares of
 //                           hws_balance's verdict_fn (flags): BL_ALU = BL_NOP + BL_NMUL
 //                           (BL_MUL - 1) + BL_NDIV (BL_DIV - 1) cycles
-//   VERD   1                the verdict, from the flags
+//   VERD   1                the verdict, from the flags (and CPU 0 read)
 //   CPU    N                the busiest CPU: the CPUs of the busiest group, the greatest
 //                           source load (load now for the idle types), the lowest on ties
+//                           (k = 1..N: CPU k - 1, read the cycle before, is compared)
 //   FIN    1                result word out, BAL_* registers written at its edge
 // So the final cycle is CF = BL_INIT + N (N + BL_DIV) + BL_DIV + BL_PW + BL_ALU + BL_VERD
 // + N + BL_FIN, and a BALANCE completes CF + 1 = BL_LAT_BASE + BL_LAT_CPU N + N^2 edges
@@ -191,7 +192,6 @@ module hws_balance_lean #(
   localparam [KW-1:0] K_SLOT = I_SLOT[KW-1:0];         // GROUP: the slot's last cycle
   localparam [KW-1:0] K_DIV  = I_DIV[KW-1:0];          // a division's last cycle
   localparam [KW-1:0] K_MUL  = I_MUL[KW-1:0];          // a product's last step
-  localparam [KW-1:0] K_CPU  = I_CPU[KW-1:0];          // CPU: the last CPU
   localparam [KW-1:0] K_ONE  = 1;
   localparam [CW-1:0] G_LAST = I_CPU[CW-1:0];
 
@@ -273,7 +273,7 @@ module hws_balance_lean #(
   assign run = (ph_q != P_IDLE);
   wire in_grp = (ph_q == P_GRP);
   wire in_alu = (ph_q == P_ALU);
-  wire [22:0] uop;                          // the micro-op (below)
+  wire [22:0] uop;                          // the micro-op (uop_q, below)
   wire [2:0]  u_kind = uop[5:3];
   wire in_t1  = in_alu && (u_kind == U_DIV1);
   wire in_t2  = in_alu && (u_kind == U_DIV2);
@@ -388,11 +388,11 @@ module hws_balance_lean #(
   // difference here is that of hws_balance wherever the verdict reads it: max > tmp1 makes
   // pm - 2^20 + rem1 > 0, and max - this, max - avg, avg - this are read only when this <
   // avg <= max.)
-  localparam [1:0] A_ZERO = 2'd0, A_ACC = 2'd1, A_ACC2 = 2'd2;
+  localparam [1:0] A_ZERO = 2'd0, A_ACC = 2'd1, A_ACC2 = 2'd2, A_SHR = 2'd3;
   localparam [4:0] B_ZERO = 5'd0, B_THIS = 5'd1, B_MAX = 5'd2, B_AVG = 5'd3, B_PB = 5'd4,
                    B_PT = 5'd5, B_PBK = 5'd6, B_PTK = 5'd7, B_T = 5'd8, B_U = 5'd9,
                    B_V = 5'd10, B_K = 5'd11, B_PCT = 5'd12, B_REM1 = 5'd13, B_REM2 = 5'd14,
-                   B_TMP1 = 5'd15, B_SHR = 5'd16;
+                   B_TMP1 = 5'd15;
   localparam [1:0] C_ALW = 2'd0, C_GE = 2'd1, C_NOG = 2'd2;   // write acc: always, if ge_q,
                                                               // if tmp1 >= max
   localparam [2:0] F_NONE = 3'd0, F_GE = 3'd1, F_MAX = 3'd2, F_AVG = 3'd3, F_GAP = 3'd4,
@@ -402,150 +402,206 @@ module hws_balance_lean #(
                                    // (BL_DIV cycles); tmp2 (BL_DIV); one cycle, imb kept
   localparam [2:0] K_0 = 3'd0, K_2048 = 3'd1, K_100 = 3'd2, K_8191 = 3'd3, K_2P20 = 3'd4,
                    K_128 = 3'd5;   // the constants of B_K
-  // The micro-program: {A, B, sub, write acc, condition, write t/u/v, flag, kind, constant}
-  reg [22:0] uop_r;
-  always @* begin
-    uop_r = 23'd0;
-    if (in_alu) begin
-      case (oi_q)
-      8'd0: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // f_max etc: acc = this
-      8'd1: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_MAX, U_ONE, K_0};  // this >= max_load
-      8'd2: uop_r = {A_ACC, B_AVG, 1'b1, 1'b0, C_ALW, 3'b000, F_AVG, U_ONE, K_0};  // this >= avg_load
-      8'd3: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd4: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - this
-      8'd5: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GAP, U_ONE, K_2048};  // max - this >= 2048
-      8'd6: uop_r = {A_ZERO, B_AVG, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd7: uop_r = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = acc = avg - this
-      8'd8: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd9: uop_r = {A_ACC, B_AVG, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - avg
-      8'd10: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd11: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(max - avg, avg - this)
-      8'd12: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = that
-      8'd13: uop_r = {A_ZERO, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd14: uop_r = {A_ACC, B_PT, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd15: uop_r = {A_ZERO, B_PT, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(pb, pt)
-      8'd16: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};  // mq = acc, acc = 0
-      8'd17: uop_r = {A_ACC2, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = p5 = u * mq
-      8'd18: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_IMB, K_100};  // imb, imb_big from p5; acc = 100
-      8'd19: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
-      8'd20: uop_r = {A_ACC2, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = 100 * max
-      8'd21: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = 100 * max
-      8'd22: uop_r = {A_ZERO, B_PCT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd23: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
-      8'd24: uop_r = {A_ACC2, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pct * this
-      8'd25: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_WIN, U_ONE, K_0};  // within: pct * this >= 100 * max
-      8'd26: uop_r = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd27: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
-      8'd28: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(max, 8191)
-      8'd29: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
-      8'd30: uop_r = {A_ACC2, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pm
-      8'd31: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = pm
-      8'd32: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_2P20};
-      8'd33: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_2P20};  // acc = n2 = min(pm, 2^20)
-      8'd34: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = n2
-      8'd35: uop_r = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd36: uop_r = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
-      8'd37: uop_r = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(this, 8191)
-      8'd38: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
-      8'd39: uop_r = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = ptp
-      8'd40: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, K_0};  // v = ptp
-      8'd41: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, K_0};  // tmp1 = 2^20 / pb, rem1
-      8'd42: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // (the power read switches from pb to pt)
-      8'd43: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, K_0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
-      8'd44: uop_r = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd45: uop_r = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, K_0};  // tmp1 >= max: m1 = 0
-      8'd46: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd47: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd48: uop_r = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x2 = ptp + n2 - rem2
-      8'd49: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd50: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = m2
-      8'd51: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = m2
-      8'd52: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd53: uop_r = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_2P20};
-      8'd54: uop_r = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x1 = pm - 2^20 + rem1
-      8'd55: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd56: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
-      8'd57: uop_r = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, K_0};  // acc = m1
-      8'd58: uop_r = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s = m1 + m2
-      8'd59: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = move_s
-      8'd60: uop_r = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd61: uop_r = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd62: uop_r = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
-      8'd63: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = a1 = min(pm, pb << 10)
-      8'd64: uop_r = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd65: uop_r = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
-      8'd66: uop_r = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = a2
-      8'd67: uop_r = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s = a1 + a2
-      8'd68: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s >> 10
-      8'd69: uop_r = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_128};
-      8'd70: uop_r = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = (now_s >> 10) + 128
-      8'd71: uop_r = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
-      8'd72: uop_r = {A_ZERO, B_SHR, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s >> 10
-      8'd73: uop_r = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, K_0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
-        default: uop_r = 23'd0;
+  // The micro-program: {A, B, sub, write acc, condition, write t/u/v, flag, kind, constant},
+  // micro-op oi
+  function automatic [22:0] uop_fn(input [7:0] oi);
+    begin
+      uop_fn = 23'd0;
+      case (oi)
+      8'd0: uop_fn = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // f_max etc: acc = this
+      8'd1: uop_fn = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_MAX, U_ONE, K_0};  // this >= max_load
+      8'd2: uop_fn = {A_ACC, B_AVG, 1'b1, 1'b0, C_ALW, 3'b000, F_AVG, U_ONE, K_0};  // this >= avg_load
+      8'd3: uop_fn = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd4: uop_fn = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - this
+      8'd5: uop_fn = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GAP, U_ONE, K_2048};  // max - this >= 2048
+      8'd6: uop_fn = {A_ZERO, B_AVG, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd7: uop_fn = {A_ACC, B_THIS, 1'b1, 1'b1, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = acc = avg - this
+      8'd8: uop_fn = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd9: uop_fn = {A_ACC, B_AVG, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = max - avg
+      8'd10: uop_fn = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd11: uop_fn = {A_ZERO, B_T, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(max - avg, avg - this)
+      8'd12: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = that
+      8'd13: uop_fn = {A_ZERO, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd14: uop_fn = {A_ACC, B_PT, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd15: uop_fn = {A_ZERO, B_PT, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = min(pb, pt)
+      8'd16: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};  // mq = acc, acc = 0
+      8'd17: uop_fn = {A_ACC2, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = p5 = u * mq
+      8'd18: uop_fn = {A_ZERO, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_IMB, K_100};  // imb, imb_big from p5; acc = 100
+      8'd19: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd20: uop_fn = {A_ACC2, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = 100 * max
+      8'd21: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = 100 * max
+      8'd22: uop_fn = {A_ZERO, B_PCT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd23: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd24: uop_fn = {A_ACC2, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pct * this
+      8'd25: uop_fn = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_WIN, U_ONE, K_0};  // within: pct * this >= 100 * max
+      8'd26: uop_fn = {A_ZERO, B_MAX, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd27: uop_fn = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
+      8'd28: uop_fn = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(max, 8191)
+      8'd29: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd30: uop_fn = {A_ACC2, B_PB, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = pm
+      8'd31: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = pm
+      8'd32: uop_fn = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_2P20};
+      8'd33: uop_fn = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_2P20};  // acc = n2 = min(pm, 2^20)
+      8'd34: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = n2
+      8'd35: uop_fn = {A_ZERO, B_THIS, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd36: uop_fn = {A_ACC, B_K, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_8191};
+      8'd37: uop_fn = {A_ZERO, B_K, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_8191};  // acc = min(this, 8191)
+      8'd38: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MQ, K_0};
+      8'd39: uop_fn = {A_ACC2, B_PT, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_MUL, K_0};  // acc = ptp
+      8'd40: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b001, F_NONE, U_ONE, K_0};  // v = ptp
+      8'd41: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV1, K_0};  // tmp1 = 2^20 / pb, rem1
+      8'd42: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // (the power read switches from pb to pt)
+      8'd43: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b000, F_NONE, U_DIV2, K_0};  // tmp2 = n2 / pt, rem2 (tmp1, rem1 kept in its first cycle)
+      8'd44: uop_fn = {A_ZERO, B_TMP1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd45: uop_fn = {A_ACC, B_MAX, 1'b1, 1'b0, C_ALW, 3'b000, F_NOG, U_ONE, K_0};  // tmp1 >= max: m1 = 0
+      8'd46: uop_fn = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd47: uop_fn = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd48: uop_fn = {A_ACC, B_REM2, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x2 = ptp + n2 - rem2
+      8'd49: uop_fn = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd50: uop_fn = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = m2
+      8'd51: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = m2
+      8'd52: uop_fn = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd53: uop_fn = {A_ACC, B_K, 1'b1, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_2P20};
+      8'd54: uop_fn = {A_ACC, B_REM1, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = x1 = pm - 2^20 + rem1
+      8'd55: uop_fn = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd56: uop_fn = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
+      8'd57: uop_fn = {A_ZERO, B_ZERO, 1'b0, 1'b1, C_NOG, 3'b000, F_NONE, U_ONE, K_0};  // acc = m1
+      8'd58: uop_fn = {A_ACC, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s = m1 + m2
+      8'd59: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b010, F_NONE, U_ONE, K_0};  // u = move_s
+      8'd60: uop_fn = {A_ZERO, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd61: uop_fn = {A_ACC, B_PBK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd62: uop_fn = {A_ZERO, B_PBK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};
+      8'd63: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = a1 = min(pm, pb << 10)
+      8'd64: uop_fn = {A_ZERO, B_V, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd65: uop_fn = {A_ACC, B_PTK, 1'b1, 1'b0, C_ALW, 3'b000, F_GE, U_ONE, K_0};
+      8'd66: uop_fn = {A_ZERO, B_PTK, 1'b0, 1'b1, C_GE, 3'b000, F_NONE, U_ONE, K_0};  // acc = a2
+      8'd67: uop_fn = {A_ACC, B_T, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s = a1 + a2
+      8'd68: uop_fn = {A_SHR, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = now_s >> 10
+      8'd69: uop_fn = {A_ACC, B_K, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_128};
+      8'd70: uop_fn = {A_ACC, B_ZERO, 1'b0, 1'b0, C_ALW, 3'b100, F_NONE, U_ONE, K_0};  // t = (now_s >> 10) + 128
+      8'd71: uop_fn = {A_ZERO, B_U, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};
+      8'd72: uop_fn = {A_SHR, B_ZERO, 1'b0, 1'b1, C_ALW, 3'b000, F_NONE, U_ONE, K_0};  // acc = move_s >> 10
+      8'd73: uop_fn = {A_ACC, B_T, 1'b1, 1'b0, C_ALW, 3'b000, F_GAIN, U_ONE, K_0};  // move_s >> 10 >= (now_s >> 10) + 128: MOVE_ONE, else NO_GAIN
+      default: uop_fn = 23'd0;
       endcase
     end
-  end
-  assign uop = uop_r;
+  endfunction
   wire [1:0]  u_a    = uop[22:21];
-  wire [4:0]  u_b    = uop[20:16];
   wire        u_sub  = uop[15];
   wire        u_wacc = uop[14];
   wire [1:0]  u_cond = uop[13:12];
   wire [2:0]  u_wtuv = uop[11:9];
   wire [2:0]  u_flag = uop[8:6];
-  wire [2:0]  u_ki   = uop[2:0];
-  // the constant of B_K
-  reg  [20:0] u_k;
-  always @* begin
-    case (u_ki)
-      K_2048:  u_k = 21'd2048;
-      K_100:   u_k = 21'd100;
-      K_8191:  u_k = 21'd8191;
-      K_2P20:  u_k = 21'd1048576;
-      K_128:   u_k = 21'd128;
-      default: u_k = 21'd0;
-    endcase
-  end
   // (the op of the last micro-op's last cycle)
   wire [KW-1:0] u_last = (u_kind == U_MUL) ? K_MUL : ((u_kind == U_DIV1) || (u_kind == U_DIV2)) ?
                          K_DIV : {KW{1'b0}};
 
-  reg  [ACW-1:0] al_a, al_b;
-  reg  [ACW:0]   al_s;                      // {carry, sum}
-  always @* begin
-    al_a = {ACW{1'b0}};
-    al_b = {ACW{1'b0}};
-    al_s = {(ACW+1){1'b0}};
-    if (in_alu) begin
-      case (u_a)
-        A_ACC:   al_a = acc_q;
-        A_ACC2:  al_a = {acc_q[ACW-2:0], 1'b0};
-        default: al_a = {ACW{1'b0}};
+  // A micro-op's fields that operand B needs: {B, sub, kind, constant}
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic [11:0] bf_fn(input [22:0] u);
+    bf_fn = {u[20:15], u[5:0]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  // Operand B of a micro-op of B fields f (bf_fn; from the registers given, or the
+  // constant of B_K), zero in a product step whose multiplier bit mqt is 0, inverted for a
+  // subtraction
+  function automatic [ACW-1:0] opb_fn(input [11:0] f, input mqt,
+                                      input [AW-1:0] th, input [AW-1:0] mx, input [AW-1:0] av,
+                                      input [PWW-1:0] b, input [PWW-1:0] tp,
+                                      input [TW-1:0] tt, input [UW-1:0] uu, input [VW-1:0] vv,
+                                      input [7:0] pc, input [PWW-1:0] r1, input [PWW-1:0] r2,
+                                      input [12:0] t1);
+    reg [ACW-1:0] x;
+    begin
+      x = {ACW{1'b0}};
+      case (f[11:7])
+        B_THIS:  x[AW-1:0]      = th;
+        B_MAX:   x[AW-1:0]      = mx;
+        B_AVG:   x[AW-1:0]      = av;
+        B_PB:    x[PWW-1:0]     = b;
+        B_PT:    x[PWW-1:0]     = tp;
+        B_PBK:   x[PWW+9:0]     = {b, 10'd0};
+        B_PTK:   x[PWW+9:0]     = {tp, 10'd0};
+        B_T:     x[TW-1:0]      = tt;
+        B_U:     x[UW-1:0]      = uu;
+        B_V:     x[VW-1:0]      = vv;
+        B_K:
+          case (f[2:0])
+            K_2048:  x[20:0] = 21'd2048;
+            K_100:   x[20:0] = 21'd100;
+            K_8191:  x[20:0] = 21'd8191;
+            K_2P20:  x[20:0] = 21'd1048576;
+            K_128:   x[20:0] = 21'd128;
+            default: x[20:0] = 21'd0;
+          endcase
+        B_PCT:   x[7:0]         = pc;
+        B_REM1:  x[PWW-1:0]     = r1;
+        B_REM2:  x[PWW-1:0]     = r2;
+        B_TMP1:  x[12:0]        = t1;
+        default: x = {ACW{1'b0}};
       endcase
-      case (u_b)
-        B_THIS:  al_b[AW-1:0]      = this_q;
-        B_MAX:   al_b[AW-1:0]      = max_q;
-        B_AVG:   al_b[AW-1:0]      = avg_q;
-        B_PB:    al_b[PWW-1:0]     = pb_q;
-        B_PT:    al_b[PWW-1:0]     = pt_q;
-        B_PBK:   al_b[PWW+9:0]     = {pb_q, 10'd0};
-        B_PTK:   al_b[PWW+9:0]     = {pt_q, 10'd0};
-        B_T:     al_b[TW-1:0]      = t_q;
-        B_U:     al_b[UW-1:0]      = u_q;
-        B_V:     al_b[VW-1:0]      = v_q;
-        B_K:     al_b[20:0]        = u_k;
-        B_PCT:   al_b[7:0]         = pct_q[lvl_q*8 +: 8];
-        B_REM1:  al_b[PWW-1:0]     = rem1_q;
-        B_REM2:  al_b[PWW-1:0]     = dr_q[PWW-1:0];
-        B_TMP1:  al_b[12:0]        = tmp1_q;
-        B_SHR:   al_b[ACW-11:0]    = acc_q[ACW-1:10];
-        default: al_b = {ACW{1'b0}};
-      endcase
-      if ((u_kind == U_MUL) && !mq_q[PWW-1]) al_b = {ACW{1'b0}};
-      al_s = {1'b0, al_a} + {1'b0, u_sub ? ~al_b : al_b} + {{ACW{1'b0}}, u_sub};
+      if ((f[5:3] == U_MUL) && !mqt) x = {ACW{1'b0}};
+      opb_fn = f[6] ? ~x : x;
     end
+  endfunction
+
+  // The ALU's pipeline. The micro-program is a block RAM read at every edge: word a holds
+  // micro-op a's fields but B and its constant (cur_fn) and the B fields of micro-op a + 1
+  // (bf_fn); the RAM reads the next cycle's micro-op (ra; word 255, all zero, outside
+  // ALU). At every edge bf_q takes the next cycle's B fields (bn: micro-op 0's from PT,
+  // the RAM's next-op fields when a micro-op ends, else its own) and b_q that operand
+  // (opb_fn), so neither the micro-program nor B's multiplexer is on the path through the
+  // adder (A is the accumulator, shifted or not, or zero). B is read from the registers
+  // before the edge: no micro-op reads t, u or v when the one before it writes them, the
+  // products' operands stay put, and the multiplier bit is the one of after the edge
+  // (mq_n). The simulation check below compares the micro-op and b_q with those of the
+  // cycle's own micro-op and registers at every ALU cycle.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic [14:0] cur_fn(input [22:0] u);
+    cur_fn = {u[22:21], u[15:3]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  function automatic [26:0] rom_fn(input [8:0] a);
+    if (a > {1'b0, O_LAST})       rom_fn = 27'd0;
+    else if (a == {1'b0, O_LAST}) rom_fn = {cur_fn(uop_fn(a[7:0])), 12'd0};
+    else rom_fn = {cur_fn(uop_fn(a[7:0])), bf_fn(uop_fn(a[7:0] + 8'd1))};
+  endfunction
+  reg  [26:0]    rom [0:255];
+  integer        ri;
+  initial begin
+    for (ri = 0; ri < 256; ri = ri + 1) rom[ri] = rom_fn(ri[8:0]);
   end
+  localparam [11:0] BF0 = bf_fn(uop_fn(8'd0));
+  wire           op_end = in_alu && (k_q == u_last);
+  wire           alu_n  = !srst_i && !go_i &&
+                          ((ph_q == P_PT) || (in_alu && !(op_end && (oi_q == O_LAST))));
+  wire [7:0]     ra     = !alu_n ? 8'hff : (ph_q == P_PT) ? 8'd0 : op_end ? oi_q + 8'd1 : oi_q;
+  reg  [26:0]    rom_q;
+  reg  [11:0]    bf_q;
+  wire [11:0]    bn     = (ph_q == P_PT) ? BF0 : op_end ? rom_q[11:0] : bf_q;
+  wire           mq_n   = (in_alu && (u_kind == U_MQ))  ? acc_q[PWW-1] :
+                          (in_alu && (u_kind == U_MUL)) ? mq_q[PWW-2] : mq_q[PWW-1];
+  wire [7:0]     pct_l  = pct_q[lvl_q*8 +: 8];
+  reg  [ACW-1:0] b_q;
+  always @(posedge clk_i) begin
+    rom_q <= rom[ra];
+    bf_q  <= bn;
+    b_q   <= opb_fn(bn, mq_n, this_q, max_q, avg_q, pb_q, pt_q, t_q, u_q, v_q, pct_l,
+                    rem1_q, dr_q[PWW-1:0], tmp1_q);
+  end
+  // the micro-op: {A, B, sub, ..., kind, constant}, zero outside ALU but B and its constant
+  assign uop = {rom_q[26:25], bf_q[11:7], rom_q[24:12], bf_q[2:0]};
+
+  reg  [ACW-1:0] al_a;
+  always @* begin
+    case (u_a)
+      A_ACC:   al_a = acc_q;
+      A_ACC2:  al_a = {acc_q[ACW-2:0], 1'b0};
+      A_SHR:   al_a = {10'd0, acc_q[ACW-1:10]};
+      default: al_a = {ACW{1'b0}};
+    endcase
+  end
+  wire [ACW:0] al_s = {1'b0, al_a} + {1'b0, b_q} + {{ACW{1'b0}}, u_sub};   // {carry, sum}
   wire al_ge = al_s[ACW];                   // with u_sub: A >= B
   wire al_we = in_alu && u_wacc && ((u_cond == C_ALW) || ((u_cond == C_GE) && ge_q) ||
                                     ((u_cond == C_NOG) && f_nog_q));
@@ -581,11 +637,19 @@ module hws_balance_lean #(
     end
   endfunction
 
-  // The busiest-CPU scan (CPU k): a CPU of the busiest group whose source load (load now
-  // for the idle types) is greater than the best so far
+  // The busiest-CPU scan: a CPU of the busiest group whose source load (load now for the
+  // idle types) is greater than the best so far. The read is registered: the multiplexer
+  // reads CPU 0 in VERD (k = 0) and CPU k in the scan's cycle k = 1..N, whose compare takes
+  // the CPU read the cycle before (k - 1), so the multiplexer and the source load's
+  // compare are not in series with the compare with the best so far.
   wire              cpu_en = (ph_q == P_CPU);
-  wire [LOAD_W-1:0] cv     = rd_v;
-  wire              ctake  = cpu_en && has_b_q && (rd_tl == bus_q) && (!cv_q || (cv > cl_q));
+  reg  [LOAD_W-1:0] cv;                     // the CPU read the cycle before: its load
+  reg  [CW-1:0]     ctl;                    // ... and its level-l leader
+  always @(posedge clk_i) begin
+    cv  <= rd_v;
+    ctl <= rd_tl;
+  end
+  wire              ctake  = cpu_en && has_b_q && (ctl == bus_q) && (!cv_q || (cv > cl_q));
 
   // ---------------------------------------------------------------------------------------
   // Sequencing
@@ -628,10 +692,10 @@ module hws_balance_lean #(
           end
         P_VERD: begin
           ph_q <= P_CPU;
-          k_q  <= {KW{1'b0}};
+          k_q  <= K_ONE;
         end
         P_CPU:
-          if (k_q == K_CPU) ph_q <= P_FIN;
+          if (k_q == K_N) ph_q <= P_FIN;
         default: ph_q <= P_IDLE;   // P_FIN
       endcase
     end
@@ -713,7 +777,7 @@ module hws_balance_lean #(
     if (ctake) begin
       cv_q <= 1'b1;
       cl_q <= cv;
-      ci_q <= k_q[CW-1:0];
+      ci_q <= k_q[CW-1:0] - {{(CW-1){1'b0}}, 1'b1};
     end
   end
 
@@ -762,7 +826,7 @@ module hws_balance_lean #(
   assign regs_o = bal_q;
 
   wire unused_bits = &{1'b0, cpu_i, pw_cpu_i, dx_st[QW-1:AW], dx_q[QW-1:AW], dr_q,
-                            acc64[63:42], dn, u_k};
+                            acc64[63:42], dn, uop[20:16], uop[2:0]};
 
 `ifndef SYNTHESIS
 `ifndef FORMAL
@@ -776,6 +840,14 @@ module hws_balance_lean #(
     if (!srst_i && (ph_q == P_AVG) && (k_q == K_DIV) && (dx_st[QW-1:AW] != {(QW-AW){1'b0}})) begin
       $display("hws_balance_lean: ASSERTION FAILED at %0t: avg_load wider than %0d bits", $time, AW);
       $fatal(1, "hws_balance_lean: quotient overflow");
+    end
+    // the ALU's pipeline: the registered micro-op and operand B are the cycle's own
+    if (!srst_i && in_alu && ((uop != uop_fn(oi_q)) || (bf_q != bf_fn(uop)) ||
+        (b_q != opb_fn(bf_q, mq_q[PWW-1], this_q, max_q, avg_q, pb_q, pt_q, t_q, u_q, v_q,
+                       pct_l, rem1_q, dr_q[PWW-1:0], tmp1_q)))) begin
+      $display("hws_balance_lean: ASSERTION FAILED at %0t: micro-op %0d's registered operand is stale",
+               $time, oi_q);
+      $fatal(1, "hws_balance_lean: ALU pipeline hazard");
     end
   end
 `endif
