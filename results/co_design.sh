@@ -307,7 +307,7 @@ done
 {
 	echo "set terminal svg size 900,420 font 'sans,11'"
 	echo "set output '$SVG.tmp.$$'"
-	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs, $([ "$IFACE" = old ] && echo "writes not posted, one port" || echo "posted writes, up to $PORTS ports")${PROFILE:+, profile $PROFILE (contention)}'"
+	echo "set multiplot layout 1,2 title 'Bus latency at which the engine (hw) stops beating software run queues (o1), VP runs, $([ "$IFACE" = old ] && echo "writes not posted, one port" || echo "posted writes, up to $PORTS ports")$([ "$LEAN" = 0 ] || echo ", lean BALANCE")${PROFILE:+, profile $PROFILE (contention)}'"
 	echo "set logscale xy; set xlabel 'tasks per CPU'; set ylabel 'break-even latency per access (ns)'"
 	echo "set key top left; set grid; set xrange [0.7:800]; set yrange [0.7:20000]"
 	echo "set title 'equal scheduler overhead'"
