@@ -5,7 +5,8 @@
 #                synthesis smoke test, GoogleTest (directed, lockstep 1e6, sweeps), CLI
 #   make vp      the SystemC virtual platform, build/hwsched_vp (hwsched vp; docs/vp.md)
 #   make vp-study  the break-even study of docs/co-design.md (results/co_design.sh), both
-#                  bus interfaces; make vp-study-new: the new interface only
+#                  bus interfaces; make vp-study-new: the new interface only;
+#                  make vp-study-lean: the lean BALANCE beside the fast one, 8 CPUs
 #   make bench   figures into build/bench/engine.json
 #   make deps    check (and, as root, install) the Debian packages of GOALS="..." (tools/deps.sh)
 #   make install PREFIX=/usr/local [DESTDIR=]   hwsched, libhws, the RTL, the man page;
@@ -501,6 +502,14 @@ vp-study: all $(VP_BIN)
 vp-study-new: all $(VP_BIN)
 	IFACE=new VP_RECORD_COMMAND='make vp-study-new' results/co_design.sh
 	IFACE=new PROFILE=modern VP_RECORD_COMMAND='make vp-study-new' results/co_design.sh
+# vp-study-lean: the new interface with the area-lean BALANCE (LEAN=1: --bal-lean,
+# docs/accelerator.md 8.2.1) and, in the same runs, the fast one, on 8 CPUs, without and
+# with the modern profile (build/co_design_new_lean[_modern]/record.json; make figures
+# renders them in docs/co-design.md).
+.PHONY: vp-study-lean
+vp-study-lean: all $(VP_BIN)
+	IFACE=new LEAN=1 VP_RECORD_COMMAND='make vp-study-lean' results/co_design.sh
+	IFACE=new LEAN=1 PROFILE=modern VP_RECORD_COMMAND='make vp-study-lean' results/co_design.sh
 
 # ---- Benchmarks ----------------------------------------------------------------------
 BENCH_BIN := $(BUILD)/hws_bench
@@ -710,6 +719,7 @@ coverage       RTL line and toggle, C line coverage against the goals (docs/cove
 soak           lockstep for 100 M random commands (docs/fuzz.md)
 results        the five published results rerun (docs/results.md)
 vp-study       the break-even study of docs/co-design.md
+vp-study-lean  the same with the lean BALANCE beside the fast one, 8 CPUs
 replay-check   every trace replayed, judged against Linux (docs/trace.md)
 traces-record  record the recipe's traces again, as root (traces/README.md)
 gen            regenerate the register map and parameter files (regmap/*.def)

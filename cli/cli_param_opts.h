@@ -22,7 +22,7 @@
 	{ "no-hw-balance", NULL, CLI_RUN, set_param, "hw: the engine is built without its BALANCE query (LCU_BALANCE=0,\nthe small-FPGA build): the firmware reads each CPU's loads and\ndecides in software (same decisions, more bus traffic)" }, \
 	{ "no-err-counters", NULL, CLI_RUN, set_param, "hw: the engine is built without its per-code error counters\n(ERR_COUNTERS=0; with --no-hw-balance the build that fits an\niCE40 HX8K, docs/synthesis.md); the firmware never reads them" }, \
 	{ "no-irq", NULL, CLI_RUN, set_param, "hw: the engine is built without its preemption interrupt (IRQ=0;\nwith --no-hw-balance and --no-err-counters the HX8K build);\nthe firmware does not use it" }, \
-	{ "bal-lean", NULL, CLI_RUN, set_param, "hw: the engine's BALANCE is the area-lean serial unit\n(LCU_LEAN=1, docs/accelerator.md 8.2.1): the same answers,\na longer BALANCE" },
+	{ "bal-lean", NULL, CLI_RUN | CLI_VP, set_param, "hw: the engine's BALANCE is the area-lean serial unit\n(LCU_LEAN=1, docs/accelerator.md 8.2.1): the same answers,\na longer BALANCE (run and vp)" },
 
 static const struct cli_param_opt cli_param_opts[] = {
 	{ "cpus", CLI_LOCKSTEP, { 0, -1 }, 1, 64 },
@@ -38,5 +38,5 @@ static const struct cli_param_opt cli_param_opts[] = {
 	{ "no-hw-balance", CLI_RUN, { 5, -1 }, 1, 1 },
 	{ "no-err-counters", CLI_RUN, { 6, -1 }, 1, 1 },
 	{ "no-irq", CLI_RUN, { 9, -1 }, 1, 1 },
-	{ "bal-lean", CLI_RUN, { 11, -1 }, 1, 1 },
+	{ "bal-lean", CLI_RUN | CLI_VP, { 11, -1 }, 1, 1 },
 };

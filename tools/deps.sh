@@ -77,7 +77,7 @@ declare -A GROUP_GOALS=(
 	[coverage]="coverage coverage-selftest"
 	[board]="board board-sim bench-board board-run"
 	[bench]="bench bench-balance"
-	[results]="results results-report vp-study vp-study-new"
+	[results]="results results-report vp-study vp-study-new vp-study-lean"
 	[traces]="traces-record profile"
 )
 # Goals that need no package (the Makefile checks nothing for them either).

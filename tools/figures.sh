@@ -77,6 +77,8 @@ RECORDS = {
     "vp-study-old-modern": ("build/co_design_modern/record.json", "make vp-study"),
     "vp-study-new": ("build/co_design_new/record.json", "make vp-study-new"),
     "vp-study-new-modern": ("build/co_design_new_modern/record.json", "make vp-study-new"),
+    "vp-study-lean": ("build/co_design_new_lean/record.json", "make vp-study-lean"),
+    "vp-study-lean-modern": ("build/co_design_new_lean_modern/record.json", "make vp-study-lean"),
     "coverage": ("build/coverage/record.json", "make coverage"),
     "formal": ("build/formal/record.json", "make formal"),
     "soak": ("build/soak/summary.json", "make soak"),
@@ -769,6 +771,37 @@ def t_vp_compare(a_name, b_name, kind):
     return t
 
 
+def t_vp_lean(name):
+    """A LEAN=1 vp-study record (results/co_design.sh): per cell the fast and the lean
+    BALANCE, measured in the same run: hw's overhead at 0 ns and at the record's ref_ns, the
+    overhead break-even, whether hw's overhead at ref_ns is below o1's."""
+    def t():
+        r = Record(name)
+
+        def body():
+            ref = r.get("ref_ns")
+            keys = ("o1_overhead_pct", "hw0_overhead_pct", "hw100_overhead_pct", "fast_hw0_overhead_pct",
+                    "fast_hw100_overhead_pct")
+            rows = []
+            for key, c in sorted(vp_cells(r).items()):
+                if not all(isinstance(c.get(k), (int, float)) for k in keys):
+                    die("%s: cell %d x %d lacks one of %s (a record of LEAN=0? rerun %s)"
+                        % (r.path, key[0], key[1], ", ".join(keys), r.make))
+                o1 = c["o1_overhead_pct"]
+                pays = " / ".join("yes" if h < o1 else "no" for h in (c["fast_hw100_overhead_pct"],
+                                                                       c["hw100_overhead_pct"]))
+                rows.append(("%d" % key[0], "%d" % key[1], "%.3f" % o1,
+                             "%.3f / %.3f" % (c["fast_hw0_overhead_pct"], c["hw0_overhead_pct"]),
+                             "%.3f / %.3f" % (c["fast_hw100_overhead_pct"], c["hw100_overhead_pct"]),
+                             "%s / %s" % (ns(c.get("fast_breakeven_overhead_ns")), ns(c.get("breakeven_overhead_ns"))),
+                             pays, ns(c.get("breakeven_throughput_ns"))))
+            return md(["CPUs", "tasks/CPU", "o1 overhead %", "hw @0 ns %: fast / lean",
+                       "hw @%g ns %%: fast / lean" % ref, "break-even (overhead) ns: fast / lean",
+                       "pays at %g ns: fast / lean" % ref, "break-even (throughput) ns: lean"], rows)
+        return with_caption(r, body)
+    return t
+
+
 # ---- docs/coverage.md, docs/formal.md, docs/fuzz.md ----------------------------------------
 def t_coverage():
     r = Record("coverage")
@@ -925,6 +958,8 @@ TABLES = {
     "vp-study-new-modern": ("docs/co-design.md", "vp-study-old-modern vp-study-new-modern",
                             t_vp_compare("vp-study-old-modern", "vp-study-new-modern", "iface")),
     "vp-study-old": ("docs/co-design.md", "vp-study-old", t_vp("vp-study-old")),
+    "vp-study-lean": ("docs/co-design.md", "vp-study-lean", t_vp_lean("vp-study-lean")),
+    "vp-study-lean-modern": ("docs/co-design.md", "vp-study-lean-modern", t_vp_lean("vp-study-lean-modern")),
     "vp-study-contention": ("docs/co-design.md", "vp-study-old vp-study-old-modern",
                             t_vp_compare("vp-study-old", "vp-study-old-modern", "contention")),
     "coverage": ("docs/coverage.md", "coverage", t_coverage),

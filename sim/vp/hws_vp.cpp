@@ -274,8 +274,9 @@ int run_platform(Job *j)
 		return world.ret;
 	}
 	if (j->pc.engine)
-		snprintf(j->vr->engine, sizeof(j->vr->engine), "%ux%ux%u", j->pc.nr_cpus,
-			 j->pc.nr_tasks, j->pc.cmd_depth);
+		snprintf(j->vr->engine, sizeof(j->vr->engine), "%ux%ux%u%s", j->pc.nr_cpus,
+			 j->pc.nr_tasks, j->pc.cmd_depth,
+			 j->pc.lcu_lean ? " with the lean BALANCE" : "");
 	else
 		snprintf(j->vr->engine, sizeof(j->vr->engine), "none");
 	j->vr->initiators = j->pc.nr_cpus;
@@ -382,6 +383,8 @@ extern "C" int hws_vp_run(const struct machine_opts *o, const struct hws_vp_opts
 	j.mo = *o;
 	j.pc.nr_cpus = topo.nr_cpus;
 	j.pc.engine = (g.inner->uses & SCHED_USES_ENGINE) != 0;
+	// the firmware opens the engine with the same lcu_lean and checks FEATURES.LEAN
+	j.pc.lcu_lean = o->sched_opts.engine.lcu_lean != 0;
 	j.pc.clk_ns = o->sched_opts.costs.engine_clk_ns;
 	j.pc.read_latency_ns = rd;
 	j.pc.write_latency_ns = wr;

@@ -62,7 +62,8 @@ struct hws_vp_decision {
 };
 
 struct hws_vp_result {
-	char engine[64];		/* "8x256x16" or "none" (no engine: o1, linux24) */
+	char engine[64];		/* "8x256x16", "8x256x16 with the lean BALANCE" (LCU_LEAN=1) or "none"
+				 * (no engine: o1, linux24) */
 	unsigned initiators;
 	double clk_ns, bus_latency_ns;	/* bus_latency_ns: the reads' when they differ */
 	double bus_read_latency_ns, bus_write_latency_ns, write_accept_ns;

@@ -186,6 +186,7 @@ std::unique_ptr<Platform> Platform::create(const PlatformConfig &c, std::string 
 		o.cmd_depth = c.cmd_depth;
 		o.res_depth = c.res_depth;
 		o.nr_groups = c.nr_groups;
+		o.lcu_lean = c.lcu_lean;
 		pl->target = EngineTarget::create("engine", period, o, err);
 		if (!pl->target)
 			return nullptr;

@@ -129,6 +129,7 @@ struct PlatformConfig {
 	unsigned nr_cpus = 8;
 	bool engine = true;	// false: no engine (software schedulers)
 	unsigned nr_tasks = 256, cmd_depth = 16, res_depth = 16, nr_groups = 16;
+	bool lcu_lean = false;	// BALANCE is the area-lean unit (LCU_LEAN=1, shape suffix ln)
 	double clk_ns = 10;
 	double read_latency_ns = 0, write_latency_ns = 0;
 	bool contention = true;

@@ -10,6 +10,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "lib/hws_params.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -268,6 +269,47 @@ TEST(Vp, TheBalanceRowCountsWhatEachProtocolReads)
 		}
 		std::remove(jv.c_str());
 	}
+}
+
+// --bal-lean on the platform (docs/vp.md): the engine of the shape ln, whose BALANCE takes
+// the lean unit's cycles, 218 + 21 N + N^2 (docs/accelerator.md 8.2.1; hws_bal_latency_lean()),
+// where the fast unit takes hws_bal_latency(). With --sync-cmds every BALANCE is 6 accesses
+// (the CMD write, the RESULT read that waits for the command, the four BAL_* reads), each 2
+// edges of the reference master besides the command's own cycles (docs/vp.md, "The
+// interconnect's rules", 5): every query costs exactly 2 x 6 + the unit's latency. Refused
+// where it would do nothing: under a software scheduler (no engine).
+TEST(Vp, TheLeanBalanceTakesItsFormulasCycles)
+{
+	const unsigned cpus = 8, accesses = 6, edges_per_access = 2;
+	const std::string wl = "--workload mix:tasks=8,burst=200,sleep=100,msg=0.3 --topology "
+			       "pkg=2,core=4 --duration 10ms --bus-latency 100 --sync-cmds --seed " +
+			       std::to_string(seed_of());
+	const struct {
+		const char *opt;
+		unsigned latency;
+	} units[] = { { "", hws_bal_latency(cpus, cpus) }, { " --bal-lean", hws_bal_latency_lean(cpus) } };
+	ASSERT_EQ(hws_bal_latency_lean(cpus), 450u);	// the figure docs/accelerator.md gives for 8
+	for (const auto &u : units) {
+		SCOPED_TRACE(*u.opt ? "lean" : "fast");
+		const std::string jv = tmp("lean.vp.json");
+		CliRun r = hwsched("vp --sched hw" + std::string(u.opt) + " " + wl + " --vp-json " + jv);
+		ASSERT_EQ(r.status, 0) << r.out;
+		EXPECT_EQ(r.out.find("engine 8x256x16 with the lean BALANCE") != std::string::npos,
+			  *u.opt != 0) << r.out;
+		std::string v = slurp(jv);
+		size_t at = v.find("\"balance\"");
+		ASSERT_NE(at, std::string::npos) << v;
+		const std::string row = v.substr(at);
+		EXPECT_GT(json_num(row, "count"), 10) << row;
+		EXPECT_EQ(json_num(row, "mmio_mean"), accesses) << row;
+		EXPECT_EQ(json_num(row, "cycles_mean"), accesses * edges_per_access + u.latency) << row;
+		EXPECT_EQ(json_num(row, "cycles_p99"), accesses * edges_per_access + u.latency) << row;
+		std::remove(jv.c_str());
+	}
+	CliRun r = hwsched("vp --sched o1 --bal-lean " + wl.substr(0, wl.find(" --bus-latency")));
+	EXPECT_EQ(r.status, 2) << r.out;
+	EXPECT_NE(r.out.find("--bal-lean is an option of --sched hw (got 'o1'"), std::string::npos)
+		<< r.out;
 }
 
 // The software schedulers run on the platform too (no engine, no bus traffic), with the

@@ -143,6 +143,13 @@ for v in old:1.075:0.883:21 old-modern:1.220:0.883:37; do
    "breakeven_overhead_ns": %s, "o1_throughput": 57200, "hw0_throughput": 57500, "breakeven_throughput_ns": "174*"}]}\n' \
 		"$o1" "$hw" "$be" >"$T/records/vp-study-$name.json"
 done
+# LEAN=1: the lean unit's figures under the study's names, the fast unit's as fast_*; at
+# 100 ns fast is below o1 (pays) and lean above it
+printf '{"date": "2026-06-01T00:00:00Z", "command": "make vp-study-lean", "machine": "m", "lean": 1, "ref_ns": 100, "cells": [
+  {"cpus": 8, "rq": 1, "tasks": 8, "o1_throughput_seed_spread_pct": 3.4, "o1_overhead_pct": 1.075, "hw0_overhead_pct": 1.5,
+   "breakeven_overhead_ns": "none", "o1_throughput": 57200, "hw0_throughput": 57000, "breakeven_throughput_ns": "none*",
+   "hw100_overhead_pct": 2.25, "fast_hw0_overhead_pct": 0.768, "fast_hw100_overhead_pct": 0.9, "fast_breakeven_overhead_ns": 108}]}\n' \
+	>"$T/records/vp-study-lean.json"
 cat >"$T/records/profile.json" <<'EOF'
 {"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make profile",
  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-08T00:00:00Z", "full": true,
@@ -269,6 +276,9 @@ has "soak: a small run in the caption" soak "**A small run (1000 commands on 8x2
 has "soak: totals" soak "| 8x256 | 1 | 1,000 | 0 | 4 |"
 has "vp-study: one record's table" vp-study-old "| 8 | 1 | 1.075 | 0.883 | 21 | 57200 | 57500 | 3.4 | 174* |"
 has "vp-study: two records side by side" vp-study-contention "| 8 | 1 | 1.075 / 1.220 | 0.883 / 0.883 | 0.192 / 0.337 | 43% | 21 / 37 | 174* / 174* |"
+has "vp-study: the lean unit beside the fast one" vp-study-lean "| 8 | 1 | 1.075 | 0.768 / 1.500 | 0.900 / 2.250 | 108 / none | yes / no | none* |"
+has "vp-study: the lean table's header" vp-study-lean "| hw @100 ns %: fast / lean | break-even (overhead) ns: fast / lean | pays at 100 ns: fast / lean |"
+has "vp-study: the lean record missing" vp-study-lean-modern "Not measured: run \`make vp-study-lean\`"
 has "vp-study: one of two records missing" vp-study-new "Not measured: run \`make vp-study-new\` (it writes records/vp-study-new.json"
 has "a missing record: Not measured" formal "Not measured: run \`make formal\` (it writes records/formal.json for \`make figures\`)."
 has "a missing record: Not measured (coverage)" coverage "Not measured: run \`make coverage\`"
