@@ -920,8 +920,8 @@ endif
 $(BOARD_BIN): $(RTL_SRCS) $(RTL_INC) synth/board_top.v synth/icebreaker.pcf synth/synth_one.sh \
 		sim/board/board_opts.sh $(SHAPE_KEY)
 	@mkdir -p $(BOARD_SYNTH_DIR)
-	dp=$$($(BOARD_OPTS) depth) && cf=$$($(BOARD_OPTS) synth) && \
-	BOARD=icebreaker PNR=yes PNR_FREQ=$(BOARD_MHZ) NR_GROUPS=$(RTL_GROUPS) \
+	dp=$$($(BOARD_OPTS) depth) && gr=$$($(BOARD_OPTS) groups) && cf=$$($(BOARD_OPTS) synth) && \
+	BOARD=icebreaker PNR=yes PNR_FREQ=$(BOARD_MHZ) NR_GROUPS=$$gr \
 		CMD_DEPTH=$$dp RES_DEPTH=$$dp synth/synth_one.sh ice40 $$cf $(BOARD_SYNTH_DIR)
 	@j=$(BOARD_UP5K)/pnr.json; \
 	grep -q '"status": "ok"' $$j || { echo "board: board_top at $(BOARD_SHAPE) did not place and route on the UP5K: $$(sed -n 's/.*"reason": \("[^"]*"\).*/\1/p' $$j) (see $(BOARD_UP5K)/)" >&2; exit 1; }; \

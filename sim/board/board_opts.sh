@@ -13,20 +13,21 @@
 #         synth     synth/synth_one.sh's configuration "CPUS TASKS[SUFFIXES]"
 #         name      its file name, CPUSxTASKS[SUFFIXES]
 #         depth     the FIFO depth
+#         groups    the task groups (NR_GROUPS)
 # Environment: HWS_SHAPE_KEY, the key tool (default build/hws_shape_key; make builds it).
 # Exit status 2, with the reason, for a key the tool refuses or the board cannot take.
 set -euo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 die() { echo "board_opts: $*" >&2; exit 2; }
-[ $# -eq 2 ] || die "usage: sim/board/board_opts.sh KEY gflags|defines|run|lockstep|synth|name|depth"
+[ $# -eq 2 ] || die "usage: sim/board/board_opts.sh KEY gflags|defines|run|lockstep|synth|name|depth|groups"
 key=$1 what=$2
 tool=${HWS_SHAPE_KEY:-build/hws_shape_key}
 [ -x "$tool" ] || die "no $tool (make builds it)"
 sh=$("$tool" --shell "$key" 2>&1) || die "BOARD_SHAPE '$key': ${sh#hws_shape_key: }"
-NR_CPUS= NR_TASKS= CMD_DEPTH= RES_DEPTH= LCU_BALANCE= ERR_COUNTERS= NR_PORTS= IRQ= PIPE= LCU_LEAN=
+NR_CPUS= NR_TASKS= CMD_DEPTH= RES_DEPTH= NR_GROUPS= LCU_BALANCE= ERR_COUNTERS= NR_PORTS= IRQ= PIPE= LCU_LEAN=
 while IFS='=' read -r k v; do
 	case $k in
-	NR_CPUS | NR_TASKS | CMD_DEPTH | RES_DEPTH | LCU_BALANCE | ERR_COUNTERS | NR_PORTS | IRQ | PIPE | LCU_LEAN)
+	NR_CPUS | NR_TASKS | CMD_DEPTH | RES_DEPTH | NR_GROUPS | LCU_BALANCE | ERR_COUNTERS | NR_PORTS | IRQ | PIPE | LCU_LEAN)
 		printf -v "$k" '%s' "$v" ;;
 	esac
 done <<<"$sh"
@@ -55,5 +56,6 @@ lockstep) echo "--cpus $NR_CPUS --tasks $NR_TASKS --depth $CMD_DEPTH$(units --no
 synth) echo "$NR_CPUS $NR_TASKS$sfx" ;;
 name) echo "${NR_CPUS}x$NR_TASKS$sfx" ;;
 depth) echo "$CMD_DEPTH" ;;
-*) die "WHAT must be gflags, defines, run, lockstep, synth, name or depth, got '$what'" ;;
+groups) echo "$NR_GROUPS" ;;
+*) die "WHAT must be gflags, defines, run, lockstep, synth, name, depth or groups, got '$what'" ;;
 esac

@@ -366,6 +366,29 @@ void flush(int fd, std::string *out)
 
 } // namespace
 
+// The shape in the uart backend's words (driver/hws_uart.c, shape_words()), which name
+// the board's shape when another is asked for, and the lockstep options that select it.
+static void print_shape(unsigned div)
+{
+	char lanes[32] = "", lane_opt[32] = "";
+	if (!HWS_V_no_balance && HWS_V_lcu_lean)
+		snprintf(lanes, sizeof(lanes), ", the lean BALANCE");
+	else if (!HWS_V_no_balance && HWS_V_bal_lanes != HWS_V_nr_cpus)
+		snprintf(lanes, sizeof(lanes), ", %u BALANCE lanes", (unsigned)HWS_V_bal_lanes);
+	if (!HWS_V_no_balance && !HWS_V_lcu_lean && HWS_V_bal_lanes != HWS_V_nr_cpus)
+		snprintf(lane_opt, sizeof(lane_opt), " --bal-lanes %u", (unsigned)HWS_V_bal_lanes);
+	printf("board_sim: board_top %u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s%s%s; %u Hz, %u "
+	       "baud (%u clocks per bit)\n", HWS_V_nr_cpus, HWS_V_nr_tasks, HWS_V_cmd_depth,
+	       HWS_V_res_depth, HWS_V_nr_groups, HWS_V_no_balance ? ", no BALANCE" : "", lanes,
+	       HWS_V_no_err_counters ? ", no per-code error counters" : "",
+	       HWS_V_no_irq ? ", no interrupt" : "", BOARD_CLK_HZ, BOARD_BAUD, div);
+	printf("board_sim: lockstep options: --cpus %u --tasks %u --depth %u%s%s%s%s%s\n",
+	       HWS_V_nr_cpus, HWS_V_nr_tasks, HWS_V_cmd_depth,
+	       HWS_V_no_balance ? " --no-balance" : "", lane_opt,
+	       HWS_V_no_err_counters ? " --no-err-counters" : "", HWS_V_no_irq ? " --no-irq" : "",
+	       !HWS_V_no_balance && HWS_V_lcu_lean ? " --bal-lean" : "");
+}
+
 int main(int argc, char **argv)
 {
 	Options o;
@@ -399,14 +422,7 @@ int main(int argc, char **argv)
 	auto top = std::make_unique<Vboard_top>(ctx.get(), "board");
 
 	printf("board_sim: pty %s\n", name);
-	printf("board_sim: board_top %u CPUs, %u tasks, FIFOs %u/%u, %u groups%s%s; %u Hz, %u "
-	       "baud (%u clocks per bit)\n", HWS_V_nr_cpus, HWS_V_nr_tasks, HWS_V_cmd_depth,
-	       HWS_V_res_depth, HWS_V_nr_groups, HWS_V_no_balance ? ", no BALANCE" : "",
-	       HWS_V_no_err_counters ? ", no per-code error counters" : "", BOARD_CLK_HZ,
-	       BOARD_BAUD, kDiv);
-	printf("board_sim: lockstep options: --cpus %u --tasks %u --depth %u%s%s\n", HWS_V_nr_cpus,
-	       HWS_V_nr_tasks, HWS_V_cmd_depth, HWS_V_no_balance ? " --no-balance" : "",
-	       HWS_V_no_err_counters ? " --no-err-counters" : "");
+	print_shape(kDiv);
 	fflush(stdout);
 
 	FrameTracker ft(o);
