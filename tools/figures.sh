@@ -305,6 +305,23 @@ def t_current():
         return "%s, %s" % (mhz, cells), goal
 
     row(synth, "HX8K build (8x256, no BALANCE, error counters, IRQ): Fmax, cells", hx8k)
+    lean = Record("synth-seeds-lean")
+
+    def hx8k_lean():
+        """The lean BALANCE's HX8K seed study: its median over the seeds, how many reached
+        the target, and the logic cells of the first seed that routed."""
+        seeds = lean.get("seeds", kind=list)
+        med, target = lean.data.get("median_mhz"), lean.get("target_mhz")
+        routed = [x for x in seeds if isinstance(x, dict) and isinstance(x.get("lc_used"), (int, float))]
+        cells = "%s of %s logic cells" % (n(routed[0]["lc_used"]), n(routed[0].get("lc_avail"))) \
+            if routed else "no seed routed"
+        mhz = "median %.2f MHz over seeds %s (%s at %g MHz or more)" % (
+            med, ", ".join(str(x.get("seed")) for x in seeds if isinstance(x, dict)),
+            of(lean.get("seeds_at_target"), len(seeds)), target) \
+            if isinstance(med, (int, float)) else "no seed routed"
+        return "%s: %s, %s" % (lean.data.get("config", "?"), mhz, cells), "median %g MHz, fits" % target
+
+    row(lean, "HX8K build with the lean BALANCE (seed study): Fmax, cells", hx8k_lean)
     svg = Record("svg-size")
 
     def svg_bound():

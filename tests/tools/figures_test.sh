@@ -191,6 +191,17 @@ cat >"$T/records/synth-seeds.json" <<'EOF'
   {"seed": 4, "status": "failed", "fmax_mhz": null, "icetime_mhz": null, "lc_used": null, "lc_avail": null, "critical_path_split": "", "seconds": 3600}],
  "median_mhz": 60.61, "seeds_at_target": 2}
 EOF
+cat >"$T/records/synth-seeds-lean.json" <<'EOF'
+{"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make synth-seeds-lean",
+ "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-10T00:00:00Z", "full": true,
+ "luts": 5966, "brams": 27, "yosys": null, "target_mhz": 40, "timing_weight": 20,
+ "family": "ice40", "config": "4x256neniln", "device": "hx8k",
+ "seeds": [
+  {"seed": 2, "status": "failed", "fmax_mhz": null, "icetime_mhz": null, "lc_used": null, "lc_avail": null, "critical_path_split": "", "seconds": 60},
+  {"seed": 3, "status": "ok", "fmax_mhz": 41.5, "icetime_mhz": 41.0, "lc_used": 7534, "lc_avail": 7680, "critical_path_split": "", "seconds": 150},
+  {"seed": 5, "status": "ok", "fmax_mhz": 38.25, "icetime_mhz": 38.0, "lc_used": 7534, "lc_avail": 7680, "critical_path_split": "", "seconds": 160}],
+ "median_mhz": 39.88, "seeds_at_target": 1}
+EOF
 cat >"$T/records/board.json" <<'EOF'
 {"version": "fixture-commit-1", "schema": 1, "commit": "fixture-commit-1", "command": "make bench-board",
  "machine": {"cpu_model": "Fixture CPU", "cores": 2, "host": "h"}, "date": "2026-06-11T00:00:00Z", "full": true,
@@ -249,6 +260,7 @@ has "README: published points, dirty tree" current "| 1 of 2 | all 2 | \`records
 has "README: ratio goals, null is not met" current "| ratio goals of the published results met | 1 of 3 | all 3 |"
 has "README: commands per CPU second with the load" current "| 1,300,000 / 24,000,000 (load average 1.2) |"
 has "README: HX8K Fmax and cells" current "| 60.61 MHz (nextpnr seed 1), 7,412 of 7,680 logic cells | 60 MHz, fits |"
+has "README: the lean seed study, a seed failed" current "| HX8K build with the lean BALANCE (seed study): Fmax, cells | 4x256neniln: median 39.88 MHz over seeds 2, 3, 5 (1 of 3 at 40 MHz or more), 7,534 of 7,680 logic cells | median 40 MHz, fits | \`records/synth-seeds-lean.json\` | 2026-06-10 00:00 UTC |"
 has "README: a missing record" current "| SVG timeline: rects a lane, worst case of tools/svg_size.sh | not measured: run \`tools/svg_size.sh\` | - | \`records/svg-size.json\` | - |"
 has "caption: record, command, date, machine" bench-latency "From records/bench.json: \`hws_bench --json x\`, 2026-03-04 05:06 UTC, Fixture CPU, 2 cores."
 has "bench latency row" bench-latency "| PICK_NEXT (NONE) | 4 / 4 / 4 | - |"
