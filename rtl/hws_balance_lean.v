@@ -66,8 +66,8 @@
 // Parameter BAL_LANES is accepted (so a generate can pick either unit with the same
 // parameter list) and ignored: this unit has one divider.
 //
-// Simulation cost: the combinational blocks compute under their phase's enable (zeros, or
-// the divider's don't-care, outside), so an edge outside a BALANCE costs a few compares.
+// Simulation cost: outside a BALANCE an edge costs a few compares (blocks under their phase's
+// enable), the micro-op ROM's read, operand B's selection and the scan's read registers.
 `default_nettype none
 
 module hws_balance_lean #(
